@@ -1,0 +1,246 @@
+package org.scache.client;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.scache.common.BlockId;
+import org.scache.common.ScacheException;
+import org.scache.common.WorkerInfo;
+import org.scache.common.auth.Credentials;
+import org.scache.common.config.ScacheConf;
+import org.scache.common.config.ScacheOptions;
+import org.scache.common.network.ConnectionPool;
+import org.scache.common.network.Reply;
+import org.scache.common.network.TransportSettings;
+import org.scache.common.protocol.Message;
+import org.scache.common.protocol.PartitionerKind;
+
+/**
+ * The API a framework uses to shuffle through SCache, for one application: register shuffles, put
+ * map output blocks on this node's worker, declare maps finished, and read a block or a reduce's
+ * whole input from any node. Every call has a blocking and an async form, reuses connections,
+ * signs its requests with the application's secret, retries transient failures, and fails with a
+ * {@link ScacheException} that carries the status.
+ */
+public final class ScacheClient implements AutoCloseable {
+  private final String appId;
+  private final Credentials credentials;
+  private final String masterAddress;
+  private final String workerAddress;
+  private final Duration timeout;
+  private final int maxAttempts;
+  private final Duration backoff;
+  private final ConnectionPool connections;
+
+  private ScacheClient(ScacheConf conf, String appId, byte[] secret) {
+    this.appId = appId;
+    this.credentials = Credentials.application(appId, secret);
+    this.masterAddress = conf.get(ScacheOptions.CLIENT_MASTER_ADDRESS);
+    this.workerAddress = conf.get(ScacheOptions.CLIENT_WORKER_ADDRESS);
+    this.timeout = conf.get(ScacheOptions.CLIENT_REQUEST_TIMEOUT);
+    this.maxAttempts = Math.max(1, conf.get(ScacheOptions.CLIENT_RETRY_MAX));
+    this.backoff = conf.get(ScacheOptions.CLIENT_RETRY_BACKOFF);
+    this.connections = new ConnectionPool(TransportSettings.from(conf), "scache-client");
+  }
+
+  /** A client for application {@code appId}, whose requests are signed with {@code secret}. */
+  public static ScacheClient create(ScacheConf conf, String appId, byte[] secret) {
+    Objects.requireNonNull(conf, "conf");
+    return new ScacheClient(conf, appId, secret);
+  }
+
+  public String appId() {
+    return appId;
+  }
+
+  // ---------------------------------------------------------------- application and shuffles
+
+  /** Registers this application and its secret with the master; repeating it is harmless. */
+  public void registerApplication() {
+    join(registerApplicationAsync());
+  }
+
+  public CompletableFuture<Void> registerApplicationAsync() {
+    return ack(masterAddress, () -> new Message.RegisterApplication(appId, credentials.secretCopy()));
+  }
+
+  public void registerShuffle(int shuffleId, int numMaps, int numReduces, PartitionerKind partitioner) {
+    join(registerShuffleAsync(shuffleId, numMaps, numReduces, partitioner));
+  }
+
+  public CompletableFuture<Void> registerShuffleAsync(int shuffleId, int numMaps, int numReduces,
+      PartitionerKind partitioner) {
+    long now = System.currentTimeMillis();
+    return ack(masterAddress, () -> new Message.RegisterShuffle(appId, shuffleId, numMaps, numReduces, partitioner,
+        now));
+  }
+
+  /** Where each reduce of the shuffle is placed. */
+  public Message.ScheduleResult getScheduleResult(int shuffleId) {
+    return join(getScheduleResultAsync(shuffleId));
+  }
+
+  public CompletableFuture<Message.ScheduleResult> getScheduleResultAsync(int shuffleId) {
+    return call(masterAddress, () -> new Message.GetScheduleResult(appId, shuffleId), () -> Unpooled.EMPTY_BUFFER)
+        .thenApply(r -> r.as(Message.ScheduleResult.class));
+  }
+
+  public void unregisterShuffle(int shuffleId) {
+    join(ack(masterAddress, () -> new Message.UnregisterShuffle(appId, shuffleId)));
+  }
+
+  /** Frees everything the application stored, on every worker. */
+  public void removeApplication() {
+    join(ack(masterAddress, () -> new Message.RemoveApplication(appId)));
+  }
+
+  /** The live workers. */
+  public List<WorkerInfo> workers() {
+    return join(call(masterAddress, Message.ListWorkers::new, () -> Unpooled.EMPTY_BUFFER)
+        .thenApply(r -> r.as(Message.Workers.class).workers()));
+  }
+
+  // ---------------------------------------------------------------- map side
+
+  /** Stores {@code data} (from its position to its limit) as block {@code id} on this node's worker. */
+  public void putBlock(BlockId id, ByteBuffer data) {
+    join(putBlockAsync(id, data));
+  }
+
+  public void putBlock(BlockId id, byte[] data) {
+    putBlock(id, ByteBuffer.wrap(data));
+  }
+
+  /** Async {@link #putBlock}; {@code data} must not change until the future completes. */
+  public CompletableFuture<Void> putBlockAsync(BlockId id, ByteBuffer data) {
+    requireOwn(id);
+    ByteBuffer view = data.duplicate();
+    return ack(workerAddress, () -> new Message.PutBlock(id), () -> Unpooled.wrappedBuffer(view.duplicate()));
+  }
+
+  /** Declares {@code attempt} the final attempt of the map, after all its blocks were put. */
+  public void mapFinished(int shuffleId, int mapId, int attempt) {
+    join(mapFinishedAsync(shuffleId, mapId, attempt));
+  }
+
+  public CompletableFuture<Void> mapFinishedAsync(int shuffleId, int mapId, int attempt) {
+    return ack(workerAddress, () -> new Message.MapFinished(appId, shuffleId, mapId, attempt));
+  }
+
+  // ---------------------------------------------------------------- reduce side
+
+  /** The bytes of block {@code id}, read through this node's worker from wherever it is stored. */
+  public byte[] getBlock(BlockId id) {
+    ByteBuffer b = join(getBlockAsync(id));
+    byte[] out = new byte[b.remaining()];
+    b.get(out);
+    return out;
+  }
+
+  public CompletableFuture<ByteBuffer> getBlockAsync(BlockId id) {
+    requireOwn(id);
+    return call(workerAddress, () -> new Message.GetBlock(id), () -> Unpooled.EMPTY_BUFFER)
+        .thenApply(r -> copyOut(r.payload()));
+  }
+
+  /** Every finished map's block for reduce {@code reduceId}, through this node's worker. */
+  public ReduceInput getReduceInput(int shuffleId, int reduceId) {
+    return join(getReduceInputAsync(shuffleId, reduceId));
+  }
+
+  public CompletableFuture<ReduceInput> getReduceInputAsync(int shuffleId, int reduceId) {
+    return call(workerAddress, () -> new Message.GetReduceInput(appId, shuffleId, reduceId),
+        () -> Unpooled.EMPTY_BUFFER).thenApply(r -> {
+          Message.BlocksData meta = r.as(Message.BlocksData.class);
+          ByteBuffer all = copyOut(r.payload());
+          List<ReduceInput.Block> blocks = new ArrayList<>(meta.blocks().size());
+          int offset = 0;
+          for (Message.BlockSize b : meta.blocks()) {
+            blocks.add(new ReduceInput.Block(b.blockId(), all.slice(offset, (int) b.size())));
+            offset += (int) b.size();
+          }
+          return new ReduceInput(meta.numMaps(), meta.finishedMaps(), blocks);
+        });
+  }
+
+  /** Counters of this node's worker. */
+  public Map<String, Long> workerStats() {
+    return join(call(workerAddress, Message.GetWorkerStats::new, () -> Unpooled.EMPTY_BUFFER)
+        .thenApply(r -> r.as(Message.WorkerStats.class).counters()));
+  }
+
+  @Override
+  public void close() {
+    connections.close();
+  }
+
+  // ---------------------------------------------------------------- plumbing
+
+  private void requireOwn(BlockId id) {
+    if (!id.appId().equals(appId)) {
+      throw new IllegalArgumentException("block " + id + " does not belong to application " + appId);
+    }
+  }
+
+  private CompletableFuture<Void> ack(String address, Supplier<Message> request) {
+    return ack(address, request, () -> Unpooled.EMPTY_BUFFER);
+  }
+
+  private CompletableFuture<Void> ack(String address, Supplier<Message> request, Supplier<ByteBuf> payload) {
+    return call(address, request, payload).thenAccept(r -> r.payload().release());
+  }
+
+  /** Sends the request, trying again after a transient failure, up to the configured attempts. */
+  private CompletableFuture<Reply> call(String address, Supplier<Message> request, Supplier<ByteBuf> payload) {
+    CompletableFuture<Reply> result = new CompletableFuture<>();
+    attempt(address, request, payload, 1, result);
+    return result;
+  }
+
+  private void attempt(String address, Supplier<Message> request, Supplier<ByteBuf> payload, int n,
+      CompletableFuture<Reply> result) {
+    connections.get(address)
+        .thenCompose(c -> c.call(request.get(), Optional.of(credentials), payload.get(), timeout))
+        .whenComplete((r, e) -> {
+          if (e == null) {
+            result.complete(r);
+            return;
+          }
+          ScacheException se = ScacheException.from(e);
+          if (!se.status().isTransient() || n >= maxAttempts) {
+            result.completeExceptionally(se);
+            return;
+          }
+          long delay = backoff.toMillis() << Math.min(n - 1, 10);
+          CompletableFuture.delayedExecutor(delay, TimeUnit.MILLISECONDS)
+              .execute(() -> attempt(address, request, payload, n + 1, result));
+        });
+  }
+
+  private static ByteBuffer copyOut(ByteBuf payload) {
+    try {
+      ByteBuffer out = ByteBuffer.allocate(payload.readableBytes());
+      payload.getBytes(payload.readerIndex(), out);
+      return out.flip();
+    } finally {
+      payload.release();
+    }
+  }
+
+  private static <T> T join(CompletableFuture<T> f) {
+    try {
+      return f.join();
+    } catch (RuntimeException e) {
+      throw ScacheException.from(e);
+    }
+  }
+}

@@ -1,0 +1,29 @@
+package org.scache.common;
+
+import java.util.Objects;
+
+/**
+ * Names one shuffle block: the output of one map attempt for one reduce partition of a shuffle
+ * of an application. Blocks are immutable once stored.
+ */
+public record BlockId(String appId, int shuffleId, int mapId, int attempt, int reduceId) {
+
+  public BlockId {
+    Objects.requireNonNull(appId, "appId");
+    Checks.require(!appId.isEmpty(), "application id must not be empty");
+    Checks.require(shuffleId >= 0, "shuffle id must not be negative: %s", shuffleId);
+    Checks.require(mapId >= 0, "map id must not be negative: %s", mapId);
+    Checks.require(attempt >= 0, "map attempt must not be negative: %s", attempt);
+    Checks.require(reduceId >= 0, "reduce id must not be negative: %s", reduceId);
+  }
+
+  /** The shuffle this block belongs to. */
+  public ShuffleKey shuffle() {
+    return new ShuffleKey(appId, shuffleId);
+  }
+
+  @Override
+  public String toString() {
+    return appId + "/shuffle_" + shuffleId + "/map_" + mapId + "." + attempt + "/reduce_" + reduceId;
+  }
+}

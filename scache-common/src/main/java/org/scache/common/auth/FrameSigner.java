@@ -1,0 +1,53 @@
+package org.scache.common.auth;
+
+import io.netty.buffer.ByteBuf;
+import java.nio.ByteBuffer;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+
+/**
+ * Computes and checks the proof a request carries: HMAC-SHA256, keyed with the principal's
+ * secret, over the frame's type, request id, payload length and metadata bytes. The payload itself
+ * is not signed (as Hadoop's shuffle signs the request, not the data).
+ */
+public final class FrameSigner {
+  public static final String ALGORITHM = "HmacSHA256";
+  public static final int PROOF_LENGTH = 32;
+
+  private static final ThreadLocal<Mac> MAC = ThreadLocal.withInitial(() -> {
+    try {
+      return Mac.getInstance(ALGORITHM);
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException(ALGORITHM + " is not available in this JVM", e);
+    }
+  });
+
+  private FrameSigner() {}
+
+  /** The proof for a frame with these fields, signed with {@code credentials}. */
+  public static byte[] sign(Credentials credentials, int type, long requestId, long payloadLength, ByteBuf meta) {
+    return sign(credentials.secret(), type, requestId, payloadLength, meta);
+  }
+
+  /** Whether {@code proof} was made with {@code secret} over these fields; constant time. */
+  public static boolean verify(byte[] secret, byte[] proof, int type, long requestId, long payloadLength,
+      ByteBuf meta) {
+    return MessageDigest.isEqual(sign(secret, type, requestId, payloadLength, meta), proof);
+  }
+
+  private static byte[] sign(byte[] secret, int type, long requestId, long payloadLength, ByteBuf meta) {
+    Mac mac = MAC.get();
+    try {
+      mac.init(new SecretKeySpec(secret, ALGORITHM));
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("cannot key " + ALGORITHM, e);
+    }
+    ByteBuffer head = ByteBuffer.allocate(1 + 8 + 8);
+    head.put((byte) type).putLong(requestId).putLong(payloadLength).flip();
+    mac.update(head);
+    mac.update(meta.nioBuffer(meta.readerIndex(), meta.readableBytes()));
+    return mac.doFinal();
+  }
+}

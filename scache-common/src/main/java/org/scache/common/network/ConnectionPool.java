@@ -1,0 +1,101 @@
+package org.scache.common.network;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.scache.common.ScacheException;
+import org.scache.common.protocol.FrameDecoder;
+import org.scache.common.protocol.FrameEncoder;
+import org.scache.common.protocol.Status;
+
+/**
+ * Client connections to masters and workers, one per peer address, reused by every call and opened
+ * again when broken. Owns the event loops the connections run on.
+ */
+public final class ConnectionPool implements AutoCloseable {
+  private final TransportSettings settings;
+  private final EventLoopGroup group;
+  private final Bootstrap bootstrap;
+  private final Map<String, CompletableFuture<ScacheConnection>> connections = new ConcurrentHashMap<>();
+
+  public ConnectionPool(TransportSettings settings, String threadName) {
+    this.settings = settings;
+    this.group = new NioEventLoopGroup(settings.ioThreads(), new DefaultThreadFactory(threadName, true));
+    this.bootstrap = new Bootstrap().group(group).channel(NioSocketChannel.class)
+        .option(ChannelOption.TCP_NODELAY, true)
+        .option(ChannelOption.SO_KEEPALIVE, true)
+        .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) settings.connectTimeout().toMillis());
+  }
+
+  /** The live connection to {@code host:port}, opened if needed. */
+  public CompletableFuture<ScacheConnection> get(String host, int port) {
+    String key = host + ":" + port;
+    while (true) {
+      CompletableFuture<ScacheConnection> f = connections.computeIfAbsent(key, k -> connect(host, port));
+      if (!f.isDone() || (!f.isCompletedExceptionally() && f.join().isActive())) {
+        return f;
+      }
+      connections.remove(key, f);
+      if (f.isCompletedExceptionally()) {
+        // report this failure to the caller; the next call tries to connect again
+        return f;
+      }
+    }
+  }
+
+  /** {@link #get(String, int)} for an address written {@code host:port}. */
+  public CompletableFuture<ScacheConnection> get(String hostPort) {
+    int colon = hostPort.lastIndexOf(':');
+    return get(hostPort.substring(0, colon), Integer.parseInt(hostPort.substring(colon + 1)));
+  }
+
+  private CompletableFuture<ScacheConnection> connect(String host, int port) {
+    String peer = host + ":" + port;
+    CompletableFuture<ScacheConnection> result = new CompletableFuture<>();
+    ScacheConnection[] holder = new ScacheConnection[1];
+    ChannelFuture cf = bootstrap.clone().handler(new ChannelInitializer<SocketChannel>() {
+      @Override
+      protected void initChannel(SocketChannel ch) {
+        ch.pipeline()
+            .addLast("decoder", new FrameDecoder(settings.maxMetaLength(), settings.maxPayloadLength()))
+            .addLast("encoder", new FrameEncoder(settings.maxMetaLength()))
+            .addLast("client", ScacheConnection.handlerFor(holder));
+      }
+    }).connect(host, port);
+    cf.addListener(f -> {
+      if (f.isSuccess()) {
+        holder[0] = new ScacheConnection(cf.channel(), peer);
+        result.complete(holder[0]);
+      } else {
+        result.completeExceptionally(new ScacheException(Status.CONNECTION_FAILED,
+            "cannot connect to " + peer + ": " + f.cause().getMessage(), f.cause()));
+      }
+    });
+    return result;
+  }
+
+  /** Closes the connection to {@code host:port}, if open; the next call opens a new one. */
+  public void disconnect(String host, int port) {
+    CompletableFuture<ScacheConnection> f = connections.remove(host + ":" + port);
+    if (f != null) {
+      f.thenAccept(ScacheConnection::close);
+    }
+  }
+
+  @Override
+  public void close() {
+    connections.values().forEach(f -> f.thenAccept(ScacheConnection::close));
+    connections.clear();
+    group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+  }
+}

@@ -1,0 +1,70 @@
+package org.scache.common.network;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.scache.common.protocol.FrameDecoder;
+import org.scache.common.protocol.FrameEncoder;
+
+/** A listening socket speaking the SCache frame protocol; each connection gets a handler from the factory. */
+public final class ScacheServer implements AutoCloseable {
+  private final EventLoopGroup boss;
+  private final EventLoopGroup workers;
+  private final Channel channel;
+
+  private ScacheServer(EventLoopGroup boss, EventLoopGroup workers, Channel channel) {
+    this.boss = boss;
+    this.workers = workers;
+    this.channel = channel;
+  }
+
+  /** Binds {@code host:port} (0 for any free port) and serves until closed. */
+  public static ScacheServer start(String name, String host, int port, TransportSettings settings,
+      Supplier<ChannelHandler> handlers) throws InterruptedException {
+    EventLoopGroup boss = new NioEventLoopGroup(1, new DefaultThreadFactory(name + "-accept", true));
+    EventLoopGroup workers = new NioEventLoopGroup(settings.ioThreads(), new DefaultThreadFactory(name + "-io", true));
+    try {
+      Channel ch = new ServerBootstrap().group(boss, workers).channel(NioServerSocketChannel.class)
+          .option(ChannelOption.SO_REUSEADDR, true)
+          .option(ChannelOption.SO_BACKLOG, 1024)
+          .childOption(ChannelOption.TCP_NODELAY, true)
+          .childOption(ChannelOption.SO_KEEPALIVE, true)
+          .childHandler(new ChannelInitializer<SocketChannel>() {
+            @Override
+            protected void initChannel(SocketChannel c) {
+              c.pipeline()
+                  .addLast("decoder", new FrameDecoder(settings.maxMetaLength(), settings.maxPayloadLength()))
+                  .addLast("encoder", new FrameEncoder(settings.maxMetaLength()))
+                  .addLast("handler", handlers.get());
+            }
+          })
+          .bind(host, port).sync().channel();
+      return new ScacheServer(boss, workers, ch);
+    } catch (InterruptedException | RuntimeException e) {
+      boss.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+      workers.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+      throw e;
+    }
+  }
+
+  public int port() {
+    return ((InetSocketAddress) channel.localAddress()).getPort();
+  }
+
+  @Override
+  public void close() {
+    channel.close().syncUninterruptibly();
+    boss.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+    workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+  }
+}

@@ -1,0 +1,346 @@
+package org.scache.common.protocol;
+
+import io.netty.buffer.ByteBuf;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.scache.common.BlockId;
+import org.scache.common.WorkerInfo;
+import org.scache.common.protocol.Message.Ack;
+import org.scache.common.protocol.Message.AppSecret;
+import org.scache.common.protocol.Message.BlockData;
+import org.scache.common.protocol.Message.BlockLocation;
+import org.scache.common.protocol.Message.BlockLocations;
+import org.scache.common.protocol.Message.BlockSize;
+import org.scache.common.protocol.Message.BlocksData;
+import org.scache.common.protocol.Message.Error;
+import org.scache.common.protocol.Message.FetchAppSecret;
+import org.scache.common.protocol.Message.FetchBlocks;
+import org.scache.common.protocol.Message.GetBlock;
+import org.scache.common.protocol.Message.GetReduceInput;
+import org.scache.common.protocol.Message.GetScheduleResult;
+import org.scache.common.protocol.Message.GetWorkerStats;
+import org.scache.common.protocol.Message.Heartbeat;
+import org.scache.common.protocol.Message.HeartbeatAck;
+import org.scache.common.protocol.Message.ListWorkers;
+import org.scache.common.protocol.Message.LocateBlocks;
+import org.scache.common.protocol.Message.MapFinished;
+import org.scache.common.protocol.Message.PutBlock;
+import org.scache.common.protocol.Message.ReduceAssignment;
+import org.scache.common.protocol.Message.RegisterApplication;
+import org.scache.common.protocol.Message.RegisterShuffle;
+import org.scache.common.protocol.Message.RegisterWorker;
+import org.scache.common.protocol.Message.RemoveApplication;
+import org.scache.common.protocol.Message.ReportBlocks;
+import org.scache.common.protocol.Message.ScheduleResult;
+import org.scache.common.protocol.Message.UnregisterShuffle;
+import org.scache.common.protocol.Message.WorkerRegistered;
+import org.scache.common.protocol.Message.WorkerStats;
+import org.scache.common.protocol.Message.Workers;
+
+/**
+ * Encodes and decodes the metadata of every message type. Field order and widths are the
+ * protocol: see {@code docs/protocol.md}. Decoding validates every value, so a malformed frame is
+ * reported with {@link MalformedMessageException} and the connection can go on.
+ */
+public final class MessageCodec {
+  private MessageCodec() {}
+
+  /** Writes {@code message}'s metadata to {@code out}. */
+  public static void encode(Message message, ByteBuf out) {
+    WireWriter w = new WireWriter(out);
+    switch (message.type()) {
+      case REGISTER_WORKER -> {
+        RegisterWorker m = (RegisterWorker) message;
+        writeWorker(w, m.worker()).writeLong(m.reservedBytes()).writeLong(m.usedBytes());
+      }
+      case HEARTBEAT -> {
+        Heartbeat m = (Heartbeat) message;
+        w.writeString(m.workerId()).writeLong(m.reservedBytes()).writeLong(m.usedBytes()).writeLong(m.blockCount());
+        writeStrings(w, m.heldApps());
+      }
+      case REPORT_BLOCKS -> {
+        ReportBlocks m = (ReportBlocks) message;
+        w.writeString(m.workerId()).writeInt(m.blocks().size());
+        for (BlockSize b : m.blocks()) {
+          writeBlockId(w, b.blockId()).writeLong(b.size());
+        }
+      }
+      case REGISTER_APPLICATION -> {
+        RegisterApplication m = (RegisterApplication) message;
+        w.writeString(m.appId()).writeBytes(m.secret());
+      }
+      case REGISTER_SHUFFLE -> {
+        RegisterShuffle m = (RegisterShuffle) message;
+        w.writeString(m.appId()).writeInt(m.shuffleId()).writeInt(m.numMaps())
+          .writeInt(m.numReduces()).writeByte(m.partitioner().code()).writeLong(m.submissionTimeMillis());
+      }
+      case MAP_FINISHED -> {
+        MapFinished m = (MapFinished) message;
+        w.writeString(m.appId()).writeInt(m.shuffleId()).writeInt(m.mapId()).writeInt(m.attempt());
+      }
+      case GET_SCHEDULE_RESULT -> {
+        GetScheduleResult m = (GetScheduleResult) message;
+        w.writeString(m.appId()).writeInt(m.shuffleId());
+      }
+      case UNREGISTER_SHUFFLE -> {
+        UnregisterShuffle m = (UnregisterShuffle) message;
+        w.writeString(m.appId()).writeInt(m.shuffleId());
+      }
+      case REMOVE_APPLICATION -> {
+        RemoveApplication m = (RemoveApplication) message;
+        w.writeString(m.appId());
+      }
+      case LIST_WORKERS -> { }
+      case FETCH_APP_SECRET -> {
+        FetchAppSecret m = (FetchAppSecret) message;
+        w.writeString(m.appId());
+      }
+      case LOCATE_BLOCKS -> {
+        LocateBlocks m = (LocateBlocks) message;
+        w.writeString(m.appId()).writeInt(m.shuffleId()).writeInt(m.reduceId()).writeInt(m.mapId());
+      }
+      case PUT_BLOCK -> {
+        PutBlock m = (PutBlock) message;
+        writeBlockId(w, m.blockId());
+      }
+      case GET_BLOCK -> {
+        GetBlock m = (GetBlock) message;
+        writeBlockId(w, m.blockId());
+      }
+      case GET_REDUCE_INPUT -> {
+        GetReduceInput m = (GetReduceInput) message;
+        w.writeString(m.appId()).writeInt(m.shuffleId()).writeInt(m.reduceId());
+      }
+      case FETCH_BLOCKS -> {
+        FetchBlocks m = (FetchBlocks) message;
+        w.writeInt(m.blockIds().size());
+        for (BlockId id : m.blockIds()) {
+          writeBlockId(w, id);
+        }
+      }
+      case GET_WORKER_STATS -> { }
+      case ACK -> { }
+      case WORKER_REGISTERED -> {
+        WorkerRegistered m = (WorkerRegistered) message;
+        w.writeLong(m.heartbeatIntervalMillis());
+      }
+      case HEARTBEAT_ACK -> {
+        HeartbeatAck m = (HeartbeatAck) message;
+        writeStrings(w, m.removedApps());
+      }
+      case SCHEDULE_RESULT -> {
+        ScheduleResult m = (ScheduleResult) message;
+        w.writeString(m.appId()).writeInt(m.shuffleId()).writeString(m.policy()).writeInt(m.assignments().size());
+        for (ReduceAssignment a : m.assignments()) {
+          writeWorker(w.writeInt(a.reduceId()), a.worker()).writeInt(a.round());
+        }
+      }
+      case WORKERS -> {
+        Workers m = (Workers) message;
+        w.writeInt(m.workers().size());
+        for (WorkerInfo wi : m.workers()) {
+          writeWorker(w, wi);
+        }
+      }
+      case APP_SECRET -> {
+        AppSecret m = (AppSecret) message;
+        w.writeBytes(m.secret());
+      }
+      case BLOCK_LOCATIONS -> {
+        BlockLocations m = (BlockLocations) message;
+        w.writeInt(m.numMaps()).writeInt(m.finishedMaps()).writeInt(m.locations().size());
+        for (BlockLocation l : m.locations()) {
+          writeWorker(writeBlockId(w, l.blockId()).writeLong(l.size()), l.holder());
+        }
+      }
+      case BLOCK_DATA -> {
+        BlockData m = (BlockData) message;
+        writeBlockId(w, m.blockId());
+      }
+      case BLOCKS_DATA -> {
+        BlocksData m = (BlocksData) message;
+        w.writeInt(m.numMaps()).writeInt(m.finishedMaps()).writeInt(m.blocks().size());
+        for (BlockSize b : m.blocks()) {
+          writeBlockId(w, b.blockId()).writeLong(b.size());
+        }
+      }
+      case WORKER_STATS -> {
+        WorkerStats m = (WorkerStats) message;
+        w.writeInt(m.counters().size());
+        m.counters().forEach((k, v) -> w.writeString(k).writeLong(v));
+      }
+      case ERROR -> {
+        Error m = (Error) message;
+        w.writeShort(m.status().code()).writeString(m.message());
+      }
+      default -> throw new IllegalStateException("no encoding for " + message.type());
+    }
+  }
+
+  /** Reads one message of {@code type} from all of {@code in}'s readable bytes. */
+  public static Message decode(MessageType type, ByteBuf in) throws MalformedMessageException {
+    WireReader r = new WireReader(in);
+    Message m = switch (type) {
+      case REGISTER_WORKER -> new RegisterWorker(readWorker(r), r.readNonNegativeLong("reserved bytes"),
+          r.readNonNegativeLong("used bytes"));
+      case HEARTBEAT -> new Heartbeat(r.readNonEmptyString("worker id"), r.readNonNegativeLong("reserved bytes"),
+          r.readNonNegativeLong("used bytes"), r.readNonNegativeLong("block count"), readStrings(r, "held apps"));
+      case REPORT_BLOCKS -> {
+        String worker = r.readNonEmptyString("worker id");
+        int n = r.readCount("blocks", BLOCK_ID_MIN_BYTES + 8);
+        List<BlockSize> blocks = WireReader.listOf(n);
+        for (int i = 0; i < n; i++) {
+          blocks.add(new BlockSize(readBlockId(r), r.readNonNegativeLong("block size")));
+        }
+        yield new ReportBlocks(worker, blocks);
+      }
+      case REGISTER_APPLICATION -> new RegisterApplication(r.readNonEmptyString("application id"), r.readBytes("secret"));
+      case REGISTER_SHUFFLE -> {
+        String app = r.readNonEmptyString("application id");
+        int shuffle = r.readNonNegativeInt("shuffle id");
+        int maps = r.readNonNegativeInt("map count");
+        int reduces = r.readNonNegativeInt("reduce count");
+        int kind = r.readUnsignedByte("partitioner kind");
+        PartitionerKind pk = PartitionerKind.fromCode(kind)
+            .orElseThrow(() -> new MalformedMessageException("unknown partitioner kind " + kind));
+        yield new RegisterShuffle(app, shuffle, maps, reduces, pk, r.readLong("submission time"));
+      }
+      case MAP_FINISHED -> new MapFinished(r.readNonEmptyString("application id"), r.readNonNegativeInt("shuffle id"),
+          r.readNonNegativeInt("map id"), r.readNonNegativeInt("attempt"));
+      case GET_SCHEDULE_RESULT -> new GetScheduleResult(r.readNonEmptyString("application id"),
+          r.readNonNegativeInt("shuffle id"));
+      case UNREGISTER_SHUFFLE -> new UnregisterShuffle(r.readNonEmptyString("application id"),
+          r.readNonNegativeInt("shuffle id"));
+      case REMOVE_APPLICATION -> new RemoveApplication(r.readNonEmptyString("application id"));
+      case LIST_WORKERS -> new ListWorkers();
+      case FETCH_APP_SECRET -> new FetchAppSecret(r.readNonEmptyString("application id"));
+      case LOCATE_BLOCKS -> {
+        String app = r.readNonEmptyString("application id");
+        int shuffle = r.readNonNegativeInt("shuffle id");
+        int reduce = r.readNonNegativeInt("reduce id");
+        int map = r.readInt("map id");
+        if (map < -1) {
+          throw new MalformedMessageException("map id must be -1 (all) or a map id: " + map);
+        }
+        yield new LocateBlocks(app, shuffle, reduce, map);
+      }
+      case PUT_BLOCK -> new PutBlock(readBlockId(r));
+      case GET_BLOCK -> new GetBlock(readBlockId(r));
+      case GET_REDUCE_INPUT -> new GetReduceInput(r.readNonEmptyString("application id"),
+          r.readNonNegativeInt("shuffle id"), r.readNonNegativeInt("reduce id"));
+      case FETCH_BLOCKS -> {
+        int n = r.readCount("block ids", BLOCK_ID_MIN_BYTES);
+        List<BlockId> ids = WireReader.listOf(n);
+        for (int i = 0; i < n; i++) {
+          ids.add(readBlockId(r));
+        }
+        yield new FetchBlocks(ids);
+      }
+      case GET_WORKER_STATS -> new GetWorkerStats();
+      case ACK -> new Ack();
+      case WORKER_REGISTERED -> new WorkerRegistered(r.readNonNegativeLong("heartbeat interval"));
+      case HEARTBEAT_ACK -> new HeartbeatAck(readStrings(r, "removed apps"));
+      case SCHEDULE_RESULT -> {
+        String app = r.readNonEmptyString("application id");
+        int shuffle = r.readNonNegativeInt("shuffle id");
+        String policy = r.readString("policy");
+        int n = r.readCount("assignments", 4 + WORKER_MIN_BYTES + 4);
+        List<ReduceAssignment> list = WireReader.listOf(n);
+        for (int i = 0; i < n; i++) {
+          list.add(new ReduceAssignment(r.readNonNegativeInt("reduce id"), readWorker(r), r.readNonNegativeInt("round")));
+        }
+        yield new ScheduleResult(app, shuffle, policy, list);
+      }
+      case WORKERS -> {
+        int n = r.readCount("workers", WORKER_MIN_BYTES);
+        List<WorkerInfo> list = WireReader.listOf(n);
+        for (int i = 0; i < n; i++) {
+          list.add(readWorker(r));
+        }
+        yield new Workers(list);
+      }
+      case APP_SECRET -> new AppSecret(r.readBytes("secret"));
+      case BLOCK_LOCATIONS -> {
+        int maps = r.readNonNegativeInt("map count");
+        int finished = r.readNonNegativeInt("finished map count");
+        int n = r.readCount("locations", BLOCK_ID_MIN_BYTES + 8 + WORKER_MIN_BYTES);
+        List<BlockLocation> list = WireReader.listOf(n);
+        for (int i = 0; i < n; i++) {
+          list.add(new BlockLocation(readBlockId(r), r.readNonNegativeLong("block size"), readWorker(r)));
+        }
+        yield new BlockLocations(maps, finished, list);
+      }
+      case BLOCK_DATA -> new BlockData(readBlockId(r));
+      case BLOCKS_DATA -> {
+        int maps = r.readNonNegativeInt("map count");
+        int finished = r.readNonNegativeInt("finished map count");
+        int n = r.readCount("blocks", BLOCK_ID_MIN_BYTES + 8);
+        List<BlockSize> list = WireReader.listOf(n);
+        for (int i = 0; i < n; i++) {
+          list.add(new BlockSize(readBlockId(r), r.readNonNegativeLong("block size")));
+        }
+        yield new BlocksData(maps, finished, list);
+      }
+      case WORKER_STATS -> {
+        int n = r.readCount("counters", 2 + 8);
+        Map<String, Long> counters = new LinkedHashMap<>();
+        for (int i = 0; i < n; i++) {
+          counters.put(r.readString("counter name"), r.readLong("counter value"));
+        }
+        yield new WorkerStats(counters);
+      }
+      case ERROR -> {
+        int code = r.readUnsignedShort("status");
+        Status s = Status.fromCode(code).orElse(Status.INTERNAL_ERROR);
+        String text = r.readString("error message");
+        yield new Error(s, s.code() == code ? text : "unknown status " + code + ": " + text);
+      }
+    };
+    r.expectEnd(type.name());
+    return m;
+  }
+
+  private static final int BLOCK_ID_MIN_BYTES = 2 + 1 + 4 * 4;
+  private static final int WORKER_MIN_BYTES = 2 + 1 + 2 + 4;
+
+  private static WireWriter writeBlockId(WireWriter w, BlockId id) {
+    return w.writeString(id.appId()).writeInt(id.shuffleId()).writeInt(id.mapId()).writeInt(id.attempt())
+        .writeInt(id.reduceId());
+  }
+
+  private static BlockId readBlockId(WireReader r) throws MalformedMessageException {
+    return new BlockId(r.readNonEmptyString("application id"), r.readNonNegativeInt("shuffle id"),
+        r.readNonNegativeInt("map id"), r.readNonNegativeInt("attempt"), r.readNonNegativeInt("reduce id"));
+  }
+
+  private static WireWriter writeWorker(WireWriter w, WorkerInfo wi) {
+    return w.writeString(wi.workerId()).writeString(wi.host()).writeInt(wi.port());
+  }
+
+  private static WorkerInfo readWorker(WireReader r) throws MalformedMessageException {
+    String id = r.readNonEmptyString("worker id");
+    String host = r.readNonEmptyString("worker host");
+    int port = r.readInt("worker port");
+    if (port <= 0 || port > 65535) {
+      throw new MalformedMessageException("worker port out of range: " + port);
+    }
+    return new WorkerInfo(id, host, port);
+  }
+
+  private static void writeStrings(WireWriter w, List<String> list) {
+    w.writeInt(list.size());
+    for (String s : list) {
+      w.writeString(s);
+    }
+  }
+
+  private static List<String> readStrings(WireReader r, String what) throws MalformedMessageException {
+    int n = r.readCount(what, 2);
+    List<String> list = WireReader.listOf(n);
+    for (int i = 0; i < n; i++) {
+      list.add(r.readString(what));
+    }
+    return list;
+  }
+}

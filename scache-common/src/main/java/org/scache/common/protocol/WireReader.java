@@ -1,0 +1,113 @@
+package org.scache.common.protocol;
+
+import io.netty.buffer.ByteBuf;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Reads the primitive wire types from a frame's metadata, checking every length against what is
+ * left so that bad input becomes a {@link MalformedMessageException}, never an index error.
+ */
+final class WireReader {
+  private final ByteBuf in;
+
+  WireReader(ByteBuf in) {
+    this.in = in;
+  }
+
+  private void need(int bytes, String what) throws MalformedMessageException {
+    if (in.readableBytes() < bytes) {
+      throw new MalformedMessageException("truncated " + what + ": need " + bytes + " bytes, have " + in.readableBytes());
+    }
+  }
+
+  int readInt(String what) throws MalformedMessageException {
+    need(4, what);
+    return in.readInt();
+  }
+
+  int readNonNegativeInt(String what) throws MalformedMessageException {
+    int v = readInt(what);
+    if (v < 0) {
+      throw new MalformedMessageException(what + " must not be negative: " + v);
+    }
+    return v;
+  }
+
+  long readLong(String what) throws MalformedMessageException {
+    need(8, what);
+    return in.readLong();
+  }
+
+  long readNonNegativeLong(String what) throws MalformedMessageException {
+    long v = readLong(what);
+    if (v < 0) {
+      throw new MalformedMessageException(what + " must not be negative: " + v);
+    }
+    return v;
+  }
+
+  int readUnsignedShort(String what) throws MalformedMessageException {
+    need(2, what);
+    return in.readUnsignedShort();
+  }
+
+  int readUnsignedByte(String what) throws MalformedMessageException {
+    need(1, what);
+    return in.readUnsignedByte();
+  }
+
+  String readString(String what) throws MalformedMessageException {
+    int len = readUnsignedShort(what + " length");
+    need(len, what);
+    byte[] bytes = new byte[len];
+    in.readBytes(bytes);
+    try {
+      return StandardCharsets.UTF_8.newDecoder()
+          .onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT)
+          .decode(java.nio.ByteBuffer.wrap(bytes))
+          .toString();
+    } catch (CharacterCodingException e) {
+      throw new MalformedMessageException(what + " is not valid UTF-8");
+    }
+  }
+
+  String readNonEmptyString(String what) throws MalformedMessageException {
+    String s = readString(what);
+    if (s.isEmpty()) {
+      throw new MalformedMessageException(what + " must not be empty");
+    }
+    return s;
+  }
+
+  byte[] readBytes(String what) throws MalformedMessageException {
+    int len = readNonNegativeInt(what + " length");
+    need(len, what);
+    byte[] bytes = new byte[len];
+    in.readBytes(bytes);
+    return bytes;
+  }
+
+  /** A list count, bounded by the bytes left given each element's minimum encoded size. */
+  int readCount(String what, int minElementBytes) throws MalformedMessageException {
+    int n = readNonNegativeInt(what + " count");
+    if ((long) n * minElementBytes > in.readableBytes()) {
+      throw new MalformedMessageException(what + " count " + n + " exceeds the bytes left");
+    }
+    return n;
+  }
+
+  void expectEnd(String what) throws MalformedMessageException {
+    if (in.isReadable()) {
+      throw new MalformedMessageException(in.readableBytes() + " unexpected trailing bytes after " + what);
+    }
+  }
+
+  static <T> List<T> listOf(int n) {
+    return new ArrayList<>(Math.min(n, 4096));
+  }
+}

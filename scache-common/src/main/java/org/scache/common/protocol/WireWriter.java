@@ -1,0 +1,49 @@
+package org.scache.common.protocol;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+
+/** Writes the primitive wire types: big-endian integers, u16-length UTF-8 strings, u32-length bytes. */
+final class WireWriter {
+  private final ByteBuf out;
+
+  WireWriter(ByteBuf out) {
+    this.out = out;
+  }
+
+  WireWriter writeInt(int v) {
+    out.writeInt(v);
+    return this;
+  }
+
+  WireWriter writeLong(long v) {
+    out.writeLong(v);
+    return this;
+  }
+
+  WireWriter writeShort(int v) {
+    out.writeShort(v);
+    return this;
+  }
+
+  WireWriter writeByte(int v) {
+    out.writeByte(v);
+    return this;
+  }
+
+  WireWriter writeString(String s) {
+    int len = ByteBufUtil.utf8Bytes(s);
+    if (len > 0xFFFF) {
+      throw new IllegalArgumentException("string longer than 65535 UTF-8 bytes: " + len);
+    }
+    out.writeShort(len);
+    ByteBufUtil.reserveAndWriteUtf8(out, s, len);
+    return this;
+  }
+
+  WireWriter writeBytes(byte[] bytes) {
+    out.writeInt(bytes.length);
+    out.writeBytes(bytes);
+    return this;
+  }
+}

@@ -1,0 +1,63 @@
+package org.scache.master;
+
+import java.security.MessageDigest;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.scache.common.Clock;
+import org.scache.common.ScacheException;
+import org.scache.common.protocol.Status;
+
+/**
+ * Registered applications and their secrets, and a time-limited memory of removed ones so that
+ * workers that missed a removal still free the application's blocks.
+ */
+final class ApplicationRegistry {
+  private final Clock clock;
+  private final Duration tombstoneTtl;
+  private final Map<String, byte[]> secrets = new HashMap<>();
+  private final Map<String, Long> removedAt = new HashMap<>();
+
+  ApplicationRegistry(Clock clock, Duration tombstoneTtl) {
+    this.clock = clock;
+    this.tombstoneTtl = tombstoneTtl;
+  }
+
+  /** Registers an application; again with the same secret is a no-op, with another is refused. */
+  synchronized void register(String appId, byte[] secret) {
+    byte[] known = secrets.get(appId);
+    if (known != null && !MessageDigest.isEqual(known, secret)) {
+      throw new ScacheException(Status.AUTH_FAILED, "application " + appId + " is registered with another secret");
+    }
+    if (removedAt.containsKey(appId)) {
+      throw new ScacheException(Status.INVALID_ARGUMENT, "application " + appId + " was removed; use a new id");
+    }
+    secrets.put(appId, secret.clone());
+  }
+
+  synchronized Optional<byte[]> secret(String appId) {
+    return Optional.ofNullable(secrets.get(appId)).map(byte[]::clone);
+  }
+
+  synchronized byte[] requireSecret(String appId) {
+    byte[] s = secrets.get(appId);
+    if (s == null) {
+      throw new ScacheException(Status.UNKNOWN_APPLICATION, "application " + appId + " is not registered");
+    }
+    return s.clone();
+  }
+
+  synchronized boolean remove(String appId) {
+    removedAt.put(appId, clock.millis());
+    return secrets.remove(appId) != null;
+  }
+
+  /** Those of {@code apps} that have been removed. */
+  synchronized List<String> removedAmong(List<String> apps) {
+    long cutoff = clock.millis() - tombstoneTtl.toMillis();
+    removedAt.values().removeIf(t -> t < cutoff);
+    return apps.stream().filter(removedAt::containsKey).toList();
+  }
+}

@@ -1,0 +1,44 @@
+package org.scache.worker;
+
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+
+/**
+ * The secrets of the applications this worker serves: registered locally (by an embedding such as
+ * the YARN auxiliary service) or fetched from the master on first use, then cached.
+ */
+final class AppSecrets {
+  private final Map<String, byte[]> known = new ConcurrentHashMap<>();
+  private final Function<String, CompletableFuture<byte[]>> fetchFromMaster;
+
+  AppSecrets(Function<String, CompletableFuture<byte[]>> fetchFromMaster) {
+    this.fetchFromMaster = fetchFromMaster;
+  }
+
+  void register(String appId, byte[] secret) {
+    known.put(appId, secret.clone());
+  }
+
+  void forget(String appId) {
+    known.remove(appId);
+  }
+
+  Optional<byte[]> cached(String appId) {
+    return Optional.ofNullable(known.get(appId));
+  }
+
+  /** The application's secret, from the cache or the master. */
+  CompletableFuture<byte[]> lookup(String appId) {
+    byte[] s = known.get(appId);
+    if (s != null) {
+      return CompletableFuture.completedFuture(s);
+    }
+    return fetchFromMaster.apply(appId).thenApply(secret -> {
+      known.put(appId, secret);
+      return secret;
+    });
+  }
+}

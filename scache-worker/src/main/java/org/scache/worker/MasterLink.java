@@ -1,0 +1,212 @@
+package org.scache.worker;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.scache.common.ScacheException;
+import org.scache.common.WorkerInfo;
+import org.scache.common.auth.Credentials;
+import org.scache.common.network.ConnectionPool;
+import org.scache.common.network.Reply;
+import org.scache.common.protocol.Message;
+import org.scache.common.protocol.Message.BlockSize;
+import org.scache.common.protocol.Status;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The worker's side of its conversation with the master: registration, heartbeats, batched
+ * block-size reports, and forwarding of finished maps. Everything sent to the master leaves from
+ * one thread over one connection, so a map's block reports always arrive before its
+ * {@code MAP_FINISHED}. After any lost report or a master restart the whole inventory is re-sent.
+ */
+final class MasterLink implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(MasterLink.class);
+
+  private final String masterAddress;
+  private final ConnectionPool connections;
+  private final Credentials cluster;
+  private final WorkerInfo self;
+  private final BlockStore store;
+  private final int batchSize;
+  private final Duration flushInterval;
+  private final Duration timeout;
+  private final Consumer<String> onAppRemoved;
+  private final ScheduledExecutorService thread;
+  private final List<BlockSize> pendingReports = new ArrayList<>();
+  private final Map<String, List<Message.MapFinished>> finishedMaps = new ConcurrentHashMap<>();
+  private volatile boolean registered;
+  private boolean fullReportNeeded = true;
+  private ScheduledFuture<?> heartbeats;
+  private ScheduledFuture<?> flusher;
+
+  MasterLink(String masterAddress, ConnectionPool connections, Credentials cluster, WorkerInfo self, BlockStore store,
+      int batchSize, Duration flushInterval, Duration timeout, Consumer<String> onAppRemoved) {
+    this.masterAddress = masterAddress;
+    this.connections = connections;
+    this.cluster = cluster;
+    this.self = self;
+    this.store = store;
+    this.batchSize = batchSize;
+    this.flushInterval = flushInterval;
+    this.timeout = timeout;
+    this.onAppRemoved = onAppRemoved;
+    this.thread = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "scache-master-link-" + self.workerId());
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
+  void start() {
+    thread.execute(this::register);
+    flusher = thread.scheduleWithFixedDelay(this::flush, flushInterval.toMillis(), flushInterval.toMillis(),
+        TimeUnit.MILLISECONDS);
+  }
+
+  boolean isRegistered() {
+    return registered;
+  }
+
+  /** Queues the size of a newly stored block for the master. */
+  void report(BlockSize block) {
+    thread.execute(() -> {
+      pendingReports.add(block);
+      if (pendingReports.size() >= batchSize) {
+        flush();
+      }
+    });
+  }
+
+  /** Sends every queued report, then {@code finished}; completes with the master's answer. */
+  CompletableFuture<Void> mapFinished(Message.MapFinished finished) {
+    CompletableFuture<Void> result = new CompletableFuture<>();
+    thread.execute(() -> {
+      flush();
+      finishedMaps.computeIfAbsent(finished.appId(), a -> new ArrayList<>()).add(finished);
+      sendInOrder(finished).whenComplete((r, e) -> {
+        if (e != null) {
+          result.completeExceptionally(ScacheException.from(e));
+        } else {
+          r.payload().release();
+          result.complete(null);
+        }
+      });
+    });
+    return result;
+  }
+
+  /** The secret of {@code appId}, from the master. */
+  CompletableFuture<byte[]> fetchSecret(String appId) {
+    return send(new Message.FetchAppSecret(appId)).thenApply(r -> r.as(Message.AppSecret.class).secret());
+  }
+
+  CompletableFuture<Message.BlockLocations> locate(Message.LocateBlocks request) {
+    return send(request).thenApply(r -> r.as(Message.BlockLocations.class));
+  }
+
+  void forgetApplication(String appId) {
+    finishedMaps.remove(appId);
+  }
+
+  private CompletableFuture<Reply> send(Message m) {
+    return connections.get(masterAddress).thenCompose(c -> c.call(m, Optional.of(cluster), timeout));
+  }
+
+  /** Sends from the link thread, writing in call order (the connection is awaited here, not chained). */
+  private CompletableFuture<Reply> sendInOrder(Message m) {
+    try {
+      return connections.get(masterAddress).join().call(m, Optional.of(cluster), timeout);
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(ScacheException.from(e));
+    }
+  }
+
+  private void register() {
+    try {
+      Reply r = sendInOrder(new Message.RegisterWorker(self, store.reservedBytes(), store.usedBytes())).join();
+      long interval = r.as(Message.WorkerRegistered.class).heartbeatIntervalMillis();
+      registered = true;
+      fullReportNeeded = true;
+      flush();
+      finishedMaps.values().forEach(list -> list.forEach(this::sendInOrder));
+      LOG.info("worker {} registered with master {}", self.workerId(), masterAddress);
+      if (heartbeats == null || heartbeats.isCancelled()) {
+        heartbeats = thread.scheduleWithFixedDelay(this::heartbeat, interval, Math.max(interval, 10),
+            TimeUnit.MILLISECONDS);
+      }
+    } catch (RuntimeException e) {
+      registered = false;
+      LOG.warn("worker {} cannot register with master {}: {}; retrying", self.workerId(), masterAddress,
+          ScacheException.from(e).getMessage());
+      thread.schedule(this::register, 1, TimeUnit.SECONDS);
+    }
+  }
+
+  private void heartbeat() {
+    Message.Heartbeat hb = new Message.Heartbeat(self.workerId(), store.reservedBytes(), store.usedBytes(),
+        store.blockCount(), List.copyOf(store.applications()));
+    sendInOrder(hb).whenCompleteAsync((r, e) -> {
+      if (e == null) {
+        Message.HeartbeatAck ack = r.as(Message.HeartbeatAck.class);
+        ack.removedApps().forEach(onAppRemoved);
+        return;
+      }
+      ScacheException se = ScacheException.from(e);
+      if (se.status() == Status.UNKNOWN_WORKER) {
+        LOG.info("master {} does not know worker {}; registering again", masterAddress, self.workerId());
+        heartbeats.cancel(false);
+        registered = false;
+        register();
+      } else {
+        LOG.debug("heartbeat to {} failed: {}", masterAddress, se.getMessage());
+        fullReportNeeded = true;
+      }
+    }, thread);
+  }
+
+  private void flush() {
+    if (!registered) {
+      return;
+    }
+    List<BlockSize> batch;
+    if (fullReportNeeded) {
+      fullReportNeeded = false;
+      pendingReports.clear();
+      batch = store.inventory();
+    } else {
+      batch = new ArrayList<>(pendingReports);
+      pendingReports.clear();
+    }
+    for (int i = 0; i < batch.size(); i += batchSize) {
+      List<BlockSize> part = batch.subList(i, Math.min(batch.size(), i + batchSize));
+      sendInOrder(new Message.ReportBlocks(self.workerId(), part)).whenCompleteAsync((r, e) -> {
+        if (e != null) {
+          fullReportNeeded = true;
+        } else {
+          r.payload().release();
+        }
+      }, thread);
+    }
+  }
+
+  @Override
+  public void close() {
+    if (flusher != null) {
+      flusher.cancel(false);
+    }
+    if (heartbeats != null) {
+      heartbeats.cancel(false);
+    }
+    thread.shutdownNow();
+  }
+}

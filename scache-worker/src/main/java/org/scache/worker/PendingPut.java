@@ -1,0 +1,55 @@
+package org.scache.worker;
+
+import io.netty.buffer.ByteBuf;
+import org.scache.common.BlockId;
+import org.scache.common.ScacheException;
+import org.scache.common.protocol.Status;
+
+/**
+ * A block being received: memory is taken from the pool when the put starts, bytes are copied in
+ * as they arrive, and the block becomes visible only on {@link BlockStore#commit}.
+ */
+final class PendingPut {
+  private final BlockId id;
+  private final ByteBuf target;
+  private boolean done;
+
+  PendingPut(BlockId id, ByteBuf target) {
+    this.id = id;
+    this.target = target;
+  }
+
+  BlockId id() {
+    return id;
+  }
+
+  long expectedBytes() {
+    return target.capacity();
+  }
+
+  /** Appends {@code chunk}'s readable bytes; the caller keeps ownership of {@code chunk}. */
+  void write(ByteBuf chunk) {
+    if (chunk.readableBytes() > target.writableBytes()) {
+      throw new ScacheException(Status.MALFORMED_MESSAGE, "more bytes than announced for " + id);
+    }
+    target.writeBytes(chunk, chunk.readerIndex(), chunk.readableBytes());
+  }
+
+  boolean isComplete() {
+    return target.writerIndex() == target.capacity();
+  }
+
+  /** Hands the filled buffer over; the put is finished. */
+  ByteBuf take() {
+    done = true;
+    return target;
+  }
+
+  /** Gives the memory back; safe to call more than once and after {@link #take()}. */
+  void abort() {
+    if (!done) {
+      done = true;
+      target.release();
+    }
+  }
+}

@@ -1,0 +1,170 @@
+package org.scache.worker;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import org.scache.common.WorkerInfo;
+import org.scache.common.auth.Credentials;
+import org.scache.common.config.ScacheConf;
+import org.scache.common.config.ScacheOptions;
+import org.scache.common.network.ConnectionPool;
+import org.scache.common.network.ScacheServer;
+import org.scache.common.network.TransportSettings;
+import org.scache.common.protocol.Message;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An SCache worker: a reserved block store, the server that takes puts and serves reads and
+ * fetches, and the link to the master. Runs as its own daemon ({@link WorkerMain}) or embedded,
+ * for example in a YARN NodeManager.
+ */
+public final class ScacheWorker implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(ScacheWorker.class);
+
+  private final MemoryPool pool;
+  private final BlockStore store;
+  private final WorkerCounters counters = new WorkerCounters();
+  private final ConnectionPool connections;
+  private final AppSecrets secrets;
+  private final RequestAuthorizer authorizer;
+  private final ScacheServer server;
+  private final WorkerInfo info;
+  private final MasterLink masterLink;
+  private final BlockReader reader;
+
+  private ScacheWorker(ScacheConf conf) throws IOException, InterruptedException {
+    byte[] clusterSecret = clusterSecret(conf);
+    TransportSettings transport = TransportSettings.from(conf);
+    long reserve = conf.get(ScacheOptions.WORKER_MEMORY_RESERVE);
+    Path memoryDir = memoryDir(conf.get(ScacheOptions.WORKER_MEMORY_DIR), reserve);
+    String configuredId = conf.get(ScacheOptions.WORKER_ID);
+    pool = new MemoryPool(memoryDir, configuredId.isEmpty() ? "worker" : configuredId, reserve,
+        Math.min(conf.get(ScacheOptions.WORKER_MEMORY_SEGMENT), Integer.MAX_VALUE - MemoryPool.ALIGNMENT),
+        conf.get(ScacheOptions.WORKER_MEMORY_PRETOUCH));
+    store = new BlockStore(pool);
+    Credentials cluster = Credentials.cluster(clusterSecret);
+    connections = new ConnectionPool(transport, "scache-worker-client");
+    Duration fetchTimeout = conf.get(ScacheOptions.WORKER_FETCH_TIMEOUT);
+    MasterLink[] link = new MasterLink[1];
+    secrets = new AppSecrets(app -> link[0].fetchSecret(app));
+    authorizer = new RequestAuthorizer(clusterSecret, secrets, counters);
+    try {
+      server = ScacheServer.start("scache-worker", conf.get(ScacheOptions.WORKER_BIND_HOST),
+          conf.get(ScacheOptions.WORKER_PORT), transport, () -> new WorkerRequestHandler(this));
+    } catch (InterruptedException | RuntimeException e) {
+      connections.close();
+      pool.close();
+      throw e;
+    }
+    String host = conf.get(ScacheOptions.WORKER_ADVERTISED_HOST);
+    if (host.isEmpty()) {
+      host = InetAddress.getLocalHost().getCanonicalHostName();
+    }
+    info = new WorkerInfo(configuredId.isEmpty() ? host + ":" + server.port() : configuredId, host, server.port());
+    masterLink = new MasterLink(conf.get(ScacheOptions.WORKER_MASTER_ADDRESS), connections, cluster, info, store,
+        conf.get(ScacheOptions.WORKER_REPORT_BATCH), conf.get(ScacheOptions.WORKER_REPORT_INTERVAL), fetchTimeout,
+        this::removeApplication);
+    link[0] = masterLink;
+    reader = new BlockReader(store, masterLink, connections, cluster, info, fetchTimeout, counters);
+    masterLink.start();
+    LOG.info("worker {} serving on {} with {} bytes reserved", info.workerId(), info.address(), reserve);
+  }
+
+  /** Starts a worker with {@code conf}; it registers with its master in the background. */
+  public static ScacheWorker start(ScacheConf conf) throws IOException, InterruptedException {
+    return new ScacheWorker(conf);
+  }
+
+  public WorkerInfo info() {
+    return info;
+  }
+
+  /** Whether the master has accepted this worker's registration. */
+  public boolean isRegistered() {
+    return masterLink.isRegistered();
+  }
+
+  /** Makes an application's secret known here without asking the master (used when embedded). */
+  public void registerApplication(String appId, byte[] secret) {
+    secrets.register(appId, secret);
+  }
+
+  /** Frees every block of the application and forgets its secret. */
+  public void removeApplication(String appId) {
+    store.removeApplication(appId);
+    secrets.forget(appId);
+    masterLink.forgetApplication(appId);
+  }
+
+  /** Counters as served by {@code GET_WORKER_STATS}. */
+  public Map<String, Long> stats() {
+    return counters.snapshot(store);
+  }
+
+  BlockStore store() {
+    return store;
+  }
+
+  WorkerCounters counters() {
+    return counters;
+  }
+
+  RequestAuthorizer authorizer() {
+    return authorizer;
+  }
+
+  BlockReader reader() {
+    return reader;
+  }
+
+  MasterLink masterLink() {
+    return masterLink;
+  }
+
+  CompletableFuture<Void> mapFinished(Message.MapFinished m) {
+    store.mapFinished(new org.scache.common.ShuffleKey(m.appId(), m.shuffleId()), m.mapId(), m.attempt());
+    return masterLink.mapFinished(m);
+  }
+
+  @Override
+  public void close() {
+    masterLink.close();
+    server.close();
+    connections.close();
+    store.close();
+    pool.close();
+    LOG.info("worker {} stopped", info.workerId());
+  }
+
+  static byte[] clusterSecret(ScacheConf conf) {
+    String s = conf.get(ScacheOptions.SECURITY_CLUSTER_SECRET);
+    if (s.isEmpty()) {
+      throw new IllegalArgumentException(ScacheOptions.SECURITY_CLUSTER_SECRET.key()
+          + " must be set to the same secret on the master and every worker");
+    }
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static Path memoryDir(String configured, long reserve) {
+    if (!configured.isEmpty()) {
+      return Path.of(configured);
+    }
+    Path shm = Path.of("/dev/shm");
+    try {
+      if (Files.isDirectory(shm) && Files.isWritable(shm) && Files.getFileStore(shm).getUsableSpace() >= reserve) {
+        return shm;
+      }
+    } catch (IOException e) {
+      LOG.debug("cannot inspect {}: {}", shm, e.toString());
+    }
+    Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
+    LOG.warn("/dev/shm is missing or too small for {} bytes; backing the reserve with files in {}", reserve, tmp);
+    return tmp;
+  }
+}

@@ -1,0 +1,40 @@
+package org.scache.worker;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
+
+/** What a worker has done since it started, as reported by {@code GET_WORKER_STATS}. */
+final class WorkerCounters {
+  final LongAdder putBlocks = new LongAdder();
+  final LongAdder putBytes = new LongAdder();
+  final LongAdder duplicatePuts = new LongAdder();
+  final LongAdder refusedPuts = new LongAdder();
+  final LongAdder localReadBlocks = new LongAdder();
+  final LongAdder localReadBytes = new LongAdder();
+  final LongAdder remoteReadBlocks = new LongAdder();
+  final LongAdder remoteReadBytes = new LongAdder();
+  final LongAdder servedFetchBlocks = new LongAdder();
+  final LongAdder servedFetchBytes = new LongAdder();
+  final LongAdder authFailures = new LongAdder();
+
+  Map<String, Long> snapshot(BlockStore store) {
+    Map<String, Long> m = new LinkedHashMap<>();
+    m.put("put.blocks", putBlocks.sum());
+    m.put("put.bytes", putBytes.sum());
+    m.put("put.duplicates", duplicatePuts.sum());
+    m.put("put.refused", refusedPuts.sum());
+    m.put("read.local.blocks", localReadBlocks.sum());
+    m.put("read.local.bytes", localReadBytes.sum());
+    m.put("read.remote.blocks", remoteReadBlocks.sum());
+    m.put("read.remote.bytes", remoteReadBytes.sum());
+    m.put("fetch.served.blocks", servedFetchBlocks.sum());
+    m.put("fetch.served.bytes", servedFetchBytes.sum());
+    m.put("auth.failures", authFailures.sum());
+    m.put("store.blocks", (long) store.blockCount());
+    m.put("store.bytes", store.storedBytes());
+    m.put("memory.used.bytes", store.usedBytes());
+    m.put("memory.reserved.bytes", store.reservedBytes());
+    return m;
+  }
+}

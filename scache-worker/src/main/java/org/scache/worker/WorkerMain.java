@@ -1,0 +1,23 @@
+package org.scache.worker;
+
+import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
+import org.scache.common.config.ScacheConf;
+
+/** Runs a worker in the foreground: {@code WorkerMain [--conf scache.properties]}; stops on SIGTERM. */
+public final class WorkerMain {
+  private WorkerMain() {}
+
+  public static void main(String[] args) throws Exception {
+    ScacheConf conf = args.length >= 2 && args[0].equals("--conf") ? ScacheConf.load(Path.of(args[1]))
+        : ScacheConf.empty();
+    ScacheWorker worker = ScacheWorker.start(conf.withSystemProperties());
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      worker.close();
+      stopped.countDown();
+    }, "scache-worker-shutdown"));
+    System.out.println("scache worker " + worker.info().workerId() + " listening on " + worker.info().address());
+    stopped.await();
+  }
+}

@@ -1,0 +1,245 @@
+package org.scache.worker;
+
+import io.netty.channel.ChannelHandlerContext;
+import java.util.ArrayDeque;
+import java.util.concurrent.CompletableFuture;
+import org.scache.common.ScacheException;
+import org.scache.common.network.RequestDispatcher;
+import org.scache.common.protocol.DecodeFailure;
+import org.scache.common.protocol.InboundFrame;
+import org.scache.common.protocol.Message;
+import org.scache.common.protocol.Message.BlockSize;
+import org.scache.common.protocol.PayloadChunk;
+import org.scache.common.protocol.Status;
+
+/**
+ * Serves one connection to a worker: puts stream straight into reserved memory, reads are answered
+ * from the store or fetched from the holding worker, and every request is authorised first.
+ */
+final class WorkerRequestHandler extends RequestDispatcher {
+  private final ScacheWorker worker;
+  private final java.util.Set<IncomingPut> open = new java.util.HashSet<>();
+  private IncomingPut receiving;
+
+  WorkerRequestHandler(ScacheWorker worker) {
+    this.worker = worker;
+  }
+
+  @Override
+  protected void onRequest(ChannelHandlerContext ctx, InboundFrame frame) {
+    long id = frame.requestId();
+    RequestAuthorizer auth = worker.authorizer();
+    switch (frame.message().type()) {
+      case PUT_BLOCK -> startPut(ctx, frame);
+      case GET_BLOCK -> {
+        Message.GetBlock m = (Message.GetBlock) frame.message();
+        auth.forApplication(frame, m.blockId().appId())
+            .thenCompose(v -> worker.reader().readBlock(m.blockId()))
+            .whenComplete((data, e) -> {
+              if (e != null) {
+                replyError(ctx, id, e);
+              } else {
+                reply(ctx, id, new Message.BlockData(m.blockId()), data);
+              }
+            });
+      }
+      case GET_REDUCE_INPUT -> {
+        Message.GetReduceInput m = (Message.GetReduceInput) frame.message();
+        auth.forApplication(frame, m.appId())
+            .thenCompose(v -> worker.reader().readReduceInput(m.appId(), m.shuffleId(), m.reduceId()))
+            .whenComplete((blocks, e) -> {
+              if (e != null) {
+                replyError(ctx, id, e);
+              } else {
+                reply(ctx, id, blocks.meta(), blocks.payload());
+              }
+            });
+      }
+      case FETCH_BLOCKS -> {
+        Message.FetchBlocks m = (Message.FetchBlocks) frame.message();
+        answer(ctx, id, auth.forCluster(frame).thenApply(v -> worker.reader().serveFetch(m.blockIds())), true);
+      }
+      case MAP_FINISHED -> {
+        Message.MapFinished m = (Message.MapFinished) frame.message();
+        answer(ctx, id, auth.forApplication(frame, m.appId()).thenCompose(v -> worker.mapFinished(m)), false);
+      }
+      case UNREGISTER_SHUFFLE -> {
+        Message.UnregisterShuffle m = (Message.UnregisterShuffle) frame.message();
+        answer(ctx, id, auth.forApplication(frame, m.appId()).thenRun(() ->
+            worker.store().removeShuffle(new org.scache.common.ShuffleKey(m.appId(), m.shuffleId()))), false);
+      }
+      case REMOVE_APPLICATION -> {
+        Message.RemoveApplication m = (Message.RemoveApplication) frame.message();
+        answer(ctx, id, auth.forApplication(frame, m.appId()).thenRun(() -> worker.removeApplication(m.appId())),
+            false);
+      }
+      case GET_WORKER_STATS -> reply(ctx, id, new Message.WorkerStats(worker.counters().snapshot(worker.store())));
+      default -> throw new ScacheException(Status.UNKNOWN_MESSAGE_TYPE, frame.message().type()
+          + " is not served by a worker");
+    }
+  }
+
+  /** Answers with ACK, or with the {@link BlockReader.Blocks} the future yields when {@code blocks}. */
+  private static void answer(ChannelHandlerContext ctx, long id, CompletableFuture<?> work, boolean blocks) {
+    work.whenComplete((v, e) -> {
+      if (e != null) {
+        replyError(ctx, id, e);
+      } else if (blocks) {
+        BlockReader.Blocks b = (BlockReader.Blocks) v;
+        reply(ctx, id, b.meta(), b.payload());
+      } else {
+        reply(ctx, id, new Message.Ack());
+      }
+    });
+  }
+
+  // ---------------------------------------------------------------- puts
+
+  private void startPut(ChannelHandlerContext ctx, InboundFrame frame) {
+    Message.PutBlock m = (Message.PutBlock) frame.message();
+    IncomingPut p = new IncomingPut(frame.requestId(), m, frame.payloadLength());
+    open.add(p);
+    receiving = frame.payloadLength() > 0 ? p : null;
+    p.lastSeen = frame.payloadLength() == 0;
+    CompletableFuture<Void> authorized = worker.authorizer().forApplication(frame, m.blockId().appId());
+    if (authorized.isDone()) {
+      authorized(ctx, p, authorized.isCompletedExceptionally() ? failureOf(authorized) : null);
+    } else {
+      authorized.whenCompleteAsync((v, e) -> authorized(ctx, p, e), ctx.executor());
+    }
+  }
+
+  private static Throwable failureOf(CompletableFuture<?> f) {
+    try {
+      f.join();
+      return null;
+    } catch (RuntimeException e) {
+      return e;
+    }
+  }
+
+  private void authorized(ChannelHandlerContext ctx, IncomingPut p, Throwable e) {
+    if (!open.contains(p)) {
+      return;
+    }
+    if (e != null) {
+      p.failure = ScacheException.from(e);
+    } else {
+      try {
+        p.sink = worker.store().begin(p.message.blockId(), p.expected);
+      } catch (ScacheException se) {
+        worker.counters().refusedPuts.increment();
+        p.failure = se;
+      }
+    }
+    p.ready = true;
+    drain(ctx, p);
+  }
+
+  @Override
+  protected void onPayload(ChannelHandlerContext ctx, PayloadChunk chunk) {
+    IncomingPut p = receiving;
+    if (p == null) {
+      chunk.release();
+      return;
+    }
+    if (chunk.last()) {
+      p.lastSeen = true;
+      receiving = null;
+    }
+    if (p.ready) {
+      consume(p, chunk);
+      drain(ctx, p);
+    } else {
+      p.queued.add(chunk);
+    }
+  }
+
+  private void drain(ChannelHandlerContext ctx, IncomingPut p) {
+    while (!p.queued.isEmpty()) {
+      consume(p, p.queued.poll());
+    }
+    if (p.ready && p.lastSeen) {
+      open.remove(p);
+      finishPut(ctx, p);
+    }
+  }
+
+  private void consume(IncomingPut p, PayloadChunk chunk) {
+    try {
+      if (p.failure == null) {
+        p.sink.write(chunk.content());
+      }
+    } catch (ScacheException e) {
+      p.failure = e;
+    } finally {
+      chunk.release();
+    }
+  }
+
+  private void finishPut(ChannelHandlerContext ctx, IncomingPut p) {
+    if (p.failure != null) {
+      if (p.sink != null) {
+        p.sink.abort();
+      }
+      replyError(ctx, p.requestId, p.failure.status(), p.failure.getMessage());
+      return;
+    }
+    try {
+      boolean stored = worker.store().commit(p.sink);
+      if (stored) {
+        worker.counters().putBlocks.increment();
+        worker.counters().putBytes.add(p.expected);
+        worker.masterLink().report(new BlockSize(p.message.blockId(), p.expected));
+      } else {
+        worker.counters().duplicatePuts.increment();
+      }
+      reply(ctx, p.requestId, new Message.Ack());
+    } catch (ScacheException e) {
+      replyError(ctx, p.requestId, e.status(), e.getMessage());
+    }
+  }
+
+  @Override
+  protected void onBadFrame(ChannelHandlerContext ctx, DecodeFailure failure) {
+    if (failure.fatal()) {
+      abortPuts();
+    }
+  }
+
+  @Override
+  public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+    abortPuts();
+    super.channelInactive(ctx);
+  }
+
+  private void abortPuts() {
+    receiving = null;
+    for (IncomingPut p : open) {
+      p.queued.forEach(PayloadChunk::release);
+      p.queued.clear();
+      if (p.sink != null) {
+        p.sink.abort();
+      }
+    }
+    open.clear();
+  }
+
+  /** A put whose payload is arriving on this connection. */
+  private static final class IncomingPut {
+    final long requestId;
+    final Message.PutBlock message;
+    final long expected;
+    final ArrayDeque<PayloadChunk> queued = new ArrayDeque<>();
+    PendingPut sink;
+    ScacheException failure;
+    boolean ready;
+    boolean lastSeen;
+
+    IncomingPut(long requestId, Message.PutBlock message, long expected) {
+      this.requestId = requestId;
+      this.message = message;
+      this.expected = expected;
+    }
+  }
+}
