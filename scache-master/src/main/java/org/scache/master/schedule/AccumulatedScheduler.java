@@ -1,0 +1,111 @@
+package org.scache.master.schedule;
+
+import static org.scache.common.Checks.require;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeMap;
+import org.scache.master.predict.ReducePrediction;
+
+/**
+ * Algorithm 2 of the paper, Accumulated Heuristic Scheduling: schedules the shuffles of a reduce
+ * stage with several shuffle dependencies one after another, each time adding the sizes earlier
+ * shuffles placed for each reduce, and reports the re-shuffles needed when a reduce's host changes.
+ *
+ * <p>For reduce {@code r} with earlier data {@code prev} (M_SCHEDULE lines 3-8):
+ *
+ * <ul>
+ *   <li>Line 4 is read as {@code r.size += prev.size} (the printed {@code ←} would drop the new
+ *       shuffle's own size, and line 5's share would always be 1).
+ *   <li>{@code prob} is a share of the reduce size (eq. 3), so after accumulation the new shuffle's
+ *       share is rescaled, {@code r.prob × newSize / total}, before line 6 compares it with line
+ *       5's {@code new_prob = prev.size / total}; if the new shuffle's largest-share host is the
+ *       earlier host, both shares are held there and add up.
+ *   <li>On {@code new_prob ≥ r.prob} the earlier host becomes the preferred host (line 6 keeps
+ *       {@code ≥}).
+ * </ul>
+ *
+ * <p>After Algorithm 1, every scheduled reduce records its accumulated size and new host; a reduce
+ * whose host differs from its earlier host yields a {@link Reshuffle} (lines 10-14), including
+ * moves of 0 bytes. Reduces absent from a later shuffle keep their state. Not thread-safe.
+ */
+public final class AccumulatedScheduler {
+  private final HeuristicMinHeapScheduler scheduler;
+  private final Map<Integer, AccumulatedReduce> shuffles = new HashMap<>();
+
+  /** Algorithm 2 over Algorithm 1 with the locality swap. */
+  public AccumulatedScheduler() {
+    this(new HeuristicMinHeapScheduler());
+  }
+
+  /** Algorithm 2 over the given Algorithm 1 scheduler. */
+  public AccumulatedScheduler(HeuristicMinHeapScheduler scheduler) {
+    this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+  }
+
+  /**
+   * Schedules the next shuffle of the stage (M_SCHEDULE) and updates the accumulated state.
+   *
+   * @param mapCount the number of map tasks of this shuffle
+   * @param hosts the candidate hosts, distinct
+   * @param reduces this shuffle's predictions, distinct reduce ids
+   */
+  public AccumulatedSchedule schedule(int mapCount, List<String> hosts, List<ReducePrediction> reduces) {
+    ScheduleInputs.checkReduces(reduces);
+    List<ReducePrediction> accumulated = new ArrayList<>(reduces.size());
+    for (ReducePrediction reduce : reduces) {
+      AccumulatedReduce prev = shuffles.get(reduce.reduceId());
+      accumulated.add(prev == null ? reduce : accumulate(reduce, prev));
+    }
+    MinHeapSchedule schedule = scheduler.scheduleDetailed(mapCount, hosts, accumulated);
+    ScheduleResult result = schedule.result();
+    List<Reshuffle> reshuffles = new ArrayList<>();
+    Map<Integer, AccumulatedReduce> updates = new TreeMap<>();
+    for (ReducePrediction reduce : accumulated) {
+      updates.put(reduce.reduceId(), new AccumulatedReduce(reduce.size(), result.hostOf(reduce.reduceId())));
+    }
+    for (Map.Entry<Integer, AccumulatedReduce> update : updates.entrySet()) {
+      AccumulatedReduce prev = shuffles.get(update.getKey());
+      String host = update.getValue().assignedHost();
+      if (prev != null && !prev.assignedHost().equals(host)) {
+        reshuffles.add(new Reshuffle(update.getKey(), prev.assignedHost(), host, prev.size()));
+      }
+    }
+    shuffles.putAll(updates);
+    return new AccumulatedSchedule(accumulated, schedule, reshuffles);
+  }
+
+  /** M_SCHEDULE lines 4-8 for one reduce. */
+  static ReducePrediction accumulate(ReducePrediction reduce, AccumulatedReduce prev) {
+    double total = reduce.size() + prev.size();
+    if (total <= 0) {
+      return new ReducePrediction(reduce.reduceId(), 0, 0, Optional.of(prev.assignedHost()));
+    }
+    double prevShare = prev.size() / total;
+    double newShare = reduce.prob() * reduce.size() / total;
+    if (reduce.hostId().filter(prev.assignedHost()::equals).isPresent()) {
+      double share = Math.min(1.0, prevShare + newShare);
+      return new ReducePrediction(reduce.reduceId(), total, share, Optional.of(prev.assignedHost()));
+    }
+    if (prevShare >= newShare) {
+      return new ReducePrediction(reduce.reduceId(), total, prevShare, Optional.of(prev.assignedHost()));
+    }
+    return new ReducePrediction(reduce.reduceId(), total, Math.min(1.0, newShare), reduce.hostId());
+  }
+
+  /** The accumulated state of every reduce scheduled so far, by reduce id. */
+  public Map<Integer, AccumulatedReduce> accumulated() {
+    return Collections.unmodifiableMap(new TreeMap<>(shuffles));
+  }
+
+  /** The accumulated state of one reduce, empty if no shuffle has scheduled it yet. */
+  public Optional<AccumulatedReduce> accumulated(int reduceId) {
+    require(reduceId >= 0, "reduce id must not be negative but was %d", reduceId);
+    return Optional.ofNullable(shuffles.get(reduceId));
+  }
+}

@@ -1,0 +1,115 @@
+package org.scache.tests;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.scache.client.ScacheClient;
+import org.scache.common.config.ScacheConf;
+import org.scache.common.config.ScacheOptions;
+import org.scache.master.ScacheMaster;
+import org.scache.worker.ScacheWorker;
+
+/**
+ * A master and N workers in this JVM on random loopback ports, for integration tests. Workers can
+ * be stopped and started again under the same identity and port.
+ */
+public final class InProcessCluster implements AutoCloseable {
+  public static final String CLUSTER_SECRET = "test-cluster-secret";
+
+  private final ScacheMaster master;
+  private final List<ScacheWorker> workers = new ArrayList<>();
+  private final List<Integer> workerPorts = new ArrayList<>();
+  private final long reserveBytes;
+  private final ScacheConf base;
+
+  private InProcessCluster(int numWorkers, long reserveBytes, ScacheConf extra) throws Exception {
+    this.reserveBytes = reserveBytes;
+    ScacheConf conf = extra.with(ScacheOptions.SECURITY_CLUSTER_SECRET, CLUSTER_SECRET)
+        .with(ScacheOptions.MASTER_BIND_HOST, "127.0.0.1")
+        .with(ScacheOptions.MASTER_PORT, 0)
+        .with(ScacheOptions.WORKER_BIND_HOST, "127.0.0.1")
+        .with(ScacheOptions.WORKER_ADVERTISED_HOST, "127.0.0.1");
+    if (!extra.isSet(ScacheOptions.MASTER_HEARTBEAT_INTERVAL)) {
+      conf = conf.with(ScacheOptions.MASTER_HEARTBEAT_INTERVAL.key(), "200ms")
+          .with(ScacheOptions.MASTER_WORKER_EXPIRY.key(), "2s");
+    }
+    master = ScacheMaster.start(conf);
+    base = conf.with(ScacheOptions.WORKER_MASTER_ADDRESS, "127.0.0.1:" + master.port());
+    for (int i = 0; i < numWorkers; i++) {
+      workers.add(null);
+      workerPorts.add(0);
+      startWorker(i);
+    }
+    awaitRegistered(Duration.ofSeconds(20));
+  }
+
+  public static InProcessCluster start(int numWorkers, long reserveBytes) throws Exception {
+    return new InProcessCluster(numWorkers, reserveBytes, ScacheConf.empty());
+  }
+
+  public static InProcessCluster start(int numWorkers, long reserveBytes, ScacheConf extra) throws Exception {
+    return new InProcessCluster(numWorkers, reserveBytes, extra);
+  }
+
+  /** Starts worker {@code i} (again), under identity {@code worker-i}, on its earlier port if it had one. */
+  public void startWorker(int i) throws Exception {
+    ScacheConf conf = base.with(ScacheOptions.WORKER_ID, "worker-" + i)
+        .with(ScacheOptions.WORKER_PORT, workerPorts.get(i))
+        .with(ScacheOptions.WORKER_MEMORY_RESERVE.key(), Long.toString(reserveBytes));
+    ScacheWorker w = ScacheWorker.start(conf);
+    workers.set(i, w);
+    workerPorts.set(i, w.info().port());
+  }
+
+  public void stopWorker(int i) {
+    workers.get(i).close();
+  }
+
+  public void awaitRegistered(Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (master.liveWorkers().size() < workers.size() || !workers.stream().allMatch(ScacheWorker::isRegistered)) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("workers did not register: " + master.liveWorkers());
+      }
+      Thread.sleep(20);
+    }
+  }
+
+  public ScacheMaster master() {
+    return master;
+  }
+
+  public ScacheWorker worker(int i) {
+    return workers.get(i);
+  }
+
+  public int size() {
+    return workers.size();
+  }
+
+  /** Client configuration that talks to worker {@code i} as its node's worker. */
+  public ScacheConf clientConf(int i) {
+    return ScacheConf.empty()
+        .with(ScacheOptions.CLIENT_MASTER_ADDRESS, "127.0.0.1:" + master.port())
+        .with(ScacheOptions.CLIENT_WORKER_ADDRESS, "127.0.0.1:" + workerPorts.get(i))
+        .with(ScacheOptions.CLIENT_REQUEST_TIMEOUT.key(), "10s")
+        .with(ScacheOptions.CLIENT_RETRY_BACKOFF.key(), "50ms");
+  }
+
+  public ScacheClient client(int worker, String appId, String secret) {
+    return ScacheClient.create(clientConf(worker), appId, secret.getBytes(StandardCharsets.UTF_8));
+  }
+
+  @Override
+  public void close() {
+    for (ScacheWorker w : workers) {
+      try {
+        w.close();
+      } catch (RuntimeException e) {
+        // already stopped
+      }
+    }
+    master.close();
+  }
+}
