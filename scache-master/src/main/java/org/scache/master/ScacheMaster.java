@@ -154,9 +154,12 @@ public final class ScacheMaster implements AutoCloseable {
           lost.add("map " + e.mapId() + " attempt " + e.attempt() + " on worker " + e.holder());
         }
       }
+      if (m.mapId() < 0) {
+        s.lostMaps().forEach(map -> lost.add("map " + map));
+      }
       if (!lost.isEmpty() && m.mapId() < 0) {
         throw new ScacheException(Status.BLOCK_NOT_FOUND, "reduce " + m.reduceId() + " of " + s.shuffle()
-            + " lost the output of " + String.join(", ", lost) + " (worker no longer alive)");
+            + " lost the output of " + String.join(", ", lost) + " (its worker died or restarted): re-run those maps");
       }
       int numMaps = s.shape().map(Message.RegisterShuffle::numMaps).orElse(0);
       return new Message.BlockLocations(numMaps, s.finishedMaps(), found);
@@ -213,6 +216,7 @@ public final class ScacheMaster implements AutoCloseable {
 
   private void expireWorkers() {
     for (WorkerInfo w : workers.expire()) {
+      shuffles.dropHolder(w.workerId());
       LOG.warn("worker {} at {} sent no heartbeat for too long; its blocks are lost", w.workerId(), w.address());
     }
   }

@@ -25,6 +25,7 @@ final class ShuffleState {
   private Optional<RegisterShuffle> shape = Optional.empty();
   private final Map<Integer, Map<Long, BlockEntry>> byReduce = new HashMap<>();
   private final Map<Integer, Integer> finalAttempts = new HashMap<>();
+  private final java.util.TreeSet<Integer> lostMaps = new java.util.TreeSet<>();
   private Optional<ScheduleResult> schedule = Optional.empty();
 
   ShuffleState(ShuffleKey key) {
@@ -53,12 +54,16 @@ final class ShuffleState {
   }
 
   void report(BlockId id, long size, String holder) {
+    if (Integer.valueOf(id.attempt()).equals(finalAttempts.get(id.mapId()))) {
+      lostMaps.remove(id.mapId());
+    }
     byReduce.computeIfAbsent(id.reduceId(), r -> new HashMap<>())
         .put(mapAttempt(id.mapId(), id.attempt()), new BlockEntry(id.mapId(), id.attempt(), size, holder));
   }
 
   void mapFinished(int mapId, int attempt) {
     finalAttempts.put(mapId, attempt);
+    lostMaps.remove(mapId);
     // blocks of the map's other attempts are dropped by the workers; forget them here too
     for (Map<Long, BlockEntry> blocks : byReduce.values()) {
       blocks.values().removeIf(b -> b.mapId() == mapId && b.attempt() != attempt);
@@ -87,9 +92,25 @@ final class ShuffleState {
     return byReduce.getOrDefault(reduceId, Map.of()).values().stream().filter(b -> b.mapId() == mapId).toList();
   }
 
-  /** Forgets every block held by {@code workerId} (it restarted empty, or will re-report). */
+  /**
+   * Forgets every block held by {@code workerId} (it died, or restarted and re-reports what it
+   * still has). Finished maps whose final output was there are lost until re-reported or re-run.
+   */
   void dropHolder(String workerId) {
-    byReduce.values().forEach(m -> m.values().removeIf(b -> b.holder().equals(workerId)));
+    byReduce.values().forEach(m -> m.values().removeIf(b -> {
+      if (!b.holder().equals(workerId)) {
+        return false;
+      }
+      if (Integer.valueOf(b.attempt()).equals(finalAttempts.get(b.mapId()))) {
+        lostMaps.add(b.mapId());
+      }
+      return true;
+    }));
+  }
+
+  /** Finished maps whose final output is no longer stored anywhere, ascending. */
+  java.util.SortedSet<Integer> lostMaps() {
+    return java.util.Collections.unmodifiableSortedSet(lostMaps);
   }
 
   Optional<ScheduleResult> schedule() {

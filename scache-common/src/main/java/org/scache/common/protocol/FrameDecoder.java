@@ -39,6 +39,11 @@ public final class FrameDecoder extends ByteToMessageDecoder {
     while (true) {
       switch (state) {
         case HEADER -> {
+          if (in.readableBytes() >= 4 && in.getInt(in.readerIndex()) != Frames.MAGIC) {
+            die(out, 0, Status.BAD_FRAME, String.format("bad magic 0x%08x: not an SCache frame",
+                in.getInt(in.readerIndex())), in);
+            return;
+          }
           if (in.readableBytes() < Frames.HEADER_LENGTH || !readHeader(in, out)) {
             return;
           }
