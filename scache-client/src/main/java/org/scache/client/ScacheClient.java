@@ -161,6 +161,11 @@ public final class ScacheClient implements AutoCloseable {
     return call(workerAddress, () -> new Message.GetReduceInput(appId, shuffleId, reduceId),
         () -> Unpooled.EMPTY_BUFFER).thenApply(r -> {
           Message.BlocksData meta = r.as(Message.BlocksData.class);
+          if (meta.totalBytes() != r.payload().readableBytes()) {
+            r.payload().release();
+            throw new ScacheException(org.scache.common.protocol.Status.MALFORMED_MESSAGE, "the worker sent "
+                + meta.totalBytes() + " bytes of blocks in a payload of another length");
+          }
           ByteBuffer all = copyOut(r.payload());
           List<ReduceInput.Block> blocks = new ArrayList<>(meta.blocks().size());
           int offset = 0;

@@ -153,6 +153,11 @@ final class BlockReader {
             throw se;
           }
           BlocksData meta = r.as(BlocksData.class);
+          if (meta.totalBytes() != r.payload().readableBytes() || meta.blocks().size() != ids.size()) {
+            r.payload().release();
+            throw new ScacheException(Status.MALFORMED_MESSAGE, "worker " + holder.workerId() + " sent "
+                + r.payload().readableBytes() + " bytes for blocks that add up to " + meta.totalBytes());
+          }
           counters.remoteReadBlocks.add(ids.size());
           counters.remoteReadBytes.add(r.payload().readableBytes());
           return new Blocks(meta, r.payload());

@@ -14,8 +14,8 @@ public final class ScacheOptions {
   private static final List<ConfigEntry<?>> ALL = new ArrayList<>();
 
   // ---------------------------------------------------------------- network
-  public static final ConfigEntry<Integer> NETWORK_FRAME_META_MAX = intEntry("scache.network.frame.meta.max.bytes",
-      16 << 20, "Largest frame metadata (everything but block data) a peer accepts; longer frames close the connection.");
+  public static final ConfigEntry<Integer> NETWORK_FRAME_META_MAX = intBytes("scache.network.frame.meta.max.bytes",
+      "16m", "Largest frame metadata (everything but block data) a peer accepts; longer frames close the connection.");
   public static final ConfigEntry<Long> NETWORK_FRAME_PAYLOAD_MAX = bytes("scache.network.frame.payload.max.bytes",
       "1g", "Largest payload (block data) one frame may carry; also the largest block a put accepts.");
   public static final ConfigEntry<Duration> NETWORK_CONNECT_TIMEOUT = duration("scache.network.connect.timeout",
@@ -99,6 +99,10 @@ public final class ScacheOptions {
 
   private static ConfigEntry<Long> bytes(String key, String def, String doc) {
     return add(key, "bytes", def, doc, ValueParsers::bytes);
+  }
+
+  private static ConfigEntry<Integer> intBytes(String key, String def, String doc) {
+    return add(key, "bytes", def, doc, t -> Math.toIntExact(ValueParsers.bytes(t)));
   }
 
   private static ConfigEntry<Duration> duration(String key, String def, String doc) {

@@ -40,13 +40,19 @@ public final class ValueParsers {
     }
     long n = Long.parseLong(m.group(1));
     String unit = m.group(2) == null ? "ms" : m.group(2).toLowerCase(Locale.ROOT);
-    return switch (unit) {
-      case "s" -> Duration.ofSeconds(n);
-      case "m" -> Duration.ofMinutes(n);
-      case "h" -> Duration.ofHours(n);
-      case "d" -> Duration.ofDays(n);
-      default -> Duration.ofMillis(n);
-    };
+    try {
+      Duration d = switch (unit) {
+        case "s" -> Duration.ofSeconds(n);
+        case "m" -> Duration.ofMinutes(n);
+        case "h" -> Duration.ofHours(n);
+        case "d" -> Duration.ofDays(n);
+        default -> Duration.ofMillis(n);
+      };
+      d.toMillis();
+      return d;
+    } catch (ArithmeticException e) {
+      throw new IllegalArgumentException("duration too long");
+    }
   }
 
   public static boolean bool(String text) {

@@ -21,6 +21,7 @@ public final class ScacheServer implements AutoCloseable {
   private final EventLoopGroup boss;
   private final EventLoopGroup workers;
   private final Channel channel;
+  private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
 
   private ScacheServer(EventLoopGroup boss, EventLoopGroup workers, Channel channel) {
     this.boss = boss;
@@ -63,6 +64,9 @@ public final class ScacheServer implements AutoCloseable {
 
   @Override
   public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
     channel.close().syncUninterruptibly();
     boss.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
     workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();

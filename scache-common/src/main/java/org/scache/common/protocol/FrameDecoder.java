@@ -44,6 +44,7 @@ public final class FrameDecoder extends ByteToMessageDecoder {
                 in.getInt(in.readerIndex())), in);
             return;
           }
+          requestId = 0;
           if (in.readableBytes() < Frames.HEADER_LENGTH || !readHeader(in, out)) {
             return;
           }

@@ -1,0 +1,128 @@
+package org.scache.tests;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.scache.client.ReduceInput;
+import org.scache.client.ScacheClient;
+import org.scache.common.BlockId;
+import org.scache.common.config.ScacheConf;
+import org.scache.common.config.ScacheOptions;
+import org.scache.common.protocol.PartitionerKind;
+
+/**
+ * The master and two workers as separate JVM processes, started from their main classes with a
+ * properties file as an operator would: a block put on one node is read, byte for byte, on the other.
+ */
+@Timeout(120)
+class DaemonProcessIT {
+  @TempDir
+  Path dir;
+  private final List<Process> processes = new ArrayList<>();
+
+  @AfterEach
+  void stopAll() throws InterruptedException {
+    for (Process p : processes) {
+      p.destroy();
+    }
+    for (Process p : processes) {
+      if (!p.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+      }
+    }
+  }
+
+  @Test
+  void masterAndTwoWorkerProcesses_blockPutOnOneNode_isReadOnTheOther() throws Exception {
+    int masterPort = freePort();
+    int[] workerPorts = {freePort(), freePort()};
+    Path conf = dir.resolve("scache.properties");
+    Files.writeString(conf, String.join("\n",
+        "scache.security.cluster.secret=process-test-secret",
+        "scache.master.bind.host=127.0.0.1",
+        "scache.master.rpc.port=" + masterPort,
+        "scache.worker.bind.host=127.0.0.1",
+        "scache.worker.advertised.host=127.0.0.1",
+        "scache.worker.master.address=127.0.0.1:" + masterPort,
+        "scache.worker.memory.reserve.bytes=64m",
+        "scache.master.worker.heartbeat.interval=200ms", ""), StandardCharsets.UTF_8);
+    start("master", "org.scache.master.MasterMain", conf);
+    for (int i = 0; i < 2; i++) {
+      start("worker" + i, "org.scache.worker.WorkerMain", conf, "-Dscache.worker.rpc.port=" + workerPorts[i],
+          "-Dscache.worker.identity.id=node" + i);
+    }
+    ScacheConf client = ScacheConf.empty().with(ScacheOptions.CLIENT_MASTER_ADDRESS, "127.0.0.1:" + masterPort);
+    String app = "app-processes";
+    byte[] secret = "app-secret".getBytes(StandardCharsets.UTF_8);
+    try (ScacheClient writer = ScacheClient.create(client.with(ScacheOptions.CLIENT_WORKER_ADDRESS,
+        "127.0.0.1:" + workerPorts[0]), app, secret);
+        ScacheClient reader = ScacheClient.create(client.with(ScacheOptions.CLIENT_WORKER_ADDRESS,
+            "127.0.0.1:" + workerPorts[1]), app, secret)) {
+      awaitWorkers(writer, 2);
+      writer.registerApplication();
+      writer.registerShuffle(0, 1, 2, PartitionerKind.HASH);
+      byte[] big = BlockData.bytes(5, 3 << 20);
+      writer.putBlock(new BlockId(app, 0, 0, 0, 0), big);
+      writer.putBlock(new BlockId(app, 0, 0, 0, 1), new byte[0]);
+      writer.mapFinished(0, 0, 0);
+      assertArrayEquals(big, reader.getBlock(new BlockId(app, 0, 0, 0, 0)));
+      ReduceInput in = reader.getReduceInput(0, 1);
+      assertTrue(in.isComplete());
+      assertEquals(0, in.totalBytes());
+      assertEquals(2L, reader.workerStats().get("read.remote.blocks"), "both reads crossed from node1 to node0");
+      writer.removeApplication();
+    }
+  }
+
+  private void start(String name, String mainClass, Path conf, String... props) throws IOException {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.add("-Xmx128m");
+    cmd.addAll(List.of(props));
+    cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass, "--conf", conf.toString()));
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve(name + ".log").toFile())
+        .start();
+    processes.add(p);
+  }
+
+  private void awaitWorkers(ScacheClient c, int n) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (true) {
+      try {
+        if (c.workers().size() >= n) {
+          return;
+        }
+      } catch (RuntimeException e) {
+        // the master is still starting
+      }
+      if (System.nanoTime() > deadline) {
+        StringBuilder logs = new StringBuilder();
+        for (String f : new String[] {"master", "worker0", "worker1"}) {
+          Path log = dir.resolve(f + ".log");
+          logs.append("--- ").append(f).append('\n').append(Files.exists(log) ? Files.readString(log) : "");
+        }
+        throw new AssertionError("workers did not register:\n" + logs);
+      }
+      Thread.sleep(100);
+    }
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+}
