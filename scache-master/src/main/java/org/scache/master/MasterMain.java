@@ -1,6 +1,5 @@
 package org.scache.master;
 
-import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 import org.scache.common.config.ScacheConf;
 
@@ -9,8 +8,7 @@ public final class MasterMain {
   private MasterMain() {}
 
   public static void main(String[] args) throws Exception {
-    ScacheConf conf = args.length >= 2 && args[0].equals("--conf") ? ScacheConf.load(Path.of(args[1]))
-        : ScacheConf.empty();
+    ScacheConf conf = org.scache.common.config.CommandLine.confFrom(args, "scache-master");
     ScacheMaster master = ScacheMaster.start(conf.withSystemProperties());
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {

@@ -30,6 +30,7 @@ import org.scache.common.protocol.Status;
  * answer, its error status, {@link Status#TIMEOUT}, or {@link Status#CONNECTION_FAILED}.
  */
 public final class ScacheConnection implements AutoCloseable {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ScacheConnection.class);
   private static final AtomicLong REQUEST_IDS = new AtomicLong();
 
   private final Channel channel;
@@ -201,6 +202,17 @@ public final class ScacheConnection implements AutoCloseable {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+      ScacheConnection conn = holder[0];
+      String peer = conn == null ? String.valueOf(ctx.channel().remoteAddress()) : conn.peer;
+      if (cause instanceof java.io.IOException) {
+        LOG.debug("connection to {} failed: {}", peer, cause.toString());
+      } else {
+        LOG.warn("connection to {} failed on this side: {}", peer, cause.toString());
+      }
+      if (conn != null) {
+        conn.failAll(new ScacheException(cause instanceof java.io.IOException ? Status.CONNECTION_FAILED
+            : Status.INTERNAL_ERROR, "connection to " + peer + " failed on this side: " + cause, cause));
+      }
       ctx.close();
     }
   }
