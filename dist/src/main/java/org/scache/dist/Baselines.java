@@ -28,6 +28,40 @@ final class Baselines {
     return copyFor(src, dst, measured.toNanos());
   }
 
+  /**
+   * The same copies into a destination ring of {@code ringBytes} of direct memory, from a source
+   * that rotates over several arrays: what a put does to the reserve, whose target is not in the
+   * CPU caches.
+   */
+  static Throughput memcpyOutOfCache(int size, long ringBytes, Duration warmup, Duration measured) {
+    byte[][] sources = new byte[8][size];
+    SplittableRandom random = new SplittableRandom(size);
+    for (byte[] s : sources) {
+      random.nextBytes(s);
+    }
+    int slots = (int) Math.max(1, ringBytes / size);
+    ByteBuffer ring = ByteBuffer.allocateDirect(Math.multiplyExact(slots, size));
+    ringCopies(sources, ring, slots, size, warmup.toNanos());
+    return ringCopies(sources, ring, slots, size, measured.toNanos());
+  }
+
+  private static Throughput ringCopies(byte[][] sources, ByteBuffer ring, int slots, int size, long nanos) {
+    long start = System.nanoTime();
+    long end = start + nanos;
+    long copies = 0;
+    long now;
+    do {
+      int batch = Math.max(1, (1 << 20) / size);
+      for (int i = 0; i < batch; i++) {
+        int slot = (int) (copies++ % slots);
+        ring.clear().position(slot * size);
+        ring.put(sources[slot % sources.length]);
+      }
+      now = System.nanoTime();
+    } while (now < end);
+    return new Throughput(copies * size, copies, now - start);
+  }
+
   private static Throughput copyFor(byte[] src, ByteBuffer dst, long nanos) {
     long start = System.nanoTime();
     long end = start + nanos;

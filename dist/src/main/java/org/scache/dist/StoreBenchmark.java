@@ -118,6 +118,7 @@ public final class StoreBenchmark {
     progress("baseline: memory copy byte[] -> direct ByteBuffer");
     for (int size : LOCAL_SIZES) {
       results.memcpy.put(size, Baselines.memcpy(size, warmup, measured));
+      results.memcpyOutOfCache.put(size, Baselines.memcpyOutOfCache(size, ROUND_BYTES, warmup, measured));
     }
     progress("baseline: raw loopback TCP, one stream of 1 MiB writes");
     results.rawTcp = Baselines.rawTcp(warmup, measured);

@@ -40,6 +40,7 @@ public final class ScacheClient implements AutoCloseable {
   private final int maxAttempts;
   private final Duration backoff;
   private final ConnectionPool connections;
+  private final SharedMemoryPath local;
 
   private ScacheClient(ScacheConf conf, String appId, byte[] secret) {
     this.appId = appId;
@@ -50,6 +51,7 @@ public final class ScacheClient implements AutoCloseable {
     this.maxAttempts = Math.max(1, conf.get(ScacheOptions.CLIENT_RETRY_MAX));
     this.backoff = conf.get(ScacheOptions.CLIENT_RETRY_BACKOFF);
     this.connections = new ConnectionPool(TransportSettings.from(conf), "scache-client");
+    this.local = new SharedMemoryPath(conf, connections, workerAddress, appId, credentials, timeout);
   }
 
   /** A client for application {@code appId}, whose requests are signed with {@code secret}. */
@@ -79,9 +81,33 @@ public final class ScacheClient implements AutoCloseable {
 
   public CompletableFuture<Void> registerShuffleAsync(int shuffleId, int numMaps, int numReduces,
       PartitionerKind partitioner) {
+    return registerShuffleAsync(shuffleId, numMaps, numReduces, partitioner, ShuffleHints.NONE);
+  }
+
+  /** Registers a shuffle with what the framework knows for predicting and placing its reduces. */
+  public void registerShuffle(int shuffleId, int numMaps, int numReduces, PartitionerKind partitioner,
+      ShuffleHints hints) {
+    join(registerShuffleAsync(shuffleId, numMaps, numReduces, partitioner, hints));
+  }
+
+  public CompletableFuture<Void> registerShuffleAsync(int shuffleId, int numMaps, int numReduces,
+      PartitionerKind partitioner, ShuffleHints hints) {
     long now = System.currentTimeMillis();
     return ack(masterAddress, () -> new Message.RegisterShuffle(appId, shuffleId, numMaps, numReduces, partitioner,
-        now));
+        now, hints.mapInputBytes(), hints.stageId(), hints.predictor()));
+  }
+
+  /**
+   * Reports the sampling results of some maps of a shuffle (paper IV-A1), before or during its map
+   * stage; once every map is sampled, a sampling shuffle is placed.
+   */
+  public void reportSamples(int shuffleId, List<Message.MapSample> samples) {
+    join(reportSamplesAsync(shuffleId, samples));
+  }
+
+  public CompletableFuture<Void> reportSamplesAsync(int shuffleId, List<Message.MapSample> samples) {
+    List<Message.MapSample> copy = List.copyOf(samples);
+    return ack(masterAddress, () -> new Message.ReportSamples(appId, shuffleId, copy));
   }
 
   /** Where each reduce of the shuffle is placed. */
@@ -124,7 +150,8 @@ public final class ScacheClient implements AutoCloseable {
   public CompletableFuture<Void> putBlockAsync(BlockId id, ByteBuffer data) {
     requireOwn(id);
     ByteBuffer view = data.duplicate();
-    return ack(workerAddress, () -> new Message.PutBlock(id), () -> Unpooled.wrappedBuffer(view.duplicate()));
+    return local.put(id, view, () -> ack(workerAddress, () -> new Message.PutBlock(id),
+        () -> Unpooled.wrappedBuffer(view.duplicate())));
   }
 
   /** Declares {@code attempt} the final attempt of the map, after all its blocks were put. */
@@ -141,6 +168,9 @@ public final class ScacheClient implements AutoCloseable {
   /** The bytes of block {@code id}, read through this node's worker from wherever it is stored. */
   public byte[] getBlock(BlockId id) {
     ByteBuffer b = join(getBlockAsync(id));
+    if (b.hasArray() && b.arrayOffset() == 0 && b.position() == 0 && b.remaining() == b.array().length) {
+      return b.array();
+    }
     byte[] out = new byte[b.remaining()];
     b.get(out);
     return out;
@@ -148,17 +178,40 @@ public final class ScacheClient implements AutoCloseable {
 
   public CompletableFuture<ByteBuffer> getBlockAsync(BlockId id) {
     requireOwn(id);
-    return call(workerAddress, () -> new Message.GetBlock(id), () -> Unpooled.EMPTY_BUFFER)
-        .thenApply(r -> copyOut(r.payload()));
+    return local.get(id, () -> call(workerAddress, () -> new Message.GetBlock(id), () -> Unpooled.EMPTY_BUFFER)
+        .thenApply(r -> copyOut(r.payload())));
   }
 
-  /** Every finished map's block for reduce {@code reduceId}, through this node's worker. */
+  /**
+   * Every map's block for reduce {@code reduceId}, through this node's worker, once every map has
+   * finished; fails with INPUT_INCOMPLETE when some map has not finished within the worker's wait.
+   */
   public ReduceInput getReduceInput(int shuffleId, int reduceId) {
     return join(getReduceInputAsync(shuffleId, reduceId));
   }
 
   public CompletableFuture<ReduceInput> getReduceInputAsync(int shuffleId, int reduceId) {
-    return call(workerAddress, () -> new Message.GetReduceInput(appId, shuffleId, reduceId),
+    return getReduceInputAsync(shuffleId, reduceId, Message.GetReduceInput.WORKER_DEFAULT_WAIT);
+  }
+
+  /**
+   * Reduce {@code reduceId}'s input, waiting at most {@code maxWait} (keep it below the request
+   * timeout) for every map to finish; {@link Duration#ZERO} answers at once with the blocks of the
+   * maps finished so far ({@link ReduceInput#isComplete()} tells which it is).
+   */
+  public ReduceInput getReduceInput(int shuffleId, int reduceId, Duration maxWait) {
+    return join(getReduceInputAsync(shuffleId, reduceId, maxWait));
+  }
+
+  public CompletableFuture<ReduceInput> getReduceInputAsync(int shuffleId, int reduceId, Duration maxWait) {
+    if (maxWait.isNegative()) {
+      throw new IllegalArgumentException("wait must not be negative: " + maxWait);
+    }
+    return getReduceInputAsync(shuffleId, reduceId, maxWait.toMillis());
+  }
+
+  private CompletableFuture<ReduceInput> getReduceInputAsync(int shuffleId, int reduceId, long waitMillis) {
+    return call(workerAddress, () -> new Message.GetReduceInput(appId, shuffleId, reduceId, waitMillis),
         () -> Unpooled.EMPTY_BUFFER).thenApply(r -> {
           Message.BlocksData meta = r.as(Message.BlocksData.class);
           if (meta.totalBytes() != r.payload().readableBytes()) {
@@ -185,6 +238,7 @@ public final class ScacheClient implements AutoCloseable {
 
   @Override
   public void close() {
+    local.close();
     connections.close();
   }
 

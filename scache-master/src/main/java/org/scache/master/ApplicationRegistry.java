@@ -41,6 +41,10 @@ final class ApplicationRegistry {
     return Optional.ofNullable(secrets.get(appId)).map(byte[]::clone);
   }
 
+  synchronized boolean isRegistered(String appId) {
+    return secrets.containsKey(appId);
+  }
+
   synchronized byte[] requireSecret(String appId) {
     byte[] s = secrets.get(appId);
     if (s == null) {

@@ -67,6 +67,11 @@ final class MasterRequestHandler extends RequestDispatcher {
         requireApplication(frame, r.appId());
         yield master.mapFinished(r);
       }
+      case REPORT_SAMPLES -> {
+        Message.ReportSamples r = (Message.ReportSamples) m;
+        requireApplication(frame, r.appId());
+        yield master.reportSamples(r);
+      }
       case GET_SCHEDULE_RESULT -> {
         Message.GetScheduleResult r = (Message.GetScheduleResult) m;
         requireApplication(frame, r.appId());

@@ -33,6 +33,7 @@ public final class ScacheMaster implements AutoCloseable {
   private final WorkerRegistry workers;
   private final ApplicationRegistry applications;
   private final ShuffleRegistry shuffles = new ShuffleRegistry();
+  private final CoScheduler coScheduler;
   private final Clock clock;
   private final long heartbeatMillis;
   private final Credentials cluster;
@@ -52,6 +53,8 @@ public final class ScacheMaster implements AutoCloseable {
     this.workers = new WorkerRegistry(clock, conf.get(ScacheOptions.MASTER_WORKER_EXPIRY));
     this.applications = new ApplicationRegistry(clock, conf.get(ScacheOptions.MASTER_TOMBSTONE_TTL));
     this.heartbeatMillis = conf.get(ScacheOptions.MASTER_HEARTBEAT_INTERVAL).toMillis();
+    this.coScheduler = new CoScheduler(conf.get(ScacheOptions.MASTER_SCHEDULE_OBSERVATION_THRESHOLD),
+        conf.get(ScacheOptions.MASTER_SCHEDULE_SLOTS_PER_WORKER), clock);
     TransportSettings transport = TransportSettings.from(conf);
     this.connections = new ConnectionPool(transport, "scache-master-client");
     MasterRequestHandler handler = new MasterRequestHandler(this, clusterSecret);
@@ -110,32 +113,72 @@ public final class ScacheMaster implements AutoCloseable {
     if (!workers.isLive(m.workerId())) {
       throw new ScacheException(Status.UNKNOWN_WORKER, "worker " + m.workerId() + " is not registered");
     }
-    for (Message.BlockSize b : m.blocks()) {
-      if (applications.secret(b.blockId().appId()).isPresent()) {
-        shuffles.with(b.blockId().shuffle(), s -> {
-          s.report(b.blockId(), b.size(), m.workerId());
+    List<Message.BlockSize> blocks = m.blocks();
+    int i = 0;
+    while (i < blocks.size()) {
+      // one lock and one application check per run of blocks of the same shuffle
+      ShuffleKey key = blocks.get(i).blockId().shuffle();
+      int end = i + 1;
+      while (end < blocks.size() && blocks.get(end).blockId().shuffle().equals(key)) {
+        end++;
+      }
+      if (applications.isRegistered(key.appId())) {
+        List<Message.BlockSize> run = blocks.subList(i, end);
+        shuffles.with(key, s -> {
+          for (Message.BlockSize b : run) {
+            s.report(b.blockId(), b.size(), m.workerId());
+          }
           return null;
         });
       }
+      i = end;
     }
     return new Message.Ack();
   }
 
   Message registerShuffle(Message.RegisterShuffle m) {
     applications.requireSecret(m.appId());
-    shuffles.with(new ShuffleKey(m.appId(), m.shuffleId()), s -> {
+    Optional<CoScheduler.Decision> made = shuffles.with(new ShuffleKey(m.appId(), m.shuffleId()), s -> {
       s.register(m);
-      return null;
+      return scheduleIfDue(s);
     });
+    made.ifPresent(this::broadcast);
     return new Message.Ack();
+  }
+
+  Message reportSamples(Message.ReportSamples m) {
+    applications.requireSecret(m.appId());
+    Optional<CoScheduler.Decision> made = shuffles.withExisting(new ShuffleKey(m.appId(), m.shuffleId()), s -> {
+      s.addSamples(m.samples());
+      return scheduleIfDue(s);
+    });
+    made.ifPresent(this::broadcast);
+    return new Message.Ack();
+  }
+
+  private Optional<CoScheduler.Decision> scheduleIfDue(ShuffleState s) {
+    String app = s.shuffle().appId();
+    return coScheduler.scheduleIfDue(s, workers.live(), id -> shuffles.peek(new ShuffleKey(app, id)));
+  }
+
+  /** Tells every live worker of a new placement, so the workers it names start prefetching. */
+  private void broadcast(CoScheduler.Decision d) {
+    tellWorkers(new Message.ShuffleScheduled(d.result(), d.moves()));
   }
 
   Message mapFinished(Message.MapFinished m) {
     applications.requireSecret(m.appId());
-    shuffles.with(new ShuffleKey(m.appId(), m.shuffleId()), s -> {
+    List<MapOutputNotices.Notice> notices = new ArrayList<>();
+    Optional<CoScheduler.Decision> made = shuffles.with(new ShuffleKey(m.appId(), m.shuffleId()), s -> {
       s.mapFinished(m.mapId(), m.attempt());
-      return null;
+      if (s.schedule().isPresent()) {
+        notices.addAll(MapOutputNotices.forFinishedMap(s, m.mapId(), m.attempt(), workers::get));
+        return Optional.<CoScheduler.Decision>empty();
+      }
+      return scheduleIfDue(s);
     });
+    made.ifPresent(this::broadcast);
+    notices.forEach(n -> tellWorker(n.to(), n.message()));
     return new Message.Ack();
   }
 
@@ -172,15 +215,12 @@ public final class ScacheMaster implements AutoCloseable {
       if (s.schedule().isPresent()) {
         return s.schedule().get();
       }
-      Message.RegisterShuffle shape = s.shape().orElseThrow(() -> new ScacheException(Status.UNKNOWN_SHUFFLE,
+      s.shape().orElseThrow(() -> new ScacheException(Status.UNKNOWN_SHUFFLE,
           key + " has blocks but was never registered, so its reduce count is unknown"));
-      List<WorkerInfo> live = workers.live();
-      if (live.isEmpty()) {
+      if (workers.live().isEmpty()) {
         throw new ScacheException(Status.NOT_READY, "no live worker to place " + key + " on");
       }
-      Message.ScheduleResult result = RoundRobinPlacement.place(key, shape.numReduces(), live);
-      s.schedule(result);
-      return result;
+      throw new ScacheException(Status.NOT_READY, key + " is not scheduled yet: " + coScheduler.waitingFor(s));
     });
   }
 
@@ -194,6 +234,7 @@ public final class ScacheMaster implements AutoCloseable {
   Message removeApplication(String appId) {
     applications.remove(appId);
     shuffles.removeApplication(appId);
+    coScheduler.forgetApplication(appId);
     tellWorkers(new Message.RemoveApplication(appId));
     LOG.info("application {} removed", appId);
     return new Message.Ack();
@@ -202,16 +243,21 @@ public final class ScacheMaster implements AutoCloseable {
   /** Sends {@code m} to every live worker, best effort: workers that miss it learn it from their heartbeat. */
   private void tellWorkers(Message m) {
     for (WorkerInfo w : workers.live()) {
-      connections.get(w.host(), w.port())
-          .thenCompose(c -> c.call(m, Optional.of(cluster), java.time.Duration.ofSeconds(10)))
-          .whenComplete((r, e) -> {
-            if (e != null) {
-              LOG.debug("cannot tell worker {} {}: {}", w.workerId(), m.type(), e.toString());
-            } else {
-              r.payload().release();
-            }
-          });
+      tellWorker(w, m);
     }
+  }
+
+  /** Sends {@code m} to one worker, signed with the cluster secret, best effort. */
+  private void tellWorker(WorkerInfo w, Message m) {
+    connections.get(w.host(), w.port())
+        .thenCompose(c -> c.call(m, Optional.of(cluster), java.time.Duration.ofSeconds(10)))
+        .whenComplete((r, e) -> {
+          if (e != null) {
+            LOG.debug("cannot tell worker {} {}: {}", w.workerId(), m.type(), e.toString());
+          } else {
+            r.payload().release();
+          }
+        });
   }
 
   private void expireWorkers() {
@@ -227,6 +273,29 @@ public final class ScacheMaster implements AutoCloseable {
     server.close();
     connections.close();
     LOG.info("master stopped");
+  }
+
+  /**
+   * Serves a daemon or application request that was already authenticated, in this JVM: the same
+   * code the network handler runs, for embedding the master and for benchmarks of its handling.
+   */
+  public Message handleTrusted(Message m) {
+    return switch (m.type()) {
+      case REGISTER_WORKER -> registerWorker((Message.RegisterWorker) m);
+      case REPORT_BLOCKS -> reportBlocks((Message.ReportBlocks) m);
+      case REGISTER_APPLICATION -> {
+        Message.RegisterApplication r = (Message.RegisterApplication) m;
+        applications.register(r.appId(), r.secret());
+        yield new Message.Ack();
+      }
+      case REGISTER_SHUFFLE -> registerShuffle((Message.RegisterShuffle) m);
+      case MAP_FINISHED -> mapFinished((Message.MapFinished) m);
+      case REPORT_SAMPLES -> reportSamples((Message.ReportSamples) m);
+      case GET_SCHEDULE_RESULT -> scheduleResult((Message.GetScheduleResult) m);
+      case LOCATE_BLOCKS -> locate((Message.LocateBlocks) m);
+      case UNREGISTER_SHUFFLE -> unregisterShuffle((Message.UnregisterShuffle) m);
+      default -> throw new ScacheException(Status.UNKNOWN_MESSAGE_TYPE, m.type() + " is not served in-process");
+    };
   }
 
   long nowMillis() {

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
 import org.scache.common.ScacheException;
 import org.scache.common.ShuffleKey;
@@ -25,6 +26,11 @@ final class ShuffleRegistry {
       throw new ScacheException(Status.UNKNOWN_SHUFFLE, key + " is not known to the master");
     }
     return action.apply(s);
+  }
+
+  /** The shuffle's state if known; only for use inside an action of {@link #with} (same lock). */
+  synchronized Optional<ShuffleState> peek(ShuffleKey key) {
+    return Optional.ofNullable(shuffles.get(key));
   }
 
   synchronized boolean remove(ShuffleKey key) {

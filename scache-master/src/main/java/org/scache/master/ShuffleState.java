@@ -8,6 +8,8 @@ import java.util.Optional;
 import org.scache.common.BlockId;
 import org.scache.common.ScacheException;
 import org.scache.common.ShuffleKey;
+import org.scache.common.protocol.Message.MapSample;
+import org.scache.common.protocol.Message.ReduceAssignment;
 import org.scache.common.protocol.Message.RegisterShuffle;
 import org.scache.common.protocol.Message.ScheduleResult;
 import org.scache.common.protocol.Status;
@@ -27,6 +29,7 @@ final class ShuffleState {
   private final Map<Integer, Integer> finalAttempts = new HashMap<>();
   private final java.util.TreeSet<Integer> lostMaps = new java.util.TreeSet<>();
   private Optional<ScheduleResult> schedule = Optional.empty();
+  private final Map<Integer, MapSample> samples = new HashMap<>();
 
   ShuffleState(ShuffleKey key) {
     this.key = key;
@@ -41,6 +44,10 @@ final class ShuffleState {
             + known.numReduces() + " reduces, " + known.partitioner() + " partitioner");
       }
       return;
+    }
+    if (!s.mapInputBytes().isEmpty() && s.mapInputBytes().size() != s.numMaps()) {
+      throw new ScacheException(Status.INVALID_ARGUMENT, key + " has " + s.numMaps() + " maps but "
+          + s.mapInputBytes().size() + " map input sizes were given");
     }
     shape = Optional.of(s);
   }
@@ -87,6 +94,11 @@ final class ShuffleState {
     return list;
   }
 
+  /** The block of one map attempt for one reduce, if reported. */
+  Optional<BlockEntry> block(int reduceId, int mapId, int attempt) {
+    return Optional.ofNullable(byReduce.getOrDefault(reduceId, Map.of()).get(mapAttempt(mapId, attempt)));
+  }
+
   /** Every reported attempt's block of one map for one reduce. */
   List<BlockEntry> blocksOf(int reduceId, int mapId) {
     return byReduce.getOrDefault(reduceId, Map.of()).values().stream().filter(b -> b.mapId() == mapId).toList();
@@ -119,6 +131,96 @@ final class ShuffleState {
 
   void schedule(ScheduleResult result) {
     schedule = Optional.of(result);
+  }
+
+  /** Records sampling results; a map sampled again keeps its latest sample. */
+  void addSamples(List<MapSample> more) {
+    RegisterShuffle known = shape.orElseThrow(() -> new ScacheException(Status.UNKNOWN_SHUFFLE,
+        key + " must be registered before its samples are reported"));
+    for (MapSample m : more) {
+      if (m.mapId() >= known.numMaps() || m.countsPerReduce().size() != known.numReduces()) {
+        throw new ScacheException(Status.INVALID_ARGUMENT, "sample of map " + m.mapId() + " has "
+            + m.countsPerReduce().size() + " reduce counts; " + key + " has " + known.numMaps() + " maps and "
+            + known.numReduces() + " reduces");
+      }
+      long sampled = 0;
+      for (int c : m.countsPerReduce()) {
+        sampled += c;
+      }
+      if (m.capacity() < 1 || m.capacity() % known.numReduces() != 0 || sampled > m.capacity()) {
+        throw new ScacheException(Status.INVALID_ARGUMENT, "sample of map " + m.mapId() + " has capacity "
+            + m.capacity() + " and " + sampled + " records; the capacity must be s × " + known.numReduces()
+            + " reduces and hold every sampled record");
+      }
+    }
+    for (MapSample m : more) {
+      MapSample earlier = samples.values().stream().findAny().orElse(m);
+      if (earlier.capacity() != m.capacity()) {
+        throw new ScacheException(Status.INVALID_ARGUMENT, "map " + m.mapId() + " was sampled with capacity "
+            + m.capacity() + ", other maps of " + key + " with " + earlier.capacity());
+      }
+      samples.put(m.mapId(), m);
+    }
+  }
+
+  /** The latest sample of every sampled map, by map id. */
+  Map<Integer, MapSample> samples() {
+    return java.util.Collections.unmodifiableMap(samples);
+  }
+
+  /** Finished maps whose final output is stored, ascending. */
+  List<Integer> availableMaps() {
+    return finalAttempts.keySet().stream().filter(m -> !lostMaps.contains(m)).sorted().toList();
+  }
+
+  /** The final attempt of a finished map. */
+  Optional<Integer> finalAttempt(int mapId) {
+    return Optional.ofNullable(finalAttempts.get(mapId));
+  }
+
+  /**
+   * Per finished, not lost map: its final-attempt block size for every reduce (0 where none) and
+   * the worker holding its output (all blocks of a map attempt are put on one worker), or none if it
+   * stored nothing.
+   */
+  Map<Integer, MapOutput> finalOutputs(int numReduces) {
+    Map<Integer, MapOutput> out = new java.util.TreeMap<>();
+    for (int map : availableMaps()) {
+      out.put(map, new MapOutput(new long[numReduces], new String[1]));
+    }
+    byReduce.forEach((reduce, blocks) -> {
+      if (reduce >= numReduces) {
+        return;
+      }
+      for (BlockEntry b : blocks.values()) {
+        MapOutput o = out.get(b.mapId());
+        if (o != null && Integer.valueOf(b.attempt()).equals(finalAttempts.get(b.mapId()))) {
+          o.blockBytes()[reduce] = b.size();
+          if (o.holder()[0] == null) {
+            o.holder()[0] = b.holder();
+          }
+        }
+      }
+    });
+    return out;
+  }
+
+  /** A finished map's block sizes by reduce and its holder ({@code holder[0]}, null if unknown). */
+  record MapOutput(long[] blockBytes, String[] holder) {
+    Optional<String> host() {
+      return Optional.ofNullable(holder[0]);
+    }
+  }
+
+  /** Moves reduce {@code reduceId} of the stored schedule to another worker and round (a re-shuffle). */
+  void moveReduce(int reduceId, org.scache.common.WorkerInfo to, int round) {
+    schedule.ifPresent(old -> {
+      List<ReduceAssignment> list = new ArrayList<>(old.assignments().size());
+      for (ReduceAssignment a : old.assignments()) {
+        list.add(a.reduceId() == reduceId ? new ReduceAssignment(reduceId, to, round) : a);
+      }
+      schedule = Optional.of(new ScheduleResult(old.appId(), old.shuffleId(), old.policy(), list));
+    });
   }
 
   private static long mapAttempt(int map, int attempt) {

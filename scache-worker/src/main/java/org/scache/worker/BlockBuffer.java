@@ -19,6 +19,11 @@ final class BlockBuffer extends UnpooledDirectByteBuf {
     clear();
   }
 
+  /** Where the bytes lie in the pool. */
+  MemoryPool.Region region() {
+    return region;
+  }
+
   @Override
   protected void deallocate() {
     pool.free(region);

@@ -38,9 +38,11 @@ final class BlockReader {
   private final WorkerInfo self;
   private final Duration timeout;
   private final WorkerCounters counters;
+  private final ReduceInputLocator inputs;
 
   BlockReader(BlockStore store, MasterLink master, ConnectionPool connections, Credentials cluster, WorkerInfo self,
-      Duration timeout, WorkerCounters counters) {
+      Duration timeout, WorkerCounters counters, ReduceInputLocator inputs) {
+    this.inputs = inputs;
     this.store = store;
     this.master = master;
     this.connections = connections;
@@ -54,8 +56,7 @@ final class BlockReader {
   CompletableFuture<ByteBuf> readBlock(BlockId id) {
     Optional<ByteBuf> local = store.read(id);
     if (local.isPresent()) {
-      counters.localReadBlocks.increment();
-      counters.localReadBytes.add(local.get().readableBytes());
+      countLocal(id, local.get());
       return CompletableFuture.completedFuture(local.get());
     }
     return master.locate(new Message.LocateBlocks(id.appId(), id.shuffleId(), id.reduceId(), id.mapId()))
@@ -70,23 +71,40 @@ final class BlockReader {
         });
   }
 
-  /** The final-attempt blocks of every finished map for one reduce, ordered by map id. */
+  /** The final-attempt blocks of every map for one reduce, once all finished, ordered by map id. */
   CompletableFuture<Blocks> readReduceInput(String appId, int shuffleId, int reduceId) {
-    return master.locate(new Message.LocateBlocks(appId, shuffleId, reduceId, -1)).thenCompose(found -> {
+    return readReduceInput(appId, shuffleId, reduceId, Message.GetReduceInput.WORKER_DEFAULT_WAIT);
+  }
+
+  /**
+   * The final-attempt blocks of every finished map for one reduce, ordered by map id, waiting up to
+   * {@code waitMillis} for every map to finish (see {@link ReduceInputLocator}). Blocks held here,
+   * put or prefetched, are read here; the rest is fetched from their holders, one fetch per holder.
+   */
+  CompletableFuture<Blocks> readReduceInput(String appId, int shuffleId, int reduceId, long waitMillis) {
+    return inputs.locate(appId, shuffleId, reduceId, waitMillis).thenCompose(found -> {
       List<BlockLocation> locs = new ArrayList<>(found.locations());
       locs.sort(Comparator.comparingInt(l -> l.blockId().mapId()));
       Map<String, List<BlockLocation>> byHolder = new LinkedHashMap<>();
-      locs.forEach(l -> byHolder.computeIfAbsent(l.holder().workerId(), k -> new ArrayList<>()).add(l));
       Map<BlockId, ByteBuf> data = new java.util.concurrent.ConcurrentHashMap<>();
+      for (BlockLocation l : locs) {
+        Optional<ByteBuf> local = store.read(l.blockId());
+        if (local.isPresent()) {
+          countLocal(l.blockId(), local.get());
+          data.put(l.blockId(), local.get());
+        } else if (l.holder().workerId().equals(self.workerId())) {
+          data.values().forEach(ByteBuf::release);
+          return CompletableFuture.failedFuture(new ScacheException(Status.BLOCK_NOT_FOUND,
+              l.blockId() + " is no longer stored on worker " + self.workerId()));
+        } else {
+          byHolder.computeIfAbsent(l.holder().workerId(), k -> new ArrayList<>()).add(l);
+        }
+      }
       List<CompletableFuture<Void>> parts = new ArrayList<>();
       for (List<BlockLocation> group : byHolder.values()) {
         WorkerInfo holder = group.get(0).holder();
         List<BlockId> ids = group.stream().map(BlockLocation::blockId).toList();
-        if (holder.workerId().equals(self.workerId())) {
-          parts.add(readLocal(ids, data));
-        } else {
-          parts.add(fetch(holder, ids).thenAccept(b -> split(b, data)));
-        }
+        parts.add(fetch(holder, ids).thenAccept(b -> split(b, data)));
       }
       return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new)).handle((v, e) -> {
         if (e != null) {
@@ -125,32 +143,27 @@ final class BlockReader {
     return new Blocks(new BlocksData(0, 0, sizes), payload);
   }
 
-  private CompletableFuture<Void> readLocal(List<BlockId> ids, Map<BlockId, ByteBuf> into) {
-    for (BlockId id : ids) {
-      Optional<ByteBuf> b = store.read(id);
-      if (b.isEmpty()) {
-        return CompletableFuture.failedFuture(new ScacheException(Status.BLOCK_NOT_FOUND,
-            id + " is no longer stored on worker " + self.workerId()));
-      }
-      counters.localReadBlocks.increment();
-      counters.localReadBytes.add(b.get().readableBytes());
-      into.put(id, b.get());
+  private void countLocal(BlockId id, ByteBuf data) {
+    counters.localReadBlocks.increment();
+    counters.localReadBytes.add(data.readableBytes());
+    if (store.isCopy(id)) {
+      counters.prefetchedReadBlocks.increment();
     }
-    return CompletableFuture.completedFuture(null);
   }
 
   /** Fetches blocks from another worker; a holder that cannot be reached means the blocks are lost. */
   private CompletableFuture<Blocks> fetch(WorkerInfo holder, List<BlockId> ids) {
-    return connections.get(holder.host(), holder.port())
+    CompletableFuture<org.scache.common.network.ScacheConnection> connection = connections.get(holder.host(),
+        holder.port()).exceptionally(e -> {
+          // the holder refuses connections: it is gone, and so are its blocks
+          throw new ScacheException(Status.BLOCK_NOT_FOUND, "blocks of maps " + mapIds(ids) + " are lost: worker "
+              + holder.workerId() + " cannot be reached (" + ScacheException.from(e).getMessage() + ")");
+        });
+    return connection
         .thenCompose(c -> c.call(new Message.FetchBlocks(ids), Optional.of(cluster), timeout))
         .handle((Reply r, Throwable e) -> {
           if (e != null) {
-            ScacheException se = ScacheException.from(e);
-            if (se.status() == Status.CONNECTION_FAILED || se.status() == Status.TIMEOUT) {
-              throw new ScacheException(Status.BLOCK_NOT_FOUND, "blocks of maps " + mapIds(ids) + " are lost: worker "
-                  + holder.workerId() + " cannot be reached (" + se.getMessage() + ")");
-            }
-            throw se;
+            throw ScacheException.from(e);
           }
           BlocksData meta = r.as(BlocksData.class);
           if (meta.totalBytes() != r.payload().readableBytes() || meta.blocks().size() != ids.size()) {

@@ -26,6 +26,8 @@ public final class BlockStore implements AutoCloseable {
   private final Map<BlockId, StoredBlock> blocks = new HashMap<>();
   private final Map<ShuffleKey, Set<BlockId>> byShuffle = new HashMap<>();
   private final AtomicLong storedBytes = new AtomicLong();
+  /** Blocks held here as prefetched copies of blocks another worker holds; never reported to the master. */
+  private final Set<BlockId> copies = new HashSet<>();
 
   BlockStore(MemoryPool pool) {
     this.pool = pool;
@@ -82,6 +84,60 @@ public final class BlockStore implements AutoCloseable {
     return b == null ? Optional.empty() : Optional.of(b.retainedData());
   }
 
+  /** Pins a block for a local reader of the shared memory ({@link StoredBlock#pin()}). */
+  synchronized Optional<StoredBlock.Pinned> pin(BlockId id) {
+    StoredBlock b = blocks.get(id);
+    return b == null ? Optional.empty() : b.pin();
+  }
+
+  /**
+   * Stores copies of blocks held by other workers (prefetched) as slices of one new region of the
+   * reserve, in list order; {@code data} holds their bytes concatenated and stays the caller's.
+   * Blocks already held are skipped. Returns the number of copies stored.
+   *
+   * @throws ScacheException STORE_FULL or BLOCK_TOO_LARGE when the region cannot be had
+   */
+  int storeCopies(List<BlockSize> layout, io.netty.buffer.ByteBuf data) {
+    long total = 0;
+    for (BlockSize b : layout) {
+      total += b.size();
+    }
+    io.netty.buffer.ByteBuf region = Unpooled.EMPTY_BUFFER;
+    if (total > 0) {
+      PendingPut put = begin(layout.get(0).blockId(), total);
+      put.write(data.slice(data.readerIndex(), (int) total));
+      region = put.take();
+    }
+    int stored = 0;
+    long added = 0;
+    try {
+      int offset = 0;
+      synchronized (this) {
+        for (BlockSize b : layout) {
+          int size = (int) b.size();
+          if (!blocks.containsKey(b.blockId())) {
+            io.netty.buffer.ByteBuf slice = size == 0 ? Unpooled.EMPTY_BUFFER : region.retainedSlice(offset, size);
+            blocks.put(b.blockId(), new StoredBlock(b.blockId(), slice));
+            byShuffle.computeIfAbsent(b.blockId().shuffle(), k -> new HashSet<>()).add(b.blockId());
+            copies.add(b.blockId());
+            stored++;
+            added += size;
+          }
+          offset += size;
+        }
+      }
+    } finally {
+      region.release();
+    }
+    storedBytes.addAndGet(added);
+    return stored;
+  }
+
+  /** Whether the block is held here as a prefetched copy. */
+  synchronized boolean isCopy(BlockId id) {
+    return copies.contains(id);
+  }
+
   /** Declares {@code attempt} the final attempt of a map: blocks of its other attempts are dropped. */
   void mapFinished(ShuffleKey shuffle, int mapId, int attempt) {
     removeWhere(shuffle, id -> id.mapId() == mapId && id.attempt() != attempt);
@@ -108,6 +164,7 @@ public final class BlockStore implements AutoCloseable {
       }
       ids.removeIf(id -> {
         if (which.test(id)) {
+          copies.remove(id);
           removed.add(blocks.remove(id));
           return true;
         }
@@ -126,7 +183,11 @@ public final class BlockStore implements AutoCloseable {
   /** Every block held, with its size (for reporting to a master that lost track). */
   synchronized List<BlockSize> inventory() {
     List<BlockSize> list = new ArrayList<>(blocks.size());
-    blocks.values().forEach(b -> list.add(new BlockSize(b.id(), b.size())));
+    blocks.values().forEach(b -> {
+      if (!copies.contains(b.id())) {
+        list.add(new BlockSize(b.id(), b.size()));
+      }
+    });
     return list;
   }
 
@@ -160,5 +221,6 @@ public final class BlockStore implements AutoCloseable {
     blocks.values().forEach(StoredBlock::release);
     blocks.clear();
     byShuffle.clear();
+    copies.clear();
   }
 }

@@ -37,6 +37,8 @@ public final class ScacheWorker implements AutoCloseable {
   private final WorkerInfo info;
   private final MasterLink masterLink;
   private final BlockReader reader;
+  private final Prefetcher prefetcher;
+  private final java.util.concurrent.ScheduledExecutorService timers;
 
   private ScacheWorker(ScacheConf conf) throws IOException, InterruptedException {
     byte[] clusterSecret = clusterSecret(conf);
@@ -46,7 +48,7 @@ public final class ScacheWorker implements AutoCloseable {
     String configuredId = conf.get(ScacheOptions.WORKER_ID);
     pool = new MemoryPool(memoryDir, configuredId.isEmpty() ? "worker" : configuredId, reserve,
         Math.min(conf.get(ScacheOptions.WORKER_MEMORY_SEGMENT), Integer.MAX_VALUE - MemoryPool.ALIGNMENT),
-        conf.get(ScacheOptions.WORKER_MEMORY_PRETOUCH));
+        conf.get(ScacheOptions.WORKER_MEMORY_PRETOUCH), conf.get(ScacheOptions.WORKER_LOCAL_SHM_ENABLED));
     store = new BlockStore(pool);
     Credentials cluster = Credentials.cluster(clusterSecret);
     connections = new ConnectionPool(transport, "scache-worker-client");
@@ -71,7 +73,19 @@ public final class ScacheWorker implements AutoCloseable {
         conf.get(ScacheOptions.WORKER_REPORT_BATCH), conf.get(ScacheOptions.WORKER_REPORT_INTERVAL), fetchTimeout,
         this::removeApplication);
     link[0] = masterLink;
-    reader = new BlockReader(store, masterLink, connections, cluster, info, fetchTimeout, counters);
+    timers = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "scache-worker-timers-" + info.workerId());
+      t.setDaemon(true);
+      return t;
+    });
+    reader = new BlockReader(store, masterLink, connections, cluster, info, fetchTimeout, counters,
+        new ReduceInputLocator(masterLink, timers, org.scache.common.Clock.SYSTEM,
+            conf.get(ScacheOptions.WORKER_REDUCE_INPUT_WAIT)));
+    prefetcher = new Prefetcher(store, masterLink, connections, cluster, info, fetchTimeout, counters, timers,
+        new Prefetcher.Limits(conf.get(ScacheOptions.WORKER_PREFETCH_ENABLED),
+            Math.max(1, conf.get(ScacheOptions.WORKER_PREFETCH_MAX_INFLIGHT)),
+            Math.max(1, Math.min(conf.get(ScacheOptions.WORKER_PREFETCH_BATCH), Integer.MAX_VALUE)),
+            conf.get(ScacheOptions.WORKER_PREFETCH_BANDWIDTH)));
     masterLink.start();
     LOG.info("worker {} serving on {} with {} bytes reserved", info.workerId(), info.address(), reserve);
   }
@@ -97,6 +111,7 @@ public final class ScacheWorker implements AutoCloseable {
 
   /** Frees every block of the application and forgets its secret. */
   public void removeApplication(String appId) {
+    prefetcher.forgetApplication(appId);
     store.removeApplication(appId);
     secrets.forget(appId);
     masterLink.forgetApplication(appId);
@@ -111,12 +126,26 @@ public final class ScacheWorker implements AutoCloseable {
     return store;
   }
 
+  MemoryPool pool() {
+    return pool;
+  }
+
   WorkerCounters counters() {
     return counters;
   }
 
   RequestAuthorizer authorizer() {
     return authorizer;
+  }
+
+  Prefetcher prefetcher() {
+    return prefetcher;
+  }
+
+  /** Frees every block of the shuffle, prefetched copies included. */
+  void removeShuffle(org.scache.common.ShuffleKey shuffle) {
+    prefetcher.forgetShuffle(shuffle);
+    store.removeShuffle(shuffle);
   }
 
   BlockReader reader() {
@@ -135,6 +164,7 @@ public final class ScacheWorker implements AutoCloseable {
   @Override
   public void close() {
     masterLink.close();
+    timers.shutdownNow();
     server.close();
     connections.close();
     store.close();

@@ -17,6 +17,14 @@ final class WorkerCounters {
   final LongAdder servedFetchBlocks = new LongAdder();
   final LongAdder servedFetchBytes = new LongAdder();
   final LongAdder authFailures = new LongAdder();
+  final LongAdder prefetchedBlocks = new LongAdder();
+  final LongAdder prefetchedBytes = new LongAdder();
+  final LongAdder prefetchFetches = new LongAdder();
+  final LongAdder prefetchFailures = new LongAdder();
+  final LongAdder prefetchSkippedBlocks = new LongAdder();
+  final LongAdder prefetchedReadBlocks = new LongAdder();
+  final LongAdder localCommits = new LongAdder();
+  final LongAdder localPins = new LongAdder();
 
   Map<String, Long> snapshot(BlockStore store) {
     Map<String, Long> m = new LinkedHashMap<>();
@@ -31,6 +39,14 @@ final class WorkerCounters {
     m.put("fetch.served.blocks", servedFetchBlocks.sum());
     m.put("fetch.served.bytes", servedFetchBytes.sum());
     m.put("auth.failures", authFailures.sum());
+    m.put("prefetch.blocks", prefetchedBlocks.sum());
+    m.put("prefetch.bytes", prefetchedBytes.sum());
+    m.put("prefetch.fetches", prefetchFetches.sum());
+    m.put("prefetch.failures", prefetchFailures.sum());
+    m.put("prefetch.skipped.blocks", prefetchSkippedBlocks.sum());
+    m.put("read.prefetched.blocks", prefetchedReadBlocks.sum());
+    m.put("shm.commit.blocks", localCommits.sum());
+    m.put("shm.pin.blocks", localPins.sum());
     m.put("store.blocks", (long) store.blockCount());
     m.put("store.bytes", store.storedBytes());
     m.put("memory.used.bytes", store.usedBytes());

@@ -20,6 +20,7 @@ final class WorkerRequestHandler extends RequestDispatcher {
   private final ScacheWorker worker;
   private final java.util.Set<IncomingPut> open = new java.util.HashSet<>();
   private IncomingPut receiving;
+  private LocalAccess local;
 
   WorkerRequestHandler(ScacheWorker worker) {
     this.worker = worker;
@@ -46,7 +47,8 @@ final class WorkerRequestHandler extends RequestDispatcher {
       case GET_REDUCE_INPUT -> {
         Message.GetReduceInput m = (Message.GetReduceInput) frame.message();
         auth.forApplication(frame, m.appId())
-            .thenCompose(v -> worker.reader().readReduceInput(m.appId(), m.shuffleId(), m.reduceId()))
+            .thenCompose(v -> worker.reader().readReduceInput(m.appId(), m.shuffleId(), m.reduceId(),
+                m.waitMillis()))
             .whenComplete((blocks, e) -> {
               if (e != null) {
                 replyError(ctx, id, e);
@@ -66,17 +68,31 @@ final class WorkerRequestHandler extends RequestDispatcher {
       case UNREGISTER_SHUFFLE -> {
         Message.UnregisterShuffle m = (Message.UnregisterShuffle) frame.message();
         answer(ctx, id, auth.forApplication(frame, m.appId()).thenRun(() ->
-            worker.store().removeShuffle(new org.scache.common.ShuffleKey(m.appId(), m.shuffleId()))), false);
+            worker.removeShuffle(new org.scache.common.ShuffleKey(m.appId(), m.shuffleId()))), false);
       }
       case REMOVE_APPLICATION -> {
         Message.RemoveApplication m = (Message.RemoveApplication) frame.message();
         answer(ctx, id, auth.forApplication(frame, m.appId()).thenRun(() -> worker.removeApplication(m.appId())),
             false);
       }
+      case SHUFFLE_SCHEDULED -> answer(ctx, id, auth.forCluster(frame).thenRun(() ->
+          worker.prefetcher().onScheduled((Message.ShuffleScheduled) frame.message())), false);
+      case MAP_OUTPUT_READY -> answer(ctx, id, auth.forCluster(frame).thenRun(() ->
+          worker.prefetcher().onMapOutputReady((Message.MapOutputReady) frame.message())), false);
       case GET_WORKER_STATS -> reply(ctx, id, new Message.WorkerStats(worker.counters().snapshot(worker.store())));
+      case OPEN_LOCAL, LEASE_MEMORY, COMMIT_LEASED, RELEASE_LEASE, PIN_BLOCK, UNPIN ->
+          localAccess().onRequest(ctx, frame);
       default -> throw new ScacheException(Status.UNKNOWN_MESSAGE_TYPE, frame.message().type()
           + " is not served by a worker");
     }
+  }
+
+  /** The shared-memory state of this connection, made on its first shared-memory request. */
+  private LocalAccess localAccess() {
+    if (local == null) {
+      local = new LocalAccess(worker);
+    }
+    return local;
   }
 
   /** Answers with ACK, or with the {@link BlockReader.Blocks} the future yields when {@code blocks}. */
@@ -210,6 +226,9 @@ final class WorkerRequestHandler extends RequestDispatcher {
   @Override
   public void channelInactive(ChannelHandlerContext ctx) throws Exception {
     abortPuts();
+    if (local != null) {
+      local.close();
+    }
     super.channelInactive(ctx);
   }
 

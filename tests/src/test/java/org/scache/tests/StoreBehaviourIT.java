@@ -78,14 +78,14 @@ class StoreBehaviourIT {
   }
 
   @Test
-  void reduceInput_beforeAllMapsFinish_saysHowManyFinished() {
+  void reduceInput_withoutWait_beforeAllMapsFinish_saysHowManyFinished() {
     String app = "app-partial";
     try (ScacheClient c = cluster.client(1, app, "s2")) {
       c.registerApplication();
       c.registerShuffle(0, 3, 1, PartitionerKind.HASH);
       c.putBlock(new BlockId(app, 0, 0, 0, 0), new byte[] {1, 2, 3});
       c.mapFinished(0, 0, 0);
-      ReduceInput in = c.getReduceInput(0, 0);
+      ReduceInput in = c.getReduceInput(0, 0, Duration.ZERO);
       assertEquals(3, in.numMaps());
       assertEquals(1, in.finishedMaps());
       assertTrue(!in.isComplete());
@@ -158,19 +158,24 @@ class StoreBehaviourIT {
   }
 
   @Test
-  void scheduleResult_placesEveryReduceOnALiveWorker_roundRobin() {
+  void scheduleResult_notReadyBeforeAnyMapFinished_thenPlacesEveryReduceOnALiveWorker() {
     String app = "app-schedule";
     try (ScacheClient c = cluster.client(0, app, "s6")) {
       c.registerApplication();
       c.registerShuffle(0, 2, 7, PartitionerKind.HASH);
+      ScacheException early = assertThrows(ScacheException.class, () -> c.getScheduleResult(0));
+      assertEquals(Status.NOT_READY, early.status());
+      c.putBlock(new BlockId(app, 0, 0, 0, 0), new byte[] {1});
+      c.mapFinished(0, 0, 0);
       Message.ScheduleResult s = c.getScheduleResult(0);
-      assertEquals("round-robin", s.policy());
+      assertEquals("heuristic-minheap", s.policy());
       assertEquals(7, s.assignments().size());
+      int[] perWorker = new int[3];
       for (int r = 0; r < 7; r++) {
         Message.ReduceAssignment a = s.assignments().get(r);
         assertEquals(r, a.reduceId());
-        assertEquals("worker-" + (r % 3), a.worker().workerId());
-        assertEquals(r / 3, a.round());
+        int w = Integer.parseInt(a.worker().workerId().substring("worker-".length()));
+        assertEquals(perWorker[w]++, a.round(), "rounds count up per worker with one slot");
       }
       assertEquals(s, c.getScheduleResult(0), "a placement, once made, does not change");
       ScacheException unknown = assertThrows(ScacheException.class, () -> c.getScheduleResult(9));

@@ -24,7 +24,9 @@ class WorkerFailureIT {
 
   @BeforeEach
   void start() throws Exception {
-    cluster = InProcessCluster.start(2, 32L << 20);
+    // without prefetch: a copy on the reading worker would outlive the holder and hide the loss tested here
+    cluster = InProcessCluster.start(2, 32L << 20, org.scache.common.config.ScacheConf.empty()
+        .with(org.scache.common.config.ScacheOptions.WORKER_PREFETCH_ENABLED.key(), "false"));
   }
 
   @AfterEach

@@ -39,6 +39,16 @@ public final class ScacheOptions {
       "A worker without a heartbeat for this long is considered lost; its blocks are no longer located.");
   public static final ConfigEntry<Duration> MASTER_TOMBSTONE_TTL = duration("scache.master.application.tombstone.ttl",
       "1h", "How long a removed application is remembered, so that workers that missed the removal free its blocks.");
+  public static final ConfigEntry<Double> MASTER_SCHEDULE_OBSERVATION_THRESHOLD = fraction(
+      "scache.master.schedule.observation.threshold", 0.25, "Fraction of a shuffle's maps that must have finished "
+          + "before its reduces are predicted and pre-scheduled (at least one map). 0.25 because eq. 1 is fitted per "
+          + "reduce on the observed maps and a quarter of a typical stage gives it enough points, while three "
+          + "quarters of the map output is still to come and can be prefetched as it is produced; earlier means "
+          + "more prefetch overlap but a worse prediction. A sampling shuffle is scheduled as soon as samples cover "
+          + "every map, whatever this threshold. Before the schedule, GET_SCHEDULE_RESULT answers NOT_READY.");
+  public static final ConfigEntry<Integer> MASTER_SCHEDULE_SLOTS_PER_WORKER = intEntry(
+      "scache.master.schedule.slots.per.worker", 1, "Reduce tasks a worker's node runs at once; the round of a "
+          + "placed reduce is its position among the reduces of its worker (by reduce id) divided by this.");
 
   // ---------------------------------------------------------------- worker
   public static final ConfigEntry<String> WORKER_ID = string("scache.worker.identity.id", "",
@@ -60,12 +70,27 @@ public final class ScacheOptions {
       "The reserve is mapped in segments of at most this size; a block must fit in one segment.");
   public static final ConfigEntry<Boolean> WORKER_MEMORY_PRETOUCH = bool("scache.worker.memory.pretouch", false,
       "Touch every page of the reserve at start, so the memory is resident before the first put.");
+  public static final ConfigEntry<Boolean> WORKER_LOCAL_SHM_ENABLED = bool("scache.worker.local.shm.enabled", true,
+      "Let clients on this host (same unix user) map the reserve's segment files and put and get blocks with a "
+          + "memory copy. The files stay in the memory directory, readable only by their owner, while the worker "
+          + "runs; false unlinks them right after mapping and serves every client over its socket.");
   public static final ConfigEntry<Integer> WORKER_REPORT_BATCH = intEntry("scache.worker.report.batch.size", 1024,
       "Block-size reports sent to the master in one message, at most.");
   public static final ConfigEntry<Duration> WORKER_REPORT_INTERVAL = duration("scache.worker.report.flush.interval",
       "50ms", "Longest time a block-size report waits before it is sent to the master.");
   public static final ConfigEntry<Duration> WORKER_FETCH_TIMEOUT = duration("scache.worker.fetch.timeout", "30s",
       "Timeout of a fetch from another worker and of a location lookup at the master.");
+  public static final ConfigEntry<Duration> WORKER_REDUCE_INPUT_WAIT = duration(
+      "scache.worker.reduce.input.wait.timeout", "30s", "Longest time a read of a reduce's whole input waits for "
+          + "every map to finish; then it fails with INPUT_INCOMPLETE. Keep it below the client request timeout.");
+  public static final ConfigEntry<Boolean> WORKER_PREFETCH_ENABLED = bool("scache.worker.prefetch.enabled", true,
+      "Copy the blocks of the reduces the master placed on this worker here as soon as they are known.");
+  public static final ConfigEntry<Integer> WORKER_PREFETCH_MAX_INFLIGHT = intEntry(
+      "scache.worker.prefetch.max.inflight", 4, "Prefetch fetches from other workers in flight at once, at most.");
+  public static final ConfigEntry<Long> WORKER_PREFETCH_BATCH = bytes("scache.worker.prefetch.batch.bytes", "64m",
+      "Largest number of bytes one prefetch fetch asks a worker for; a single larger block is fetched alone.");
+  public static final ConfigEntry<Long> WORKER_PREFETCH_BANDWIDTH = bytes("scache.worker.prefetch.bandwidth.bytes",
+      "0", "Prefetch bandwidth limit of this worker in bytes per second; 0 means unlimited.");
 
   // ---------------------------------------------------------------- client
   public static final ConfigEntry<String> CLIENT_MASTER_ADDRESS = hostPort("scache.client.master.address",
@@ -78,6 +103,38 @@ public final class ScacheOptions {
       "Tries of a call whose failure is transient (connection lost, timeout, busy), the first included.");
   public static final ConfigEntry<Duration> CLIENT_RETRY_BACKOFF = duration("scache.client.retry.backoff", "200ms",
       "Wait before the second try; doubled for each further try.");
+  public static final ConfigEntry<Boolean> CLIENT_LOCAL_SHM_ENABLED = bool("scache.client.local.shm.enabled", true,
+      "Put and get blocks through the node worker's shared memory when it allows it and runs on this host as the "
+          + "same user; otherwise, or when false, every block goes over the socket.");
+  public static final ConfigEntry<Long> CLIENT_LOCAL_SHM_LEASE = bytes("scache.client.local.shm.lease.bytes", "64m",
+      "Worker memory a client reserves at a time to copy blocks into (at most an eighth of a segment); a larger "
+          + "block gets a lease of its own. Unused parts go back to the worker when the client closes.");
+  public static final ConfigEntry<Duration> CLIENT_LOCAL_SHM_LEASE_IDLE = duration(
+      "scache.client.local.shm.lease.idle.timeout", "200ms",
+      "A lease no put has used for this long goes back to the worker, so an idle client holds none of its memory.");
+  public static final ConfigEntry<Long> CLIENT_LOCAL_SHM_MIN_BLOCK = bytes("scache.client.local.shm.min.block.bytes",
+      "0", "Blocks smaller than this are put over the socket even when shared memory is available.");
+
+  // ---------------------------------------------------------------- hadoop (MapReduce adapter)
+  public static final ConfigEntry<Boolean> HADOOP_ENABLED = bool("scache.hadoop.shuffle.enabled", false,
+      "Job switch of the MapReduce adapter: true makes the job shuffle through SCache (set it with "
+          + "ScacheJob.enable, which also installs the collector, the shuffle consumer and the aux service, or falls "
+          + "back to Hadoop's shuffle with one warning when the master cannot be reached). False: Hadoop's shuffle.");
+  public static final ConfigEntry<String> HADOOP_AUX_SERVICE_NAME = string("scache.hadoop.aux.service.name", "scache",
+      "Name of the SCache auxiliary service in yarn.nodemanager.aux-services; tasks find their node's worker in the "
+          + "environment variable the NodeManager sets from this service's metadata.");
+  public static final ConfigEntry<Duration> HADOOP_SUBMIT_CHECK_TIMEOUT = duration(
+      "scache.hadoop.submit.check.timeout", "5s", "How long ScacheJob.enable waits for the master to list a live "
+          + "worker before the job falls back to Hadoop's shuffle.");
+  public static final ConfigEntry<Duration> HADOOP_REDUCE_POLL_INTERVAL = duration(
+      "scache.hadoop.reduce.events.poll.interval", "500ms", "How often a reduce asks the application master for "
+          + "map completion events while it waits for maps.");
+  public static final ConfigEntry<Duration> HADOOP_REDUCE_FETCH_FAILURE_REPORT_INTERVAL = duration(
+      "scache.hadoop.reduce.fetch.failure.report.interval", "3s", "How often a reduce reports again a map whose "
+          + "SCache block is lost, until the application master re-runs the map.");
+  public static final ConfigEntry<Duration> HADOOP_REDUCE_LOST_MAP_TIMEOUT = duration(
+      "scache.hadoop.reduce.lost.map.timeout", "10m", "Longest time a reduce waits for a re-run of a map whose block "
+          + "is lost; then the reduce attempt fails instead of hanging.");
 
   private ScacheOptions() {}
 
@@ -107,6 +164,16 @@ public final class ScacheOptions {
 
   private static ConfigEntry<Duration> duration(String key, String def, String doc) {
     return add(key, "duration", def, doc, ValueParsers::duration);
+  }
+
+  private static ConfigEntry<Double> fraction(String key, double def, String doc) {
+    return add(key, "fraction", Double.toString(def), doc, t -> {
+      double v = Double.parseDouble(t);
+      if (!(v >= 0 && v <= 1)) {
+        throw new IllegalArgumentException("a fraction must be in [0, 1]");
+      }
+      return v;
+    });
   }
 
   private static ConfigEntry<Boolean> bool(String key, boolean def, String doc) {

@@ -88,8 +88,29 @@ public sealed interface Message {
     }
   }
 
+  /**
+   * Registers a shuffle's shape and what prediction needs: the input size of every map (empty when
+   * unknown), the reduce stage it feeds ({@link #NO_STAGE} when it is the stage's only shuffle) and
+   * the predictor to use.
+   */
   record RegisterShuffle(String appId, int shuffleId, int numMaps, int numReduces, PartitionerKind partitioner,
-      long submissionTimeMillis) implements Message {
+      long submissionTimeMillis, List<Long> mapInputBytes, int stageId, PredictorChoice predictor)
+      implements Message {
+    /** The stage id of a shuffle that shares its reduce stage with no other shuffle. */
+    public static final int NO_STAGE = -1;
+
+    public RegisterShuffle {
+      mapInputBytes = List.copyOf(mapInputBytes);
+      Objects.requireNonNull(predictor, "predictor");
+    }
+
+    /** A registration without input sizes, stage or predictor choice. */
+    public RegisterShuffle(String appId, int shuffleId, int numMaps, int numReduces, PartitionerKind partitioner,
+        long submissionTimeMillis) {
+      this(appId, shuffleId, numMaps, numReduces, partitioner, submissionTimeMillis, List.of(), NO_STAGE,
+          PredictorChoice.AUTO);
+    }
+
     public MessageType type() {
       return MessageType.REGISTER_SHUFFLE;
     }
@@ -157,8 +178,20 @@ public sealed interface Message {
     }
   }
 
-  /** Reads every final-attempt block of one reduce partition. */
-  record GetReduceInput(String appId, int shuffleId, int reduceId) implements Message {
+  /**
+   * Reads every final-attempt block of one reduce partition. The worker waits up to {@code
+   * waitMillis} for every map to finish: {@link #WORKER_DEFAULT_WAIT} uses its configured wait, 0
+   * answers at once with the maps finished so far (a partial answer).
+   */
+  record GetReduceInput(String appId, int shuffleId, int reduceId, long waitMillis) implements Message {
+    /** Asks the worker to wait as long as it is configured to. */
+    public static final long WORKER_DEFAULT_WAIT = -1;
+
+    /** Waits for a complete input, as long as the worker is configured to. */
+    public GetReduceInput(String appId, int shuffleId, int reduceId) {
+      this(appId, shuffleId, reduceId, WORKER_DEFAULT_WAIT);
+    }
+
     public MessageType type() {
       return MessageType.GET_REDUCE_INPUT;
     }
@@ -178,6 +211,121 @@ public sealed interface Message {
   record GetWorkerStats() implements Message {
     public MessageType type() {
       return MessageType.GET_WORKER_STATS;
+    }
+  }
+
+  /**
+   * The sampling result of one map's input split (paper IV-A1): its input size, the sample
+   * capacity {@code s × p}, and how many sampled records the partitioner sent to each reduce.
+   */
+  record MapSample(int mapId, long inputBytes, int capacity, List<Integer> countsPerReduce) {
+    public MapSample {
+      countsPerReduce = List.copyOf(countsPerReduce);
+    }
+  }
+
+  /** Framework to master, before or during the map stage: sampling results of some maps. */
+  record ReportSamples(String appId, int shuffleId, List<MapSample> samples) implements Message {
+    public ReportSamples {
+      samples = List.copyOf(samples);
+    }
+
+    public MessageType type() {
+      return MessageType.REPORT_SAMPLES;
+    }
+  }
+
+  /**
+   * A re-shuffle ordered by Algorithm 2: reduce {@code reduceId} of the earlier shuffle {@code
+   * shuffleId} moved from {@code from} to {@code to}, which fetches its blocks.
+   */
+  record ReduceMove(int shuffleId, int reduceId, WorkerInfo from, WorkerInfo to) {}
+
+  /**
+   * Master to workers (cluster principal): a shuffle's reduces are placed; each worker prefetches
+   * the blocks of the reduces placed on it and of the reduces moved to it.
+   */
+  record ShuffleScheduled(ScheduleResult schedule, List<ReduceMove> moves) implements Message {
+    public ShuffleScheduled {
+      Objects.requireNonNull(schedule, "schedule");
+      moves = List.copyOf(moves);
+    }
+
+    public MessageType type() {
+      return MessageType.SHUFFLE_SCHEDULED;
+    }
+  }
+
+  /**
+   * Master to the worker a reduce is placed on (cluster principal): a map finished after the
+   * schedule, and these of its final-attempt blocks, held by {@code holder}, belong to reduces
+   * placed on the receiver.
+   */
+  record MapOutputReady(String appId, int shuffleId, int mapId, int attempt, WorkerInfo holder,
+      List<BlockSize> blocks) implements Message {
+    public MapOutputReady {
+      blocks = List.copyOf(blocks);
+    }
+
+    public MessageType type() {
+      return MessageType.MAP_OUTPUT_READY;
+    }
+  }
+
+  // ---------------------------------------------------------------- local shared-memory access
+  // A client on the worker's host maps the worker's segment files and moves block bytes with a
+  // memory copy; these messages only reserve, adopt and pin ranges. Leases and pins belong to the
+  // connection that took them and end with it.
+
+  /** One segment file of a worker's reserve: its index in offsets the worker sends, its path, its size. */
+  record LocalSegment(int index, String path, long size) {}
+
+  /** Asks for the worker's segment files, to be mapped by a client on the same host. */
+  record OpenLocal(String appId) implements Message {
+    public MessageType type() {
+      return MessageType.OPEN_LOCAL;
+    }
+  }
+
+  /** Reserves a contiguous range of {@code bytes} for this connection to copy blocks into. */
+  record LeaseMemory(String appId, long bytes) implements Message {
+    public MessageType type() {
+      return MessageType.LEASE_MEMORY;
+    }
+  }
+
+  /**
+   * Makes {@code [offset, offset + length)} of a lease (offsets within the lease's segment) the
+   * bytes of the block; the range must lie in the lease and not overlap an earlier commit.
+   */
+  record CommitLeased(BlockId blockId, long leaseId, long offset, long length) implements Message {
+    public MessageType type() {
+      return MessageType.COMMIT_LEASED;
+    }
+  }
+
+  /** Ends a lease: what was not committed goes back to the worker's reserve. */
+  record ReleaseLease(long leaseId) implements Message {
+    public MessageType type() {
+      return MessageType.RELEASE_LEASE;
+    }
+  }
+
+  /** Holds a block stored on this worker in place, so that the client can copy it out of the mapping. */
+  record PinBlock(BlockId blockId) implements Message {
+    public MessageType type() {
+      return MessageType.PIN_BLOCK;
+    }
+  }
+
+  /** Lets go of pinned blocks. */
+  record Unpin(List<Long> pinIds) implements Message {
+    public Unpin {
+      pinIds = List.copyOf(pinIds);
+    }
+
+    public MessageType type() {
+      return MessageType.UNPIN;
     }
   }
 
@@ -305,6 +453,31 @@ public sealed interface Message {
 
     public MessageType type() {
       return MessageType.WORKER_STATS;
+    }
+  }
+
+  /** The worker's segment files, for {@link OpenLocal}. */
+  record LocalSegments(List<LocalSegment> segments) implements Message {
+    public LocalSegments {
+      segments = List.copyOf(segments);
+    }
+
+    public MessageType type() {
+      return MessageType.LOCAL_SEGMENTS;
+    }
+  }
+
+  /** A range reserved for the connection: {@code length} bytes at {@code offset} of {@code segment}. */
+  record MemoryLease(long leaseId, int segment, long offset, long length) implements Message {
+    public MessageType type() {
+      return MessageType.MEMORY_LEASE;
+    }
+  }
+
+  /** Where a pinned block's bytes are: {@code length} bytes at {@code offset} of {@code segment}. */
+  record PinnedBlock(long pinId, int segment, long offset, long length) implements Message {
+    public MessageType type() {
+      return MessageType.PINNED_BLOCK;
     }
   }
 

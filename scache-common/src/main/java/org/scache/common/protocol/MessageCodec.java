@@ -36,6 +36,11 @@ import org.scache.common.protocol.Message.ScheduleResult;
 import org.scache.common.protocol.Message.UnregisterShuffle;
 import org.scache.common.protocol.Message.WorkerRegistered;
 import org.scache.common.protocol.Message.WorkerStats;
+import org.scache.common.protocol.Message.MapOutputReady;
+import org.scache.common.protocol.Message.MapSample;
+import org.scache.common.protocol.Message.ReduceMove;
+import org.scache.common.protocol.Message.ReportSamples;
+import org.scache.common.protocol.Message.ShuffleScheduled;
 import org.scache.common.protocol.Message.Workers;
 
 /**
@@ -74,6 +79,9 @@ public final class MessageCodec {
         RegisterShuffle m = (RegisterShuffle) message;
         w.writeString(m.appId()).writeInt(m.shuffleId()).writeInt(m.numMaps())
           .writeInt(m.numReduces()).writeByte(m.partitioner().code()).writeLong(m.submissionTimeMillis());
+        w.writeInt(m.mapInputBytes().size());
+        m.mapInputBytes().forEach(w::writeLong);
+        w.writeInt(m.stageId()).writeByte(m.predictor().code());
       }
       case MAP_FINISHED -> {
         MapFinished m = (MapFinished) message;
@@ -110,7 +118,7 @@ public final class MessageCodec {
       }
       case GET_REDUCE_INPUT -> {
         GetReduceInput m = (GetReduceInput) message;
-        w.writeString(m.appId()).writeInt(m.shuffleId()).writeInt(m.reduceId());
+        w.writeString(m.appId()).writeInt(m.shuffleId()).writeInt(m.reduceId()).writeLong(m.waitMillis());
       }
       case FETCH_BLOCKS -> {
         FetchBlocks m = (FetchBlocks) message;
@@ -120,6 +128,51 @@ public final class MessageCodec {
         }
       }
       case GET_WORKER_STATS -> { }
+      case REPORT_SAMPLES -> {
+        ReportSamples m = (ReportSamples) message;
+        w.writeString(m.appId()).writeInt(m.shuffleId()).writeInt(m.samples().size());
+        for (MapSample sample : m.samples()) {
+          w.writeInt(sample.mapId()).writeLong(sample.inputBytes()).writeInt(sample.capacity())
+              .writeInt(sample.countsPerReduce().size());
+          sample.countsPerReduce().forEach(w::writeInt);
+        }
+      }
+      case SHUFFLE_SCHEDULED -> {
+        ShuffleScheduled m = (ShuffleScheduled) message;
+        ScheduleResult s = m.schedule();
+        w.writeString(s.appId()).writeInt(s.shuffleId()).writeString(s.policy()).writeInt(s.assignments().size());
+        for (ReduceAssignment a : s.assignments()) {
+          writeWorker(w.writeInt(a.reduceId()), a.worker()).writeInt(a.round());
+        }
+        w.writeInt(m.moves().size());
+        for (ReduceMove move : m.moves()) {
+          writeWorker(writeWorker(w.writeInt(move.shuffleId()).writeInt(move.reduceId()), move.from()), move.to());
+        }
+      }
+      case MAP_OUTPUT_READY -> {
+        MapOutputReady m = (MapOutputReady) message;
+        w.writeString(m.appId()).writeInt(m.shuffleId()).writeInt(m.mapId()).writeInt(m.attempt());
+        writeWorker(w, m.holder()).writeInt(m.blocks().size());
+        for (BlockSize b : m.blocks()) {
+          writeBlockId(w, b.blockId()).writeLong(b.size());
+        }
+      }
+      case OPEN_LOCAL -> w.writeString(((Message.OpenLocal) message).appId());
+      case LEASE_MEMORY -> {
+        Message.LeaseMemory m = (Message.LeaseMemory) message;
+        w.writeString(m.appId()).writeLong(m.bytes());
+      }
+      case COMMIT_LEASED -> {
+        Message.CommitLeased m = (Message.CommitLeased) message;
+        writeBlockId(w, m.blockId()).writeLong(m.leaseId()).writeLong(m.offset()).writeLong(m.length());
+      }
+      case RELEASE_LEASE -> w.writeLong(((Message.ReleaseLease) message).leaseId());
+      case PIN_BLOCK -> writeBlockId(w, ((Message.PinBlock) message).blockId());
+      case UNPIN -> {
+        Message.Unpin m = (Message.Unpin) message;
+        w.writeInt(m.pinIds().size());
+        m.pinIds().forEach(w::writeLong);
+      }
       case ACK -> { }
       case WORKER_REGISTERED -> {
         WorkerRegistered m = (WorkerRegistered) message;
@@ -170,6 +223,21 @@ public final class MessageCodec {
         w.writeInt(m.counters().size());
         m.counters().forEach((k, v) -> w.writeString(k).writeLong(v));
       }
+      case LOCAL_SEGMENTS -> {
+        Message.LocalSegments m = (Message.LocalSegments) message;
+        w.writeInt(m.segments().size());
+        for (Message.LocalSegment seg : m.segments()) {
+          w.writeInt(seg.index()).writeString(seg.path()).writeLong(seg.size());
+        }
+      }
+      case MEMORY_LEASE -> {
+        Message.MemoryLease m = (Message.MemoryLease) message;
+        w.writeLong(m.leaseId()).writeInt(m.segment()).writeLong(m.offset()).writeLong(m.length());
+      }
+      case PINNED_BLOCK -> {
+        Message.PinnedBlock m = (Message.PinnedBlock) message;
+        w.writeLong(m.pinId()).writeInt(m.segment()).writeLong(m.offset()).writeLong(m.length());
+      }
       case ERROR -> {
         Error m = (Error) message;
         w.writeShort(m.status().code()).writeString(m.message());
@@ -204,7 +272,20 @@ public final class MessageCodec {
         int kind = r.readUnsignedByte("partitioner kind");
         PartitionerKind pk = PartitionerKind.fromCode(kind)
             .orElseThrow(() -> new MalformedMessageException("unknown partitioner kind " + kind));
-        yield new RegisterShuffle(app, shuffle, maps, reduces, pk, r.readLong("submission time"));
+        long submitted = r.readLong("submission time");
+        int inputs = r.readCount("map input sizes", 8);
+        List<Long> inputBytes = WireReader.listOf(inputs);
+        for (int i = 0; i < inputs; i++) {
+          inputBytes.add(r.readNonNegativeLong("map input size"));
+        }
+        int stage = r.readInt("stage id");
+        if (stage < RegisterShuffle.NO_STAGE) {
+          throw new MalformedMessageException("stage id must be -1 (none) or a stage id: " + stage);
+        }
+        int choice = r.readUnsignedByte("predictor");
+        PredictorChoice predictor = PredictorChoice.fromCode(choice)
+            .orElseThrow(() -> new MalformedMessageException("unknown predictor " + choice));
+        yield new RegisterShuffle(app, shuffle, maps, reduces, pk, submitted, inputBytes, stage, predictor);
       }
       case MAP_FINISHED -> new MapFinished(r.readNonEmptyString("application id"), r.readNonNegativeInt("shuffle id"),
           r.readNonNegativeInt("map id"), r.readNonNegativeInt("attempt"));
@@ -227,8 +308,16 @@ public final class MessageCodec {
       }
       case PUT_BLOCK -> new PutBlock(readBlockId(r));
       case GET_BLOCK -> new GetBlock(readBlockId(r));
-      case GET_REDUCE_INPUT -> new GetReduceInput(r.readNonEmptyString("application id"),
-          r.readNonNegativeInt("shuffle id"), r.readNonNegativeInt("reduce id"));
+      case GET_REDUCE_INPUT -> {
+        String app = r.readNonEmptyString("application id");
+        int shuffle = r.readNonNegativeInt("shuffle id");
+        int reduce = r.readNonNegativeInt("reduce id");
+        long wait = r.readLong("wait");
+        if (wait < GetReduceInput.WORKER_DEFAULT_WAIT) {
+          throw new MalformedMessageException("wait must be -1 (worker default) or milliseconds: " + wait);
+        }
+        yield new GetReduceInput(app, shuffle, reduce, wait);
+      }
       case FETCH_BLOCKS -> {
         int n = r.readCount("block ids", BLOCK_ID_MIN_BYTES);
         List<BlockId> ids = WireReader.listOf(n);
@@ -238,6 +327,69 @@ public final class MessageCodec {
         yield new FetchBlocks(ids);
       }
       case GET_WORKER_STATS -> new GetWorkerStats();
+      case REPORT_SAMPLES -> {
+        String app = r.readNonEmptyString("application id");
+        int shuffle = r.readNonNegativeInt("shuffle id");
+        int n = r.readCount("samples", 4 + 8 + 4 + 4);
+        List<MapSample> samples = WireReader.listOf(n);
+        for (int i = 0; i < n; i++) {
+          int map = r.readNonNegativeInt("map id");
+          long input = r.readNonNegativeLong("input bytes");
+          int capacity = r.readNonNegativeInt("sample capacity");
+          int reduces = r.readCount("sample counts", 4);
+          List<Integer> counts = WireReader.listOf(reduces);
+          for (int k = 0; k < reduces; k++) {
+            counts.add(r.readNonNegativeInt("sample count"));
+          }
+          samples.add(new MapSample(map, input, capacity, counts));
+        }
+        yield new ReportSamples(app, shuffle, samples);
+      }
+      case SHUFFLE_SCHEDULED -> {
+        String app = r.readNonEmptyString("application id");
+        int shuffle = r.readNonNegativeInt("shuffle id");
+        String policy = r.readString("policy");
+        int n = r.readCount("assignments", 4 + WORKER_MIN_BYTES + 4);
+        List<ReduceAssignment> list = WireReader.listOf(n);
+        for (int i = 0; i < n; i++) {
+          list.add(new ReduceAssignment(r.readNonNegativeInt("reduce id"), readWorker(r), r.readNonNegativeInt("round")));
+        }
+        int moves = r.readCount("moves", 4 + 4 + 2 * WORKER_MIN_BYTES);
+        List<ReduceMove> moveList = WireReader.listOf(moves);
+        for (int i = 0; i < moves; i++) {
+          moveList.add(new ReduceMove(r.readNonNegativeInt("shuffle id"), r.readNonNegativeInt("reduce id"),
+              readWorker(r), readWorker(r)));
+        }
+        yield new ShuffleScheduled(new ScheduleResult(app, shuffle, policy, list), moveList);
+      }
+      case MAP_OUTPUT_READY -> {
+        String app = r.readNonEmptyString("application id");
+        int shuffle = r.readNonNegativeInt("shuffle id");
+        int map = r.readNonNegativeInt("map id");
+        int attempt = r.readNonNegativeInt("attempt");
+        WorkerInfo holder = readWorker(r);
+        int n = r.readCount("blocks", BLOCK_ID_MIN_BYTES + 8);
+        List<BlockSize> blocks = WireReader.listOf(n);
+        for (int i = 0; i < n; i++) {
+          blocks.add(new BlockSize(readBlockId(r), r.readNonNegativeLong("block size")));
+        }
+        yield new MapOutputReady(app, shuffle, map, attempt, holder, blocks);
+      }
+      case OPEN_LOCAL -> new Message.OpenLocal(r.readNonEmptyString("application id"));
+      case LEASE_MEMORY -> new Message.LeaseMemory(r.readNonEmptyString("application id"),
+          r.readNonNegativeLong("lease bytes"));
+      case COMMIT_LEASED -> new Message.CommitLeased(readBlockId(r), r.readLong("lease id"),
+          r.readNonNegativeLong("offset"), r.readNonNegativeLong("length"));
+      case RELEASE_LEASE -> new Message.ReleaseLease(r.readLong("lease id"));
+      case PIN_BLOCK -> new Message.PinBlock(readBlockId(r));
+      case UNPIN -> {
+        int n = r.readCount("pin ids", 8);
+        List<Long> ids = WireReader.listOf(n);
+        for (int i = 0; i < n; i++) {
+          ids.add(r.readLong("pin id"));
+        }
+        yield new Message.Unpin(ids);
+      }
       case ACK -> new Ack();
       case WORKER_REGISTERED -> new WorkerRegistered(r.readNonNegativeLong("heartbeat interval"));
       case HEARTBEAT_ACK -> new HeartbeatAck(readStrings(r, "removed apps"));
@@ -290,6 +442,19 @@ public final class MessageCodec {
         }
         yield new WorkerStats(counters);
       }
+      case LOCAL_SEGMENTS -> {
+        int n = r.readCount("segments", 4 + 2 + 8);
+        List<Message.LocalSegment> list = WireReader.listOf(n);
+        for (int i = 0; i < n; i++) {
+          list.add(new Message.LocalSegment(r.readNonNegativeInt("segment index"), r.readNonEmptyString("segment path"),
+              r.readNonNegativeLong("segment size")));
+        }
+        yield new Message.LocalSegments(list);
+      }
+      case MEMORY_LEASE -> new Message.MemoryLease(r.readLong("lease id"), r.readNonNegativeInt("segment"),
+          r.readNonNegativeLong("offset"), r.readNonNegativeLong("length"));
+      case PINNED_BLOCK -> new Message.PinnedBlock(r.readLong("pin id"), r.readNonNegativeInt("segment"),
+          r.readNonNegativeLong("offset"), r.readNonNegativeLong("length"));
       case ERROR -> {
         int code = r.readUnsignedShort("status");
         Status s = Status.fromCode(code).orElse(Status.INTERNAL_ERROR);

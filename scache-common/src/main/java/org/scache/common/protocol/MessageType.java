@@ -24,6 +24,17 @@ public enum MessageType {
   GET_REDUCE_INPUT(22),
   FETCH_BLOCKS(23),
   GET_WORKER_STATS(24),
+  // prediction and pre-scheduling (40-59)
+  REPORT_SAMPLES(40),
+  SHUFFLE_SCHEDULED(41),
+  MAP_OUTPUT_READY(42),
+  // local shared-memory access (60-69)
+  OPEN_LOCAL(60),
+  LEASE_MEMORY(61),
+  COMMIT_LEASED(62),
+  RELEASE_LEASE(63),
+  PIN_BLOCK(64),
+  UNPIN(65),
 
   ACK(128),
   WORKER_REGISTERED(129),
@@ -35,6 +46,10 @@ public enum MessageType {
   BLOCK_DATA(135, true),
   BLOCKS_DATA(136, true),
   WORKER_STATS(137),
+  // local shared-memory access (160-169)
+  LOCAL_SEGMENTS(160),
+  MEMORY_LEASE(161),
+  PINNED_BLOCK(162),
   ERROR(255);
 
   private static final MessageType[] BY_ID = new MessageType[256];

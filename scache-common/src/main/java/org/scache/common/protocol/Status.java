@@ -44,7 +44,9 @@ public enum Status {
   /** The peer is busy; back off and try again. */
   RETRY_LATER(20, true),
   /** The peer is shutting down. */
-  SHUTTING_DOWN(21, true);
+  SHUTTING_DOWN(21, true),
+  /** A reduce's input did not complete (some map never finished) within the wait the read allowed. */
+  INPUT_INCOMPLETE(30, false);
 
   private static final Status[] BY_CODE = new Status[32];
 

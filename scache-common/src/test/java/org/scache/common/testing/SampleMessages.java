@@ -10,6 +10,7 @@ import org.scache.common.auth.Credentials;
 import org.scache.common.protocol.Message;
 import org.scache.common.protocol.MessageType;
 import org.scache.common.protocol.PartitionerKind;
+import org.scache.common.protocol.PredictorChoice;
 import org.scache.common.protocol.Status;
 
 /**
@@ -39,8 +40,8 @@ public final class SampleMessages {
       case REPORT_BLOCKS -> new Message.ReportBlocks("worker-1",
           List.of(new Message.BlockSize(BLOCK_1, BLOCK_1_SIZE), new Message.BlockSize(BLOCK_2, 0)));
       case REGISTER_APPLICATION -> new Message.RegisterApplication(APP, APP_SECRET);
-      case REGISTER_SHUFFLE -> new Message.RegisterShuffle(APP, 3, 100, 20, PartitionerKind.RANGE,
-          1_700_000_000_000L);
+      case REGISTER_SHUFFLE -> new Message.RegisterShuffle(APP, 3, 4, 20, PartitionerKind.RANGE,
+          1_700_000_000_000L, List.of(1L << 30, 0L, 12_345L, 1L << 40), 2, PredictorChoice.SAMPLING);
       case MAP_FINISHED -> new Message.MapFinished(APP, 3, 42, 1);
       case GET_SCHEDULE_RESULT -> new Message.GetScheduleResult(APP, 3);
       case UNREGISTER_SHUFFLE -> new Message.UnregisterShuffle(APP, 3);
@@ -50,9 +51,22 @@ public final class SampleMessages {
       case LOCATE_BLOCKS -> new Message.LocateBlocks(APP, 3, 7, -1);
       case PUT_BLOCK -> new Message.PutBlock(BLOCK_1);
       case GET_BLOCK -> new Message.GetBlock(BLOCK_1);
-      case GET_REDUCE_INPUT -> new Message.GetReduceInput(APP, 3, 7);
+      case GET_REDUCE_INPUT -> new Message.GetReduceInput(APP, 3, 7, 30_000);
       case FETCH_BLOCKS -> new Message.FetchBlocks(List.of(BLOCK_1, BLOCK_2));
       case GET_WORKER_STATS -> new Message.GetWorkerStats();
+      case REPORT_SAMPLES -> new Message.ReportSamples(APP, 3, List.of(
+          new Message.MapSample(0, 1L << 30, 6, List.of(3, 0, 3)), new Message.MapSample(42, 0, 6, List.of(0, 0, 0))));
+      case SHUFFLE_SCHEDULED -> new Message.ShuffleScheduled(new Message.ScheduleResult(APP, 3, "accumulated",
+          List.of(new Message.ReduceAssignment(0, WORKER_1, 0), new Message.ReduceAssignment(1, WORKER_2, 0))),
+          List.of(new Message.ReduceMove(2, 1, WORKER_1, WORKER_2)));
+      case MAP_OUTPUT_READY -> new Message.MapOutputReady(APP, 3, 42, 1, WORKER_1,
+          List.of(new Message.BlockSize(BLOCK_1, BLOCK_1_SIZE)));
+      case OPEN_LOCAL -> new Message.OpenLocal(APP);
+      case LEASE_MEMORY -> new Message.LeaseMemory(APP, 64L << 20);
+      case COMMIT_LEASED -> new Message.CommitLeased(BLOCK_1, 9, (1L << 30) + 4096, BLOCK_1_SIZE);
+      case RELEASE_LEASE -> new Message.ReleaseLease(9);
+      case PIN_BLOCK -> new Message.PinBlock(BLOCK_2);
+      case UNPIN -> new Message.Unpin(List.of(5L, 6L, Long.MAX_VALUE));
       case ACK -> new Message.Ack();
       case WORKER_REGISTERED -> new Message.WorkerRegistered(1000);
       case HEARTBEAT_ACK -> new Message.HeartbeatAck(List.of("app-0"));
@@ -67,6 +81,11 @@ public final class SampleMessages {
       case BLOCKS_DATA -> new Message.BlocksData(100, 100,
           List.of(new Message.BlockSize(BLOCK_1, BLOCK_1_SIZE), new Message.BlockSize(BLOCK_2, BLOCK_2_SIZE)));
       case WORKER_STATS -> new Message.WorkerStats(Map.of("blocks.stored", 12L, "bytes.used", 4096L, "delta", -3L));
+      case LOCAL_SEGMENTS -> new Message.LocalSegments(List.of(
+          new Message.LocalSegment(0, "/dev/shm/scache-worker-1-4242-0.mem", 1L << 30),
+          new Message.LocalSegment(1, "/dev/shm/scache-worker-1-4242-1.mem", 12_352)));
+      case MEMORY_LEASE -> new Message.MemoryLease(9, 1, 4096, 64L << 20);
+      case PINNED_BLOCK -> new Message.PinnedBlock(5, 0, (1L << 31) + 64, BLOCK_2_SIZE);
       case ERROR -> new Message.Error(Status.BLOCK_NOT_FOUND, "no block " + BLOCK_1 + " here");
     };
   }

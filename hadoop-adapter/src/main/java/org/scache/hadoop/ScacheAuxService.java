@@ -1,0 +1,141 @@
+package org.scache.hadoop;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.io.DataInputByteBuffer;
+import org.apache.hadoop.mapreduce.security.token.JobTokenIdentifier;
+import org.apache.hadoop.security.token.Token;
+import org.apache.hadoop.yarn.server.api.ApplicationInitializationContext;
+import org.apache.hadoop.yarn.server.api.ApplicationTerminationContext;
+import org.apache.hadoop.yarn.server.api.AuxiliaryService;
+import org.scache.common.config.ScacheConf;
+import org.scache.common.config.ScacheOptions;
+import org.scache.worker.ScacheWorker;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * YARN NodeManager auxiliary service that runs an SCache worker inside the NodeManager. It takes
+ * each application's shuffle token as the application's secret, frees the application's blocks
+ * when it stops, and publishes the worker's address to the node's containers as its metadata.
+ * Configured with the {@code scache.*} keys of yarn-site.xml; see docs/deploy-yarn.md.
+ */
+public class ScacheAuxService extends AuxiliaryService {
+  /** The name under which docs/deploy-yarn.md registers the service. */
+  public static final String NAME = "scache";
+
+  private static final Logger LOG = LoggerFactory.getLogger(ScacheAuxService.class);
+
+  private ScacheConf scacheConf;
+  private volatile ScacheWorker worker;
+
+  public ScacheAuxService() {
+    super(NAME);
+  }
+
+  @Override
+  protected void serviceInit(Configuration conf) throws Exception {
+    scacheConf = withIdentity(HadoopScacheConf.from(conf));
+    super.serviceInit(conf);
+  }
+
+  @Override
+  protected void serviceStart() throws Exception {
+    try {
+      worker = ScacheWorker.start(scacheConf);
+      LOG.info("SCache worker {} started in this NodeManager, serving on {}", worker.info().workerId(),
+          worker.info().address());
+    } catch (IOException | RuntimeException e) {
+      // a NodeManager without SCache still runs every job that does not ask for it
+      LOG.error("SCache worker could not start; jobs that enable SCache cannot run their tasks on this node", e);
+    }
+    super.serviceStart();
+  }
+
+  @Override
+  protected void serviceStop() throws Exception {
+    ScacheWorker w = worker;
+    worker = null;
+    if (w != null) {
+      w.close();
+    }
+    super.serviceStop();
+  }
+
+  /** Called for every container of an application that names this service; registering again is harmless. */
+  @Override
+  public void initializeApplication(ApplicationInitializationContext context) {
+    ScacheWorker w = worker;
+    String appId = context.getApplicationId().toString();
+    ByteBuffer data = context.getApplicationDataForService();
+    if (w == null || data == null || !data.hasRemaining()) {
+      // Hadoop 3.4's MR AM hands extra shuffle providers an empty buffer; the worker then learns the
+      // application's secret from the master, where the job's tasks register it
+      return;
+    }
+    try {
+      w.registerApplication(appId, secretOf(data));
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("application {} gave SCache an unreadable shuffle token; the secret will come from the master",
+          appId, e);
+    }
+  }
+
+  @Override
+  public void stopApplication(ApplicationTerminationContext context) {
+    ScacheWorker w = worker;
+    if (w != null) {
+      w.removeApplication(context.getApplicationId().toString());
+    }
+  }
+
+  /** The worker's {@code host:port}, which the NodeManager passes to every container it launches. */
+  @Override
+  public ByteBuffer getMetaData() {
+    ScacheWorker w = worker;
+    return w == null ? ByteBuffer.allocate(0) : NodeWorkerAddress.encode(w.info().address());
+  }
+
+  /** The embedded worker, when it is running. */
+  public ScacheWorker worker() {
+    return worker;
+  }
+
+  /**
+   * Gives a worker on a random port ({@code scache.worker.rpc.port=0}, for several NodeManagers on one
+   * host) a fixed port and the identity host:port before it starts, so that workers sharing a host
+   * have distinct identities and distinct memory files from the start.
+   */
+  static ScacheConf withIdentity(ScacheConf conf) throws IOException {
+    if (conf.isSet(ScacheOptions.WORKER_ID) || conf.get(ScacheOptions.WORKER_PORT) != 0) {
+      return conf;
+    }
+    int port;
+    try (java.net.ServerSocket probe = new java.net.ServerSocket(0, 1,
+        java.net.InetAddress.getByName(conf.get(ScacheOptions.WORKER_BIND_HOST)))) {
+      port = probe.getLocalPort();
+    }
+    String host = conf.get(ScacheOptions.WORKER_ADVERTISED_HOST);
+    if (host.isEmpty()) {
+      host = java.net.InetAddress.getLocalHost().getCanonicalHostName();
+    }
+    return conf.with(ScacheOptions.WORKER_PORT, port).with(ScacheOptions.WORKER_ID, host + ":" + port);
+  }
+
+  /** The password of the shuffle token the MapReduce AM passes to shuffle providers (as ShuffleHandler reads it). */
+  static byte[] secretOf(ByteBuffer serviceData) throws IOException {
+    if (serviceData == null || !serviceData.hasRemaining()) {
+      throw new IOException("no service data");
+    }
+    DataInputByteBuffer in = new DataInputByteBuffer();
+    in.reset(serviceData.duplicate());
+    Token<JobTokenIdentifier> token = new Token<>();
+    token.readFields(in);
+    byte[] secret = token.getPassword();
+    if (secret == null || secret.length == 0) {
+      throw new IOException("the shuffle token has an empty password");
+    }
+    return secret;
+  }
+}

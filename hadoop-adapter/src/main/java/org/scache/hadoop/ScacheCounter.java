@@ -1,0 +1,17 @@
+package org.scache.hadoop;
+
+/** Counters the adapter adds to a job that shuffles through SCache (group {@code org.scache.hadoop.ScacheCounter}). */
+public enum ScacheCounter {
+  /** Blocks maps put on SCache workers (one per partition and run). */
+  BLOCKS_PUT,
+  /** Bytes of those blocks' IFile runs, as stored (compressed when map output is). */
+  BYTES_PUT,
+  /** Runs maps wrote before their last one because their output exceeded the sort buffer. */
+  SPILL_RUNS,
+  /** Runs reduces read from SCache. */
+  RUNS_READ,
+  /** Bytes of those runs, as stored. */
+  BYTES_READ,
+  /** Map outputs a reduce found lost and reported as fetch failures. */
+  LOST_MAP_OUTPUTS
+}

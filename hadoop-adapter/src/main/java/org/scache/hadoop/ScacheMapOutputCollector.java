@@ -1,0 +1,265 @@
+package org.scache.hadoop;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.io.compress.CompressionCodec;
+import org.apache.hadoop.io.compress.DefaultCodec;
+import org.apache.hadoop.io.serializer.SerializationFactory;
+import org.apache.hadoop.mapred.Counters;
+import org.apache.hadoop.mapred.IFile;
+import org.apache.hadoop.mapred.JobConf;
+import org.apache.hadoop.mapred.MapOutputCollector;
+import org.apache.hadoop.mapred.MapTask;
+import org.apache.hadoop.mapred.RawKeyValueIterator;
+import org.apache.hadoop.mapred.Task;
+import org.apache.hadoop.mapred.TaskAttemptID;
+import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.hadoop.mapreduce.TaskCounter;
+import org.apache.hadoop.util.IndexedSorter;
+import org.apache.hadoop.util.QuickSort;
+import org.apache.hadoop.util.ReflectionUtils;
+import org.scache.client.ScacheClient;
+import org.scache.common.BlockId;
+import org.scache.common.ScacheException;
+import org.scache.common.config.ScacheOptions;
+import org.scache.common.protocol.PartitionerKind;
+
+/**
+ * Map-side collector ({@code mapreduce.job.map.output.collector.class}) that shuffles through
+ * SCache: it partitions, sorts and combines the map's output in memory with Hadoop's own pieces
+ * (the job's serializers, sorter, key comparator, combiner and IFile writer, compression included)
+ * and puts each partition's sorted run on the node's SCache worker instead of writing spill files.
+ * Output beyond the sort buffer ({@code mapreduce.task.io.sort.mb}) goes as extra runs; see
+ * {@link MapOutputBlock} for the block layout. When the job does not enable SCache it is Hadoop's
+ * own MapOutputBuffer.
+ */
+public class ScacheMapOutputCollector<K, V> implements MapOutputCollector<K, V> {
+  private MapOutputCollector<K, V> hadoopBuffer;
+
+  private JobConf job;
+  private Task.TaskReporter reporter;
+  private TaskAttemptID attemptId;
+  private int partitions;
+  private Class<K> keyClass;
+  private Class<V> valueClass;
+  private CompressionCodec codec;
+  private IndexedSorter sorter;
+  private MapOutputSortBuffer<K, V> buffer;
+  private long spillThreshold;
+  private Task.CombinerRunner<K, V> combiner;
+  private Task.CombineOutputCollector<K, V> combineCollector;
+  private Counters.Counter outputRecords;
+  private Counters.Counter outputBytes;
+  private Counters.Counter materializedBytes;
+
+  private ScacheClient client;
+  private String appId;
+  private int numMaps;
+  private PartitionerKind partitionerKind;
+  private int spills;
+  private final BitSet registeredShuffles = new BitSet();
+
+  @Override
+  @SuppressWarnings("unchecked")
+  public void init(Context context) throws IOException, ClassNotFoundException {
+    job = context.getJobConf();
+    if (!job.getBoolean(ScacheOptions.HADOOP_ENABLED.key(), false)) {
+      hadoopBuffer = new MapTask.MapOutputBuffer<>();
+      hadoopBuffer.init(context);
+      return;
+    }
+    MapTask task = context.getMapTask();
+    reporter = context.getReporter();
+    attemptId = task.getTaskID();
+    partitions = job.getNumReduceTasks();
+    keyClass = (Class<K>) job.getMapOutputKeyClass();
+    valueClass = (Class<V>) job.getMapOutputValueClass();
+    if (job.getCompressMapOutput()) {
+      codec = ReflectionUtils.newInstance(job.getMapOutputCompressorClass(DefaultCodec.class), job);
+    }
+    sorter = ReflectionUtils.newInstance(job.getClass(MRJobConfig.MAP_SORT_CLASS, QuickSort.class,
+        IndexedSorter.class), job);
+    int sortMb = job.getInt(MRJobConfig.IO_SORT_MB, MRJobConfig.DEFAULT_IO_SORT_MB);
+    float spillPercent = job.getFloat(MRJobConfig.MAP_SORT_SPILL_PERCENT, 0.8f);
+    if (sortMb <= 0 || sortMb > 2047) {
+      throw new IOException("invalid " + MRJobConfig.IO_SORT_MB + ": " + sortMb + " (must be in 1..2047)");
+    }
+    if (spillPercent <= 0 || spillPercent > 1) {
+      throw new IOException("invalid " + MRJobConfig.MAP_SORT_SPILL_PERCENT + ": " + spillPercent);
+    }
+    spillThreshold = (long) ((sortMb << 20) * (double) spillPercent);
+    SerializationFactory serialization = new SerializationFactory(job);
+    buffer = new MapOutputSortBuffer<>((int) Math.min(spillThreshold, 1 << 20), serialization.getSerializer(keyClass),
+        serialization.getSerializer(valueClass), (org.apache.hadoop.io.RawComparator<K>) job.getOutputKeyComparator());
+    outputRecords = reporter.getCounter(TaskCounter.MAP_OUTPUT_RECORDS);
+    outputBytes = reporter.getCounter(TaskCounter.MAP_OUTPUT_BYTES);
+    materializedBytes = reporter.getCounter(TaskCounter.MAP_OUTPUT_MATERIALIZED_BYTES);
+    combiner = Task.CombinerRunner.create(job, attemptId, reporter.getCounter(TaskCounter.COMBINE_INPUT_RECORDS),
+        reporter, null);
+    if (combiner != null) {
+      combineCollector = new Task.CombineOutputCollector<>(reporter.getCounter(TaskCounter.COMBINE_OUTPUT_RECORDS),
+          reporter, job);
+    }
+    numMaps = job.getNumMapTasks();
+    partitionerKind = partitionerKind(job);
+    client = TaskScacheClient.open(job, task.getJobID(), task.getShuffleSecret());
+    appId = client.appId();
+    try {
+      client.registerApplication();
+      registerShuffle(TaskScacheClient.SHUFFLE_ID);
+    } catch (ScacheException e) {
+      client.close();
+      throw new IOException("SCache refused map " + attemptId + ": " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public void collect(K key, V value, int partition) throws IOException, InterruptedException {
+    if (hadoopBuffer != null) {
+      hadoopBuffer.collect(key, value, partition);
+      return;
+    }
+    reporter.progress();
+    if (key.getClass() != keyClass) {
+      throw new IOException("Type mismatch in key from map: expected " + keyClass.getName() + ", received "
+          + key.getClass().getName());
+    }
+    if (value.getClass() != valueClass) {
+      throw new IOException("Type mismatch in value from map: expected " + valueClass.getName() + ", received "
+          + value.getClass().getName());
+    }
+    if (partition < 0 || partition >= partitions) {
+      throw new IOException("Illegal partition for " + key + " (" + partition + ")");
+    }
+    int bytes = buffer.add(key, value, partition);
+    outputRecords.increment(1);
+    outputBytes.increment(bytes);
+    if (buffer.bytesUsed() >= spillThreshold) {
+      putRun(MapOutputBlock.spillShuffle(spills), 1);
+      spills++;
+      reporter.getCounter(ScacheCounter.SPILL_RUNS).increment(1);
+    }
+  }
+
+  @Override
+  public void flush() throws IOException, InterruptedException, ClassNotFoundException {
+    if (hadoopBuffer != null) {
+      hadoopBuffer.flush();
+      return;
+    }
+    putRun(TaskScacheClient.SHUFFLE_ID, spills + 1);
+    int map = attemptId.getTaskID().getId();
+    try {
+      for (int s = 0; s < spills; s++) {
+        client.mapFinished(MapOutputBlock.spillShuffle(s), map, attemptId.getId());
+      }
+      // last: once shuffle 0 names this attempt final, reduces may read every run of it
+      client.mapFinished(TaskScacheClient.SHUFFLE_ID, map, attemptId.getId());
+    } catch (ScacheException e) {
+      throw new IOException("SCache did not accept the end of map " + attemptId + ": " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public void close() throws IOException, InterruptedException {
+    if (hadoopBuffer != null) {
+      hadoopBuffer.close();
+      return;
+    }
+    if (buffer != null) {
+      buffer.clear();
+    }
+    if (client != null) {
+      client.close();
+    }
+  }
+
+  /** Sorts the buffered records and puts one run per partition, as blocks of {@code shuffleId}. */
+  private void putRun(int shuffleId, int runs) throws IOException {
+    registerShuffle(shuffleId);
+    buffer.sort(sorter, reporter);
+    int[] starts = buffer.partitionStarts(partitions);
+    List<CompletableFuture<Void>> puts = new ArrayList<>(partitions);
+    int map = attemptId.getTaskID().getId();
+    try {
+      for (int p = 0; p < partitions; p++) {
+        ByteBuffer block = writeRun(buffer.iterator(starts[p], starts[p + 1]), runs);
+        puts.add(client.putBlockAsync(new BlockId(appId, shuffleId, map, attemptId.getId(), p), block));
+        reporter.progress();
+      }
+      CompletableFuture.allOf(puts.toArray(CompletableFuture[]::new)).join();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while writing map output of " + attemptId, e);
+    } catch (ClassNotFoundException e) {
+      throw new IOException(e);
+    } catch (RuntimeException e) {
+      ScacheException se = ScacheException.from(e);
+      throw new IOException("SCache could not store the output of map " + attemptId + ": " + se.getMessage(), se);
+    } finally {
+      buffer.clear();
+    }
+  }
+
+  /** One partition's records as an IFile run behind a {@link MapOutputBlock} header. */
+  private ByteBuffer writeRun(RawKeyValueIterator records, int runs)
+      throws IOException, InterruptedException, ClassNotFoundException {
+    ExposedBytes bytes = new ExposedBytes();
+    bytes.write(new byte[MapOutputBlock.HEADER_BYTES]);
+    IFile.Writer<K, V> writer;
+    try (FSDataOutputStream out = new FSDataOutputStream(bytes, null)) {
+      writer = new IFile.Writer<>(job, out, keyClass, valueClass, codec, null);
+      if (combiner == null) {
+        while (records.next()) {
+          writer.append(records.getKey(), records.getValue());
+        }
+      } else {
+        combineCollector.setWriter(writer);
+        combiner.combine(records, combineCollector);
+      }
+      writer.close();
+    }
+    MapOutputBlock header = new MapOutputBlock(runs, writer.getRawLength(), writer.getCompressedLength());
+    materializedBytes.increment(header.partLength());
+    reporter.getCounter(ScacheCounter.BLOCKS_PUT).increment(1);
+    reporter.getCounter(ScacheCounter.BYTES_PUT).increment(header.partLength());
+    ByteBuffer block = ByteBuffer.wrap(bytes.array(), 0, bytes.size());
+    header.writeHeader(block.duplicate());
+    return block;
+  }
+
+  private void registerShuffle(int shuffleId) {
+    if (!registeredShuffles.get(shuffleId)) {
+      client.registerShuffle(shuffleId, numMaps, partitions, partitionerKind);
+      registeredShuffles.set(shuffleId);
+    }
+  }
+
+  private static PartitionerKind partitionerKind(JobConf job) throws ClassNotFoundException {
+    String name = job.getUseNewMapper()
+        ? job.getClass(MRJobConfig.PARTITIONER_CLASS_ATTR,
+            org.apache.hadoop.mapreduce.lib.partition.HashPartitioner.class).getName()
+        : job.getPartitionerClass().getName();
+    if (name.endsWith(".HashPartitioner")) {
+      return PartitionerKind.HASH;
+    }
+    return name.endsWith(".TotalOrderPartitioner") ? PartitionerKind.RANGE : PartitionerKind.CUSTOM;
+  }
+
+  /** A byte array stream whose buffer can be handed on without a copy. */
+  private static final class ExposedBytes extends ByteArrayOutputStream {
+    ExposedBytes() {
+      super(64);
+    }
+
+    byte[] array() {
+      return buf;
+    }
+  }
+}

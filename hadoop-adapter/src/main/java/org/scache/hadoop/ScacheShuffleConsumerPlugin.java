@@ -1,0 +1,252 @@
+package org.scache.hadoop;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.hadoop.mapred.JobConf;
+import org.apache.hadoop.mapred.RawKeyValueIterator;
+import org.apache.hadoop.mapred.ShuffleConsumerPlugin;
+import org.apache.hadoop.mapred.TaskAttemptID;
+import org.apache.hadoop.mapred.TaskStatus;
+import org.apache.hadoop.mapreduce.task.reduce.MapHost;
+import org.apache.hadoop.mapreduce.task.reduce.MapOutput;
+import org.apache.hadoop.mapreduce.task.reduce.MergeManagerImpl;
+import org.apache.hadoop.mapreduce.task.reduce.Shuffle;
+import org.apache.hadoop.mapreduce.task.reduce.ShuffleClientMetrics;
+import org.scache.client.ReduceInput;
+import org.scache.client.ScacheClient;
+import org.scache.common.BlockId;
+import org.scache.common.ScacheException;
+import org.scache.common.config.ScacheConf;
+import org.scache.common.config.ScacheOptions;
+import org.scache.common.protocol.Status;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reduce-side shuffle ({@code mapreduce.job.reduce.shuffle.consumer.plugin.class}) that reads the
+ * reduce's input from SCache. It learns each map's final attempt from the map completion events,
+ * reads the whole input with one {@code getReduceInput} from the node's worker once every map has
+ * succeeded (the worker fetches remote blocks itself), reads single blocks for maps re-run later,
+ * and feeds every run to Hadoop's MergeManagerImpl, so merging, the combiner, memory limits,
+ * progress and counters behave as in Hadoop's own shuffle. A map whose block is lost is reported
+ * as a fetch failure, so the application master re-runs it. When the job does not enable SCache it
+ * is Hadoop's own Shuffle.
+ */
+public class ScacheShuffleConsumerPlugin<K, V> implements ShuffleConsumerPlugin<K, V> {
+  private static final Logger LOG = LoggerFactory.getLogger(ScacheShuffleConsumerPlugin.class);
+  private static final MapHost SCACHE_HOST = new MapHost("scache", "scache:");
+
+  private Shuffle<K, V> hadoopShuffle;
+  private Context<K, V> context;
+  private JobConf job;
+  private TaskAttemptID reduceId;
+  private MergeManagerImpl<K, V> merger;
+  private ShuffleClientMetrics metrics;
+  private volatile Throwable mergeFailure;
+  private ScacheConf conf;
+
+  @Override
+  public void init(Context<K, V> context) {
+    this.context = context;
+    this.job = context.getJobConf();
+    if (!job.getBoolean(ScacheOptions.HADOOP_ENABLED.key(), false)) {
+      hadoopShuffle = new Shuffle<>();
+      hadoopShuffle.init(context);
+      return;
+    }
+    conf = HadoopScacheConf.from(job);
+    reduceId = (TaskAttemptID) context.getReduceId();
+    metrics = ShuffleClientMetrics.create(reduceId, job);
+    merger = new MergeManagerImpl<>(reduceId, job, context.getLocalFS(), context.getLocalDirAllocator(),
+        context.getReporter(), context.getCodec(), context.getCombinerClass(), context.getCombineCollector(),
+        context.getSpilledRecordsCounter(), context.getReduceCombineInputCounter(),
+        context.getMergedMapOutputsCounter(), this::mergeFailed, context.getMergePhase(),
+        new UniqueInputFiles(context.getMapOutputFile()));
+  }
+
+  @Override
+  public RawKeyValueIterator run() throws IOException, InterruptedException {
+    if (hadoopShuffle != null) {
+      return hadoopShuffle.run();
+    }
+    try (ScacheClient client = TaskScacheClient.open(job, reduceId.getJobID(),
+        context.getReduceTask().getShuffleSecret())) {
+      copy(client);
+    }
+    context.getCopyPhase().complete();
+    context.getStatus().setPhase(TaskStatus.Phase.SORT);
+    context.getReduceTask().statusUpdate(context.getUmbilical());
+    RawKeyValueIterator merged;
+    try {
+      merged = merger.close();
+    } catch (Throwable t) {
+      throw new IOException("final merge of the SCache shuffle input of " + reduceId + " failed", t);
+    }
+    checkMerge();
+    return merged;
+  }
+
+  @Override
+  public void close() {
+    if (hadoopShuffle != null) {
+      hadoopShuffle.close();
+    }
+  }
+
+  /** Reads every map's runs into the merger, reporting lost maps until they are re-run. */
+  private void copy(ScacheClient client) throws IOException, InterruptedException {
+    MapCompletionTracker maps = new MapCompletionTracker(context.getUmbilical(), reduceId.getJobID(), reduceId,
+        job.getNumMapTasks());
+    LostMaps lost = new LostMaps(conf, context.getStatus(), context.getReporter(), context.getFailedShuffleCounter());
+    boolean[] copied = new boolean[maps.numMaps()];
+    int done = 0;
+    boolean bulkRead = false;
+    long pollMillis = conf.get(ScacheOptions.HADOOP_REDUCE_POLL_INTERVAL).toMillis();
+    while (done < maps.numMaps()) {
+      checkMerge();
+      maps.poll();
+      List<Integer> ready = new ArrayList<>();
+      boolean allKnown = true;
+      for (int m = 0; m < maps.numMaps(); m++) {
+        if (copied[m]) {
+          continue;
+        }
+        if (maps.failedForGood(m)) {
+          copied[m] = true;
+          done++;
+          continue;
+        }
+        Optional<TaskAttemptID> attempt = maps.finalAttempt(m);
+        if (attempt.isEmpty()) {
+          allKnown = false;
+        } else if (!lost.isLost(attempt.get())) {
+          ready.add(m);
+        }
+      }
+      Map<Integer, ReduceInput.Block> bulk = Map.of();
+      if (!bulkRead && allKnown && !ready.isEmpty()) {
+        bulkRead = true;
+        bulk = readReduceInput(client);
+      }
+      for (int m : ready) {
+        TaskAttemptID attempt = maps.finalAttempt(m).orElseThrow();
+        ReduceInput.Block block = bulk.get(m);
+        ByteBuffer main = block != null && block.blockId().attempt() == attempt.getId() ? block.data() : null;
+        if (copyMap(client, attempt, main)) {
+          copied[m] = true;
+          done++;
+          lost.recovered(attempt);
+          context.getShuffledMapsCounter().increment(1);
+          context.getCopyPhase().set((float) done / maps.numMaps());
+          context.getStatus().setStateString("copy (" + done + " of " + maps.numMaps() + " maps through SCache)");
+          context.getReporter().progress();
+        } else {
+          context.getReporter().getCounter(ScacheCounter.LOST_MAP_OUTPUTS).increment(1);
+          lost.add(attempt);
+        }
+      }
+      if (done < maps.numMaps()) {
+        lost.reportAgainIfDue();
+        context.getReporter().progress();
+        Thread.sleep(pollMillis);
+      }
+    }
+  }
+
+  /** Every finished map's block for this reduce, by map; empty when the worker cannot tell (blocks read one by one). */
+  private Map<Integer, ReduceInput.Block> readReduceInput(ScacheClient client) {
+    try {
+      ReduceInput input = client.getReduceInput(TaskScacheClient.SHUFFLE_ID, reduceId.getTaskID().getId());
+      Map<Integer, ReduceInput.Block> byMap = new HashMap<>();
+      input.blocks().forEach(b -> byMap.put(b.blockId().mapId(), b));
+      return byMap;
+    } catch (ScacheException e) {
+      LOG.warn("reading the whole input of {} from SCache failed ({}); reading map by map", reduceId, e.getMessage());
+      return Map.of();
+    }
+  }
+
+  /**
+   * Copies every run of one map attempt into the merger; false when a block of it is gone. All runs
+   * are read before any is handed on, so a lost run never leaves part of a map in the merger.
+   */
+  private boolean copyMap(ScacheClient client, TaskAttemptID attempt, ByteBuffer mainBlock) throws IOException {
+    int map = attempt.getTaskID().getId();
+    int reduce = reduceId.getTaskID().getId();
+    try {
+      ByteBuffer main = mainBlock != null ? mainBlock.duplicate() : ByteBuffer.wrap(client.getBlock(
+          new BlockId(client.appId(), TaskScacheClient.SHUFFLE_ID, map, attempt.getId(), reduce)));
+      List<ByteBuffer> runs = new ArrayList<>();
+      runs.add(main);
+      int count = MapOutputBlock.readHeader(main.duplicate(), "block of " + attempt).runs();
+      for (int s = 0; s < count - 1; s++) {
+        runs.add(ByteBuffer.wrap(client.getBlock(new BlockId(client.appId(), MapOutputBlock.spillShuffle(s), map,
+            attempt.getId(), reduce))));
+      }
+      for (ByteBuffer run : runs) {
+        merge(attempt, run);
+      }
+      return true;
+    } catch (ScacheException e) {
+      if (e.status() == Status.BLOCK_NOT_FOUND || e.status() == Status.UNKNOWN_SHUFFLE) {
+        LOG.warn("SCache lost the output of {} for {}: {}", attempt, reduceId, e.getMessage());
+        return false;
+      }
+      throw new IOException("SCache read of " + attempt + " for " + reduceId + " failed: " + e.getMessage(), e);
+    }
+  }
+
+  /** Hands one run to the merger, which keeps it in memory or writes it to disk as Hadoop's fetchers do. */
+  private void merge(TaskAttemptID attempt, ByteBuffer block) throws IOException {
+    MapOutputBlock header = MapOutputBlock.readHeader(block, "block of " + attempt);
+    MapOutput<K, V> out;
+    try {
+      while ((out = merger.reserve(attempt, header.rawLength(), 0)) == null) {
+        merger.waitForResource();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while waiting for shuffle memory", e);
+    }
+    try {
+      out.shuffle(SCACHE_HOST, streamOf(block), header.partLength(), header.rawLength(), metrics,
+          context.getReporter());
+      out.commit();
+    } catch (IOException | RuntimeException e) {
+      out.abort();
+      throw e;
+    }
+    context.getReduceShuffleBytes().increment(header.partLength());
+    context.getReporter().getCounter(ScacheCounter.RUNS_READ).increment(1);
+    context.getReporter().getCounter(ScacheCounter.BYTES_READ).increment(header.partLength());
+  }
+
+  private static InputStream streamOf(ByteBuffer b) {
+    if (b.hasArray()) {
+      return new ByteArrayInputStream(b.array(), b.arrayOffset() + b.position(), b.remaining());
+    }
+    byte[] copy = new byte[b.remaining()];
+    b.duplicate().get(copy);
+    return new ByteArrayInputStream(copy);
+  }
+
+  private void mergeFailed(Throwable t) {
+    if (mergeFailure == null) {
+      mergeFailure = t;
+    }
+  }
+
+  private void checkMerge() throws IOException {
+    Throwable t = mergeFailure;
+    if (t != null) {
+      throw new IOException("merging the shuffle input of " + reduceId + " failed", t);
+    }
+  }
+}

@@ -1,0 +1,95 @@
+package org.scache.hadoop;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.io.DataOutputBuffer;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.mapreduce.JobID;
+import org.apache.hadoop.mapreduce.MRConfig;
+import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.hadoop.mapreduce.security.token.JobTokenIdentifier;
+import org.apache.hadoop.security.token.Token;
+import org.apache.hadoop.yarn.util.AuxiliaryServiceHelper;
+import org.junit.jupiter.api.Test;
+import org.scache.common.config.ScacheConf;
+import org.scache.common.config.ScacheOptions;
+
+/** The adapter's pieces that need no cluster. */
+class AdapterUnitTest {
+
+  @Test
+  void secretOf_shuffleTokenAsTheAmSerializesIt_returnsItsPassword() throws IOException {
+    byte[] password = "job-secret".getBytes(StandardCharsets.UTF_8);
+    Token<JobTokenIdentifier> token = new Token<>(new JobTokenIdentifier(new Text("job_1_0001")).getBytes(),
+        password, JobTokenIdentifier.KIND_NAME, new Text("svc"));
+    DataOutputBuffer out = new DataOutputBuffer();
+    token.write(out);
+    ByteBuffer data = ByteBuffer.wrap(out.getData(), 0, out.getLength());
+    assertArrayEquals(password, ScacheAuxService.secretOf(data));
+    assertArrayEquals(password, ScacheAuxService.secretOf(data), "the buffer is not consumed");
+  }
+
+  @Test
+  void secretOf_emptyServiceData_fails() {
+    assertThrows(IOException.class, () -> ScacheAuxService.secretOf(ByteBuffer.allocate(0)));
+  }
+
+  @Test
+  void nodeWorkerAddress_roundTripsThroughTheContainerEnvironment() {
+    Map<String, String> env = new java.util.HashMap<>();
+    AuxiliaryServiceHelper.setServiceDataIntoEnv("scache", NodeWorkerAddress.encode("node7:41234"), env);
+    assertEquals("node7:41234", NodeWorkerAddress.fromEnvironment("scache", env).orElseThrow());
+    assertFalse(NodeWorkerAddress.fromEnvironment("other", env).isPresent());
+  }
+
+  @Test
+  void withIdentity_randomPort_fixesPortAndIdentity() throws IOException {
+    ScacheConf conf = ScacheAuxService.withIdentity(ScacheConf.empty().with(ScacheOptions.WORKER_PORT, 0)
+        .with(ScacheOptions.WORKER_BIND_HOST, "127.0.0.1").with(ScacheOptions.WORKER_ADVERTISED_HOST, "127.0.0.1"));
+    int port = conf.get(ScacheOptions.WORKER_PORT);
+    assertTrue(port > 0);
+    assertEquals("127.0.0.1:" + port, conf.get(ScacheOptions.WORKER_ID));
+  }
+
+  @Test
+  void applicationId_ofJob_isTheYarnApplication() {
+    assertEquals("application_1700000000000_0042",
+        TaskScacheClient.applicationId(new JobID("1700000000000", 42)));
+  }
+
+  @Test
+  void mapOutputBlock_headerRoundTrips_andRejectsForeignBytes() throws IOException {
+    ByteBuffer b = ByteBuffer.allocate(MapOutputBlock.HEADER_BYTES + 3);
+    new MapOutputBlock(4, 10, 3).writeHeader(b);
+    b.put(new byte[] {1, 2, 3}).flip();
+    MapOutputBlock h = MapOutputBlock.readHeader(b, "block");
+    assertEquals(new MapOutputBlock(4, 10, 3), h);
+    assertEquals(3, b.remaining(), "positioned at the IFile run");
+    assertThrows(IOException.class, () -> MapOutputBlock.readHeader(ByteBuffer.allocate(40), "zeros"));
+    assertEquals(1, MapOutputBlock.spillShuffle(0));
+  }
+
+  @Test
+  void enable_masterUnreachable_leavesHadoopShuffle() throws IOException {
+    Configuration conf = new Configuration(false);
+    int port;
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    conf.set(ScacheOptions.CLIENT_MASTER_ADDRESS.key(), "127.0.0.1:" + port);
+    conf.set(ScacheOptions.HADOOP_SUBMIT_CHECK_TIMEOUT.key(), "500ms");
+    assertFalse(ScacheJob.enable(conf));
+    assertFalse(ScacheJob.isEnabled(conf));
+    assertEquals(null, conf.get(MRJobConfig.MAP_OUTPUT_COLLECTOR_CLASS_ATTR));
+    assertEquals(null, conf.get(MRConfig.SHUFFLE_CONSUMER_PLUGIN));
+  }
+}

@@ -1,0 +1,290 @@
+package org.scache.hadoop;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Random;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.io.IOUtils;
+import org.apache.hadoop.io.IntWritable;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.io.compress.DefaultCodec;
+import org.apache.hadoop.mapred.JobConf;
+import org.apache.hadoop.mapreduce.Counters;
+import org.apache.hadoop.mapreduce.FileSystemCounter;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.hadoop.mapreduce.TaskCounter;
+import org.apache.hadoop.mapreduce.TaskReport;
+import org.apache.hadoop.mapreduce.TaskType;
+import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
+import org.apache.hadoop.mapreduce.lib.map.TokenCounterMapper;
+import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
+import org.apache.hadoop.mapreduce.lib.reduce.IntSumReducer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Real MapReduce jobs on a MiniMRYarnCluster with two NodeManagers, each hosting an SCache worker
+ * through {@link ScacheAuxService}. Every job runs on Hadoop's shuffle and through SCache, and the
+ * outputs must be equal byte for byte.
+ */
+@Timeout(value = 15, unit = TimeUnit.MINUTES)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class MapReduceThroughScacheIT {
+  private static MiniScacheYarnCluster cluster;
+  private static long started;
+
+  @BeforeAll
+  static void startCluster() throws Exception {
+    started = System.nanoTime();
+    cluster = new MiniScacheYarnCluster("mr-through-scache", 2);
+    System.out.printf("TIMING cluster start: %.1f s%n", seconds(started));
+  }
+
+  @AfterAll
+  static void stopCluster() {
+    long t = System.nanoTime();
+    if (cluster != null) {
+      cluster.close();
+    }
+    System.out.printf("TIMING cluster stop: %.1f s, class total %.1f s%n", seconds(t), seconds(started));
+  }
+
+  @Test
+  @Order(1)
+  @Timeout(value = 5, unit = TimeUnit.MINUTES)
+  void wordCountWithCombiner_sameOutputAsHadoopShuffle_withoutShuffleFilesOrHttp() throws Exception {
+    Path input = writeWords("wordcount-in", 2, 20_000, 5000, 1);
+    Consumer<Job> wordCount = job -> {
+      job.setCombinerClass(IntSumReducer.class);
+      job.setNumReduceTasks(3);
+    };
+    Result hadoop = run("wordcount", input, false, wordCount);
+    Result scache = run("wordcount", input, true, wordCount);
+    assertSameOutput(hadoop, scache);
+    assertShuffledThroughScache(hadoop, scache);
+    assertTrue(hadoop.mapFileBytesWritten > 0, "Hadoop's maps write their output to local disk");
+    assertTrue(scache.counter(TaskCounter.COMBINE_OUTPUT_RECORDS) > 0, "the combiner ran on the map side");
+  }
+
+  @Test
+  @Order(2)
+  @Timeout(value = 5, unit = TimeUnit.MINUTES)
+  void mapOutputBeyondSortBuffer_putsEachSpillAsRuns_sameOutput() throws Exception {
+    Path input = writeWords("spill-in", 2, 40_000, 200_000, 2);
+    Consumer<Job> spilling = job -> {
+      job.getConfiguration().setInt(MRJobConfig.IO_SORT_MB, 1);
+      job.setNumReduceTasks(2);
+    };
+    Result hadoop = run("spill", input, false, spilling);
+    Result scache = run("spill", input, true, spilling);
+    assertSameOutput(hadoop, scache);
+    assertShuffledThroughScache(hadoop, scache);
+    assertTrue(scache.counters.findCounter(ScacheCounter.SPILL_RUNS).getValue() >= 4,
+        "maps exceeded their 1 MB sort buffer several times");
+  }
+
+  @Test
+  @Order(3)
+  @Timeout(value = 5, unit = TimeUnit.MINUTES)
+  void compressedMapOutput_sameOutput() throws Exception {
+    Path input = writeWords("compress-in", 2, 20_000, 20_000, 3);
+    Consumer<Job> compressed = job -> {
+      job.getConfiguration().setBoolean(MRJobConfig.MAP_OUTPUT_COMPRESS, true);
+      job.getConfiguration().setClass(MRJobConfig.MAP_OUTPUT_COMPRESS_CODEC, DefaultCodec.class,
+          org.apache.hadoop.io.compress.CompressionCodec.class);
+      job.setCombinerClass(IntSumReducer.class);
+      job.setNumReduceTasks(2);
+    };
+    Result hadoop = run("compress", input, false, compressed);
+    Result scache = run("compress", input, true, compressed);
+    assertSameOutput(hadoop, scache);
+    assertShuffledThroughScache(hadoop, scache);
+    assertTrue(scache.counter(TaskCounter.MAP_OUTPUT_MATERIALIZED_BYTES)
+        < scache.counter(TaskCounter.MAP_OUTPUT_BYTES) / 2, "blocks hold compressed runs");
+  }
+
+  @Test
+  @Order(4)
+  @Timeout(value = 8, unit = TimeUnit.MINUTES)
+  void manyReducersMostlyEmpty_andNoReducers_sameOutput() throws Exception {
+    Path input = writeWords("few-keys-in", 2, 2_000, 12, 4);
+    Consumer<Job> manyReducers = job -> {
+      job.setCombinerClass(IntSumReducer.class);
+      job.setNumReduceTasks(50);
+    };
+    Result hadoop = run("many-reducers", input, false, manyReducers);
+    Result scache = run("many-reducers", input, true, manyReducers);
+    assertSameOutput(hadoop, scache);
+    assertShuffledThroughScache(hadoop, scache);
+    assertEquals(50, scache.output.size());
+
+    Consumer<Job> mapOnly = job -> job.setNumReduceTasks(0);
+    Result hadoopMapOnly = run("map-only", input, false, mapOnly);
+    Result scacheMapOnly = run("map-only", input, true, mapOnly);
+    assertSameOutput(hadoopMapOnly, scacheMapOnly);
+    assertEquals(0, scacheMapOnly.counters.findCounter(ScacheCounter.BLOCKS_PUT).getValue());
+  }
+
+  @Test
+  @Order(5)
+  @Timeout(value = 5, unit = TimeUnit.MINUTES)
+  void masterUnreachableAtSubmission_jobRunsOnHadoopShuffle() throws Exception {
+    Path input = writeWords("fallback-in", 1, 5_000, 500, 5);
+    JobConf conf = cluster.jobConf();
+    int deadPort;
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+      deadPort = s.getLocalPort();
+    }
+    conf.set(org.scache.common.config.ScacheOptions.CLIENT_MASTER_ADDRESS.key(), "127.0.0.1:" + deadPort);
+    conf.set(org.scache.common.config.ScacheOptions.HADOOP_SUBMIT_CHECK_TIMEOUT.key(), "1s");
+    assertFalse(ScacheJob.enable(conf), "SCache is reported unusable");
+    assertFalse(ScacheJob.isEnabled(conf));
+    Result fallback = run("fallback", input, conf, j -> j.setNumReduceTasks(2));
+    Result hadoop = run("fallback", input, false, j -> j.setNumReduceTasks(2));
+    assertSameOutput(hadoop, fallback);
+    assertEquals(0, fallback.counters.findCounter(ScacheCounter.BLOCKS_PUT).getValue());
+    assertTrue(fallback.mapFileBytesWritten > 0, "maps wrote Hadoop shuffle files");
+  }
+
+  // ---------------------------------------------------------------- helpers
+
+  record Result(SortedMap<String, byte[]> output, Counters counters, long mapFileBytesWritten) {
+    long counter(TaskCounter c) {
+      return counters.findCounter(c).getValue();
+    }
+  }
+
+  private static Result run(String name, Path input, boolean scache, Consumer<Job> setup) throws Exception {
+    JobConf conf = cluster.jobConf();
+    if (scache) {
+      assertTrue(ScacheJob.enable(conf), "SCache is reachable");
+    }
+    return run(name + (scache ? "-scache" : "-hadoop"), input, conf, setup);
+  }
+
+  private static Result run(String name, Path input, JobConf conf, Consumer<Job> setup) throws Exception {
+    Path out = cluster.workDir().resolve("out-" + name);
+    MiniScacheYarnCluster.deleteRecursively(out);
+    Job job = Job.getInstance(conf, name);
+    job.setJarByClass(MapReduceThroughScacheIT.class);
+    job.setMapperClass(TokenCounterMapper.class);
+    job.setReducerClass(IntSumReducer.class);
+    job.setOutputKeyClass(Text.class);
+    job.setOutputValueClass(IntWritable.class);
+    setup.accept(job);
+    FileInputFormat.addInputPath(job, new org.apache.hadoop.fs.Path(input.toUri()));
+    FileOutputFormat.setOutputPath(job, new org.apache.hadoop.fs.Path(out.toUri()));
+    long t = System.nanoTime();
+    boolean ok = job.waitForCompletion(false);
+    if (!ok) {
+      StringBuilder why = new StringBuilder(job.getStatus().getFailureInfo());
+      for (var e : job.getTaskCompletionEvents(0, 1000)) {
+        if (e.getStatus() != org.apache.hadoop.mapreduce.TaskCompletionEvent.Status.SUCCEEDED) {
+          why.append("\n").append(e.getTaskAttemptId()).append(' ').append(e.getStatus()).append(": ")
+              .append(String.join(" | ", job.getTaskDiagnostics(e.getTaskAttemptId())));
+        }
+      }
+      throw new AssertionError("job " + name + " failed: " + why);
+    }
+    System.out.printf("TIMING job %s: %.1f s%n", name, seconds(t));
+    long mapFileBytes = 0;
+    for (TaskReport r : job.getTaskReports(TaskType.MAP)) {
+      mapFileBytes += r.getTaskCounters().findCounter("file", FileSystemCounter.BYTES_WRITTEN).getValue();
+    }
+    Counters counters = job.getCounters();
+    System.out.printf("COUNTERS %s: map file bytes written %d, materialized %d, reduce shuffle bytes %d, "
+        + "SCache put %d bytes in %d blocks (%d spill runs), read %d bytes in %d runs%n", name, mapFileBytes,
+        counters.findCounter(TaskCounter.MAP_OUTPUT_MATERIALIZED_BYTES).getValue(),
+        counters.findCounter(TaskCounter.REDUCE_SHUFFLE_BYTES).getValue(),
+        counters.findCounter(ScacheCounter.BYTES_PUT).getValue(), counters.findCounter(ScacheCounter.BLOCKS_PUT).getValue(),
+        counters.findCounter(ScacheCounter.SPILL_RUNS).getValue(), counters.findCounter(ScacheCounter.BYTES_READ).getValue(),
+        counters.findCounter(ScacheCounter.RUNS_READ).getValue());
+    return new Result(readOutput(out, conf), counters, mapFileBytes);
+  }
+
+  private static SortedMap<String, byte[]> readOutput(Path dir, JobConf conf) throws IOException {
+    SortedMap<String, byte[]> files = new TreeMap<>();
+    org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(dir.toUri());
+    FileSystem fs = p.getFileSystem(conf);
+    for (FileStatus st : fs.globStatus(new org.apache.hadoop.fs.Path(p, "part-*"))) {
+      byte[] bytes = new byte[(int) st.getLen()];
+      try (var in = fs.open(st.getPath())) {
+        IOUtils.readFully(in, bytes, 0, bytes.length);
+      }
+      files.put(st.getPath().getName(), bytes);
+    }
+    return files;
+  }
+
+  private static void assertSameOutput(Result expected, Result actual) {
+    assertEquals(expected.output.keySet(), actual.output.keySet(), "output files");
+    assertFalse(expected.output.isEmpty());
+    long total = 0;
+    for (String file : expected.output.keySet()) {
+      assertArrayEquals(expected.output.get(file), actual.output.get(file), file + " differs");
+      total += expected.output.get(file).length;
+    }
+    assertTrue(total > 0, "jobs produced output");
+  }
+
+  /**
+   * Maps wrote no shuffle data to disk (only what every task writes, its localized job.xml: Hadoop's
+   * maps wrote that plus their shuffle files), and every byte reduces shuffled came from SCache, none
+   * over HTTP.
+   */
+  private static void assertShuffledThroughScache(Result hadoop, Result r) {
+    long hadoopShuffleFiles = hadoop.counter(TaskCounter.MAP_OUTPUT_MATERIALIZED_BYTES);
+    assertTrue(r.mapFileBytesWritten <= hadoop.mapFileBytesWritten - hadoopShuffleFiles + 16 * 1024,
+        "SCache maps wrote " + r.mapFileBytesWritten + " bytes to local disk; Hadoop's maps wrote "
+            + hadoop.mapFileBytesWritten + " including " + hadoopShuffleFiles + " bytes of shuffle files");
+    long put = r.counters.findCounter(ScacheCounter.BYTES_PUT).getValue();
+    long read = r.counters.findCounter(ScacheCounter.BYTES_READ).getValue();
+    assertTrue(put > 0, "maps put blocks on SCache");
+    assertEquals(put, read, "reduces read every byte maps put");
+    assertEquals(r.counter(TaskCounter.REDUCE_SHUFFLE_BYTES), read, "all shuffled bytes came from SCache");
+    assertEquals(r.counter(TaskCounter.MAP_OUTPUT_MATERIALIZED_BYTES), put);
+  }
+
+  /** Text files of random words w0..w(vocabulary-1), 8 per line. */
+  private static Path writeWords(String name, int files, int lines, int vocabulary, long seed) throws IOException {
+    Path dir = cluster.workDir().resolve(name);
+    Files.createDirectories(dir);
+    Random rnd = new Random(seed);
+    for (int f = 0; f < files; f++) {
+      try (BufferedWriter w = Files.newBufferedWriter(dir.resolve("part-" + f + ".txt"))) {
+        StringBuilder sb = new StringBuilder();
+        for (int line = 0; line < lines; line++) {
+          sb.setLength(0);
+          for (int i = 0; i < 8; i++) {
+            sb.append('w').append(rnd.nextInt(vocabulary)).append(' ');
+          }
+          w.write(sb.toString());
+          w.newLine();
+        }
+      }
+    }
+    return dir;
+  }
+
+  private static double seconds(long since) {
+    return (System.nanoTime() - since) / 1e9;
+  }
+}

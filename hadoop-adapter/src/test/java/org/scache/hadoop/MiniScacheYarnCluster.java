@@ -1,0 +1,124 @@
+package org.scache.hadoop;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.mapred.JobConf;
+import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.hadoop.mapreduce.v2.MiniMRYarnCluster;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.scache.common.config.ScacheConf;
+import org.scache.common.config.ScacheOptions;
+import org.scache.master.ScacheMaster;
+
+/**
+ * An in-process SCache master and a MiniMRYarnCluster whose NodeManagers load {@link ScacheAuxService}
+ * by class name from their configuration, as a yarn-site.xml would, each with its own worker.
+ */
+final class MiniScacheYarnCluster implements AutoCloseable {
+  static final String CLUSTER_SECRET = "mini-cluster-secret";
+
+  private final ScacheMaster master;
+  private final MiniMRYarnCluster yarn;
+  private final Path workDir;
+
+  /** MiniMRYarnCluster.serviceInit() sets yarn.nodemanager.aux-services to mapreduce_shuffle alone; keep ours. */
+  private static final class KeepAuxServicesConf extends YarnConfiguration {
+    @Override
+    public void set(String name, String value, String source) {
+      if (NM_AUX_SERVICES.equals(name) && !value.contains(ScacheAuxService.NAME)) {
+        value = value + "," + ScacheAuxService.NAME;
+      }
+      super.set(name, value, source);
+    }
+  }
+
+  MiniScacheYarnCluster(String name, int nodeManagers) throws Exception {
+    workDir = Path.of("target", name).toAbsolutePath();
+    deleteRecursively(workDir);
+    Files.createDirectories(workDir);
+    master = ScacheMaster.start(ScacheConf.empty()
+        .with(ScacheOptions.SECURITY_CLUSTER_SECRET, CLUSTER_SECRET)
+        .with(ScacheOptions.MASTER_BIND_HOST, "127.0.0.1")
+        .with(ScacheOptions.MASTER_PORT, 0)
+        .with(ScacheOptions.MASTER_HEARTBEAT_INTERVAL.key(), "200ms")
+        .with(ScacheOptions.MASTER_WORKER_EXPIRY.key(), "5s"));
+    Configuration conf = new KeepAuxServicesConf();
+    conf.set(YarnConfiguration.NM_AUX_SERVICES, "mapreduce_shuffle," + ScacheAuxService.NAME);
+    conf.set(String.format(YarnConfiguration.NM_AUX_SERVICE_FMT, ScacheAuxService.NAME),
+        "org.scache.hadoop.ScacheAuxService");
+    // what docs/deploy-yarn.md puts in yarn-site.xml; port 0 because both NodeManagers share this host
+    conf.set(ScacheOptions.SECURITY_CLUSTER_SECRET.key(), CLUSTER_SECRET);
+    conf.set(ScacheOptions.WORKER_MASTER_ADDRESS.key(), "127.0.0.1:" + master.port());
+    conf.set(ScacheOptions.WORKER_BIND_HOST.key(), "127.0.0.1");
+    conf.set(ScacheOptions.WORKER_ADVERTISED_HOST.key(), "127.0.0.1");
+    conf.setInt(ScacheOptions.WORKER_PORT.key(), 0);
+    conf.set(ScacheOptions.WORKER_MEMORY_RESERVE.key(), "256m");
+    conf.set(ScacheOptions.WORKER_MEMORY_SEGMENT.key(), "64m");
+    conf.setInt(YarnConfiguration.YARN_MINICLUSTER_NM_PMEM_MB, 4096);
+    conf.setInt(YarnConfiguration.RM_SCHEDULER_MINIMUM_ALLOCATION_MB, 256);
+    // fast NodeManager shutdown
+    conf.setLong(YarnConfiguration.NM_SLEEP_DELAY_BEFORE_SIGKILL_MS, 100);
+    conf.setLong(YarnConfiguration.NM_PROCESS_KILL_WAIT_MS, 500);
+    conf.setLong(YarnConfiguration.NM_LOG_RETAIN_SECONDS, 1);
+    yarn = new MiniMRYarnCluster(name, nodeManagers);
+    yarn.init(conf);
+    yarn.start();
+    awaitWorkers(nodeManagers);
+  }
+
+  private void awaitWorkers(int n) throws InterruptedException {
+    long deadline = System.nanoTime() + 30_000_000_000L;
+    while (master.liveWorkers().size() < n) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("SCache workers did not register: " + master.liveWorkers());
+      }
+      Thread.sleep(50);
+    }
+  }
+
+  /** A job configuration for this cluster with small task containers. */
+  JobConf jobConf() {
+    JobConf job = new JobConf(yarn.getConfig());
+    job.setInt(MRJobConfig.MAP_MEMORY_MB, 384);
+    job.setInt(MRJobConfig.REDUCE_MEMORY_MB, 384);
+    job.set(MRJobConfig.MAP_JAVA_OPTS, "-Xmx256m");
+    job.set(MRJobConfig.REDUCE_JAVA_OPTS, "-Xmx256m");
+    job.setInt(MRJobConfig.MR_AM_VMEM_MB, 768);
+    job.setInt(MRJobConfig.IO_SORT_MB, 32);
+    return job;
+  }
+
+  ScacheMaster master() {
+    return master;
+  }
+
+  MiniMRYarnCluster yarn() {
+    return yarn;
+  }
+
+  Path workDir() {
+    return workDir;
+  }
+
+  @Override
+  public void close() {
+    try {
+      yarn.stop();
+    } finally {
+      master.close();
+    }
+  }
+
+  static void deleteRecursively(Path p) throws IOException {
+    if (!Files.exists(p)) {
+      return;
+    }
+    try (Stream<Path> s = Files.walk(p)) {
+      s.sorted(Comparator.reverseOrder()).forEach(x -> x.toFile().delete());
+    }
+  }
+}

@@ -1,0 +1,495 @@
+package org.scache.client;
+
+import io.netty.util.internal.PlatformDependent;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Supplier;
+import org.scache.common.BlockId;
+import org.scache.common.ScacheException;
+import org.scache.common.auth.Credentials;
+import org.scache.common.config.ScacheConf;
+import org.scache.common.config.ScacheOptions;
+import org.scache.common.network.ConnectionPool;
+import org.scache.common.network.Reply;
+import org.scache.common.network.ScacheConnection;
+import org.scache.common.protocol.Message;
+import org.scache.common.protocol.Status;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Moves blocks between this process and the worker on its host through the worker's shared
+ * memory: a put copies the block into memory the worker leased to this client and commits it; a
+ * get pins the block and copies it out. When the worker does not share its memory or its files
+ * cannot be mapped here (another host, another user), this is found out once and every call
+ * takes the socket path it is given; a shared-memory call that fails for any reason does too.
+ */
+final class SharedMemoryPath implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(SharedMemoryPath.class);
+  private static final int ALIGNMENT = 64;
+
+  private final ConnectionPool connections;
+  private final String workerAddress;
+  private final String appId;
+  private final Optional<Credentials> credentials;
+  private final Duration timeout;
+  private final long leaseBytes;
+  private final long minBlockBytes;
+  private final Duration leaseIdleTimeout;
+  private final AtomicBoolean disabled = new AtomicBoolean();
+  /** Copies hold the read lock; {@link #close()} takes the write lock before unmapping. */
+  private final ReentrantReadWriteLock mappingLock = new ReentrantReadWriteLock();
+  private final Map<String, MappedByteBuffer> mappings = new HashMap<>();
+  private boolean closed;
+  private ScacheConnection sessionConnection;
+  private CompletableFuture<Session> session;
+  private Lease current;
+  private CompletableFuture<Lease> pendingLease;
+  private boolean idleCheckPending;
+
+  SharedMemoryPath(ScacheConf conf, ConnectionPool connections, String workerAddress, String appId,
+      Credentials credentials, Duration timeout) {
+    this.connections = connections;
+    this.workerAddress = workerAddress;
+    this.appId = appId;
+    this.credentials = Optional.of(credentials);
+    this.timeout = timeout;
+    this.leaseBytes = Math.max(ALIGNMENT, conf.get(ScacheOptions.CLIENT_LOCAL_SHM_LEASE));
+    this.minBlockBytes = Math.max(1, conf.get(ScacheOptions.CLIENT_LOCAL_SHM_MIN_BLOCK));
+    this.leaseIdleTimeout = conf.get(ScacheOptions.CLIENT_LOCAL_SHM_LEASE_IDLE);
+    if (!conf.get(ScacheOptions.CLIENT_LOCAL_SHM_ENABLED)) {
+      disabled.set(true);
+    }
+  }
+
+  /** Whether blocks currently go through shared memory (false once it turned out unusable). */
+  boolean isUsable() {
+    return !disabled.get();
+  }
+
+  // ---------------------------------------------------------------- put
+
+  /** Puts {@code data} (position to limit, unchanged until the future completes) as block {@code id}. */
+  CompletableFuture<Void> put(BlockId id, ByteBuffer data, Supplier<CompletableFuture<Void>> viaSocket) {
+    if (disabled.get() || data.remaining() < minBlockBytes) {
+      return viaSocket.get();
+    }
+    CompletableFuture<Void> viaShm;
+    try {
+      viaShm = session().thenCompose(s -> putInto(s, id, data));
+    } catch (RuntimeException e) {
+      viaShm = CompletableFuture.failedFuture(e);
+    }
+    return orElse(viaShm, viaSocket, id);
+  }
+
+  private CompletableFuture<Void> putInto(Session s, BlockId id, ByteBuffer data) {
+    int length = data.remaining();
+    return slot(s, align(length)).thenCompose(slot -> {
+      Lease lease = slot.lease;
+      try {
+        copyIn(s, lease.segment, slot.offset, data);
+      } catch (RuntimeException e) {
+        finished(lease);
+        throw e;
+      }
+      return lease.connection.call(new Message.CommitLeased(id, lease.id, slot.offset, length), credentials, timeout)
+          .whenComplete((r, e) -> {
+            if (r != null) {
+              r.payload().release();
+            }
+            finished(lease);
+          }).thenApply(r -> null);
+    });
+  }
+
+  /** Room for {@code bytes} (aligned) in the current lease, taking a new lease when it is used up. */
+  private synchronized CompletableFuture<Slot> slot(Session s, long bytes) {
+    if (bytes > s.leaseBytes) {
+      // a block larger than a lease gets a lease of its own, given back once it is committed
+      return lease(s, bytes).thenApply(l -> {
+        synchronized (this) {
+          Slot slot = l.take(bytes);
+          retire(l);
+          return slot;
+        }
+      });
+    }
+    if (current != null && current.session == s && current.fits(bytes)) {
+      return CompletableFuture.completedFuture(current.take(bytes));
+    }
+    CompletableFuture<Lease> p = pendingLease;
+    if (p == null) {
+      // a lease that is answered at once (or fails at once) is installed before this method returns
+      CompletableFuture<Lease> next = new CompletableFuture<>();
+      p = next;
+      pendingLease = next;
+      lease(s, s.leaseBytes).whenComplete((l, e) -> {
+        synchronized (this) {
+          if (pendingLease == next) {
+            pendingLease = null;
+          }
+          if (l != null) {
+            if (current != null) {
+              retire(current);
+            }
+            current = l;
+            scheduleIdleCheck();
+          }
+        }
+        if (e != null) {
+          next.completeExceptionally(e);
+        } else {
+          next.complete(l);
+        }
+      });
+    }
+    return p.thenCompose(l -> slot(s, bytes));
+  }
+
+  private CompletableFuture<Lease> lease(Session s, long bytes) {
+    return s.connection.call(new Message.LeaseMemory(appId, bytes), credentials, timeout).thenApply(r -> {
+      Message.MemoryLease m = r.as(Message.MemoryLease.class);
+      if (m.segment() >= s.segments.size() || m.offset() + m.length() > s.segments.get(m.segment()).capacity()
+          || m.length() < bytes) {
+        throw new ScacheException(Status.MALFORMED_MESSAGE, "lease " + m + " lies outside the mapped segments");
+      }
+      return new Lease(s, s.connection, m.leaseId(), m.segment(), m.offset(), m.offset() + m.length());
+    });
+  }
+
+  /** Checks, after the idle timeout, whether the current lease was used meanwhile; gives it back if not. */
+  private void scheduleIdleCheck() {
+    if (idleCheckPending || current == null) {
+      return;
+    }
+    idleCheckPending = true;
+    Lease lease = current;
+    long takes = lease.takes;
+    CompletableFuture.delayedExecutor(leaseIdleTimeout.toNanos(), TimeUnit.NANOSECONDS)
+        .execute(() -> idleCheck(lease, takes));
+  }
+
+  private synchronized void idleCheck(Lease lease, long takesThen) {
+    idleCheckPending = false;
+    if (current != lease) {
+      scheduleIdleCheck();
+      return;
+    }
+    if (lease.takes == takesThen && lease.inFlight == 0) {
+      retire(lease);
+      current = null;
+    } else {
+      scheduleIdleCheck();
+    }
+  }
+
+  /** A commit of {@code lease} has been answered (or failed). */
+  private synchronized void finished(Lease lease) {
+    lease.inFlight--;
+    releaseIfDone(lease);
+  }
+
+  /** No more blocks go into {@code lease}; it is given back once its commits are answered. */
+  private void retire(Lease lease) {
+    lease.retired = true;
+    releaseIfDone(lease);
+  }
+
+  private void releaseIfDone(Lease lease) {
+    if (lease.retired && lease.inFlight == 0 && !lease.released) {
+      lease.released = true;
+      lease.connection.call(new Message.ReleaseLease(lease.id), credentials, timeout).whenComplete((r, e) -> {
+        if (r != null) {
+          r.payload().release();
+        } else {
+          LOG.debug("releasing lease {} failed: {}", lease.id, e.toString());
+        }
+      });
+    }
+  }
+
+  private void copyIn(Session s, int segment, long offset, ByteBuffer data) {
+    mappingLock.readLock().lock();
+    try {
+      requireOpen();
+      s.segments.get(segment).put((int) offset, data, data.position(), data.remaining());
+    } finally {
+      mappingLock.readLock().unlock();
+    }
+  }
+
+  // ---------------------------------------------------------------- get
+
+  /** The bytes of block {@code id}, copied from the worker's memory when it holds the block. */
+  CompletableFuture<ByteBuffer> get(BlockId id, Supplier<CompletableFuture<ByteBuffer>> viaSocket) {
+    if (disabled.get()) {
+      return viaSocket.get();
+    }
+    CompletableFuture<ByteBuffer> viaShm;
+    try {
+      viaShm = session().thenCompose(s -> s.connection.call(new Message.PinBlock(id), credentials, timeout)
+          .thenApply(r -> copyOut(s, r.as(Message.PinnedBlock.class))));
+    } catch (RuntimeException e) {
+      viaShm = CompletableFuture.failedFuture(e);
+    }
+    return orElse(viaShm, viaSocket, id);
+  }
+
+  private ByteBuffer copyOut(Session s, Message.PinnedBlock pin) {
+    try {
+      if (pin.segment() >= s.segments.size() || pin.length() > Integer.MAX_VALUE
+          || pin.offset() + pin.length() > s.segments.get(pin.segment()).capacity()) {
+        throw new ScacheException(Status.MALFORMED_MESSAGE, "pinned block " + pin + " lies outside the mapped "
+            + "segments");
+      }
+      byte[] out = new byte[(int) pin.length()];
+      mappingLock.readLock().lock();
+      try {
+        requireOpen();
+        s.segments.get(pin.segment()).get((int) pin.offset(), out, 0, out.length);
+      } finally {
+        mappingLock.readLock().unlock();
+      }
+      if (!s.connection.isActive()) {
+        // the worker drops a connection's pins when it closes: the copy may have raced with reuse
+        throw new ScacheException(Status.CONNECTION_FAILED, "the connection closed while the block was copied");
+      }
+      return ByteBuffer.wrap(out);
+    } finally {
+      unpin(s, pin.pinId());
+    }
+  }
+
+  /** Unpins soon: one UNPIN is in flight at a time, carrying every pin released meanwhile. */
+  private void unpin(Session s, long pinId) {
+    synchronized (s) {
+      s.toUnpin.add(pinId);
+      if (s.unpinning) {
+        return;
+      }
+      s.unpinning = true;
+    }
+    flushUnpins(s);
+  }
+
+  private void flushUnpins(Session s) {
+    List<Long> ids;
+    synchronized (s) {
+      if (s.toUnpin.isEmpty()) {
+        s.unpinning = false;
+        return;
+      }
+      ids = new ArrayList<>(s.toUnpin);
+      s.toUnpin.clear();
+    }
+    s.connection.call(new Message.Unpin(ids), credentials, timeout).whenComplete((r, e) -> {
+      if (r != null) {
+        r.payload().release();
+      } else {
+        LOG.debug("unpinning {} blocks failed: {}", ids.size(), e.toString());
+      }
+      flushUnpins(s);
+    });
+  }
+
+  // ---------------------------------------------------------------- session
+
+  /** The mapped segments for the current connection to the worker, opened on first use and after a reconnect. */
+  private CompletableFuture<Session> session() {
+    return connections.get(workerAddress).thenCompose(connection -> {
+      synchronized (this) {
+        requireOpen();
+        if (connection == sessionConnection && session != null && !session.isCompletedExceptionally()) {
+          return session;
+        }
+        sessionConnection = connection;
+        current = null;
+        pendingLease = null;
+        session = open(connection);
+        return session;
+      }
+    });
+  }
+
+  private CompletableFuture<Session> open(ScacheConnection connection) {
+    return connection.call(new Message.OpenLocal(appId), credentials, timeout).handle((r, e) -> {
+      if (e != null) {
+        ScacheException se = ScacheException.from(e);
+        if (!se.status().isTransient() && se.status() != Status.AUTH_FAILED && se.status() != Status.AUTH_REQUIRED
+            && se.status() != Status.UNKNOWN_APPLICATION) {
+          disable("the worker refused: " + se.getMessage());
+        }
+        throw se;
+      }
+      try {
+        return map(connection, r.as(Message.LocalSegments.class));
+      } catch (IOException | RuntimeException x) {
+        disable("its memory cannot be mapped here: " + x);
+        throw x instanceof IOException io ? new UncheckedIOException(io) : (RuntimeException) x;
+      }
+    });
+  }
+
+  private Session map(ScacheConnection connection, Message.LocalSegments answer) throws IOException {
+    List<Message.LocalSegment> listed = answer.segments();
+    if (listed.isEmpty()) {
+      throw new IOException("the worker listed no segments");
+    }
+    List<MappedByteBuffer> segments = new ArrayList<>(listed.size());
+    long largest = 0;
+    synchronized (this) {
+      requireOpen();
+      Map<String, MappedByteBuffer> kept = new HashMap<>();
+      for (int i = 0; i < listed.size(); i++) {
+        Message.LocalSegment seg = listed.get(i);
+        if (seg.index() != i || seg.size() <= 0 || seg.size() > Integer.MAX_VALUE) {
+          throw new IOException("unexpected segment " + seg);
+        }
+        MappedByteBuffer b = mappings.get(seg.path());
+        if (b == null || b.capacity() != seg.size()) {
+          b = mapFile(Path.of(seg.path()), seg.size());
+        }
+        kept.put(seg.path(), b);
+        segments.add(b);
+        largest = Math.max(largest, seg.size());
+      }
+      // mappings of files the worker no longer lists are left to the collector
+      mappings.clear();
+      mappings.putAll(kept);
+    }
+    long lease = Math.max(ALIGNMENT, Math.min(leaseBytes, largest / 8) / ALIGNMENT * ALIGNMENT);
+    LOG.debug("mapped {} segment(s) of worker {}; leases of {} bytes", segments.size(), workerAddress, lease);
+    return new Session(connection, List.copyOf(segments), lease);
+  }
+
+  private static MappedByteBuffer mapFile(Path file, long size) throws IOException {
+    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+      if (ch.size() != size) {
+        throw new IOException(file + " has " + ch.size() + " bytes, the worker announced " + size);
+      }
+      return ch.map(FileChannel.MapMode.READ_WRITE, 0, size);
+    }
+  }
+
+  private void disable(String why) {
+    if (disabled.compareAndSet(false, true)) {
+      LOG.info("blocks go to the worker at {} over its socket: shared memory is not usable ({})", workerAddress,
+          why);
+    }
+  }
+
+  private <T> CompletableFuture<T> orElse(CompletableFuture<T> viaShm, Supplier<CompletableFuture<T>> viaSocket,
+      BlockId id) {
+    return viaShm.handle((v, e) -> {
+      if (e == null) {
+        return CompletableFuture.completedFuture(v);
+      }
+      LOG.debug("{} goes over the socket: {}", id, e.toString());
+      return viaSocket.get();
+    }).thenCompose(f -> f);
+  }
+
+  private void requireOpen() {
+    if (closed) {
+      throw new ScacheException(Status.CONNECTION_FAILED, "the client is closed");
+    }
+  }
+
+  /** Gives the current lease back and unmaps the segments once no copy is running. */
+  @Override
+  public void close() {
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      if (current != null) {
+        retire(current);
+        current = null;
+      }
+    }
+    mappingLock.writeLock().lock();
+    try {
+      synchronized (this) {
+        mappings.values().forEach(PlatformDependent::freeDirectBuffer);
+        mappings.clear();
+      }
+    } finally {
+      mappingLock.writeLock().unlock();
+    }
+  }
+
+  static long align(long length) {
+    return Math.max(ALIGNMENT, (length + ALIGNMENT - 1) / ALIGNMENT * ALIGNMENT);
+  }
+
+  // ---------------------------------------------------------------- state
+
+  /** One connection to the worker and the segments it listed; leases and pins live as long as it. */
+  private static final class Session {
+    final ScacheConnection connection;
+    final List<MappedByteBuffer> segments;
+    final long leaseBytes;
+    final List<Long> toUnpin = new ArrayList<>();
+    boolean unpinning;
+
+    Session(ScacheConnection connection, List<MappedByteBuffer> segments, long leaseBytes) {
+      this.connection = connection;
+      this.segments = segments;
+      this.leaseBytes = leaseBytes;
+    }
+  }
+
+  /** A leased range {@code [start, end)} of one segment, filled from {@code cursor} on; guarded by the path. */
+  private static final class Lease {
+    final Session session;
+    final ScacheConnection connection;
+    final long id;
+    final int segment;
+    final long end;
+    long cursor;
+    int inFlight;
+    long takes;
+    boolean retired;
+    boolean released;
+
+    Lease(Session session, ScacheConnection connection, long id, int segment, long start, long end) {
+      this.session = session;
+      this.connection = connection;
+      this.id = id;
+      this.segment = segment;
+      this.cursor = start;
+      this.end = end;
+    }
+
+    boolean fits(long bytes) {
+      return !retired && end - cursor >= bytes;
+    }
+
+    Slot take(long bytes) {
+      Slot s = new Slot(this, cursor);
+      cursor += bytes;
+      inFlight++;
+      takes++;
+      return s;
+    }
+  }
+
+  private record Slot(Lease lease, long offset) {}
+}

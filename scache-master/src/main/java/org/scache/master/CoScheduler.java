@@ -1,0 +1,212 @@
+package org.scache.master;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.IntFunction;
+import org.scache.common.Clock;
+import org.scache.common.ShuffleKey;
+import org.scache.common.WorkerInfo;
+import org.scache.common.protocol.Message;
+import org.scache.common.protocol.Message.MapSample;
+import org.scache.common.protocol.Message.ReduceAssignment;
+import org.scache.common.protocol.Message.ReduceMove;
+import org.scache.common.protocol.Message.RegisterShuffle;
+import org.scache.common.protocol.PredictorChoice;
+import org.scache.master.predict.LinearRegressionPredictor;
+import org.scache.master.predict.ObservedMapOutput;
+import org.scache.master.predict.PredictorKind;
+import org.scache.master.predict.ReducePrediction;
+import org.scache.master.predict.SamplingPredictor;
+import org.scache.master.schedule.AccumulatedSchedule;
+import org.scache.master.schedule.AccumulatedScheduler;
+import org.scache.master.schedule.HeuristicMinHeapScheduler;
+import org.scache.master.schedule.Reshuffle;
+import org.scache.master.schedule.ScheduleResult;
+import org.scache.sampling.SplitSample;
+import org.scache.sampling.WeightedSamplingPredictor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The DAG co-scheduler of the paper (Sections III-B and IV-A): decides when a shuffle has been
+ * observed enough, predicts every reduce's size with the predictor the partitioner calls for, and
+ * places the reduces with Algorithm 1, or Algorithm 2 when earlier shuffles of the same reduce stage
+ * were placed already. Not thread-safe: the master calls it under the shuffle registry's lock.
+ */
+final class CoScheduler {
+  static final String MIN_HEAP = "heuristic-minheap";
+  static final String ACCUMULATED = "accumulated";
+  private static final Logger LOG = LoggerFactory.getLogger(CoScheduler.class);
+
+  /** A placement just made, the re-shuffles it orders, and when it was made. */
+  record Decision(Message.ScheduleResult result, List<ReduceMove> moves, long madeAtMillis) {}
+
+  private record StageKey(String appId, int stageId) {}
+
+  /** The shuffles of one reduce stage scheduled so far, and Algorithm 2's state for them. */
+  private static final class Stage {
+    final AccumulatedScheduler scheduler = new AccumulatedScheduler();
+    final List<Integer> shuffles = new ArrayList<>();
+  }
+
+  private final double threshold;
+  private final int slotsPerWorker;
+  private final Clock clock;
+  private final Map<StageKey, Stage> stages = new HashMap<>();
+
+  CoScheduler(double threshold, int slotsPerWorker, Clock clock) {
+    org.scache.common.Checks.require(threshold >= 0 && threshold <= 1, "threshold must be in [0, 1]: %s", threshold);
+    org.scache.common.Checks.require(slotsPerWorker >= 1, "slots per worker must be at least 1: %s", slotsPerWorker);
+    this.threshold = threshold;
+    this.slotsPerWorker = slotsPerWorker;
+    this.clock = clock;
+  }
+
+  /** Finished maps a shuffle of {@code numMaps} maps needs before it is scheduled from observations. */
+  int mapsNeeded(int numMaps) {
+    return numMaps == 0 ? 0 : Math.max(1, (int) Math.ceil(threshold * numMaps - 1e-9));
+  }
+
+  /** The predictor for a shuffle: its override, else the paper's rule. */
+  static PredictorKind predictorOf(RegisterShuffle shape) {
+    Optional<PredictorKind> override = shape.predictor() == PredictorChoice.AUTO ? Optional.empty()
+        : Optional.of(shape.predictor() == PredictorChoice.SAMPLING ? PredictorKind.SAMPLING : PredictorKind.REGRESSION);
+    return PredictorKind.choose(shape.partitioner(), override);
+  }
+
+  /** Why {@code s} is not scheduled yet, for a NOT_READY answer. */
+  String waitingFor(ShuffleState s) {
+    RegisterShuffle shape = s.shape().orElseThrow();
+    String observed = s.availableMaps().size() + " of " + shape.numMaps() + " maps finished, "
+        + mapsNeeded(shape.numMaps()) + " needed (observation threshold " + threshold + ")";
+    return predictorOf(shape) == PredictorKind.SAMPLING
+        ? observed + "; samples of " + s.samples().size() + " of " + shape.numMaps() + " maps reported" : observed;
+  }
+
+  /**
+   * Schedules {@code s} if it is registered, not scheduled and observed enough: every map sampled
+   * (sampling shuffles), or the observation threshold of finished maps reached (a sampling shuffle
+   * without complete samples then falls back to regression). Stores the result in {@code s} and
+   * updates the earlier shuffles of its stage that re-shuffles move.
+   *
+   * @param live the workers to place on, ordered by id; nothing is scheduled when empty
+   * @param sameApp the state of another shuffle of the same application, by shuffle id
+   */
+  synchronized Optional<Decision> scheduleIfDue(ShuffleState s, List<WorkerInfo> live, IntFunction<Optional<ShuffleState>> sameApp) {
+    if (s.schedule().isPresent() || s.shape().isEmpty() || live.isEmpty()) {
+      return Optional.empty();
+    }
+    RegisterShuffle shape = s.shape().get();
+    PredictorKind kind = predictorOf(shape);
+    boolean sampled = kind == PredictorKind.SAMPLING && shape.numMaps() > 0
+        && s.samples().size() == shape.numMaps();
+    if (!sampled && s.availableMaps().size() < mapsNeeded(shape.numMaps())) {
+      return Optional.empty();
+    }
+    if (kind == PredictorKind.SAMPLING && !sampled) {
+      LOG.info("{}: threshold reached without samples of every map; predicting by regression", s.shuffle());
+    }
+    List<ReducePrediction> predictions = shape.numReduces() == 0 || shape.numMaps() == 0
+        ? zeroPredictions(shape.numReduces())
+        : sampled ? bySampling(s, shape) : byRegression(s, shape);
+    Decision d = place(s, shape, live, predictions, sameApp);
+    s.schedule(d.result());
+    LOG.info("{}: {} reduces placed by {} ({} predictor) {} ms after registration, {} re-shuffles", s.shuffle(),
+        shape.numReduces(), d.result().policy(), sampled ? "sampling" : "regression",
+        d.madeAtMillis() - shape.submissionTimeMillis(), d.moves().size());
+    return Optional.of(d);
+  }
+
+  /** Forgets the stages of a removed application. */
+  synchronized void forgetApplication(String appId) {
+    stages.keySet().removeIf(k -> k.appId().equals(appId));
+  }
+
+  private static List<ReducePrediction> zeroPredictions(int reduces) {
+    List<ReducePrediction> list = new ArrayList<>(reduces);
+    for (int r = 0; r < reduces; r++) {
+      list.add(ReducePrediction.withoutHost(r, 0));
+    }
+    return list;
+  }
+
+  /** Eq. 1 on the observed maps; unknown input sizes count as equal (then unobserved maps get the mean). */
+  private static List<ReducePrediction> byRegression(ShuffleState s, RegisterShuffle shape) {
+    long[] inputs = new long[shape.numMaps()];
+    for (int m = 0; m < inputs.length; m++) {
+      inputs[m] = shape.mapInputBytes().isEmpty() ? 1 : shape.mapInputBytes().get(m);
+    }
+    List<ObservedMapOutput> observed = new ArrayList<>();
+    s.finalOutputs(shape.numReduces()).forEach((map, out) ->
+        out.host().ifPresent(h -> observed.add(new ObservedMapOutput(map, h, out.blockBytes()))));
+    return new LinearRegressionPredictor(shape.numReduces()).predict(inputs, observed);
+  }
+
+  /** Eq. 2 on the samples of every map; maps finished so far lend their holder to eq. 3. */
+  private static List<ReducePrediction> bySampling(ShuffleState s, RegisterShuffle shape) {
+    Map<Integer, ShuffleState.MapOutput> outputs = s.finalOutputs(shape.numReduces());
+    List<SplitSample> splits = new ArrayList<>(shape.numMaps());
+    List<Optional<String>> hosts = new ArrayList<>(shape.numMaps());
+    int capacity = 0;
+    for (int m = 0; m < shape.numMaps(); m++) {
+      MapSample sample = s.samples().get(m);
+      int[] counts = sample.countsPerReduce().stream().mapToInt(Integer::intValue).toArray();
+      splits.add(SplitSample.of(sample.inputBytes(), sample.capacity(), counts));
+      capacity = sample.capacity();
+      ShuffleState.MapOutput out = outputs.get(m);
+      hosts.add(out == null ? Optional.empty() : out.host());
+    }
+    int samplesPerReduce = capacity / shape.numReduces();
+    return new SamplingPredictor(new WeightedSamplingPredictor(shape.numReduces(), samplesPerReduce))
+        .predict(splits, hosts);
+  }
+
+  private Decision place(ShuffleState s, RegisterShuffle shape, List<WorkerInfo> live,
+      List<ReducePrediction> predictions, IntFunction<Optional<ShuffleState>> sameApp) {
+    List<String> hosts = live.stream().map(WorkerInfo::workerId).toList();
+    Map<String, WorkerInfo> byId = new HashMap<>();
+    live.forEach(w -> byId.put(w.workerId(), w));
+    int mapCount = Math.max(1, shape.numMaps());
+    ScheduleResult placed;
+    String policy;
+    List<Reshuffle> reshuffles = List.of();
+    Stage stage = null;
+    if (shape.stageId() == RegisterShuffle.NO_STAGE) {
+      placed = new HeuristicMinHeapScheduler().schedule(mapCount, hosts, predictions);
+      policy = MIN_HEAP;
+    } else {
+      stage = stages.computeIfAbsent(new StageKey(shape.appId(), shape.stageId()), k -> new Stage());
+      stage.shuffles.removeIf(id -> sameApp.apply(id).flatMap(ShuffleState::schedule).isEmpty());
+      AccumulatedSchedule acc = stage.scheduler.schedule(mapCount, hosts, predictions);
+      placed = acc.result();
+      reshuffles = acc.reshuffles();
+      policy = stage.shuffles.isEmpty() ? MIN_HEAP : ACCUMULATED;
+    }
+    List<ReduceAssignment> assignments = new ArrayList<>(shape.numReduces());
+    for (int r = 0; r < shape.numReduces(); r++) {
+      assignments.add(new ReduceAssignment(r, byId.get(placed.hostOf(r)), placed.roundOf(r, slotsPerWorker)));
+    }
+    List<ReduceMove> moves = new ArrayList<>();
+    if (stage != null) {
+      for (Reshuffle move : reshuffles) {
+        ReduceAssignment now = assignments.get(move.reduceId());
+        for (int earlier : stage.shuffles) {
+          Optional<ShuffleState> e = sameApp.apply(earlier);
+          Optional<ReduceAssignment> before = e.flatMap(ShuffleState::schedule).flatMap(sr -> sr.assignments()
+              .stream().filter(a -> a.reduceId() == move.reduceId()).findFirst());
+          if (before.isPresent() && !before.get().worker().workerId().equals(now.worker().workerId())) {
+            moves.add(new ReduceMove(earlier, move.reduceId(), before.get().worker(), now.worker()));
+            e.get().moveReduce(move.reduceId(), now.worker(), now.round());
+          }
+        }
+      }
+      stage.shuffles.add(shape.shuffleId());
+    }
+    ShuffleKey key = s.shuffle();
+    return new Decision(new Message.ScheduleResult(key.appId(), key.shuffleId(), policy, assignments), moves,
+        clock.millis());
+  }
+}

@@ -1,0 +1,111 @@
+package org.scache.worker;
+
+import io.netty.channel.ChannelHandlerContext;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
+import org.scache.common.ScacheException;
+import org.scache.common.network.RequestDispatcher;
+import org.scache.common.protocol.InboundFrame;
+import org.scache.common.protocol.Message;
+import org.scache.common.protocol.Status;
+
+/**
+ * Serves the shared-memory requests of one connection from a client on this host: each is
+ * authorised for the application it acts for (a lease's or pin's own application for
+ * {@code RELEASE_LEASE} and {@code UNPIN}), then carried out by the connection's
+ * {@link LocalLeases} on its event loop.
+ */
+final class LocalAccess {
+  private final ScacheWorker worker;
+  private final LocalLeases leases;
+
+  LocalAccess(ScacheWorker worker) {
+    this.worker = worker;
+    // a connection may come before the worker has finished starting: resolve its parts late
+    this.leases = new LocalLeases(worker.pool(), worker.store(), worker.counters(),
+        block -> worker.masterLink().report(block), worker.info() == null ? "(starting)" : worker.info().workerId());
+  }
+
+  /** Answers one of the shared-memory requests. */
+  void onRequest(ChannelHandlerContext ctx, InboundFrame frame) {
+    Message message = frame.message();
+    switch (message.type()) {
+      case OPEN_LOCAL -> {
+        Message.OpenLocal m = (Message.OpenLocal) message;
+        whenAuthorized(ctx, frame, m.appId(), leases::open);
+      }
+      case LEASE_MEMORY -> {
+        Message.LeaseMemory m = (Message.LeaseMemory) message;
+        whenAuthorized(ctx, frame, m.appId(), () -> leases.lease(m));
+      }
+      case COMMIT_LEASED -> {
+        Message.CommitLeased m = (Message.CommitLeased) message;
+        whenAuthorized(ctx, frame, m.blockId().appId(), () -> leases.commit(m));
+      }
+      case RELEASE_LEASE -> {
+        Message.ReleaseLease m = (Message.ReleaseLease) message;
+        whenAuthorized(ctx, frame.requestId(), givingBack(frame, leases.applicationOfLease(m.leaseId())),
+            () -> leases.release(m.leaseId()));
+      }
+      case PIN_BLOCK -> {
+        Message.PinBlock m = (Message.PinBlock) message;
+        whenAuthorized(ctx, frame, m.blockId().appId(), () -> leases.pin(m.blockId()));
+      }
+      case UNPIN -> {
+        Message.Unpin m = (Message.Unpin) message;
+        CompletableFuture<Void> auth = CompletableFuture.completedFuture(null);
+        for (String app : leases.applicationsOfPins(m.pinIds())) {
+          auth = auth.thenCompose(v -> givingBack(frame, app));
+        }
+        whenAuthorized(ctx, frame.requestId(), auth, () -> leases.unpin(m.pinIds()));
+      }
+      default -> throw new IllegalArgumentException(message.type() + " is not a shared-memory request");
+    }
+  }
+
+  /** Gives back what the connection holds; called when it closes. */
+  void close() {
+    leases.close();
+  }
+
+  /**
+   * Authorises giving back memory this connection holds for {@code appId}: signed by that
+   * application, which may have been removed meanwhile (its secret is then unknown here).
+   */
+  private CompletableFuture<Void> givingBack(InboundFrame frame, String appId) {
+    return worker.authorizer().forApplication(frame, appId).exceptionally(e -> {
+      ScacheException se = ScacheException.from(e);
+      if (se.status() != Status.UNKNOWN_APPLICATION) {
+        throw se;
+      }
+      return null;
+    });
+  }
+
+  private void whenAuthorized(ChannelHandlerContext ctx, InboundFrame frame, String appId, Supplier<Message> action) {
+    whenAuthorized(ctx, frame.requestId(), worker.authorizer().forApplication(frame, appId), action);
+  }
+
+  /** Runs {@code action} on the event loop once {@code auth} succeeded, and answers with its result. */
+  private void whenAuthorized(ChannelHandlerContext ctx, long requestId, CompletableFuture<Void> auth,
+      Supplier<Message> action) {
+    if (auth.isDone() && ctx.executor().inEventLoop()) {
+      answer(ctx, requestId, auth, action);
+    } else {
+      auth.whenCompleteAsync((v, e) -> answer(ctx, requestId, auth, action), ctx.executor());
+    }
+  }
+
+  private void answer(ChannelHandlerContext ctx, long requestId, CompletableFuture<Void> auth,
+      Supplier<Message> action) {
+    try {
+      auth.join();
+      if (leases.isClosed()) {
+        throw new ScacheException(Status.CONNECTION_FAILED, "the connection is closed");
+      }
+      RequestDispatcher.reply(ctx, requestId, action.get());
+    } catch (RuntimeException e) {
+      RequestDispatcher.replyError(ctx, requestId, e);
+    }
+  }
+}

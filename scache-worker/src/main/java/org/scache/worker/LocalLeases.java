@@ -1,0 +1,258 @@
+package org.scache.worker;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import org.scache.common.BlockId;
+import org.scache.common.ScacheException;
+import org.scache.common.protocol.Message;
+import org.scache.common.protocol.Status;
+
+/**
+ * What one connection from a local client holds of a worker's shared memory: leased ranges that
+ * the client copies blocks into and commits as blocks, and pinned blocks it copies out. Memory
+ * accounting stays exact: committed parts belong to their blocks, the rest of a lease goes back to
+ * the pool on release or {@link #close()}. Not thread-safe; used from the connection's event loop.
+ */
+final class LocalLeases {
+  private static final AtomicLong IDS = new AtomicLong();
+
+  private final MemoryPool pool;
+  private final BlockStore store;
+  private final WorkerCounters counters;
+  private final Consumer<Message.BlockSize> stored;
+  private final String workerId;
+  private final Map<Long, Lease> leases = new HashMap<>();
+  private final Map<Long, Pin> pins = new HashMap<>();
+  private boolean opened;
+  private boolean closed;
+
+  /** {@code stored} is told of every block committed here (to report it to the master). */
+  LocalLeases(MemoryPool pool, BlockStore store, WorkerCounters counters, Consumer<Message.BlockSize> stored,
+      String workerId) {
+    this.pool = pool;
+    this.store = store;
+    this.counters = counters;
+    this.stored = stored;
+    this.workerId = workerId;
+  }
+
+  boolean isClosed() {
+    return closed;
+  }
+
+  /** The application that took lease {@code leaseId}. */
+  String applicationOfLease(long leaseId) {
+    return leaseOf(leaseId).appId;
+  }
+
+  /** The applications of these pins, which must all exist. */
+  Set<String> applicationsOfPins(List<Long> pinIds) {
+    Set<String> apps = new LinkedHashSet<>();
+    for (long id : pinIds) {
+      Pin p = pins.get(id);
+      if (p == null) {
+        throw new ScacheException(Status.INVALID_ARGUMENT, "no pin " + id + " on this connection");
+      }
+      apps.add(p.appId);
+    }
+    return apps;
+  }
+
+  /** Lets go of the pins that still exist among {@code pinIds}. */
+  Message.Ack unpin(List<Long> pinIds) {
+    for (long id : pinIds) {
+      Pin p = pins.remove(id);
+      if (p != null) {
+        p.reference.release();
+      }
+    }
+    return new Message.Ack();
+  }
+
+  /** Gives back every lease's uncommitted memory and every pin; later requests are refused. */
+  void close() {
+    closed = true;
+    leases.values().forEach(this::freeUncommitted);
+    leases.clear();
+    pins.values().forEach(p -> p.reference.release());
+    pins.clear();
+  }
+
+  /** Bytes this connection holds in leases and not yet committed. */
+  long leasedBytes() {
+    long total = 0;
+    for (Lease l : leases.values()) {
+      total += l.uncommittedBytes();
+    }
+    return total;
+  }
+
+  int pinCount() {
+    return pins.size();
+  }
+
+  // ---------------------------------------------------------------- requests
+
+  Message.LocalSegments open() {
+    if (!pool.isShared()) {
+      throw new ScacheException(Status.INVALID_ARGUMENT, "worker " + workerId
+          + " does not share its memory with local clients (scache.worker.local.shm.enabled is false)");
+    }
+    List<Message.LocalSegment> segments = new ArrayList<>();
+    for (MemoryPool.SegmentFile f : pool.sharedFiles()) {
+      segments.add(new Message.LocalSegment(f.index(), f.path().toString(), f.size()));
+    }
+    opened = true;
+    return new Message.LocalSegments(segments);
+  }
+
+  Message.MemoryLease lease(Message.LeaseMemory m) {
+    requireOpened();
+    if (m.bytes() <= 0) {
+      throw new ScacheException(Status.INVALID_ARGUMENT, "a lease must have a positive size: " + m.bytes());
+    }
+    if (!pool.canEverHold(m.bytes())) {
+      throw new ScacheException(Status.BLOCK_TOO_LARGE, "a lease of " + m.bytes()
+          + " bytes is larger than one memory segment of this worker");
+    }
+    MemoryPool.Region r = pool.allocate(m.bytes()).orElseThrow(() -> new ScacheException(Status.STORE_FULL,
+        "no room for a lease of " + m.bytes() + " bytes: " + pool.usedBytes() + " of " + pool.reservedBytes()
+            + " reserved bytes in use"));
+    long id = IDS.incrementAndGet();
+    leases.put(id, new Lease(m.appId(), r.segment(), r.offset(), r.offset() + r.allocated()));
+    return new Message.MemoryLease(id, r.segment(), r.offset(), r.allocated());
+  }
+
+  Message.Ack commit(Message.CommitLeased m) {
+    Lease lease = leaseOf(m.leaseId());
+    BlockId id = m.blockId();
+    if (!lease.appId.equals(id.appId())) {
+      throw new ScacheException(Status.AUTH_FAILED, "lease " + m.leaseId() + " belongs to " + lease.appId
+          + ", not to " + id.appId());
+    }
+    PendingPut put;
+    if (m.length() == 0) {
+      put = new PendingPut(id, Unpooled.EMPTY_BUFFER);
+    } else {
+      lease.claim(m.leaseId(), m.offset(), m.length());
+      BlockBuffer data = new BlockBuffer(pool, pool.adopt(lease.segment, m.offset(), m.length()));
+      data.writerIndex(data.capacity());
+      put = new PendingPut(id, data);
+    }
+    if (store.commit(put)) {
+      counters.putBlocks.increment();
+      counters.putBytes.add(m.length());
+      counters.localCommits.increment();
+      stored.accept(new Message.BlockSize(id, m.length()));
+    } else {
+      counters.duplicatePuts.increment();
+    }
+    return new Message.Ack();
+  }
+
+  Message.Ack release(long leaseId) {
+    Lease lease = leases.remove(leaseId);
+    if (lease == null) {
+      throw unknownLease(leaseId);
+    }
+    freeUncommitted(lease);
+    return new Message.Ack();
+  }
+
+  Message.PinnedBlock pin(BlockId id) {
+    requireOpened();
+    StoredBlock.Pinned p = store.pin(id).orElseThrow(() -> new ScacheException(Status.BLOCK_NOT_FOUND,
+        "block " + id + " is not in the shared memory of worker " + workerId));
+    long pinId = IDS.incrementAndGet();
+    pins.put(pinId, new Pin(id.appId(), p.reference()));
+    counters.localPins.increment();
+    counters.localReadBlocks.increment();
+    counters.localReadBytes.add(p.length());
+    return new Message.PinnedBlock(pinId, p.region().segment(), p.region().offset(), p.length());
+  }
+
+  private void requireOpened() {
+    if (!opened) {
+      throw new ScacheException(Status.INVALID_ARGUMENT, "OPEN_LOCAL must come first on this connection");
+    }
+  }
+
+  private Lease leaseOf(long leaseId) {
+    Lease lease = leases.get(leaseId);
+    if (lease == null) {
+      throw unknownLease(leaseId);
+    }
+    return lease;
+  }
+
+  private static ScacheException unknownLease(long leaseId) {
+    return new ScacheException(Status.INVALID_ARGUMENT, "no lease " + leaseId + " on this connection");
+  }
+
+  private void freeUncommitted(Lease lease) {
+    long at = lease.start;
+    for (Map.Entry<Long, Long> c : lease.committed.entrySet()) {
+      pool.freeRange(lease.segment, at, c.getKey() - at);
+      at = c.getKey() + c.getValue();
+    }
+    pool.freeRange(lease.segment, at, lease.end - at);
+    lease.committed.clear();
+    lease.committed.put(lease.start, lease.end - lease.start);
+  }
+
+  /**
+   * A leased range {@code [start, end)} of one segment and the aligned parts of it already
+   * committed as blocks (which the blocks now own); the rest is the lease's to give back.
+   */
+  private static final class Lease {
+    final String appId;
+    final int segment;
+    final long start;
+    final long end;
+    final TreeMap<Long, Long> committed = new TreeMap<>();
+
+    Lease(String appId, int segment, long start, long end) {
+      this.appId = appId;
+      this.segment = segment;
+      this.start = start;
+      this.end = end;
+    }
+
+    /** Marks {@code [offset, offset + length)} committed, or explains why it cannot be. */
+    void claim(long leaseId, long offset, long length) {
+      long aligned = MemoryPool.align(length);
+      if (offset % MemoryPool.ALIGNMENT != 0 || offset < start || offset > end || aligned > end - offset) {
+        throw new ScacheException(Status.INVALID_ARGUMENT, "[" + offset + ", +" + length + ") is not an aligned "
+            + "range inside lease " + leaseId + " [" + start + ", " + end + ")");
+      }
+      Map.Entry<Long, Long> before = committed.floorEntry(offset);
+      Map.Entry<Long, Long> after = committed.ceilingEntry(offset);
+      if ((before != null && before.getKey() + before.getValue() > offset)
+          || (after != null && after.getKey() < offset + aligned)) {
+        throw new ScacheException(Status.INVALID_ARGUMENT, "[" + offset + ", +" + length + ") overlaps a range "
+            + "already committed from lease " + leaseId);
+      }
+      committed.put(offset, aligned);
+    }
+
+    long uncommittedBytes() {
+      long c = 0;
+      for (long len : committed.values()) {
+        c += len;
+      }
+      return end - start - c;
+    }
+  }
+
+  /** A pinned block: the reference that keeps its memory, and its application. */
+  private record Pin(String appId, ByteBuf reference) {}
+}

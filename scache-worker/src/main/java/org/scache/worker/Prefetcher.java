@@ -1,0 +1,357 @@
+package org.scache.worker;
+
+import io.netty.buffer.ByteBuf;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.scache.common.BlockId;
+import org.scache.common.ScacheException;
+import org.scache.common.ShuffleKey;
+import org.scache.common.WorkerInfo;
+import org.scache.common.auth.Credentials;
+import org.scache.common.network.ConnectionPool;
+import org.scache.common.network.Reply;
+import org.scache.common.protocol.Message;
+import org.scache.common.protocol.Message.BlockLocation;
+import org.scache.common.protocol.Message.BlockSize;
+import org.scache.common.protocol.Message.BlocksData;
+import org.scache.common.protocol.Status;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Pulls the blocks of the reduces the master placed on this worker here before the reduces run
+ * (paper Section IV-A): when the schedule arrives, the blocks of the maps finished so far; then the
+ * blocks of each map that finishes later, as the master announces them. Copies land in this
+ * worker's {@link BlockStore}, each reduce's blocks of one fetch as slices of one region, so reads
+ * find them locally. Fetches are batched per holder and bounded in number and bandwidth.
+ */
+final class Prefetcher {
+  private static final Logger LOG = LoggerFactory.getLogger(Prefetcher.class);
+
+  /** A block to copy here and the worker it is copied from. */
+  private record Wanted(BlockId id, long size, WorkerInfo holder) {}
+
+  /** Limits of the prefetcher. */
+  record Limits(boolean enabled, int maxInflight, long batchBytes, long bytesPerSecond) {}
+
+  private final BlockStore store;
+  private final MasterLink master;
+  private final ConnectionPool connections;
+  private final Credentials cluster;
+  private final WorkerInfo self;
+  private final Duration timeout;
+  private final WorkerCounters counters;
+  private final ScheduledExecutorService timer;
+  private final Limits limits;
+  private final Object landing = new Object();
+
+  // guarded by this
+  private final Map<String, ArrayDeque<Wanted>> queues = new LinkedHashMap<>();
+  private final Set<BlockId> wanted = new HashSet<>();
+  private final Set<ShuffleKey> active = new HashSet<>();
+  /** Recently removed shuffles and applications: late announcements of them are ignored. */
+  private final Set<Object> removed = java.util.Collections.newSetFromMap(new LinkedHashMap<>() {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<Object, Boolean> eldest) {
+      return size() > 10_000;
+    }
+  });
+  private int inflight;
+  private long nextSendNanos;
+
+  Prefetcher(BlockStore store, MasterLink master, ConnectionPool connections, Credentials cluster, WorkerInfo self,
+      Duration timeout, WorkerCounters counters, ScheduledExecutorService timer, Limits limits) {
+    this.store = store;
+    this.master = master;
+    this.connections = connections;
+    this.cluster = cluster;
+    this.self = self;
+    this.timeout = timeout;
+    this.counters = counters;
+    this.timer = timer;
+    this.limits = limits;
+  }
+
+  /** The master placed a shuffle: copy what already exists of the reduces placed or moved here. */
+  void onScheduled(Message.ShuffleScheduled m) {
+    if (!limits.enabled()) {
+      return;
+    }
+    Message.ScheduleResult s = m.schedule();
+    for (Message.ReduceAssignment a : s.assignments()) {
+      if (a.worker().workerId().equals(self.workerId())) {
+        locateAndQueue(new ShuffleKey(s.appId(), s.shuffleId()), a.reduceId());
+      }
+    }
+    for (Message.ReduceMove move : m.moves()) {
+      if (move.to().workerId().equals(self.workerId())) {
+        locateAndQueue(new ShuffleKey(s.appId(), move.shuffleId()), move.reduceId());
+      }
+    }
+  }
+
+  /** A map finished after the schedule; its blocks of reduces placed here are copied. */
+  void onMapOutputReady(Message.MapOutputReady m) {
+    ShuffleKey key = new ShuffleKey(m.appId(), m.shuffleId());
+    // other attempts of the map are void now, here as on the master
+    store.mapFinished(key, m.mapId(), m.attempt());
+    if (!limits.enabled()) {
+      return;
+    }
+    List<Wanted> list = new ArrayList<>(m.blocks().size());
+    m.blocks().forEach(b -> list.add(new Wanted(b.blockId(), b.size(), m.holder())));
+    enqueue(key, list);
+  }
+
+  /** Stops copying blocks of the shuffle; returns once no copy of it can land any more. */
+  void forgetShuffle(ShuffleKey key) {
+    synchronized (this) {
+      active.remove(key);
+      removed.add(key);
+      purge(id -> id.shuffle().equals(key));
+    }
+    synchronized (landing) {
+      // a landing in progress finishes before the caller removes the shuffle's blocks
+    }
+  }
+
+  /** Stops copying blocks of the application. */
+  void forgetApplication(String appId) {
+    synchronized (this) {
+      active.removeIf(k -> k.appId().equals(appId));
+      removed.add(appId);
+      purge(id -> id.appId().equals(appId));
+    }
+    synchronized (landing) {
+      // as in forgetShuffle
+    }
+  }
+
+  private void purge(java.util.function.Predicate<BlockId> which) {
+    for (ArrayDeque<Wanted> q : queues.values()) {
+      q.removeIf(w -> {
+        if (which.test(w.id())) {
+          wanted.remove(w.id());
+          return true;
+        }
+        return false;
+      });
+    }
+  }
+
+  private void locateAndQueue(ShuffleKey key, int reduceId) {
+    synchronized (this) {
+      if (!activate(key)) {
+        return;
+      }
+    }
+    master.locate(new Message.LocateBlocks(key.appId(), key.shuffleId(), reduceId, -1)).whenComplete((found, e) -> {
+      if (e != null) {
+        // lost maps are re-run and announced when they finish; the rest is read remotely if needed
+        LOG.debug("cannot locate reduce {} of {} for prefetch: {}", reduceId, key, e.toString());
+        return;
+      }
+      List<Wanted> list = new ArrayList<>(found.locations().size());
+      for (BlockLocation l : found.locations()) {
+        list.add(new Wanted(l.blockId(), l.size(), l.holder()));
+      }
+      enqueue(key, list);
+    });
+  }
+
+  private void enqueue(ShuffleKey key, List<Wanted> blocks) {
+    synchronized (this) {
+      if (!activate(key)) {
+        return;
+      }
+      for (Wanted w : blocks) {
+        if (w.holder().workerId().equals(self.workerId()) || wanted.contains(w.id())
+            || store.get(w.id()).isPresent()) {
+          continue;
+        }
+        wanted.add(w.id());
+        queues.computeIfAbsent(w.holder().workerId(), k -> new ArrayDeque<>()).add(w);
+      }
+    }
+    pump();
+  }
+
+  /** Marks the shuffle as one to copy blocks of, unless it was removed here; guarded by this. */
+  private boolean activate(ShuffleKey key) {
+    if (removed.contains(key) || removed.contains(key.appId())) {
+      return false;
+    }
+    active.add(key);
+    return true;
+  }
+
+  /** Starts fetches while there are queued blocks and room for another fetch. */
+  private void pump() {
+    List<Runnable> starts = new ArrayList<>();
+    synchronized (this) {
+      while (inflight < limits.maxInflight()) {
+        List<Wanted> batch = nextBatch();
+        if (batch.isEmpty()) {
+          break;
+        }
+        inflight++;
+        long bytes = batch.stream().mapToLong(Wanted::size).sum();
+        long delayNanos = 0;
+        if (limits.bytesPerSecond() > 0) {
+          long now = System.nanoTime();
+          long start = Math.max(now, nextSendNanos);
+          nextSendNanos = start + (long) (bytes * 1e9 / limits.bytesPerSecond());
+          delayNanos = start - now;
+        }
+        long delay = delayNanos;
+        starts.add(() -> {
+          if (delay > 0) {
+            timer.schedule(() -> fetch(batch), delay, TimeUnit.NANOSECONDS);
+          } else {
+            fetch(batch);
+          }
+        });
+      }
+    }
+    starts.forEach(Runnable::run);
+  }
+
+  /** The blocks of the next holder in turn, up to the batch size (at least one), by reduce then map. */
+  private List<Wanted> nextBatch() {
+    Iterator<Map.Entry<String, ArrayDeque<Wanted>>> it = queues.entrySet().iterator();
+    while (it.hasNext()) {
+      Map.Entry<String, ArrayDeque<Wanted>> e = it.next();
+      ArrayDeque<Wanted> q = e.getValue();
+      if (q.isEmpty()) {
+        it.remove();
+        continue;
+      }
+      List<Wanted> batch = new ArrayList<>();
+      long bytes = 0;
+      while (!q.isEmpty() && (batch.isEmpty() || bytes + q.peek().size() <= limits.batchBytes())) {
+        Wanted w = q.poll();
+        bytes += w.size();
+        batch.add(w);
+      }
+      it.remove();
+      if (!q.isEmpty()) {
+        queues.put(e.getKey(), q); // to the back: holders take turns
+      }
+      batch.sort(Comparator.comparing((Wanted w) -> w.id().appId()).thenComparingInt(w -> w.id().shuffleId())
+          .thenComparingInt(w -> w.id().reduceId()).thenComparingInt(w -> w.id().mapId()));
+      return batch;
+    }
+    return List.of();
+  }
+
+  private void fetch(List<Wanted> batch) {
+    WorkerInfo holder = batch.get(0).holder();
+    List<BlockId> ids = batch.stream().map(Wanted::id).toList();
+    counters.prefetchFetches.increment();
+    connections.get(holder.host(), holder.port())
+        .thenCompose(c -> c.call(new Message.FetchBlocks(ids), Optional.of(cluster), timeout))
+        .whenComplete((Reply r, Throwable e) -> {
+          try {
+            if (e != null) {
+              counters.prefetchFailures.increment();
+              LOG.debug("prefetch of {} blocks from {} failed: {}", ids.size(), holder.workerId(),
+                  ScacheException.from(e).getMessage());
+            } else {
+              land(batch, r);
+            }
+          } catch (RuntimeException ex) {
+            counters.prefetchFailures.increment();
+            LOG.warn("prefetch of {} blocks from {} failed: {}", ids.size(), holder.workerId(), ex.toString());
+          } finally {
+            synchronized (this) {
+              ids.forEach(wanted::remove);
+              inflight--;
+            }
+            pump();
+          }
+        });
+  }
+
+  /** Stores the fetched blocks here, one region per reduce of the batch. */
+  private void land(List<Wanted> batch, Reply r) {
+    ByteBuf payload = r.payload();
+    try {
+      BlocksData meta = r.as(BlocksData.class);
+      if (meta.totalBytes() != payload.readableBytes() || meta.blocks().size() != batch.size()) {
+        throw new ScacheException(Status.MALFORMED_MESSAGE, "a prefetch answer's sizes do not add up");
+      }
+      synchronized (landing) {
+        int offset = payload.readerIndex();
+        int i = 0;
+        while (i < batch.size()) {
+          BlockId first = batch.get(i).id();
+          int end = i;
+          long bytes = 0;
+          List<BlockSize> group = new ArrayList<>();
+          while (end < batch.size() && sameReduce(first, batch.get(end).id())) {
+            BlockSize b = meta.blocks().get(end);
+            group.add(b);
+            bytes += b.size();
+            end++;
+          }
+          landGroup(group, payload.slice(offset, (int) bytes));
+          offset += (int) bytes;
+          i = end;
+        }
+      }
+    } finally {
+      payload.release();
+    }
+  }
+
+  private void landGroup(List<BlockSize> group, ByteBuf data) {
+    boolean wantedStill;
+    synchronized (this) {
+      wantedStill = active.contains(group.get(0).blockId().shuffle());
+    }
+    if (!wantedStill) {
+      return;
+    }
+    try {
+      count(group, store.storeCopies(group, data));
+    } catch (ScacheException e) {
+      if (e.status() != Status.BLOCK_TOO_LARGE || group.size() == 1) {
+        counters.prefetchSkippedBlocks.add(group.size());
+        LOG.debug("prefetched blocks of reduce {} not kept: {}", group.get(0).blockId().reduceId(), e.getMessage());
+        return;
+      }
+      // the reduce's blocks do not fit one region: keep them one by one
+      int offset = data.readerIndex();
+      for (BlockSize b : group) {
+        try {
+          count(List.of(b), store.storeCopies(List.of(b), data.slice(offset, (int) b.size())));
+        } catch (ScacheException one) {
+          counters.prefetchSkippedBlocks.increment();
+        }
+        offset += (int) b.size();
+      }
+    }
+  }
+
+  private void count(List<BlockSize> group, int stored) {
+    if (stored > 0) {
+      counters.prefetchedBlocks.add(stored);
+      counters.prefetchedBytes.add(group.stream().mapToLong(BlockSize::size).sum());
+    }
+  }
+
+  private static boolean sameReduce(BlockId a, BlockId b) {
+    return a.reduceId() == b.reduceId() && a.shuffleId() == b.shuffleId() && a.appId().equals(b.appId());
+  }
+}

@@ -1,0 +1,297 @@
+package org.scache.tests;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.scache.client.ScacheClient;
+import org.scache.common.BlockId;
+import org.scache.common.ScacheException;
+import org.scache.common.auth.Credentials;
+import org.scache.common.config.ScacheConf;
+import org.scache.common.config.ScacheOptions;
+import org.scache.common.network.ConnectionPool;
+import org.scache.common.network.Reply;
+import org.scache.common.network.ScacheConnection;
+import org.scache.common.network.TransportSettings;
+import org.scache.common.protocol.Message;
+import org.scache.common.protocol.Status;
+
+/**
+ * Clients on the worker's host put and get blocks through its shared memory: the bytes survive
+ * exactly, other workers read them, every failure falls back to the socket, a dead connection
+ * gives its memory back, and no application can use another's leases, pins or blocks.
+ */
+@Timeout(120)
+class SharedMemoryIT {
+  private static final Duration WAIT = Duration.ofSeconds(5);
+  private static InProcessCluster cluster;
+
+  @BeforeAll
+  static void start() throws Exception {
+    cluster = InProcessCluster.start(2, 256L << 20);
+  }
+
+  @AfterAll
+  static void stop() {
+    cluster.close();
+  }
+
+  private static ScacheClient registered(int worker, String app) {
+    ScacheClient c = cluster.client(worker, app, app + "-secret");
+    c.registerApplication();
+    return c;
+  }
+
+  private static Credentials credentials(String app) {
+    return Credentials.application(app, (app + "-secret").getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static byte[] bytes(int size, long seed) {
+    byte[] b = new byte[size];
+    new SplittableRandom(seed).nextBytes(b);
+    return b;
+  }
+
+  private static long stat(int worker, String name) {
+    return cluster.worker(worker).stats().get(name);
+  }
+
+  @Test
+  void sharedMemoryPutAndGet_returnTheBytesExactly_andUseNoSocketForTheData() {
+    String app = "app-shm-roundtrip";
+    long commitsBefore = stat(0, "shm.commit.blocks");
+    long pinsBefore = stat(0, "shm.pin.blocks");
+    int[] sizes = {0, 1, 63, 64, 65, 4096, 100_000, 1 << 20, (1 << 20) + 1, 10 << 20};
+    try (ScacheClient c = registered(0, app)) {
+      List<CompletableFuture<Void>> puts = new ArrayList<>();
+      for (int i = 0; i < 100; i++) {
+        int size = sizes[i % sizes.length];
+        puts.add(c.putBlockAsync(new BlockId(app, 0, i, 0, 0), ByteBuffer.wrap(bytes(size, i))));
+        if (size > (1 << 20)) {
+          CompletableFuture.allOf(puts.toArray(CompletableFuture[]::new)).join();
+        }
+      }
+      CompletableFuture.allOf(puts.toArray(CompletableFuture[]::new)).join();
+      int nonEmpty = 0;
+      for (int i = 0; i < 100; i++) {
+        int size = sizes[i % sizes.length];
+        nonEmpty += size > 0 ? 1 : 0;
+        assertArrayEquals(bytes(size, i), c.getBlock(new BlockId(app, 0, i, 0, 0)), "block " + i);
+      }
+      assertEquals(nonEmpty, stat(0, "shm.commit.blocks") - commitsBefore);
+      assertEquals(nonEmpty, stat(0, "shm.pin.blocks") - pinsBefore);
+      c.removeApplication();
+    }
+  }
+
+  @Test
+  void sharedMemoryPutBlocks_areReadFromAnotherWorker() {
+    String app = "app-shm-remote";
+    try (ScacheClient local = registered(0, app); ScacheClient remote = cluster.client(1, app, app + "-secret")) {
+      for (int m = 0; m < 4; m++) {
+        local.putBlock(new BlockId(app, 0, m, 0, 0), bytes(300_000, m));
+        local.mapFinished(0, m, 0);
+      }
+      for (int m = 0; m < 4; m++) {
+        assertArrayEquals(bytes(300_000, m), remote.getBlock(new BlockId(app, 0, m, 0, 0)));
+      }
+      assertEquals(4, remote.getReduceInput(0, 0).blocks().size());
+      local.removeApplication();
+    }
+  }
+
+  @Test
+  void duplicateCommits_areIdempotent_andKeepTheFirstBytes() throws Exception {
+    String app = "app-shm-dup";
+    BlockId id = new BlockId(app, 0, 0, 0, 0);
+    try (ScacheClient c = registered(0, app)) {
+      long dupBefore = stat(0, "put.duplicates");
+      c.putBlock(id, bytes(5000, 1));
+      c.putBlock(id, bytes(5000, 2));
+      assertArrayEquals(bytes(5000, 1), c.getBlock(id));
+      try (Raw raw = new Raw(0)) {
+        raw.call(new Message.OpenLocal(app), app);
+        Message.MemoryLease lease = raw.call(new Message.LeaseMemory(app, 1 << 16), app)
+            .as(Message.MemoryLease.class);
+        raw.call(new Message.CommitLeased(id, lease.leaseId(), lease.offset(), 5000), app);
+        raw.call(new Message.CommitLeased(id, lease.leaseId(), lease.offset() + 8192, 5000), app);
+        raw.call(new Message.ReleaseLease(lease.leaseId()), app);
+      }
+      assertEquals(3, stat(0, "put.duplicates") - dupBefore);
+      assertArrayEquals(bytes(5000, 1), c.getBlock(id));
+      c.removeApplication();
+    }
+    awaitUsedBytes(0, 0);
+  }
+
+  @Test
+  void clientWithSharedMemoryOff_usesTheSocket_andStillWorks() {
+    String app = "app-shm-client-off";
+    long commitsBefore = stat(0, "shm.commit.blocks");
+    long pinsBefore = stat(0, "shm.pin.blocks");
+    ScacheConf conf = cluster.clientConf(0).with(ScacheOptions.CLIENT_LOCAL_SHM_ENABLED, false);
+    try (ScacheClient c = ScacheClient.create(conf, app, (app + "-secret").getBytes(StandardCharsets.UTF_8))) {
+      c.registerApplication();
+      c.putBlock(new BlockId(app, 0, 0, 0, 0), bytes(70_000, 3));
+      assertArrayEquals(bytes(70_000, 3), c.getBlock(new BlockId(app, 0, 0, 0, 0)));
+      c.removeApplication();
+    }
+    assertEquals(commitsBefore, stat(0, "shm.commit.blocks"));
+    assertEquals(pinsBefore, stat(0, "shm.pin.blocks"));
+  }
+
+  @Test
+  void workerWithSharedMemoryOff_refusesOpenLocal_andItsClientsUseTheSocket() throws Exception {
+    ScacheConf off = ScacheConf.empty().with(ScacheOptions.WORKER_LOCAL_SHM_ENABLED, false);
+    try (InProcessCluster plain = InProcessCluster.start(1, 16L << 20, off);
+        ScacheClient c = plain.client(0, "app-plain", "app-plain-secret")) {
+      c.registerApplication();
+      for (int i = 0; i < 3; i++) {
+        c.putBlock(new BlockId("app-plain", 0, i, 0, 0), bytes(200_000, i));
+      }
+      for (int i = 0; i < 3; i++) {
+        assertArrayEquals(bytes(200_000, i), c.getBlock(new BlockId("app-plain", 0, i, 0, 0)));
+      }
+      assertEquals(0, plain.worker(0).stats().get("shm.commit.blocks"));
+      try (ConnectionPool pool = new ConnectionPool(TransportSettings.defaults(), "raw")) {
+        ScacheConnection conn = pool.get("127.0.0.1", plain.worker(0).info().port()).join();
+        ScacheException e = ScacheException.from(assertThrows(Exception.class, () -> conn.call(
+            new Message.OpenLocal("app-plain"), Optional.of(credentials("app-plain")), WAIT).join()));
+        assertEquals(Status.INVALID_ARGUMENT, e.status());
+      }
+    }
+  }
+
+  @Test
+  void closingAConnectionMidLease_givesTheMemoryBack() throws Exception {
+    String app = "app-shm-killed";
+    try (ScacheClient c = registered(1, app)) {
+      long before = stat(1, "memory.used.bytes");
+      Raw raw = new Raw(1);
+      raw.call(new Message.OpenLocal(app), app);
+      Message.MemoryLease lease = raw.call(new Message.LeaseMemory(app, 4 << 20), app).as(Message.MemoryLease.class);
+      raw.call(new Message.CommitLeased(new BlockId(app, 0, 0, 0, 0), lease.leaseId(), lease.offset(), 1000), app);
+      Message.PinnedBlock pin = raw.call(new Message.PinBlock(new BlockId(app, 0, 0, 0, 0)), app)
+          .as(Message.PinnedBlock.class);
+      assertEquals(lease.offset(), pin.offset());
+      assertEquals(before + (4 << 20), stat(1, "memory.used.bytes"));
+      raw.close();
+      awaitUsedBytes(1, before + 1024);
+      c.removeApplication();
+    }
+  }
+
+  @Test
+  void readsAfterRemoveApplication_failCleanly() throws Exception {
+    String app = "app-shm-removed";
+    BlockId id = new BlockId(app, 0, 0, 0, 0);
+    try (ScacheClient c = registered(0, app)) {
+      c.putBlock(id, bytes(100_000, 9));
+      c.removeApplication();
+      // the master tells the workers in the background; a read may still succeed until then
+      long deadline = System.nanoTime() + WAIT.toNanos();
+      ScacheException e = null;
+      while (e == null && System.nanoTime() < deadline) {
+        try {
+          assertArrayEquals(bytes(100_000, 9), c.getBlock(id));
+          Thread.sleep(10);
+        } catch (ScacheException failed) {
+          e = failed;
+        }
+      }
+      assertTrue(e != null, "reads still succeed " + WAIT + " after the removal");
+      assertTrue(e.status() == Status.UNKNOWN_APPLICATION || e.status() == Status.BLOCK_NOT_FOUND
+          || e.status() == Status.AUTH_FAILED, e.toString());
+    }
+  }
+
+  @Test
+  void anotherApplication_isRefusedOnEverySharedMemoryMessage() throws Exception {
+    String owner = "app-shm-owner";
+    String other = "app-shm-other";
+    BlockId block = new BlockId(owner, 0, 0, 0, 0);
+    try (ScacheClient o = registered(0, owner); ScacheClient x = registered(0, other); Raw raw = new Raw(0)) {
+      o.putBlock(block, bytes(1000, 4));
+      raw.call(new Message.OpenLocal(owner), owner);
+      Message.MemoryLease lease = raw.call(new Message.LeaseMemory(owner, 1 << 16), owner)
+          .as(Message.MemoryLease.class);
+      Message.PinnedBlock pin = raw.call(new Message.PinBlock(block), owner).as(Message.PinnedBlock.class);
+      long failuresBefore = stat(0, "auth.failures");
+      List<Supplier<Message>> requests = List.of(
+          () -> new Message.OpenLocal(owner),
+          () -> new Message.LeaseMemory(owner, 4096),
+          () -> new Message.CommitLeased(block, lease.leaseId(), lease.offset(), 10),
+          () -> new Message.CommitLeased(new BlockId(other, 0, 0, 0, 0), lease.leaseId(), lease.offset(), 10),
+          () -> new Message.ReleaseLease(lease.leaseId()),
+          () -> new Message.PinBlock(block),
+          () -> new Message.Unpin(List.of(pin.pinId())));
+      for (Supplier<Message> r : requests) {
+        ScacheException e = assertThrows(ScacheException.class, () -> raw.call(r.get(), other), r.get().toString());
+        assertEquals(Status.AUTH_FAILED, e.status(), r.get() + ": " + e.getMessage());
+      }
+      assertTrue(stat(0, "auth.failures") - failuresBefore >= requests.size() - 1);
+      // the owner's lease and pin are untouched, and ids it does not hold are invalid
+      raw.call(new Message.CommitLeased(new BlockId(owner, 0, 1, 0, 0), lease.leaseId(), lease.offset(), 10), owner);
+      raw.call(new Message.Unpin(List.of(pin.pinId())), owner);
+      raw.call(new Message.ReleaseLease(lease.leaseId()), owner);
+      for (Message bad : List.of(new Message.ReleaseLease(lease.leaseId()), new Message.Unpin(List.of(pin.pinId())),
+          new Message.CommitLeased(block, 424242, 0, 10))) {
+        ScacheException e = assertThrows(ScacheException.class, () -> raw.call(bad, owner));
+        assertEquals(Status.INVALID_ARGUMENT, e.status(), bad.toString());
+      }
+      assertArrayEquals(bytes(1000, 4), o.getBlock(block));
+      o.removeApplication();
+      x.removeApplication();
+    }
+  }
+
+  private static void awaitUsedBytes(int worker, long expected) throws InterruptedException {
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    while (stat(worker, "memory.used.bytes") != expected) {
+      if (System.nanoTime() > deadline) {
+        assertEquals(expected, stat(worker, "memory.used.bytes"), "memory in use on worker " + worker);
+      }
+      Thread.sleep(10);
+    }
+  }
+
+  /** One raw connection to a worker, for requests the client does not send as such. */
+  private static final class Raw implements AutoCloseable {
+    private final ConnectionPool pool = new ConnectionPool(TransportSettings.defaults(), "raw");
+    private final ScacheConnection connection;
+
+    Raw(int worker) {
+      connection = pool.get("127.0.0.1", cluster.worker(worker).info().port()).join();
+    }
+
+    Reply call(Message m, String signedBy) {
+      try {
+        Reply r = connection.call(m, Optional.of(credentials(signedBy)), WAIT).join();
+        r.payload().release();
+        return r;
+      } catch (RuntimeException e) {
+        throw ScacheException.from(e);
+      }
+    }
+
+    @Override
+    public void close() {
+      pool.close();
+    }
+  }
+}
