@@ -5,7 +5,7 @@
 # Environment:
 #   JAVA_HOME          Java 17 or newer; else java on PATH
 #   SCACHE_CONF_DIR    configuration directory (default: $SCACHE_HOME/conf)
-#   SCACHE_JAVA_OPTS   JVM options (default: -Xmx512m)
+#   SCACHE_JAVA_OPTS   JVM options (default: -Xmx256m -XX:+UseSerialGC; block data lives off the heap)
 #   SCACHE_LOG_DIR     log files of started daemons (default: $SCACHE_HOME/logs)
 #   SCACHE_PID_DIR     pid files of started daemons (default: $SCACHE_HOME/run)
 #   SCACHE_IDENT       names the pid and log files, so several workers can run on one host
@@ -16,7 +16,7 @@ SCACHE_HOME="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd -P
 SCACHE_CONF_DIR="${SCACHE_CONF_DIR:-$SCACHE_HOME/conf}"
 SCACHE_LOG_DIR="${SCACHE_LOG_DIR:-$SCACHE_HOME/logs}"
 SCACHE_PID_DIR="${SCACHE_PID_DIR:-$SCACHE_HOME/run}"
-SCACHE_JAVA_OPTS="${SCACHE_JAVA_OPTS:--Xmx512m}"
+SCACHE_JAVA_OPTS="${SCACHE_JAVA_OPTS:--Xmx256m -XX:+UseSerialGC}"
 SCACHE_START_TIMEOUT="${SCACHE_START_TIMEOUT:-20}"
 SCACHE_STOP_TIMEOUT="${SCACHE_STOP_TIMEOUT:-10}"
 SCACHE_CLASSPATH="$SCACHE_CONF_DIR:$SCACHE_HOME/lib/*"

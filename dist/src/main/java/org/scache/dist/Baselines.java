@@ -29,7 +29,8 @@ final class Baselines {
   }
 
   /**
-   * The same copies into a destination ring of {@code ringBytes} of direct memory, from a source
+   * The same copies into a destination ring of {@code ringBytes} of shared memory mapped like the
+   * worker's reserve, from a source
    * that rotates over several arrays: what a put does to the reserve, whose target is not in the
    * CPU caches.
    */
@@ -40,9 +41,26 @@ final class Baselines {
       random.nextBytes(s);
     }
     int slots = (int) Math.max(1, ringBytes / size);
-    ByteBuffer ring = ByteBuffer.allocateDirect(Math.multiplyExact(slots, size));
-    ringCopies(sources, ring, slots, size, warmup.toNanos());
-    return ringCopies(sources, ring, slots, size, measured.toNanos());
+    java.nio.file.Path dir = java.nio.file.Files.isWritable(java.nio.file.Path.of("/dev/shm"))
+        ? java.nio.file.Path.of("/dev/shm") : java.nio.file.Path.of(System.getProperty("java.io.tmpdir"));
+    java.nio.MappedByteBuffer ring;
+    try {
+      java.nio.file.Path file = java.nio.file.Files.createTempFile(dir, "scache-bench-", ".mem");
+      try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file,
+          java.nio.file.StandardOpenOption.READ, java.nio.file.StandardOpenOption.WRITE)) {
+        ring = ch.map(java.nio.channels.FileChannel.MapMode.READ_WRITE, 0, (long) slots * size);
+      } finally {
+        java.nio.file.Files.deleteIfExists(file);
+      }
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    try {
+      ringCopies(sources, ring, slots, size, warmup.toNanos());
+      return ringCopies(sources, ring, slots, size, measured.toNanos());
+    } finally {
+      io.netty.util.internal.PlatformDependent.freeDirectBuffer(ring);
+    }
   }
 
   private static Throughput ringCopies(byte[][] sources, ByteBuffer ring, int slots, int size, long nanos) {

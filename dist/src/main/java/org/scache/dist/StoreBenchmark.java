@@ -78,7 +78,7 @@ public final class StoreBenchmark {
         default -> {
           System.err.println("usage: scache-bench store [--quick] [--seconds PER_PHASE] [--daemon-opts 'JVM OPTIONS']\n"
               + "  default: 2 s per phase (about 1.5 minutes); --quick: 0.3 s per phase (about 20 s)\n"
-              + "  --daemon-opts: JVM options of the master and workers (default: $SCACHE_JAVA_OPTS or -Xmx512m)");
+              + "  --daemon-opts: JVM options of the master and workers (default: $SCACHE_JAVA_OPTS or -Xmx256m -XX:+UseSerialGC)");
           System.exit(2);
         }
       }
@@ -238,7 +238,6 @@ public final class StoreBenchmark {
         i -> clientA.putBlockAsync(id(shuffle, i), ByteBuffer.wrap(sources[i % sources.length], 0, size)));
     finishMaps(shuffle, blocks);
     results.memory.add(memory(cluster.worker(0), "worker1", "after putting " + blocks + " MiB (the put phase)"));
-    results.rssAfterPut = cluster.worker(0).residentBytes().orElse(-1);
     progress("memory: reading all " + blocks + " MiB through worker2");
     results.bulkRemote = CallLoop.run(IN_FLIGHT, Duration.ZERO, Duration.ofHours(1), blocks, size,
         i -> clientB.getBlockAsync(id(shuffle, i)).thenAccept(bb -> requireSize(bb, size)));

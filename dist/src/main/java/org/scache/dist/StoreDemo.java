@@ -273,9 +273,9 @@ public final class StoreDemo {
     return (System.nanoTime() - startNanos) / 1e9;
   }
 
-  /** JVM options of the daemons: SCACHE_JAVA_OPTS as the bin/ scripts use it, else -Xmx512m. */
+  /** JVM options of the daemons: SCACHE_JAVA_OPTS as the bin/ scripts use it, else -Xmx256m -XX:+UseSerialGC. */
   static List<String> daemonJvmArgs() {
-    String opts = System.getenv().getOrDefault("SCACHE_JAVA_OPTS", "-Xmx512m").trim();
+    String opts = System.getenv().getOrDefault("SCACHE_JAVA_OPTS", "-Xmx256m -XX:+UseSerialGC").trim();
     return opts.isEmpty() ? List.of() : List.of(opts.split("\\s+"));
   }
 }

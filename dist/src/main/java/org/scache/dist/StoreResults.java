@@ -26,7 +26,6 @@ final class StoreResults {
   Throughput rawTcp = Throughput.NONE;
   Throughput bulkPut = Throughput.NONE;
   Throughput bulkRemote = Throughput.NONE;
-  long rssAfterPut = -1;
 
   void print(PrintStream out, long rssLimit) {
     out.println();
@@ -38,7 +37,7 @@ final class StoreResults {
         "| memcpy byte[] -> direct ByteBuffer, same buffers (in cache) | %s | %.2f |%n",
         StoreBenchmark.label(size), t.gbPerSecond()));
     memcpyOutOfCache.forEach((size, t) -> out.printf(Locale.ROOT,
-        "| memcpy byte[] -> 384 MiB direct ring (out of cache, like a put) | %s | %.2f |%n",
+        "| memcpy byte[] -> 384 MiB shared-memory ring (out of cache, like a put) | %s | %.2f |%n",
         StoreBenchmark.label(size), t.gbPerSecond()));
     out.printf(Locale.ROOT, "| raw loopback TCP, one stream (java.nio) | 1 MiB writes | %.2f |%n",
         rawTcp.gbPerSecond());
@@ -108,9 +107,10 @@ final class StoreResults {
         ratio(workerFetch.get(k), rawTcp), 0.8, "x");
     target(out, "(client read relayed by worker2 from worker1, 1 MiB, 8 in flight, for reference)",
         ratio(remote.get(k), rawTcp), 0.8, "x");
-    boolean rssKnown = rssAfterPut >= 0;
-    out.printf(Locale.ROOT, "| worker RSS after the put phase <= reserve + 128 MiB (%.0f MiB) | %s MiB | %s |%n",
-        rssLimit / MIB, mib(rssAfterPut), rssKnown ? (rssAfterPut <= rssLimit ? "yes" : "NO") : "unknown (no /proc)");
+    long maxRss = memory.stream().mapToLong(MemorySample::rssBytes).max().orElse(-1);
+    boolean rssKnown = maxRss >= 0;
+    out.printf(Locale.ROOT, "| largest worker RSS seen, reserve 90%% full <= reserve + 128 MiB (%.0f MiB) | %s MiB | %s |%n",
+        rssLimit / MIB, mib(maxRss), rssKnown ? (maxRss <= rssLimit ? "yes" : "NO") : "unknown (no /proc)");
   }
 
   private void localRows(PrintStream out, String op, Map<Integer, Throughput> rows) {

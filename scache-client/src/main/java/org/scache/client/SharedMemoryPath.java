@@ -52,6 +52,14 @@ final class SharedMemoryPath implements AutoCloseable {
   private final long minBlockBytes;
   private final Duration leaseIdleTimeout;
   private final AtomicBoolean disabled = new AtomicBoolean();
+  /** Copies out of the worker's memory run here, off the connection's event loop, one per core. */
+  private final java.util.concurrent.ExecutorService copiers = java.util.concurrent.Executors.newFixedThreadPool(
+      Runtime.getRuntime().availableProcessors(), r -> {
+        Thread t = new Thread(r, "scache-client-copy");
+        t.setDaemon(true);
+        return t;
+      });
+
   /** Copies hold the read lock; {@link #close()} takes the write lock before unmapping. */
   private final ReentrantReadWriteLock mappingLock = new ReentrantReadWriteLock();
   private final Map<String, MappedByteBuffer> mappings = new HashMap<>();
@@ -244,7 +252,7 @@ final class SharedMemoryPath implements AutoCloseable {
     CompletableFuture<ByteBuffer> viaShm;
     try {
       viaShm = session().thenCompose(s -> s.connection.call(new Message.PinBlock(id), credentials, timeout)
-          .thenApply(r -> copyOut(s, r.as(Message.PinnedBlock.class))));
+          .thenApplyAsync(r -> copyOut(s, r.as(Message.PinnedBlock.class)), copiers));
     } catch (RuntimeException e) {
       viaShm = CompletableFuture.failedFuture(e);
     }
@@ -424,6 +432,7 @@ final class SharedMemoryPath implements AutoCloseable {
         current = null;
       }
     }
+    copiers.shutdown();
     mappingLock.writeLock().lock();
     try {
       synchronized (this) {
