@@ -34,7 +34,6 @@ public final class ScacheMaster implements AutoCloseable {
   private final ApplicationRegistry applications;
   private final ShuffleRegistry shuffles = new ShuffleRegistry();
   private final CoScheduler coScheduler;
-  private final Clock clock;
   private final long heartbeatMillis;
   private final Credentials cluster;
   private final ConnectionPool connections;
@@ -48,7 +47,6 @@ public final class ScacheMaster implements AutoCloseable {
           + " must be set to the same secret on the master and every worker");
     }
     byte[] clusterSecret = secret.getBytes(StandardCharsets.UTF_8);
-    this.clock = clock;
     this.cluster = Credentials.cluster(clusterSecret);
     this.workers = new WorkerRegistry(clock, conf.get(ScacheOptions.MASTER_WORKER_EXPIRY));
     this.applications = new ApplicationRegistry(clock, conf.get(ScacheOptions.MASTER_TOMBSTONE_TTL));
@@ -298,7 +296,4 @@ public final class ScacheMaster implements AutoCloseable {
     };
   }
 
-  long nowMillis() {
-    return clock.millis();
-  }
 }

@@ -240,6 +240,8 @@ class PrefetchScheduleIT {
       assertTrue(took >= Duration.ofMillis(450).toNanos() && took < Duration.ofSeconds(5).toNanos(), "took " + took);
       ReduceInput partial = c.getReduceInput(0, 0, Duration.ZERO);
       assertEquals(1, partial.blocks().size());
+      assertEquals(2, partial.numMaps());
+      assertEquals(1, partial.finishedMaps());
       assertFalse(partial.isComplete());
       c.removeApplication();
     }

@@ -78,22 +78,6 @@ class StoreBehaviourIT {
   }
 
   @Test
-  void reduceInput_withoutWait_beforeAllMapsFinish_saysHowManyFinished() {
-    String app = "app-partial";
-    try (ScacheClient c = cluster.client(1, app, "s2")) {
-      c.registerApplication();
-      c.registerShuffle(0, 3, 1, PartitionerKind.HASH);
-      c.putBlock(new BlockId(app, 0, 0, 0, 0), new byte[] {1, 2, 3});
-      c.mapFinished(0, 0, 0);
-      ReduceInput in = c.getReduceInput(0, 0, Duration.ZERO);
-      assertEquals(3, in.numMaps());
-      assertEquals(1, in.finishedMaps());
-      assertTrue(!in.isComplete());
-      c.removeApplication();
-    }
-  }
-
-  @Test
   void putOfSameBlockTwice_isIdempotent_andKeepsTheFirstBytes() {
     String app = "app-idempotent";
     try (ScacheClient c = cluster.client(0, app, "s3")) {

@@ -32,4 +32,29 @@ final class ScheduleInputs {
       Objects.requireNonNull(reduce, "reduce prediction");
     }
   }
+
+  /**
+   * Checks the inputs, then deals the reduces to the hosts round-robin in the order {@code orderOf}
+   * gives: it receives the reduce ids and returns positions into {@code reduces}. The framework-like
+   * baselines differ only in that order.
+   */
+  static ScheduleResult dealRoundRobin(int mapCount, List<String> hosts, List<ReducePrediction> reduces,
+      java.util.function.UnaryOperator<int[]> orderOf) {
+    require(mapCount >= 1, "map count must be at least 1 but was %d", mapCount);
+    indexHosts(hosts);
+    checkReduces(reduces);
+    int n = reduces.size();
+    int[] ids = new int[n];
+    double[] sizes = new double[n];
+    for (int i = 0; i < n; i++) {
+      ids[i] = reduces.get(i).reduceId();
+      sizes[i] = reduces.get(i).size();
+    }
+    int[] order = orderOf.apply(ids);
+    int[] assigned = new int[n];
+    for (int k = 0; k < n; k++) {
+      assigned[order[k]] = k % hosts.size();
+    }
+    return new ScheduleResult(hosts, ids, sizes, assigned);
+  }
 }
