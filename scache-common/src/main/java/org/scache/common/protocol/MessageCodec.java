@@ -256,14 +256,11 @@ public final class MessageCodec {
           r.readNonNegativeLong("used bytes"), r.readNonNegativeLong("block count"), readStrings(r, "held apps"));
       case REPORT_BLOCKS -> {
         String worker = r.readNonEmptyString("worker id");
-        int n = r.readCount("blocks", BLOCK_ID_MIN_BYTES + 8);
-        List<BlockSize> blocks = WireReader.listOf(n);
-        for (int i = 0; i < n; i++) {
-          blocks.add(new BlockSize(readBlockId(r), r.readNonNegativeLong("block size")));
-        }
+        List<BlockSize> blocks = readList(r, "blocks", BLOCK_ID_MIN_BYTES + 8, () -> readBlockSize(r));
         yield new ReportBlocks(worker, blocks);
       }
-      case REGISTER_APPLICATION -> new RegisterApplication(r.readNonEmptyString("application id"), r.readBytes("secret"));
+      case REGISTER_APPLICATION -> new RegisterApplication(r.readNonEmptyString("application id"),
+          r.readBytes("secret"));
       case REGISTER_SHUFFLE -> {
         String app = r.readNonEmptyString("application id");
         int shuffle = r.readNonNegativeInt("shuffle id");
@@ -319,11 +316,7 @@ public final class MessageCodec {
         yield new GetReduceInput(app, shuffle, reduce, wait);
       }
       case FETCH_BLOCKS -> {
-        int n = r.readCount("block ids", BLOCK_ID_MIN_BYTES);
-        List<BlockId> ids = WireReader.listOf(n);
-        for (int i = 0; i < n; i++) {
-          ids.add(readBlockId(r));
-        }
+        List<BlockId> ids = readList(r, "block ids", BLOCK_ID_MIN_BYTES, () -> readBlockId(r));
         yield new FetchBlocks(ids);
       }
       case GET_WORKER_STATS -> new GetWorkerStats();
@@ -349,11 +342,7 @@ public final class MessageCodec {
         String app = r.readNonEmptyString("application id");
         int shuffle = r.readNonNegativeInt("shuffle id");
         String policy = r.readString("policy");
-        int n = r.readCount("assignments", 4 + WORKER_MIN_BYTES + 4);
-        List<ReduceAssignment> list = WireReader.listOf(n);
-        for (int i = 0; i < n; i++) {
-          list.add(new ReduceAssignment(r.readNonNegativeInt("reduce id"), readWorker(r), r.readNonNegativeInt("round")));
-        }
+        List<ReduceAssignment> list = readList(r, "assignments", 4 + WORKER_MIN_BYTES + 4, () -> readAssignment(r));
         int moves = r.readCount("moves", 4 + 4 + 2 * WORKER_MIN_BYTES);
         List<ReduceMove> moveList = WireReader.listOf(moves);
         for (int i = 0; i < moves; i++) {
@@ -368,11 +357,7 @@ public final class MessageCodec {
         int map = r.readNonNegativeInt("map id");
         int attempt = r.readNonNegativeInt("attempt");
         WorkerInfo holder = readWorker(r);
-        int n = r.readCount("blocks", BLOCK_ID_MIN_BYTES + 8);
-        List<BlockSize> blocks = WireReader.listOf(n);
-        for (int i = 0; i < n; i++) {
-          blocks.add(new BlockSize(readBlockId(r), r.readNonNegativeLong("block size")));
-        }
+        List<BlockSize> blocks = readList(r, "blocks", BLOCK_ID_MIN_BYTES + 8, () -> readBlockSize(r));
         yield new MapOutputReady(app, shuffle, map, attempt, holder, blocks);
       }
       case OPEN_LOCAL -> new Message.OpenLocal(r.readNonEmptyString("application id"));
@@ -383,11 +368,7 @@ public final class MessageCodec {
       case RELEASE_LEASE -> new Message.ReleaseLease(r.readLong("lease id"));
       case PIN_BLOCK -> new Message.PinBlock(readBlockId(r));
       case UNPIN -> {
-        int n = r.readCount("pin ids", 8);
-        List<Long> ids = WireReader.listOf(n);
-        for (int i = 0; i < n; i++) {
-          ids.add(r.readLong("pin id"));
-        }
+        List<Long> ids = readList(r, "pin ids", 8, () -> r.readLong("pin id"));
         yield new Message.Unpin(ids);
       }
       case ACK -> new Ack();
@@ -397,41 +378,26 @@ public final class MessageCodec {
         String app = r.readNonEmptyString("application id");
         int shuffle = r.readNonNegativeInt("shuffle id");
         String policy = r.readString("policy");
-        int n = r.readCount("assignments", 4 + WORKER_MIN_BYTES + 4);
-        List<ReduceAssignment> list = WireReader.listOf(n);
-        for (int i = 0; i < n; i++) {
-          list.add(new ReduceAssignment(r.readNonNegativeInt("reduce id"), readWorker(r), r.readNonNegativeInt("round")));
-        }
+        List<ReduceAssignment> list = readList(r, "assignments", 4 + WORKER_MIN_BYTES + 4, () -> readAssignment(r));
         yield new ScheduleResult(app, shuffle, policy, list);
       }
       case WORKERS -> {
-        int n = r.readCount("workers", WORKER_MIN_BYTES);
-        List<WorkerInfo> list = WireReader.listOf(n);
-        for (int i = 0; i < n; i++) {
-          list.add(readWorker(r));
-        }
+        List<WorkerInfo> list = readList(r, "workers", WORKER_MIN_BYTES, () -> readWorker(r));
         yield new Workers(list);
       }
       case APP_SECRET -> new AppSecret(r.readBytes("secret"));
       case BLOCK_LOCATIONS -> {
         int maps = r.readNonNegativeInt("map count");
         int finished = r.readNonNegativeInt("finished map count");
-        int n = r.readCount("locations", BLOCK_ID_MIN_BYTES + 8 + WORKER_MIN_BYTES);
-        List<BlockLocation> list = WireReader.listOf(n);
-        for (int i = 0; i < n; i++) {
-          list.add(new BlockLocation(readBlockId(r), r.readNonNegativeLong("block size"), readWorker(r)));
-        }
+        List<BlockLocation> list = readList(r, "locations", BLOCK_ID_MIN_BYTES + 8 + WORKER_MIN_BYTES,
+            () -> new BlockLocation(readBlockId(r), r.readNonNegativeLong("block size"), readWorker(r)));
         yield new BlockLocations(maps, finished, list);
       }
       case BLOCK_DATA -> new BlockData(readBlockId(r));
       case BLOCKS_DATA -> {
         int maps = r.readNonNegativeInt("map count");
         int finished = r.readNonNegativeInt("finished map count");
-        int n = r.readCount("blocks", BLOCK_ID_MIN_BYTES + 8);
-        List<BlockSize> list = WireReader.listOf(n);
-        for (int i = 0; i < n; i++) {
-          list.add(new BlockSize(readBlockId(r), r.readNonNegativeLong("block size")));
-        }
+        List<BlockSize> list = readList(r, "blocks", BLOCK_ID_MIN_BYTES + 8, () -> readBlockSize(r));
         yield new BlocksData(maps, finished, list);
       }
       case WORKER_STATS -> {
@@ -469,6 +435,30 @@ public final class MessageCodec {
   private static final int BLOCK_ID_MIN_BYTES = 2 + 1 + 4 * 4;
   private static final int WORKER_MIN_BYTES = 2 + 1 + 2 + 4;
 
+  /** Reads one list element; may throw on malformed input. */
+  private interface ElementReader<T> {
+    T read() throws MalformedMessageException;
+  }
+
+  /** A list written as an i32 count and its elements, each at least {@code minElementBytes} long. */
+  private static <T> List<T> readList(WireReader r, String what, int minElementBytes, ElementReader<T> element)
+      throws MalformedMessageException {
+    int n = r.readCount(what, minElementBytes);
+    List<T> list = WireReader.listOf(n);
+    for (int i = 0; i < n; i++) {
+      list.add(element.read());
+    }
+    return list;
+  }
+
+  private static BlockSize readBlockSize(WireReader r) throws MalformedMessageException {
+    return new BlockSize(readBlockId(r), r.readNonNegativeLong("block size"));
+  }
+
+  private static ReduceAssignment readAssignment(WireReader r) throws MalformedMessageException {
+    return new ReduceAssignment(r.readNonNegativeInt("reduce id"), readWorker(r), r.readNonNegativeInt("round"));
+  }
+
   private static WireWriter writeBlockId(WireWriter w, BlockId id) {
     return w.writeString(id.appId()).writeInt(id.shuffleId()).writeInt(id.mapId()).writeInt(id.attempt())
         .writeInt(id.reduceId());
@@ -501,11 +491,6 @@ public final class MessageCodec {
   }
 
   private static List<String> readStrings(WireReader r, String what) throws MalformedMessageException {
-    int n = r.readCount(what, 2);
-    List<String> list = WireReader.listOf(n);
-    for (int i = 0; i < n; i++) {
-      list.add(r.readString(what));
-    }
-    return list;
+    return readList(r, what, 2, () -> r.readString(what));
   }
 }
