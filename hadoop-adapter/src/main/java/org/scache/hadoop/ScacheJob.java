@@ -17,9 +17,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The job switch: {@link #enable} makes a MapReduce job shuffle through SCache, after checking at
- * submission that the SCache master answers and has a live worker. When it does not, the job is
- * left on Hadoop's own shuffle and one warning says why; a job never fails because SCache is down.
+ * The job switch. A job author sets {@code scache.enabled=true} in the job configuration (on a cluster
+ * whose mapred-site.xml installs the SCache plug points, see {@link #installPlugPoints}), or calls
+ * {@link #enable}, which installs them in the job itself. Either way the job's shuffle goes through
+ * SCache only when the SCache master answers and has a live worker; otherwise the job is left on
+ * Hadoop's own shuffle and one warning says why. A job never fails because SCache is down, and the
+ * choice is made once per job (see {@link ShuffleChoice}).
  */
 public final class ScacheJob {
   private static final Logger LOG = LoggerFactory.getLogger(ScacheJob.class);
@@ -27,9 +30,8 @@ public final class ScacheJob {
   private ScacheJob() {}
 
   /**
-   * Sets {@code scache.enabled=true} and what it needs: the map output collector, the reduce shuffle
-   * consumer, the auxiliary service as a shuffle provider (so the NodeManagers hand it the job's
-   * token), and no map speculation (two attempts of one map would race to be final). Returns false,
+   * Checks at submission that SCache can serve the job, then sets {@code scache.enabled=true} and
+   * installs the plug points ({@link #installPlugPoints}) in the job's configuration. Returns false,
    * with {@code scache.enabled=false} and the job otherwise unchanged, when SCache is unreachable.
    */
   public static boolean enable(Configuration conf) {
@@ -41,22 +43,75 @@ public final class ScacheJob {
       return false;
     }
     conf.setBoolean(ScacheOptions.HADOOP_ENABLED.key(), true);
+    installPlugPoints(conf);
+    return true;
+  }
+
+  /**
+   * Installs what a job needs to be able to shuffle through SCache, without switching it on: the map
+   * output collector and the reduce shuffle consumer (both run Hadoop's own shuffle unless the job's
+   * decision is SCache), the auxiliary service as a shuffle provider (so the NodeManagers hand it the
+   * job's token), and {@link ScacheAppMaster} as the application master. An operator puts the same
+   * entries in mapred-site.xml (docs/deploy-yarn.md) so that {@code scache.enabled} alone switches a job.
+   */
+  public static void installPlugPoints(Configuration conf) {
     conf.set(MRJobConfig.MAP_OUTPUT_COLLECTOR_CLASS_ATTR, ScacheMapOutputCollector.class.getName());
     conf.set(MRConfig.SHUFFLE_CONSUMER_PLUGIN, ScacheShuffleConsumerPlugin.class.getName());
-    String service = scache.get(ScacheOptions.HADOOP_AUX_SERVICE_NAME);
+    addShuffleProvider(conf, HadoopScacheConf.from(conf).get(ScacheOptions.HADOOP_AUX_SERVICE_NAME));
+    String amOpts = conf.get(MRJobConfig.MR_AM_COMMAND_OPTS, MRJobConfig.DEFAULT_MR_AM_COMMAND_OPTS).trim();
+    if (!amOpts.endsWith(ScacheAppMaster.class.getName())) {
+      conf.set(MRJobConfig.MR_AM_COMMAND_OPTS, amOpts + " " + ScacheAppMaster.class.getName());
+    }
+  }
+
+  /** Whether this job configuration has the switch on. */
+  public static boolean isEnabled(Configuration conf) {
+    return conf.getBoolean(ScacheOptions.HADOOP_ENABLED.key(), false);
+  }
+
+  /**
+   * The application master's decision for the job whose configuration is {@code amConf}, made once at
+   * job start and handed to every task: SCache when the switch is on and the master answers (then
+   * also no map speculation: two attempts of one map would race to be final), Hadoop's shuffle
+   * otherwise, with one warning. Returns the decision.
+   */
+  static boolean decideAtJobStart(Configuration amConf, String applicationId) {
+    if (!isEnabled(amConf)) {
+      return false;
+    }
+    ScacheConf scache = HadoopScacheConf.from(amConf);
+    Optional<String> problem = checkMaster(scache);
+    if (problem.isPresent()) {
+      LOG.warn("SCache is not usable ({}); job {} runs on Hadoop's own shuffle", problem.get(), applicationId);
+      ShuffleChoice.passToTasks(amConf, false);
+      return false;
+    }
+    String collector = amConf.get(MRJobConfig.MAP_OUTPUT_COLLECTOR_CLASS_ATTR, "");
+    String consumer = amConf.get(MRConfig.SHUFFLE_CONSUMER_PLUGIN, "");
+    if (!collector.equals(ScacheMapOutputCollector.class.getName())
+        || !consumer.equals(ScacheShuffleConsumerPlugin.class.getName())) {
+      LOG.warn("scache.enabled is set but the job's tasks do not load SCache's plug points ({}={}, {}={}); job {} "
+          + "runs on Hadoop's own shuffle. Install them in mapred-site.xml (docs/deploy-yarn.md) or submit with "
+          + "ScacheJob.enable", MRJobConfig.MAP_OUTPUT_COLLECTOR_CLASS_ATTR, collector, MRConfig.SHUFFLE_CONSUMER_PLUGIN,
+          consumer, applicationId);
+      ShuffleChoice.passToTasks(amConf, false);
+      return false;
+    }
+    addShuffleProvider(amConf, scache.get(ScacheOptions.HADOOP_AUX_SERVICE_NAME));
+    amConf.setBoolean(MRJobConfig.MAP_SPECULATIVE, false);
+    ShuffleChoice.passToTasks(amConf, true);
+    LOG.info("job {} shuffles through SCache (master {})", applicationId,
+        scache.get(ScacheOptions.CLIENT_MASTER_ADDRESS));
+    return true;
+  }
+
+  private static void addShuffleProvider(Configuration conf, String service) {
     List<String> providers = new ArrayList<>(conf.getTrimmedStringCollection(
         MRJobConfig.MAPREDUCE_JOB_SHUFFLE_PROVIDER_SERVICES));
     if (!providers.contains(service)) {
       providers.add(service);
     }
     conf.setStrings(MRJobConfig.MAPREDUCE_JOB_SHUFFLE_PROVIDER_SERVICES, providers.toArray(String[]::new));
-    conf.setBoolean(MRJobConfig.MAP_SPECULATIVE, false);
-    return true;
-  }
-
-  /** Whether {@link #enable} turned SCache on for this configuration. */
-  public static boolean isEnabled(Configuration conf) {
-    return conf.getBoolean(ScacheOptions.HADOOP_ENABLED.key(), false);
   }
 
   /** Why SCache cannot serve a job now, if it cannot. */

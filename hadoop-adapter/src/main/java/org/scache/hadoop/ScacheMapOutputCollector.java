@@ -27,7 +27,6 @@ import org.apache.hadoop.util.ReflectionUtils;
 import org.scache.client.ScacheClient;
 import org.scache.common.BlockId;
 import org.scache.common.ScacheException;
-import org.scache.common.config.ScacheOptions;
 import org.scache.common.protocol.PartitionerKind;
 
 /**
@@ -69,7 +68,7 @@ public class ScacheMapOutputCollector<K, V> implements MapOutputCollector<K, V> 
   @SuppressWarnings("unchecked")
   public void init(Context context) throws IOException, ClassNotFoundException {
     job = context.getJobConf();
-    if (!job.getBoolean(ScacheOptions.HADOOP_ENABLED.key(), false)) {
+    if (!ShuffleChoice.forTask(job, System.getenv())) {
       hadoopBuffer = new MapTask.MapOutputBuffer<>();
       hadoopBuffer.init(context);
       return;

@@ -56,7 +56,7 @@ public class ScacheShuffleConsumerPlugin<K, V> implements ShuffleConsumerPlugin<
   public void init(Context<K, V> context) {
     this.context = context;
     this.job = context.getJobConf();
-    if (!job.getBoolean(ScacheOptions.HADOOP_ENABLED.key(), false)) {
+    if (!ShuffleChoice.forTask(job, System.getenv())) {
       hadoopShuffle = new Shuffle<>();
       hadoopShuffle.init(context);
       return;

@@ -123,18 +123,18 @@ class MapReduceThroughScacheIT {
 
   @Test
   @Order(4)
-  @Timeout(value = 8, unit = TimeUnit.MINUTES)
+  @Timeout(value = 10, unit = TimeUnit.MINUTES)
   void manyReducersMostlyEmpty_andNoReducers_sameOutput() throws Exception {
     Path input = writeWords("few-keys-in", 2, 2_000, 12, 4);
     Consumer<Job> manyReducers = job -> {
       job.setCombinerClass(IntSumReducer.class);
-      job.setNumReduceTasks(50);
+      job.setNumReduceTasks(200);
     };
     Result hadoop = run("many-reducers", input, false, manyReducers);
     Result scache = run("many-reducers", input, true, manyReducers);
     assertSameOutput(hadoop, scache);
     assertShuffledThroughScache(hadoop, scache);
-    assertEquals(50, scache.output.size());
+    assertEquals(200, scache.output.size());
 
     Consumer<Job> mapOnly = job -> job.setNumReduceTasks(0);
     Result hadoopMapOnly = run("map-only", input, false, mapOnly);
@@ -164,7 +164,158 @@ class MapReduceThroughScacheIT {
     assertTrue(fallback.mapFileBytesWritten > 0, "maps wrote Hadoop shuffle files");
   }
 
+  @Test
+  @Order(6)
+  @Timeout(value = 5, unit = TimeUnit.MINUTES)
+  void switchInJobConfAlone_withPlugPointsFromSiteConfig_shufflesThroughScache() throws Exception {
+    Path input = writeWords("switch-in", 2, 10_000, 2_000, 6);
+    Consumer<Job> twoReducers = job -> {
+      job.setCombinerClass(IntSumReducer.class);
+      job.setNumReduceTasks(2);
+    };
+    JobConf conf = operatorConf();
+    conf.setBoolean("scache.enabled", true);
+    Result scache = run("switch-scache", input, conf, twoReducers);
+    Result hadoop = run("switch", input, false, twoReducers);
+    assertSameOutput(hadoop, scache);
+    assertShuffledThroughScache(hadoop, scache);
+
+    Result off = run("switch-off", input, operatorConf(), twoReducers);
+    assertSameOutput(hadoop, off);
+    assertEquals(0, off.counters.findCounter(ScacheCounter.BLOCKS_PUT).getValue(), "without the switch, no SCache");
+  }
+
+  @Test
+  @Order(7)
+  @Timeout(value = 5, unit = TimeUnit.MINUTES)
+  void switchInJobConf_masterDown_applicationMasterChoosesHadoopShuffleForTheWholeJob() throws Exception {
+    Path input = writeWords("am-fallback-in", 1, 5_000, 500, 7);
+    JobConf conf = operatorConf();
+    conf.setBoolean("scache.enabled", true);
+    conf.set(org.scache.common.config.ScacheOptions.CLIENT_MASTER_ADDRESS.key(), "127.0.0.1:" + deadPort());
+    conf.set(org.scache.common.config.ScacheOptions.HADOOP_SUBMIT_CHECK_TIMEOUT.key(), "1s");
+    Result fallback = run("am-fallback", input, conf, j -> j.setNumReduceTasks(2));
+    Result hadoop = run("am-fallback", input, false, j -> j.setNumReduceTasks(2));
+    assertSameOutput(hadoop, fallback);
+    assertEquals(0, fallback.counters.findCounter(ScacheCounter.BLOCKS_PUT).getValue());
+    assertEquals(0, fallback.counters.findCounter(ScacheCounter.BYTES_READ).getValue());
+    assertTrue(fallback.mapFileBytesWritten > 0, "maps wrote Hadoop shuffle files");
+  }
+
+  @Test
+  @Order(8)
+  @Timeout(value = 6, unit = TimeUnit.MINUTES)
+  void firstMapAttemptFailsAfterPuttingSpills_retriedAttemptsBlocksAreRead_sameOutput() throws Exception {
+    Path input = writeWords("retry-in", 2, 30_000, 100_000, 8);
+    Consumer<Job> failing = job -> {
+      job.setMapperClass(FailFirstAttemptMapper.class);
+      job.getConfiguration().setInt(MRJobConfig.IO_SORT_MB, 1);
+      job.setNumReduceTasks(3);
+    };
+    Result hadoop = run("retry", input, false, failing);
+    Result scache = run("retry", input, true, failing);
+    assertSameOutput(hadoop, scache);
+    assertEquals(1, scache.counters.findCounter(org.apache.hadoop.mapreduce.JobCounter.NUM_FAILED_MAPS).getValue(),
+        "the first attempt of map 0 failed");
+    long put = scache.counters.findCounter(ScacheCounter.BYTES_PUT).getValue();
+    long read = scache.counters.findCounter(ScacheCounter.BYTES_READ).getValue();
+    assertTrue(read > 0 && read <= put, "reduces read only final attempts' blocks: put " + put + ", read " + read);
+    assertEquals(scache.counter(TaskCounter.REDUCE_SHUFFLE_BYTES), read, "all shuffled bytes came from SCache");
+  }
+
+  @Test
+  @Order(9)
+  @Timeout(value = 8, unit = TimeUnit.MINUTES)
+  void terasort_totalOrderPartitioner_sameSortedOutput_validated() throws Exception {
+    JobConf gen = cluster.jobConf();
+    gen.setInt(MRJobConfig.NUM_MAPS, 2);
+    Path input = cluster.workDir().resolve("tera-in");
+    MiniScacheYarnCluster.deleteRecursively(input);
+    assertEquals(0, org.apache.hadoop.util.ToolRunner.run(gen, new org.apache.hadoop.examples.terasort.TeraGen(),
+        new String[] {"200000", input.toUri().toString()}), "teragen");
+    Result hadoop = terasort("terasort-hadoop", input, cluster.jobConf());
+    JobConf conf = cluster.jobConf();
+    assertTrue(ScacheJob.enable(conf), "SCache is reachable");
+    Result scache = terasort("terasort-scache", input, conf);
+    assertSameOutput(hadoop, scache);
+    assertShuffledThroughScache(hadoop, scache);
+    assertEquals(3, scache.output.size());
+  }
+
+  /** Word count's mapper whose first attempt of map 0 fails after its output spilled (and was put). */
+  public static final class FailFirstAttemptMapper extends TokenCounterMapper {
+    @Override
+    protected void cleanup(Context context) throws IOException {
+      org.apache.hadoop.mapreduce.TaskAttemptID attempt = context.getTaskAttemptID();
+      if (attempt.getTaskID().getId() == 0 && attempt.getId() == 0) {
+        throw new IOException("first attempt of map 0 fails on purpose, after its spills");
+      }
+    }
+  }
+
   // ---------------------------------------------------------------- helpers
+
+  /** A job configuration as on a cluster whose mapred-site.xml installs SCache's plug points (switch off). */
+  private static JobConf operatorConf() {
+    JobConf conf = cluster.jobConf();
+    ScacheJob.installPlugPoints(conf);
+    return conf;
+  }
+
+  private static int deadPort() throws IOException {
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+
+  /** TeraSort with 3 reduces and TeraValidate of its output; the result holds TeraSort's counters. */
+  private static Result terasort(String name, Path input, JobConf conf) throws Exception {
+    Path out = cluster.workDir().resolve("out-" + name);
+    Path report = cluster.workDir().resolve("report-" + name);
+    MiniScacheYarnCluster.deleteRecursively(out);
+    MiniScacheYarnCluster.deleteRecursively(report);
+    conf.setInt(MRJobConfig.NUM_REDUCES, 3);
+    conf.set(MRJobConfig.WORKING_DIR, ".");
+    long t = System.nanoTime();
+    assertEquals(0, org.apache.hadoop.util.ToolRunner.run(conf, new org.apache.hadoop.examples.terasort.TeraSort(),
+        new String[] {input.toUri().toString(), out.toUri().toString()}), name);
+    System.out.printf("TIMING job %s: %.1f s%n", name, seconds(t));
+    Counters counters = latestJobCounters(conf);
+    long mapFileBytes = latestJobMapFileBytes(conf);
+    assertEquals(0, org.apache.hadoop.util.ToolRunner.run(cluster.jobConf(),
+        new org.apache.hadoop.examples.terasort.TeraValidate(),
+        new String[] {out.toUri().toString(), report.toUri().toString()}), "teravalidate " + name);
+    SortedMap<String, byte[]> validation = readOutput(report, conf);
+    for (byte[] part : validation.values()) {
+      String text = new String(part, java.nio.charset.StandardCharsets.UTF_8);
+      assertFalse(text.contains("misorder") || text.contains("error"), name + " is not sorted: " + text);
+      assertTrue(text.contains("checksum"), "teravalidate reported a checksum: " + text);
+    }
+    return new Result(readOutput(out, conf), counters, mapFileBytes);
+  }
+
+  private static org.apache.hadoop.mapreduce.Job latestJob(JobConf conf) throws Exception {
+    org.apache.hadoop.mapreduce.Cluster c = new org.apache.hadoop.mapreduce.Cluster(conf);
+    org.apache.hadoop.mapreduce.JobStatus latest = null;
+    for (org.apache.hadoop.mapreduce.JobStatus st : c.getAllJobStatuses()) {
+      if (latest == null || st.getStartTime() > latest.getStartTime()) {
+        latest = st;
+      }
+    }
+    return c.getJob(latest.getJobID());
+  }
+
+  private static Counters latestJobCounters(JobConf conf) throws Exception {
+    return latestJob(conf).getCounters();
+  }
+
+  private static long latestJobMapFileBytes(JobConf conf) throws Exception {
+    long bytes = 0;
+    for (TaskReport r : latestJob(conf).getTaskReports(TaskType.MAP)) {
+      bytes += r.getTaskCounters().findCounter("file", FileSystemCounter.BYTES_WRITTEN).getValue();
+    }
+    return bytes;
+  }
 
   record Result(SortedMap<String, byte[]> output, Counters counters, long mapFileBytesWritten) {
     long counter(TaskCounter c) {

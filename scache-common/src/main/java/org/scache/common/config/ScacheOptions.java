@@ -116,10 +116,10 @@ public final class ScacheOptions {
       "0", "Blocks smaller than this are put over the socket even when shared memory is available.");
 
   // ---------------------------------------------------------------- hadoop (MapReduce adapter)
-  public static final ConfigEntry<Boolean> HADOOP_ENABLED = bool("scache.hadoop.shuffle.enabled", false,
-      "Job switch of the MapReduce adapter: true makes the job shuffle through SCache (set it with "
-          + "ScacheJob.enable, which also installs the collector, the shuffle consumer and the aux service, or falls "
-          + "back to Hadoop's shuffle with one warning when the master cannot be reached). False: Hadoop's shuffle.");
+  public static final ConfigEntry<Boolean> HADOOP_ENABLED = bool("scache.enabled", false,
+      "The job switch: true in a MapReduce job's configuration makes its shuffle go through SCache. The decision "
+          + "is made once per job: by ScacheAppMaster at job start, or by ScacheJob.enable at submission; when the "
+          + "master cannot be reached the job runs on Hadoop's own shuffle with one warning. False: Hadoop's shuffle.");
   public static final ConfigEntry<String> HADOOP_AUX_SERVICE_NAME = string("scache.hadoop.aux.service.name", "scache",
       "Name of the SCache auxiliary service in yarn.nodemanager.aux-services; tasks find their node's worker in the "
           + "environment variable the NodeManager sets from this service's metadata.");
