@@ -8,6 +8,7 @@ import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.MRConfig;
 import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.hadoop.yarn.api.ApplicationConstants;
 import org.scache.client.ScacheClient;
 import org.scache.common.ScacheException;
 import org.scache.common.WorkerInfo;
@@ -60,8 +61,21 @@ public final class ScacheJob {
     addShuffleProvider(conf, HadoopScacheConf.from(conf).get(ScacheOptions.HADOOP_AUX_SERVICE_NAME));
     String amOpts = conf.get(MRJobConfig.MR_AM_COMMAND_OPTS, MRJobConfig.DEFAULT_MR_AM_COMMAND_OPTS).trim();
     if (!amOpts.endsWith(ScacheAppMaster.class.getName())) {
-      conf.set(MRJobConfig.MR_AM_COMMAND_OPTS, amOpts + " " + ScacheAppMaster.class.getName());
+      conf.set(MRJobConfig.MR_AM_COMMAND_OPTS, amOpts + " " + appMasterLaunch(conf));
     }
+  }
+
+  /**
+   * What ends {@code yarn.app.mapreduce.am.command-opts} to start {@link ScacheAppMaster}: its class
+   * name, preceded by the NodeManager's {@code <ADD_OPENS>} placeholder when Hadoop adds the JDK 17
+   * flags. YARN appends that placeholder after the command options, where it would follow the class
+   * name and reach the JVM as program arguments; the NodeManager replaces every occurrence, so the
+   * copy before the class name gives the JVM its flags (or nothing on older JDKs).
+   */
+  static String appMasterLaunch(Configuration conf) {
+    boolean addOpens = conf.getBoolean(MRJobConfig.MAPREDUCE_JVM_ADD_OPENS_JAVA_OPT,
+        MRJobConfig.MAPREDUCE_JVM_ADD_OPENS_JAVA_OPT_DEFAULT);
+    return (addOpens ? ApplicationConstants.JVM_ADD_OPENS_VAR + " " : "") + ScacheAppMaster.class.getName();
   }
 
   /** Whether this job configuration has the switch on. */

@@ -92,4 +92,57 @@ class AdapterUnitTest {
     assertEquals(null, conf.get(MRJobConfig.MAP_OUTPUT_COLLECTOR_CLASS_ATTR));
     assertEquals(null, conf.get(MRConfig.SHUFFLE_CONSUMER_PLUGIN));
   }
+
+  @Test
+  void installPlugPoints_amClassLastAfterAddOpensPlaceholder_andIdempotent() {
+    Configuration conf = new Configuration(false);
+    conf.set(MRJobConfig.MR_AM_COMMAND_OPTS, "-Xmx512m");
+    ScacheJob.installPlugPoints(conf);
+    ScacheJob.installPlugPoints(conf);
+    assertEquals("-Xmx512m <ADD_OPENS> org.scache.hadoop.ScacheAppMaster", conf.get(MRJobConfig.MR_AM_COMMAND_OPTS));
+    assertEquals(ScacheMapOutputCollector.class.getName(), conf.get(MRJobConfig.MAP_OUTPUT_COLLECTOR_CLASS_ATTR));
+    assertEquals(ScacheShuffleConsumerPlugin.class.getName(), conf.get(MRConfig.SHUFFLE_CONSUMER_PLUGIN));
+    assertEquals("scache", conf.get(MRJobConfig.MAPREDUCE_JOB_SHUFFLE_PROVIDER_SERVICES));
+    assertFalse(ScacheJob.isEnabled(conf), "installing the plug points does not switch a job on");
+
+    Configuration noAddOpens = new Configuration(false);
+    noAddOpens.setBoolean(MRJobConfig.MAPREDUCE_JVM_ADD_OPENS_JAVA_OPT, false);
+    ScacheJob.installPlugPoints(noAddOpens);
+    assertEquals("-Xmx1024m org.scache.hadoop.ScacheAppMaster", noAddOpens.get(MRJobConfig.MR_AM_COMMAND_OPTS));
+  }
+
+  @Test
+  void shuffleChoice_applicationMastersDecisionInTheEnvironmentOverridesTheJobConf() {
+    org.apache.hadoop.mapred.JobConf job = new org.apache.hadoop.mapred.JobConf(false);
+    job.setBoolean("scache.enabled", true);
+    assertTrue(ShuffleChoice.forTask(job, Map.of()));
+    assertFalse(ShuffleChoice.forTask(job, Map.of(ShuffleChoice.ENV, "false")));
+    job.setBoolean("scache.enabled", false);
+    assertTrue(ShuffleChoice.forTask(job, Map.of(ShuffleChoice.ENV, "true")));
+    assertFalse(ShuffleChoice.forTask(job, Map.of()));
+  }
+
+  @Test
+  void decideAtJobStart_masterUnreachable_tellsEveryTaskHadoopShuffle() throws IOException {
+    Configuration am = new Configuration(false);
+    ScacheJob.installPlugPoints(am);
+    am.setBoolean("scache.enabled", true);
+    int port;
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    am.set(ScacheOptions.CLIENT_MASTER_ADDRESS.key(), "127.0.0.1:" + port);
+    am.set(ScacheOptions.HADOOP_SUBMIT_CHECK_TIMEOUT.key(), "300ms");
+    assertFalse(ScacheJob.decideAtJobStart(am, "application_1_0001"));
+    assertEquals("false", am.get(MRJobConfig.MAP_ENV + "." + ShuffleChoice.ENV));
+    assertEquals("false", am.get(MRJobConfig.REDUCE_ENV + "." + ShuffleChoice.ENV));
+    assertFalse(ScacheJob.isEnabled(am));
+  }
+
+  @Test
+  void decideAtJobStart_switchOff_leavesTheJobAlone() {
+    Configuration am = new Configuration(false);
+    assertFalse(ScacheJob.decideAtJobStart(am, "application_1_0001"));
+    assertEquals(null, am.get(MRJobConfig.MAP_ENV + "." + ShuffleChoice.ENV));
+  }
 }
