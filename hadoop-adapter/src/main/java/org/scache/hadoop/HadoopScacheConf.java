@@ -7,10 +7,10 @@ import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
 
 /** Reads the {@code scache.*} entries of a Hadoop configuration (yarn-site, mapred-site, job conf) as a ScacheConf. */
-final class HadoopScacheConf {
+public final class HadoopScacheConf {
   private HadoopScacheConf() {}
 
-  static ScacheConf from(Configuration conf) {
+  public static ScacheConf from(Configuration conf) {
     Map<String, String> values = new HashMap<>();
     for (Map.Entry<String, String> e : conf.getPropsWithPrefix("scache.").entrySet()) {
       values.put("scache." + e.getKey(), e.getValue());

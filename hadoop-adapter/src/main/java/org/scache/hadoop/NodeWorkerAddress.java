@@ -12,7 +12,7 @@ import org.apache.hadoop.yarn.util.AuxiliaryServiceHelper;
  * that metadata in the environment variable {@code NM_AUX_SERVICE_<service name>}. This holds even
  * when several NodeManagers share a host, as each one passes on its own service's metadata.
  */
-final class NodeWorkerAddress {
+public final class NodeWorkerAddress {
   private NodeWorkerAddress() {}
 
   /** The metadata the auxiliary service returns from {@code getMetaData()}. */
@@ -21,7 +21,7 @@ final class NodeWorkerAddress {
   }
 
   /** The worker address published by aux service {@code serviceName}, if this container's NodeManager runs one. */
-  static Optional<String> fromEnvironment(String serviceName, Map<String, String> env) {
+  public static Optional<String> fromEnvironment(String serviceName, Map<String, String> env) {
     ByteBuffer meta = AuxiliaryServiceHelper.getServiceDataFromEnv(serviceName, env);
     if (meta == null || !meta.hasRemaining()) {
       return Optional.empty();

@@ -1,0 +1,285 @@
+package org.scache.tez;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.io.compress.CompressionCodec;
+import org.apache.tez.common.counters.TaskCounter;
+import org.apache.tez.runtime.api.Event;
+import org.apache.tez.runtime.api.InputContext;
+import org.apache.tez.runtime.library.api.TezRuntimeConfiguration;
+import org.apache.tez.runtime.library.common.InputAttemptIdentifier;
+import org.apache.tez.runtime.library.common.shuffle.orderedgrouped.ScacheSegmentMerger;
+import org.apache.tez.runtime.library.common.sort.impl.TezRawKeyValueIterator;
+import org.apache.tez.runtime.library.utils.CodecUtils;
+import org.scache.client.ReduceInput;
+import org.scache.client.ScacheClient;
+import org.scache.common.BlockId;
+import org.scache.common.ScacheException;
+import org.scache.common.protocol.Status;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The copy and merge of an ordered SCache input: once the events name a final attempt for every
+ * physical input, it reads each partition's blocks with one {@code getReduceInput} through the
+ * node's worker (which has prefetched them when the task runs where it was placed), reads single
+ * blocks for attempts that became final later, and hands every segment to Tez's own MergeManager,
+ * so memory limits, spills, the combiner and the final merge behave as in Tez's shuffle.
+ */
+final class OrderedScacheShuffle {
+  private static final Logger LOG = LoggerFactory.getLogger(OrderedScacheShuffle.class);
+  private static final long POLL_MILLIS = 200;
+
+  private final InputContext context;
+  private final Configuration conf;
+  private final ConsumerInputs inputs;
+  private final ScacheSegmentMerger merger;
+  private final ExecutorService executor;
+  private Future<TezRawKeyValueIterator> result;
+
+  OrderedScacheShuffle(InputContext context, Configuration conf, int numInputs, long memory) throws IOException {
+    this.context = context;
+    this.conf = conf;
+    this.inputs = new ConsumerInputs(numInputs);
+    CompressionCodec codec = CodecUtils.getCodec(conf);
+    boolean readAhead = conf.getBoolean(TezRuntimeConfiguration.TEZ_RUNTIME_IFILE_READAHEAD,
+        TezRuntimeConfiguration.TEZ_RUNTIME_IFILE_READAHEAD_DEFAULT);
+    int readAheadLength = readAhead ? conf.getInt(TezRuntimeConfiguration.TEZ_RUNTIME_IFILE_READAHEAD_BYTES,
+        TezRuntimeConfiguration.TEZ_RUNTIME_IFILE_READAHEAD_BYTES_DEFAULT) : 0;
+    boolean verifyChecksum = conf.getBoolean(TezRuntimeConfiguration.TEZ_RUNTIME_SHUFFLE_FETCH_VERIFY_DISK_CHECKSUM,
+        TezRuntimeConfiguration.TEZ_RUNTIME_SHUFFLE_FETCH_VERIFY_DISK_CHECKSUM_DEFAULT);
+    this.merger = new ScacheSegmentMerger(context, conf, memory, codec, readAhead, readAheadLength, verifyChecksum);
+    this.executor = Executors.newSingleThreadExecutor(r -> {
+      Thread t = new Thread(r, "scache-shuffle " + context.getInputOutputVertexNames());
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
+  void start() {
+    merger.start();
+    result = executor.submit(this::copyAndMerge);
+    executor.shutdown();
+  }
+
+  void handleEvents(List<Event> events) {
+    inputs.apply(events);
+  }
+
+  boolean isInputReady() {
+    return result != null && result.isDone();
+  }
+
+  TezRawKeyValueIterator waitForInput() throws IOException, InterruptedException {
+    try {
+      return result.get();
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof IOException) {
+        throw (IOException) cause;
+      }
+      throw new IOException("the SCache shuffle of " + context.getInputOutputVertexNames() + " failed", cause);
+    }
+  }
+
+  void shutdown() {
+    if (result != null && !result.isDone()) {
+      result.cancel(true);
+      merger.abandon();
+    }
+    executor.shutdownNow();
+  }
+
+  private TezRawKeyValueIterator copyAndMerge() throws Exception {
+    long start = System.currentTimeMillis();
+    try (ScacheClient client = TaskScache.open(context, conf)) {
+      copy(client);
+    }
+    context.getCounters().findCounter(TaskCounter.SHUFFLE_PHASE_TIME).setValue(System.currentTimeMillis() - start);
+    checkFailure();
+    TezRawKeyValueIterator merged;
+    try {
+      merged = merger.finish();
+    } catch (Throwable t) {
+      throw new IOException("final merge of the SCache input of " + context.getInputOutputVertexNames() + " failed",
+          t);
+    }
+    context.getCounters().findCounter(TaskCounter.MERGE_PHASE_TIME).setValue(System.currentTimeMillis() - start);
+    checkFailure();
+    context.inputIsReady();
+    return merged;
+  }
+
+  /** Reads every input into the merger, reporting lost producer attempts until they are re-run. */
+  private void copy(ScacheClient client) throws IOException, InterruptedException {
+    LostInputs lost = new LostInputs(context,
+        TezScacheSettings.duration(conf, TezScacheSettings.READ_ERROR_REPORT_INTERVAL,
+            TezScacheSettings.READ_ERROR_REPORT_INTERVAL_DEFAULT).toMillis(),
+        TezScacheSettings.duration(conf, TezScacheSettings.LOST_INPUT_TIMEOUT,
+            TezScacheSettings.LOST_INPUT_TIMEOUT_DEFAULT).toMillis());
+    boolean bulkDone = false;
+    while (!inputs.allRead()) {
+      checkFailure();
+      if (Thread.currentThread().isInterrupted()) {
+        throw new InterruptedException("SCache shuffle interrupted");
+      }
+      lost.retainCurrent(inputs);
+      if (!bulkDone && inputs.allKnown()) {
+        bulkDone = true;
+        checkPlacement(client);
+        for (int partition : inputs.partitions()) {
+          Map<Long, ByteBuffer> blocks = readPartition(client, partition);
+          for (ConsumerInputs.Source s : inputs.unread()) {
+            if (s.partition() == partition) {
+              copyOne(client, s, blocks.remove(key(s.mapId(), s.attempt())), lost);
+            }
+          }
+        }
+      } else if (bulkDone) {
+        for (ConsumerInputs.Source s : inputs.unread()) {
+          if (!lost.isLost(s)) {
+            copyOne(client, s, null, lost);
+          }
+        }
+      }
+      if (!inputs.allRead()) {
+        lost.reportAgainIfDue();
+        context.notifyProgress();
+        inputs.awaitChange(POLL_MILLIS);
+      }
+    }
+  }
+
+  /** Every producer's block of one partition, by (map, attempt); empty when the worker cannot tell. */
+  private Map<Long, ByteBuffer> readPartition(ScacheClient client, int partition) {
+    try {
+      ReduceInput input = client.getReduceInput(inputs.shuffleId(), partition);
+      Map<Long, ByteBuffer> out = new HashMap<>();
+      for (ReduceInput.Block b : input.blocks()) {
+        out.put(key(b.blockId().mapId(), b.blockId().attempt()), b.data());
+      }
+      return out;
+    } catch (ScacheException e) {
+      LOG.warn("{}: reading partition {} from SCache at once failed ({}); reading it block by block",
+          context.getInputOutputVertexNames(), partition, e.getMessage());
+      return new HashMap<>();
+    }
+  }
+
+  private void copyOne(ScacheClient client, ConsumerInputs.Source s, ByteBuffer block, LostInputs lost)
+      throws IOException, InterruptedException {
+    ByteBuffer data = block;
+    if (data == null) {
+      try {
+        data = ByteBuffer.wrap(client.getBlock(new BlockId(client.appId(), inputs.shuffleId(), s.mapId(),
+            s.attempt(), s.partition())));
+        context.getCounters().findCounter(ScacheTezCounter.BLOCKS_READ_SINGLY).increment(1);
+      } catch (ScacheException e) {
+        if (e.status() == Status.BLOCK_NOT_FOUND || e.status() == Status.UNKNOWN_SHUFFLE) {
+          LOG.warn("{}: SCache lost the block of {}: {}", context.getInputOutputVertexNames(), s, e.getMessage());
+          lost.add(s, e.getMessage());
+          return;
+        }
+        throw new IOException("SCache read of " + s + " failed: " + e.getMessage(), e);
+      }
+    }
+    if (!inputs.markRead(s)) {
+      return;
+    }
+    merge(s, data);
+  }
+
+  /** Hands one segment to the merger, which keeps it in memory or writes it to disk as Tez's fetchers do. */
+  private void merge(ConsumerInputs.Source s, ByteBuffer block) throws IOException, InterruptedException {
+    TezBlock header = TezBlock.readHeader(block, "block of " + s);
+    InputAttemptIdentifier id = new InputAttemptIdentifier(s.index(), s.attempt());
+    try (InputStream in = streamOf(block)) {
+      merger.add(id, in, header.rawLength(), header.partLength());
+    }
+    context.getCounters().findCounter(TaskCounter.NUM_SHUFFLED_INPUTS).increment(1);
+    context.getCounters().findCounter(TaskCounter.SHUFFLE_BYTES).increment(header.partLength());
+    context.getCounters().findCounter(TaskCounter.SHUFFLE_BYTES_DECOMPRESSED).increment(header.rawLength());
+    context.getCounters().findCounter(ScacheTezCounter.BLOCKS_READ).increment(1);
+    context.getCounters().findCounter(ScacheTezCounter.BYTES_READ).increment(header.partLength());
+    context.notifyProgress();
+  }
+
+  /** Counts whether this task runs on the worker the pre-schedule placed its partitions on. */
+  private void checkPlacement(ScacheClient client) {
+    String local;
+    try {
+      local = TaskScache.localWorker(conf);
+    } catch (IOException e) {
+      return;
+    }
+    // the vertex's SCache inputs, in edge order, as its vertex manager voted; only the first one counts
+    java.util.TreeSet<Integer> edges = new java.util.TreeSet<>();
+    conf.getPropsWithPrefix(TezScacheSettings.SOURCE_EDGE_ORDINAL_PREFIX).values()
+        .forEach(v -> edges.add(Integer.parseInt(v)));
+    int ownEdge = conf.getInt(TezScacheSettings.EDGE_ORDINAL, -1);
+    if (!edges.isEmpty() && edges.first() != ownEdge) {
+      return;
+    }
+    if (edges.isEmpty()) {
+      edges.add(ownEdge);
+    }
+    List<org.scache.common.protocol.Message.ScheduleResult> schedules = new ArrayList<>();
+    for (int edge : edges) {
+      int shuffle = TezScacheSettings.shuffleId(context.getDagIdentifier(), edge);
+      try {
+        schedules.add(client.getScheduleResult(shuffle));
+      } catch (ScacheException e) {
+        LOG.info("{}: no SCache schedule for shuffle {} ({})", context.getInputOutputVertexNames(), shuffle,
+            e.getMessage());
+      }
+    }
+    Optional<org.scache.common.WorkerInfo> placed = ConsumerPlacement.workerFor(schedules, inputs.partitions());
+    if (placed.isEmpty()) {
+      context.getCounters().findCounter(ScacheTezCounter.CONSUMERS_WITHOUT_SCHEDULE).increment(1);
+      return;
+    }
+    boolean here = placed.get().address().equals(local) || placed.get().workerId().equals(local);
+    context.getCounters().findCounter(here ? ScacheTezCounter.CONSUMERS_ON_SCHEDULED_WORKER
+        : ScacheTezCounter.CONSUMERS_OFF_SCHEDULED_WORKER).increment(1);
+    LOG.info("SCache consumer: dag {} vertex {} task {} (partitions {}) placed on worker {}, runs on worker {}",
+        context.getDagIdentifier(), context.getTaskVertexName(), context.getTaskIndex(), inputs.partitions(),
+        placed.get().workerId(), local);
+  }
+
+  private void checkFailure() throws IOException {
+    Throwable t = merger.failure();
+    if (t != null) {
+      throw new IOException("merging the SCache input of " + context.getInputOutputVertexNames() + " failed", t);
+    }
+    String obsolete = inputs.obsoleteAfterRead();
+    if (obsolete != null) {
+      throw new IOException(context.getInputOutputVertexNames() + ": " + obsolete
+          + "; this consumer attempt must run again");
+    }
+  }
+
+  private static long key(int mapId, int attempt) {
+    return ((long) mapId << 32) | (attempt & 0xffffffffL);
+  }
+
+  private static InputStream streamOf(ByteBuffer b) {
+    if (b.hasArray()) {
+      return new ByteArrayInputStream(b.array(), b.arrayOffset() + b.position(), b.remaining());
+    }
+    byte[] copy = new byte[b.remaining()];
+    b.duplicate().get(copy);
+    return new ByteArrayInputStream(copy);
+  }
+}

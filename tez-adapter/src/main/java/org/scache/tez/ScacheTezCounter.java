@@ -1,0 +1,23 @@
+package org.scache.tez;
+
+/** Counters of the Tez adapter, in the task counters of the producers and consumers that use SCache. */
+public enum ScacheTezCounter {
+  /** Producer: partitions put on the node's worker. */
+  BLOCKS_PUT,
+  /** Producer: bytes of the IFile segments put. */
+  BYTES_PUT,
+  /** Consumer: blocks read (one per producer and partition). */
+  BLOCKS_READ,
+  /** Consumer: bytes of the IFile segments read. */
+  BYTES_READ,
+  /** Consumer: blocks read one by one, because they were not part of the bulk read of the partition. */
+  BLOCKS_READ_SINGLY,
+  /** Consumer: producer attempts whose block was missing and that were reported as input read errors. */
+  LOST_INPUTS,
+  /** Consumer: tasks that ran on the worker the pre-schedule placed them on. */
+  CONSUMERS_ON_SCHEDULED_WORKER,
+  /** Consumer: tasks that ran elsewhere (their input was fetched from the scheduled worker or the producers). */
+  CONSUMERS_OFF_SCHEDULED_WORKER,
+  /** Consumer: tasks whose partitions had no schedule when they read. */
+  CONSUMERS_WITHOUT_SCHEDULE
+}

@@ -1,0 +1,181 @@
+package org.scache.tez;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.tez.common.TezUtils;
+import org.apache.tez.dag.api.DAG;
+import org.apache.tez.dag.api.Edge;
+import org.apache.tez.dag.api.EdgeProperty;
+import org.apache.tez.dag.api.InputDescriptor;
+import org.apache.tez.dag.api.OutputDescriptor;
+import org.apache.tez.dag.api.UserPayload;
+import org.apache.tez.dag.api.Vertex;
+import org.apache.tez.dag.api.VertexManagerPluginDescriptor;
+import org.apache.tez.dag.library.vertexmanager.ShuffleVertexManager;
+import org.apache.tez.runtime.library.conf.OrderedPartitionedKVEdgeConfig;
+import org.scache.client.ScacheClient;
+import org.scache.common.ScacheException;
+import org.scache.common.WorkerInfo;
+import org.scache.common.config.ScacheConf;
+import org.scache.common.config.ScacheOptions;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The DAG switch: builds a DAG's scatter-gather edges so that they shuffle through SCache when
+ * {@code scache.tez.shuffle.enabled} is true and SCache answers, and through Tez's own shuffle
+ * otherwise. The check is made once, when the builder is created, so every edge and task of the
+ * DAG agrees; when SCache is unreachable one warning says why and the DAG is built exactly as with
+ * Tez's edge configs.
+ *
+ * <pre>
+ * ScacheTezDag scache = ScacheTezDag.of(dag, tezConf);
+ * scache.connect(tokenizer, summation, orderedEdgeConfig);
+ * </pre>
+ *
+ * The consumer vertex of every SCache edge gets {@link ScacheShuffleVertexManager}, configured from
+ * the given configuration as Tez's ShuffleVertexManager would be (slow start, auto-parallelism).
+ */
+public final class ScacheTezDag {
+  private static final Logger LOG = LoggerFactory.getLogger(ScacheTezDag.class);
+
+  private final DAG dag;
+  private final Configuration conf;
+  private final boolean useScache;
+  private int edges;
+  private final Map<String, Integer> stages = new HashMap<>();
+  private final Map<String, Map<String, Integer>> sourcesByConsumer = new LinkedHashMap<>();
+  private final Map<String, List<InputDescriptor>> inputsByConsumer = new HashMap<>();
+
+  private ScacheTezDag(DAG dag, Configuration conf, boolean useScache) {
+    this.dag = dag;
+    this.conf = conf;
+    this.useScache = useScache;
+  }
+
+  /** A builder for {@code dag}; asks the SCache master once whether it can serve when the switch is on. */
+  public static ScacheTezDag of(DAG dag, Configuration conf) {
+    if (!TezScacheSettings.enabled(conf)) {
+      return new ScacheTezDag(dag, conf, false);
+    }
+    Optional<String> problem = checkMaster(TezScacheSettings.scacheConf(conf));
+    if (problem.isPresent()) {
+      LOG.warn("SCache is not usable ({}); DAG {} runs on Tez's own shuffle", problem.get(), dag.getName());
+      return new ScacheTezDag(dag, conf, false);
+    }
+    return new ScacheTezDag(dag, conf, true);
+  }
+
+  /** Whether this DAG's edges shuffle through SCache. */
+  public boolean usesScache() {
+    return useScache;
+  }
+
+  /** Adds an ordered, partitioned edge (sorted and grouped by key at the consumer) from {@code from} to {@code to}. */
+  public ScacheTezDag connect(Vertex from, Vertex to, OrderedPartitionedKVEdgeConfig edge) {
+    if (!useScache) {
+      dag.addEdge(Edge.create(from, to, edge.createDefaultEdgeProperty()));
+      return this;
+    }
+    int ordinal = nextEdge(from, to);
+    int stage = stages.get(to.getName());
+    InputDescriptor input = InputDescriptor.create(ScacheOrderedGroupedKVInput.class.getName())
+        .setUserPayload(withScache(edge.getInputPayload(), ordinal, stage));
+    EdgeProperty property = EdgeProperty.create(EdgeProperty.DataMovementType.SCATTER_GATHER,
+        EdgeProperty.DataSourceType.PERSISTED, EdgeProperty.SchedulingType.SEQUENTIAL,
+        OutputDescriptor.create(ScacheOrderedPartitionedKVOutput.class.getName())
+            .setUserPayload(withScache(edge.getOutputPayload(), ordinal, stage)), input);
+    dag.addEdge(Edge.create(from, to, property));
+    inputsByConsumer.computeIfAbsent(to.getName(), n -> new ArrayList<>()).add(input);
+    placeConsumer(to);
+    return this;
+  }
+
+  private int nextEdge(Vertex from, Vertex to) {
+    int ordinal = edges++;
+    stages.computeIfAbsent(to.getName(), n -> stages.size());
+    sourcesByConsumer.computeIfAbsent(to.getName(), n -> new LinkedHashMap<>()).put(from.getName(), ordinal);
+    return ordinal;
+  }
+
+  /** Gives {@code consumer} the placing vertex manager, with the edge ordinals of all its SCache inputs so far. */
+  private void placeConsumer(Vertex consumer) {
+    VertexManagerPluginDescriptor tezManager = ShuffleVertexManager.createConfigBuilder(conf).build();
+    Configuration payload = decode(tezManager.getUserPayload());
+    copyScacheKeys(payload);
+    Map<String, Integer> sources = sourcesByConsumer.get(consumer.getName());
+    withSources(payload, sources);
+    consumer.setVertexManagerPlugin(VertexManagerPluginDescriptor.create(ScacheShuffleVertexManager.class.getName())
+        .setUserPayload(encode(payload)));
+    // every SCache input of the vertex knows its siblings, so a task judges its placement as the manager made it
+    for (InputDescriptor input : inputsByConsumer.get(consumer.getName())) {
+      Configuration inputPayload = decode(input.getUserPayload());
+      withSources(inputPayload, sources);
+      input.setUserPayload(encode(inputPayload));
+    }
+  }
+
+  private static void withSources(Configuration payload, Map<String, Integer> sources) {
+    for (Map.Entry<String, Integer> e : sources.entrySet()) {
+      payload.setInt(TezScacheSettings.SOURCE_EDGE_ORDINAL_PREFIX + e.getKey(), e.getValue());
+    }
+  }
+
+  private UserPayload withScache(UserPayload edgePayload, int ordinal, int stage) {
+    Configuration payload = decode(edgePayload);
+    copyScacheKeys(payload);
+    payload.setInt(TezScacheSettings.EDGE_ORDINAL, ordinal);
+    payload.setInt(TezScacheSettings.STAGE_ORDINAL, stage);
+    return encode(payload);
+  }
+
+  /** The switch (on) and every SCache key of the DAG's configuration, for the tasks and the vertex manager. */
+  private void copyScacheKeys(Configuration payload) {
+    for (Map.Entry<String, String> e : conf.getPropsWithPrefix("scache.").entrySet()) {
+      payload.set("scache." + e.getKey(), e.getValue());
+    }
+    payload.setBoolean(TezScacheSettings.ENABLED, true);
+  }
+
+  private static Configuration decode(UserPayload payload) {
+    try {
+      return payload == null || !payload.hasPayload() ? new Configuration(false)
+          : TezUtils.createConfFromUserPayload(payload);
+    } catch (java.io.IOException e) {
+      throw new IllegalArgumentException("unreadable Tez configuration payload", e);
+    }
+  }
+
+  private static UserPayload encode(Configuration conf) {
+    try {
+      return TezUtils.createUserPayloadFromConf(conf);
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException("could not write a Tez configuration payload", e);
+    }
+  }
+
+  /** Why SCache cannot serve a DAG now, if it cannot. */
+  static Optional<String> checkMaster(ScacheConf scache) {
+    Duration timeout = scache.get(ScacheOptions.HADOOP_SUBMIT_CHECK_TIMEOUT);
+    String master = scache.get(ScacheOptions.CLIENT_MASTER_ADDRESS);
+    ScacheConf probe = scache.with(ScacheOptions.CLIENT_REQUEST_TIMEOUT.key(), timeout.toMillis() + "ms")
+        .with(ScacheOptions.NETWORK_CONNECT_TIMEOUT.key(), timeout.toMillis() + "ms")
+        .with(ScacheOptions.CLIENT_RETRY_MAX, 1);
+    try (ScacheClient client = ScacheClient.create(probe, "scache-submission-check",
+        "unused".getBytes(StandardCharsets.UTF_8))) {
+      List<WorkerInfo> workers = client.workers();
+      return workers.isEmpty() ? Optional.of("the master at " + master + " has no live worker") : Optional.empty();
+    } catch (ScacheException e) {
+      return Optional.of("the master at " + master + " did not answer: " + e.getMessage());
+    } catch (RuntimeException e) {
+      return Optional.of("the master at " + master + " could not be asked: " + e);
+    }
+  }
+}

@@ -1,0 +1,150 @@
+package org.scache.tez;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.charset.StandardCharsets;
+import java.util.Comparator;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.mapred.ShuffleHandler;
+import org.apache.hadoop.service.Service;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.apache.tez.dag.api.TezConfiguration;
+import org.apache.tez.test.MiniTezCluster;
+import org.scache.client.ScacheClient;
+import org.scache.common.WorkerInfo;
+import org.scache.common.config.ScacheConf;
+import org.scache.common.config.ScacheOptions;
+import org.scache.hadoop.ScacheAuxService;
+import org.scache.master.ScacheMaster;
+
+/**
+ * An in-process SCache master and a MiniTezCluster whose NodeManagers run Tez's shuffle handler and
+ * the SCache auxiliary service (loaded by class name, as yarn-site.xml does; docs/deploy-tez.md),
+ * each with its own worker.
+ */
+final class MiniScacheTezCluster implements AutoCloseable {
+  static final String CLUSTER_SECRET = "mini-cluster-secret";
+
+  private final ScacheMaster master;
+  private final MiniTezCluster tez;
+  private final Path workDir;
+  /** Where the MiniYARNCluster keeps its NodeManagers' local and log directories. */
+  private final Path yarnDir;
+
+  MiniScacheTezCluster(String name, int nodeManagers) throws Exception {
+    workDir = Path.of("target", name).toAbsolutePath();
+    deleteRecursively(workDir);
+    yarnDir = Path.of("target", "test", "data", name).toAbsolutePath();
+    deleteRecursively(yarnDir);
+    Files.createDirectories(workDir);
+    master = ScacheMaster.start(ScacheConf.empty()
+        .with(ScacheOptions.SECURITY_CLUSTER_SECRET, CLUSTER_SECRET)
+        .with(ScacheOptions.MASTER_BIND_HOST, "127.0.0.1")
+        .with(ScacheOptions.MASTER_PORT, 0)
+        .with(ScacheOptions.MASTER_HEARTBEAT_INTERVAL.key(), "200ms")
+        .with(ScacheOptions.MASTER_WORKER_EXPIRY.key(), "5s"));
+    Configuration conf = new Configuration();
+    conf.setStrings(YarnConfiguration.NM_AUX_SERVICES, ShuffleHandler.MAPREDUCE_SHUFFLE_SERVICEID,
+        ScacheAuxService.NAME);
+    conf.setClass(String.format(YarnConfiguration.NM_AUX_SERVICE_FMT, ShuffleHandler.MAPREDUCE_SHUFFLE_SERVICEID),
+        ShuffleHandler.class, Service.class);
+    conf.setInt(ShuffleHandler.SHUFFLE_PORT_CONFIG_KEY, 0);
+    conf.set(String.format(YarnConfiguration.NM_AUX_SERVICE_FMT, ScacheAuxService.NAME),
+        ScacheAuxService.class.getName());
+    // what docs/deploy-tez.md puts in yarn-site.xml; port 0 because the NodeManagers share this host
+    conf.set(ScacheOptions.SECURITY_CLUSTER_SECRET.key(), CLUSTER_SECRET);
+    conf.set(ScacheOptions.WORKER_MASTER_ADDRESS.key(), "127.0.0.1:" + master.port());
+    conf.set(ScacheOptions.WORKER_BIND_HOST.key(), "127.0.0.1");
+    conf.set(ScacheOptions.WORKER_ADVERTISED_HOST.key(), "127.0.0.1");
+    conf.setInt(ScacheOptions.WORKER_PORT.key(), 0);
+    conf.set(ScacheOptions.WORKER_MEMORY_RESERVE.key(), "256m");
+    conf.set(ScacheOptions.WORKER_MEMORY_SEGMENT.key(), "64m");
+    conf.setInt("yarn.minicluster.yarn.nodemanager.resource.memory-mb", 3072);
+    conf.setInt(YarnConfiguration.RM_SCHEDULER_MINIMUM_ALLOCATION_MB, 256);
+    // fast NodeManager shutdown
+    conf.setLong(YarnConfiguration.NM_SLEEP_DELAY_BEFORE_SIGKILL_MS, 100);
+    conf.setLong(YarnConfiguration.NM_PROCESS_KILL_WAIT_MS, 500);
+    conf.setLong(YarnConfiguration.NM_LOG_RETAIN_SECONDS, 1);
+    tez = new MiniTezCluster(name, nodeManagers);
+    tez.init(conf);
+    tez.start();
+    awaitWorkers(nodeManagers);
+  }
+
+  private void awaitWorkers(int n) throws InterruptedException {
+    long deadline = System.nanoTime() + 30_000_000_000L;
+    while (master.liveWorkers().size() < n) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("SCache workers did not register: " + master.liveWorkers());
+      }
+      Thread.sleep(50);
+    }
+  }
+
+  /** A Tez configuration for this cluster: small containers, the Java 17 opens, the SCache master. */
+  TezConfiguration tezConf() {
+    TezConfiguration conf = new TezConfiguration(tez.getConfig());
+    conf.set(TezConfiguration.TEZ_AM_STAGING_DIR, workDir.resolve("staging").toString());
+    conf.setInt(TezConfiguration.TEZ_AM_RESOURCE_MEMORY_MB, 512);
+    conf.setInt(TezConfiguration.TEZ_TASK_RESOURCE_MEMORY_MB, 512);
+    // without it Tez 0.10.5's application master dies in its web UI setup on Java 17 and the client waits forever
+    String opens = " --add-opens=java.base/java.lang=ALL-UNNAMED";
+    conf.set(TezConfiguration.TEZ_AM_LAUNCH_CMD_OPTS, conf.get(TezConfiguration.TEZ_AM_LAUNCH_CMD_OPTS, "") + opens);
+    conf.set(TezConfiguration.TEZ_TASK_LAUNCH_CMD_OPTS, conf.get(TezConfiguration.TEZ_TASK_LAUNCH_CMD_OPTS, "")
+        + opens);
+    conf.set(ScacheOptions.CLIENT_MASTER_ADDRESS.key(), "127.0.0.1:" + master.port());
+    // idle containers stay held long enough for the consumers that are placed into them
+    conf.setLong(TezConfiguration.TEZ_AM_CONTAINER_IDLE_RELEASE_TIMEOUT_MIN_MILLIS, 20_000);
+    conf.setLong(TezConfiguration.TEZ_AM_CONTAINER_IDLE_RELEASE_TIMEOUT_MAX_MILLIS, 30_000);
+    return conf;
+  }
+
+  /** The counters of every SCache worker of the NodeManagers, summed. */
+  Map<String, Long> workerStats() {
+    Map<String, Long> sum = new TreeMap<>();
+    for (WorkerInfo w : master.liveWorkers()) {
+      try (ScacheClient c = ScacheClient.create(ScacheConf.empty()
+          .with(ScacheOptions.CLIENT_MASTER_ADDRESS, "127.0.0.1:" + master.port())
+          .with(ScacheOptions.CLIENT_WORKER_ADDRESS, w.address()), "stats-reader",
+          "unused".getBytes(StandardCharsets.UTF_8))) {
+        c.workerStats().forEach((k, v) -> sum.merge(k, v, Long::sum));
+      }
+    }
+    return sum;
+  }
+
+  ScacheMaster master() {
+    return master;
+  }
+
+  Path workDir() {
+    return workDir;
+  }
+
+  /** The directory that holds the containers' logs while the cluster runs. */
+  Path yarnDir() {
+    return yarnDir;
+  }
+
+  @Override
+  public void close() {
+    try {
+      tez.stop();
+    } finally {
+      master.close();
+    }
+  }
+
+  static void deleteRecursively(Path p) throws IOException {
+    if (!Files.exists(p)) {
+      return;
+    }
+    try (Stream<Path> s = Files.walk(p)) {
+      s.sorted(Comparator.reverseOrder()).forEach(x -> x.toFile().delete());
+    }
+  }
+}

@@ -1,0 +1,375 @@
+package org.scache.tez;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.EnumSet;
+import java.util.Map;
+import java.util.Random;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.io.IntWritable;
+import org.apache.hadoop.io.NullWritable;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
+import org.apache.hadoop.mapreduce.lib.output.TextOutputFormat;
+import org.apache.tez.client.TezClient;
+import org.apache.tez.common.counters.TaskCounter;
+import org.apache.tez.common.counters.TezCounters;
+import org.apache.tez.dag.api.DAG;
+import org.apache.tez.dag.api.ProcessorDescriptor;
+import org.apache.tez.dag.api.TezConfiguration;
+import org.apache.tez.dag.api.Vertex;
+import org.apache.tez.dag.api.client.DAGClient;
+import org.apache.tez.dag.api.client.DAGStatus;
+import org.apache.tez.dag.api.client.StatusGetOpts;
+import org.apache.tez.examples.HashJoinExample;
+import org.apache.tez.dag.library.vertexmanager.ShuffleVertexManager;
+import org.apache.tez.examples.OrderedWordCount;
+import org.apache.tez.examples.SortMergeJoinExample;
+import org.apache.tez.examples.WordCount;
+import org.apache.tez.mapreduce.input.MRInput;
+import org.apache.tez.mapreduce.output.MROutput;
+import org.apache.tez.runtime.library.conf.OrderedPartitionedKVEdgeConfig;
+import org.apache.tez.runtime.library.partitioner.HashPartitioner;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.Timeout;
+import org.scache.common.config.ScacheOptions;
+
+/**
+ * Real Tez DAGs on a MiniTezCluster with two NodeManagers, each hosting an SCache worker through
+ * the MapReduce adapter's auxiliary service. Every DAG runs on Tez's own shuffle and through SCache,
+ * in one Tez session, and the outputs must be equal byte for byte.
+ */
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class TezThroughScacheIT {
+  private static final int CONSUMERS = 3;
+  private static MiniScacheTezCluster cluster;
+  private static TezClient session;
+  private static long started;
+
+  @BeforeAll
+  static void startCluster() throws Exception {
+    started = System.nanoTime();
+    cluster = new MiniScacheTezCluster("tez-through-scache", 2);
+    System.out.printf("TIMING cluster start: %.1f s%n", seconds(started));
+    long t = System.nanoTime();
+    session = TezClient.create("tez-through-scache", cluster.tezConf(), true);
+    session.start();
+    session.waitTillReady();
+    System.out.printf("TIMING session start: %.1f s%n", seconds(t));
+  }
+
+  @AfterAll
+  static void stopCluster() throws Exception {
+    long t = System.nanoTime();
+    try {
+      if (session != null) {
+        session.stop();
+      }
+    } finally {
+      if (cluster != null) {
+        cluster.close();
+      }
+    }
+    System.out.printf("TIMING cluster stop: %.1f s, class total %.1f s%n", seconds(t), seconds(started));
+  }
+
+  @Test
+  @Order(1)
+  @Timeout(value = 4, unit = TimeUnit.MINUTES)
+  void orderedWordCount_twoScatterGatherEdgesInAChain_sameOutputAsTezShuffle() throws Exception {
+    Path input = writeWords("wordcount-in", 4, 10_000, 3000, 1);
+    Result tez = run("wordcount-tez", false,
+        conf -> orderedWordCount(conf, input, "wordcount-tez", TokenProcessorName.PLAIN));
+    Result scache = run("wordcount-scache", true,
+        conf -> orderedWordCount(conf, input, "wordcount-scache", TokenProcessorName.PLAIN));
+    assertSameOutput(tez, scache);
+    assertShuffledThroughScache(scache, 4 * CONSUMERS + CONSUMERS * 1);
+    assertPlacement(scache, "Summation", CONSUMERS);
+    assertPlacement(scache, "Sorter", 1);
+  }
+
+  @Test
+  @Order(2)
+  @Timeout(value = 3, unit = TimeUnit.MINUTES)
+  void scacheUnreachableAtSubmission_dagRunsOnTezShuffle() throws Exception {
+    Path input = writeWords("fallback-in", 2, 2_000, 500, 2);
+    Result tez = run("fallback-tez", false, conf -> orderedWordCount(conf, input, "fallback-tez",
+        TokenProcessorName.PLAIN));
+    Result fallback = run("fallback-unreachable", true, conf -> {
+      conf.set(ScacheOptions.CLIENT_MASTER_ADDRESS.key(), "127.0.0.1:1");
+      conf.set(ScacheOptions.HADOOP_SUBMIT_CHECK_TIMEOUT.key(), "1s");
+      return orderedWordCount(conf, input, "fallback-unreachable", TokenProcessorName.PLAIN);
+    });
+    assertFalse(fallback.usedScache, "the switch falls back when the master does not answer");
+    assertSameOutput(tez, fallback);
+    assertEquals(0, fallback.counters.findCounter(ScacheTezCounter.BLOCKS_PUT).getValue());
+    assertTrue(fallback.counters.findCounter(TaskCounter.SHUFFLE_BYTES).getValue() > 0, "Tez's shuffle moved the data");
+  }
+
+  @Test
+  @Order(3)
+  @Timeout(value = 4, unit = TimeUnit.MINUTES)
+  void producerFailsOnceAfterPuttingItsBlocks_retriedAttemptIsRead_sameOutput() throws Exception {
+    Path input = writeWords("failonce-in", 2, 5_000, 1000, 3);
+    Result tez = run("failonce-tez", false, conf -> orderedWordCount(conf, input, "failonce-tez",
+        TokenProcessorName.FAIL_ONCE));
+    Result scache = run("failonce-scache", true, conf -> orderedWordCount(conf, input, "failonce-scache",
+        TokenProcessorName.FAIL_ONCE));
+    assertSameOutput(tez, scache);
+    assertFalse(new String(scache.output, java.nio.charset.StandardCharsets.UTF_8)
+        .contains(FailOnceTokenProcessor.BOGUS_WORD), "nothing of the failed attempt was read");
+    assertShuffledThroughScache(scache, 2 * CONSUMERS + CONSUMERS);
+    assertEquals(1, scache.failedTaskAttempts, "the first attempt of producer task 0 failed");
+    // counters of successful attempts: two tokenizers and three summations put one block per partition
+    assertEquals(2 * CONSUMERS + CONSUMERS, scache.counters.findCounter(ScacheTezCounter.BLOCKS_PUT).getValue());
+  }
+
+  @Test
+  @Order(4)
+  @Timeout(value = 4, unit = TimeUnit.MINUTES)
+  void joinOfTwoShuffledInputsIntoOneVertex_sameOutputAsTezShuffle() throws Exception {
+    // one word a line: the join key is the line
+    Path left = writeWords("join-left", 2, 4_000, 6000, 1, 4);
+    Path right = writeWords("join-right", 2, 4_000, 6000, 1, 5);
+    Result tez = run("join-tez", false, conf -> sortMergeJoin(conf, left, right, "join-tez"));
+    Result scache = run("join-scache", true, conf -> sortMergeJoin(conf, left, right, "join-scache"));
+    assertSameOutput(tez, scache);
+    assertShuffledThroughScache(scache, 2 * 2 * CONSUMERS);
+    assertPlacement(scache, "joiner", CONSUMERS);
+  }
+
+  // ---------------------------------------------------------------- DAGs
+
+  enum TokenProcessorName {
+    PLAIN(WordCount.TokenProcessor.class.getName()),
+    FAIL_ONCE(FailOnceTokenProcessor.class.getName());
+
+    final String className;
+
+    TokenProcessorName(String className) {
+      this.className = className;
+    }
+  }
+
+  /**
+   * Tez's ordered word count: Tokenizer -(word, 1)-> Summation -(count, word)-> Sorter, two ordered edges.
+   * The sorter also orders the words of one count, which Tez's NoOpSorter leaves in arrival order (so
+   * two runs of Tez's own shuffle differ); the output is then a function of the input alone.
+   */
+  private static Built orderedWordCount(TezConfiguration conf, Path input, String name, TokenProcessorName tokenizer) {
+    Path out = cluster.workDir().resolve("out-" + name);
+    DAG dag = DAG.create(name);
+    Vertex tokens = Vertex.create("Tokenizer", ProcessorDescriptor.create(tokenizer.className))
+        .addDataSource("Input", MRInput.createConfigBuilder(new Configuration(conf), TextInputFormat.class,
+            input.toString()).groupSplits(false).build());
+    Vertex sum = Vertex.create("Summation", ProcessorDescriptor.create(OrderedWordCount.SumProcessor.class.getName()),
+        CONSUMERS);
+    Vertex sorter = Vertex.create("Sorter", ProcessorDescriptor.create(SortedValuesSorter.class.getName()), 1)
+        .addDataSink("Output", MROutput.createConfigBuilder(new Configuration(conf), TextOutputFormat.class,
+            out.toString()).build());
+    dag.addVertex(tokens).addVertex(sum).addVertex(sorter);
+    ScacheTezDag scache = ScacheTezDag.of(dag, conf);
+    scache.connect(tokens, sum, OrderedPartitionedKVEdgeConfig.newBuilder(Text.class.getName(),
+        IntWritable.class.getName(), HashPartitioner.class.getName()).setFromConfiguration(conf).build());
+    scache.connect(sum, sorter, OrderedPartitionedKVEdgeConfig.newBuilder(IntWritable.class.getName(),
+        Text.class.getName(), HashPartitioner.class.getName()).setFromConfiguration(conf).build());
+    return new Built(dag, scache.usesScache(), out);
+  }
+
+  /** Tez's sort-merge join: two inputs shuffled, sorted, into one joining vertex (a vertex with two SCache inputs). */
+  private static Built sortMergeJoin(TezConfiguration conf, Path left, Path right, String name) {
+    Path out = cluster.workDir().resolve("out-" + name);
+    DAG dag = DAG.create(name);
+    Vertex input1 = Vertex.create("input1", ProcessorDescriptor.create(
+        HashJoinExample.ForwardingProcessor.class.getName())).addDataSource("inputFile", MRInput.createConfigBuilder(
+            new Configuration(conf), TextInputFormat.class, left.toString()).groupSplits(false).build());
+    Vertex input2 = Vertex.create("input2", ProcessorDescriptor.create(
+        HashJoinExample.ForwardingProcessor.class.getName())).addDataSource("inputFile", MRInput.createConfigBuilder(
+            new Configuration(conf), TextInputFormat.class, right.toString()).groupSplits(false).build());
+    Vertex joiner = Vertex.create("joiner", ProcessorDescriptor.create(
+        SortMergeJoinExample.SortMergeJoinProcessor.class.getName()), CONSUMERS)
+        .addDataSink("joinOutput", MROutput.createConfigBuilder(new Configuration(conf), TextOutputFormat.class,
+            out.toString()).build());
+    dag.addVertex(input1).addVertex(input2).addVertex(joiner);
+    ScacheTezDag scache = ScacheTezDag.of(dag, conf);
+    OrderedPartitionedKVEdgeConfig edge = OrderedPartitionedKVEdgeConfig.newBuilder(Text.class.getName(),
+        NullWritable.class.getName(), HashPartitioner.class.getName()).setFromConfiguration(conf).build();
+    scache.connect(input1, joiner, edge);
+    scache.connect(input2, joiner, edge);
+    return new Built(dag, scache.usesScache(), out);
+  }
+
+  // ---------------------------------------------------------------- running and checking
+
+  record Built(DAG dag, boolean usesScache, Path out) {}
+
+  record Result(String name, boolean usedScache, byte[] output, TezCounters counters, long failedTaskAttempts,
+      Map<String, Long> workerDelta, int dagId) {}
+
+  private static Result run(String name, boolean scache, Function<TezConfiguration, Built> build) throws Exception {
+    long t = System.nanoTime();
+    TezConfiguration conf = cluster.tezConf();
+    conf.setBoolean(TezScacheSettings.ENABLED, scache);
+    // consumers start when their producers are done, so that the producers' containers are idle and
+    // held when the consumers ask for them (SCache's task-affinity hints need that on a shared host)
+    conf.setFloat(ShuffleVertexManager.TEZ_SHUFFLE_VERTEX_MANAGER_MIN_SRC_FRACTION, 1.0f);
+    conf.setFloat(ShuffleVertexManager.TEZ_SHUFFLE_VERTEX_MANAGER_MAX_SRC_FRACTION, 1.0f);
+    Built built = build.apply(conf);
+    Map<String, Long> before = workerStats();
+    DAGClient client = session.submitDAG(built.dag());
+    client.waitForCompletion();
+    DAGStatus status = client.getDAGStatus(EnumSet.of(StatusGetOpts.GET_COUNTERS));
+    assertEquals(DAGStatus.State.SUCCEEDED, status.getState(), name + ": " + status.getDiagnostics());
+    Map<String, Long> delta = new TreeMap<>(workerStats());
+    delta.replaceAll((k, v) -> v - before.getOrDefault(k, 0L));
+    TezCounters counters = status.getDAGCounters();
+    long failed = counters.findCounter(org.apache.tez.common.counters.DAGCounter.NUM_FAILED_TASKS).getValue();
+    System.out.printf("TIMING dag %s (%s): %.1f s, worker counters %s%n", name,
+        built.usesScache() ? "SCache" : "Tez shuffle", seconds(t), delta);
+    String dag = client.getDagIdentifierString();
+    return new Result(name, built.usesScache(), readOutput(built.out()), counters, failed, delta,
+        Integer.parseInt(dag.substring(dag.lastIndexOf('_') + 1)));
+  }
+
+  private static Map<String, Long> workerStats() {
+    return cluster.workerStats();
+  }
+
+  private static void assertSameOutput(Result tez, Result scache) {
+    assertFalse(tez.usedScache, tez.name + " ran on Tez's shuffle");
+    assertTrue(tez.output.length > 0, tez.name + " wrote output");
+    assertArrayEquals(tez.output, scache.output, scache.name + " differs from " + tez.name);
+  }
+
+  private static void assertShuffledThroughScache(Result scache, long blocks) {
+    assertTrue(scache.usedScache, scache.name + " used SCache");
+    assertEquals(blocks, scache.counters.findCounter(ScacheTezCounter.BLOCKS_READ).getValue(),
+        "one block read per producer and partition");
+    assertEquals(scache.counters.findCounter(ScacheTezCounter.BYTES_READ).getValue(),
+        scache.counters.findCounter(TaskCounter.SHUFFLE_BYTES).getValue(), "every shuffled byte came from SCache");
+  }
+
+  /**
+   * Every consumer task was given a location hint for the worker the SCache master placed its
+   * partitions on (the application master's log), and that worker is the one the task itself finds
+   * in the master's schedule (the task's log). Tez treats hints as preferences and, with NodeManagers
+   * sharing a host, can only follow them through container affinity (docs/deploy-tez.md), so how
+   * many tasks ran on their worker is counted, not required; when all did, no block was read across
+   * workers.
+   */
+  private static void assertPlacement(Result scache, String vertex, long consumerTasks) throws IOException {
+    Map<Integer, String> hinted = new TreeMap<>();
+    for (String line : logLines("SCache placement: dag " + scache.dagId + " vertex " + vertex + " task ")) {
+      java.util.regex.Matcher m = java.util.regex.Pattern.compile("task (\\d+) .* -> worker (\\S+) hint")
+          .matcher(line);
+      assertTrue(m.find(), line);
+      hinted.put(Integer.parseInt(m.group(1)), m.group(2));
+    }
+    Map<Integer, String> scheduled = new TreeMap<>();
+    Map<Integer, String> ranOn = new TreeMap<>();
+    for (String line : logLines("SCache consumer: dag " + scache.dagId + " vertex " + vertex + " task ")) {
+      java.util.regex.Matcher m = java.util.regex.Pattern.compile(
+          "task (\\d+) .* placed on worker (\\S+), runs on worker (\\S+)").matcher(line);
+      assertTrue(m.find(), line);
+      scheduled.put(Integer.parseInt(m.group(1)), m.group(2));
+      ranOn.put(Integer.parseInt(m.group(1)), m.group(3));
+    }
+    long on = scache.counters.findCounter(ScacheTezCounter.CONSUMERS_ON_SCHEDULED_WORKER).getValue();
+    long off = scache.counters.findCounter(ScacheTezCounter.CONSUMERS_OFF_SCHEDULED_WORKER).getValue();
+    long none = scache.counters.findCounter(ScacheTezCounter.CONSUMERS_WITHOUT_SCHEDULE).getValue();
+    System.out.printf("PLACEMENT %s vertex %s: hints %s, scheduled %s, ran on %s; %d of %d on their worker "
+        + "(DAG-wide %d on, %d off, %d without schedule); worker reads %s%n", scache.name, vertex, hinted, scheduled,
+        ranOn, ranOn.entrySet().stream().filter(e -> e.getValue().equals(scheduled.get(e.getKey()))).count(),
+        consumerTasks, on, off, none, scache.workerDelta);
+    assertEquals(consumerTasks, hinted.size(), "every consumer task was scheduled with a hint: " + hinted);
+    assertEquals(hinted, scheduled, "the hints name the workers of the master's schedule");
+    assertEquals(0, none, "every consumer found a schedule");
+    assertTrue(on >= 1, "Tez followed at least one hint");
+    if (off == 0) {
+      assertEquals(0L, scache.workerDelta.getOrDefault("read.remote.blocks", 0L), "no consumer read remote data");
+    }
+  }
+
+  /** The lines containing {@code marker} of every container log of the cluster (the session is still running). */
+  private static java.util.List<String> logLines(String marker) throws IOException {
+    java.util.List<String> out = new java.util.ArrayList<>();
+    try (Stream<Path> files = Files.walk(cluster.yarnDir())) {
+      for (Path f : (Iterable<Path>) files::iterator) {
+        if (Files.isRegularFile(f) && f.getFileName().toString().startsWith("syslog")) {
+          for (String line : Files.readAllLines(f, java.nio.charset.StandardCharsets.UTF_8)) {
+            if (line.contains(marker)) {
+              out.add(line);
+            }
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  // ---------------------------------------------------------------- data
+
+  private static Path writeWords(String name, int files, int lines, int vocabulary, long seed) throws IOException {
+    return writeWords(name, files, lines, vocabulary, 8, seed);
+  }
+
+  private static Path writeWords(String name, int files, int lines, int vocabulary, int wordsPerLine, long seed)
+      throws IOException {
+    Path dir = cluster.workDir().resolve(name);
+    Files.createDirectories(dir);
+    Random rnd = new Random(seed);
+    for (int f = 0; f < files; f++) {
+      try (BufferedWriter w = Files.newBufferedWriter(dir.resolve("part-" + f + ".txt"))) {
+        for (int line = 0; line < lines; line++) {
+          for (int i = 0; i < wordsPerLine; i++) {
+            if (i > 0) {
+              w.write(' ');
+            }
+            w.write("w" + rnd.nextInt(vocabulary));
+          }
+          w.newLine();
+        }
+      }
+    }
+    return dir;
+  }
+
+  /** Every part file of an output directory, in name order, concatenated. */
+  private static byte[] readOutput(Path dir) throws IOException {
+    SortedMap<String, byte[]> parts = new TreeMap<>();
+    try (Stream<Path> s = Files.list(dir)) {
+      for (Path p : (Iterable<Path>) s::iterator) {
+        if (p.getFileName().toString().startsWith("part-")) {
+          parts.put(p.getFileName().toString(), Files.readAllBytes(p));
+        }
+      }
+    }
+    java.io.ByteArrayOutputStream all = new java.io.ByteArrayOutputStream();
+    for (byte[] b : parts.values()) {
+      all.write(b);
+    }
+    return all.toByteArray();
+  }
+
+  private static double seconds(long since) {
+    return (System.nanoTime() - since) / 1e9;
+  }
+}
