@@ -39,6 +39,8 @@ public final class ScacheClient implements AutoCloseable {
   private final Duration timeout;
   private final int maxAttempts;
   private final Duration backoff;
+  private final Duration maxBackoff;
+  private final Duration busyTimeout;
   private final ConnectionPool connections;
   private final SharedMemoryPath local;
 
@@ -50,6 +52,8 @@ public final class ScacheClient implements AutoCloseable {
     this.timeout = conf.get(ScacheOptions.CLIENT_REQUEST_TIMEOUT);
     this.maxAttempts = Math.max(1, conf.get(ScacheOptions.CLIENT_RETRY_MAX));
     this.backoff = conf.get(ScacheOptions.CLIENT_RETRY_BACKOFF);
+    this.maxBackoff = conf.get(ScacheOptions.CLIENT_RETRY_BACKOFF_MAX);
+    this.busyTimeout = conf.get(ScacheOptions.CLIENT_RETRY_BUSY_TIMEOUT);
     this.connections = new ConnectionPool(TransportSettings.from(conf), "scache-client");
     this.local = new SharedMemoryPath(conf, connections, workerAddress, appId, credentials, timeout);
   }
@@ -165,6 +169,19 @@ public final class ScacheClient implements AutoCloseable {
 
   // ---------------------------------------------------------------- reduce side
 
+  /**
+   * Declares that reduce {@code reduceId} has committed its output: its input is read for the last
+   * time, and every worker frees its blocks (read once). Call it only when the reduce can no longer
+   * be retried.
+   */
+  public void reduceCommitted(int shuffleId, int reduceId) {
+    join(reduceCommittedAsync(shuffleId, reduceId));
+  }
+
+  public CompletableFuture<Void> reduceCommittedAsync(int shuffleId, int reduceId) {
+    return ack(masterAddress, () -> new Message.ReduceCommitted(appId, shuffleId, reduceId));
+  }
+
   /** The bytes of block {@code id}, read through this node's worker from wherever it is stored. */
   public byte[] getBlock(BlockId id) {
     ByteBuffer b = join(getBlockAsync(id));
@@ -258,15 +275,20 @@ public final class ScacheClient implements AutoCloseable {
     return call(address, request, payload).thenAccept(r -> r.payload().release());
   }
 
-  /** Sends the request, trying again after a transient failure, up to the configured attempts. */
+  /**
+   * Sends the request, trying again after a transient failure, up to the configured attempts. A
+   * worker that answers RETRY_LATER (its memory and spill disk are full) is tried again, backing
+   * off exponentially up to {@code scache.client.retry.backoff.max}, until
+   * {@code scache.client.retry.busy.timeout} has passed since the first try.
+   */
   private CompletableFuture<Reply> call(String address, Supplier<Message> request, Supplier<ByteBuf> payload) {
     CompletableFuture<Reply> result = new CompletableFuture<>();
-    attempt(address, request, payload, 1, result);
+    attempt(address, request, payload, 1, 0, System.nanoTime(), result);
     return result;
   }
 
-  private void attempt(String address, Supplier<Message> request, Supplier<ByteBuf> payload, int n,
-      CompletableFuture<Reply> result) {
+  private void attempt(String address, Supplier<Message> request, Supplier<ByteBuf> payload, int n, int busy,
+      long startNanos, CompletableFuture<Reply> result) {
     connections.get(address)
         .thenCompose(c -> c.call(request.get(), Optional.of(credentials), payload.get(), timeout))
         .whenComplete((r, e) -> {
@@ -275,13 +297,27 @@ public final class ScacheClient implements AutoCloseable {
             return;
           }
           ScacheException se = ScacheException.from(e);
+          if (se.status() == org.scache.common.protocol.Status.RETRY_LATER) {
+            long waited = System.nanoTime() - startNanos;
+            if (waited >= busyTimeout.toNanos()) {
+              result.completeExceptionally(new ScacheException(se.status(), "the worker at " + address
+                  + " stayed busy for " + TimeUnit.NANOSECONDS.toSeconds(waited) + " s ("
+                  + ScacheOptions.CLIENT_RETRY_BUSY_TIMEOUT.key() + "); last answer: " + se.getMessage()));
+              return;
+            }
+            long delay = Math.min(maxBackoff.toMillis(), backoff.toMillis() << Math.min(busy, 20));
+            delay = Math.max(1, Math.min(delay, TimeUnit.NANOSECONDS.toMillis(busyTimeout.toNanos() - waited) + 1));
+            CompletableFuture.delayedExecutor(delay, TimeUnit.MILLISECONDS)
+                .execute(() -> attempt(address, request, payload, n, busy + 1, startNanos, result));
+            return;
+          }
           if (!se.status().isTransient() || n >= maxAttempts) {
             result.completeExceptionally(se);
             return;
           }
           long delay = backoff.toMillis() << Math.min(n - 1, 10);
           CompletableFuture.delayedExecutor(delay, TimeUnit.MILLISECONDS)
-              .execute(() -> attempt(address, request, payload, n + 1, result));
+              .execute(() -> attempt(address, request, payload, n + 1, busy, startNanos, result));
         });
   }
 

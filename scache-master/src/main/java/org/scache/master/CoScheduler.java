@@ -42,7 +42,8 @@ final class CoScheduler {
   private static final Logger LOG = LoggerFactory.getLogger(CoScheduler.class);
 
   /** A placement just made, the re-shuffles it orders, and when it was made. */
-  record Decision(Message.ScheduleResult result, List<ReduceMove> moves, long madeAtMillis) {}
+  record Decision(Message.ScheduleResult result, List<ReduceMove> moves, long madeAtMillis,
+      long submissionTimeMillis) {}
 
   private record StageKey(String appId, int stageId) {}
 
@@ -207,6 +208,6 @@ final class CoScheduler {
     }
     ShuffleKey key = s.shuffle();
     return new Decision(new Message.ScheduleResult(key.appId(), key.shuffleId(), policy, assignments), moves,
-        clock.millis());
+        clock.millis(), shape.submissionTimeMillis());
   }
 }

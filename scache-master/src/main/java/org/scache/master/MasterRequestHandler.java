@@ -87,6 +87,19 @@ final class MasterRequestHandler extends RequestDispatcher {
         requireApplication(frame, r.appId());
         yield master.removeApplication(r.appId());
       }
+      case REPORT_ROUNDS -> {
+        requireCluster(frame);
+        yield master.reportRounds((Message.ReportRounds) m);
+      }
+      case REPORT_LOST_BLOCKS -> {
+        requireCluster(frame);
+        yield master.reportLostBlocks((Message.ReportLostBlocks) m);
+      }
+      case REDUCE_COMMITTED -> {
+        Message.ReduceCommitted r = (Message.ReduceCommitted) m;
+        requireApplication(frame, r.appId());
+        yield master.reduceCommitted(r);
+      }
       case LIST_WORKERS -> new Message.Workers(master.workers().live());
       default -> throw new ScacheException(Status.UNKNOWN_MESSAGE_TYPE, m.type() + " is not served by the master");
     };

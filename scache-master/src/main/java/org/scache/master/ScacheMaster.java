@@ -34,6 +34,7 @@ public final class ScacheMaster implements AutoCloseable {
   private final ApplicationRegistry applications;
   private final ShuffleRegistry shuffles = new ShuffleRegistry();
   private final CoScheduler coScheduler;
+  private final IncompleteRounds incompleteRounds = new IncompleteRounds();
   private final long heartbeatMillis;
   private final Credentials cluster;
   private final ConnectionPool connections;
@@ -161,7 +162,47 @@ public final class ScacheMaster implements AutoCloseable {
 
   /** Tells every live worker of a new placement, so the workers it names start prefetching. */
   private void broadcast(CoScheduler.Decision d) {
-    tellWorkers(new Message.ShuffleScheduled(d.result(), d.moves()));
+    tellWorkers(new Message.ShuffleScheduled(d.result(), d.moves(), d.submissionTimeMillis()));
+  }
+
+  /**
+   * A worker spilled from rounds or loaded them back whole: when that changes which rounds of a
+   * shuffle are incomplete somewhere, every live worker is told, so that all spill those rounds first.
+   */
+  Message reportRounds(Message.ReportRounds m) {
+    if (!workers.isLive(m.workerId())) {
+      throw new ScacheException(Status.UNKNOWN_WORKER, "worker " + m.workerId() + " is not registered");
+    }
+    incompleteRounds.report(m.workerId(), m.rounds()).forEach(this::tellWorkers);
+    return new Message.Ack();
+  }
+
+  /** A worker lost blocks it held: their maps are lost (to be re-run) if they were final. */
+  Message reportLostBlocks(Message.ReportLostBlocks m) {
+    for (org.scache.common.BlockId id : m.blockIds()) {
+      try {
+        shuffles.withExisting(id.shuffle(), s -> {
+          s.dropBlock(id, m.workerId());
+          return null;
+        });
+        LOG.warn("worker {} lost block {}; map {} must be re-run", m.workerId(), id, id.mapId());
+      } catch (ScacheException e) {
+        LOG.debug("worker {} lost block {} of a shuffle already gone", m.workerId(), id);
+      }
+    }
+    return new Message.Ack();
+  }
+
+  /** A reducer committed: every worker frees its input blocks. */
+  Message reduceCommitted(Message.ReduceCommitted m) {
+    applications.requireSecret(m.appId());
+    tellWorkers(m);
+    return new Message.Ack();
+  }
+
+  /** The rounds of a shuffle some worker keeps only in part, ascending. */
+  List<Integer> incompleteRounds(ShuffleKey shuffle) {
+    return incompleteRounds.of(shuffle);
   }
 
   Message mapFinished(Message.MapFinished m) {
@@ -225,6 +266,7 @@ public final class ScacheMaster implements AutoCloseable {
   Message unregisterShuffle(Message.UnregisterShuffle m) {
     ShuffleKey key = new ShuffleKey(m.appId(), m.shuffleId());
     shuffles.remove(key);
+    incompleteRounds.forgetShuffle(key);
     tellWorkers(m);
     return new Message.Ack();
   }
@@ -233,6 +275,7 @@ public final class ScacheMaster implements AutoCloseable {
     applications.remove(appId);
     shuffles.removeApplication(appId);
     coScheduler.forgetApplication(appId);
+    incompleteRounds.forgetApplication(appId);
     tellWorkers(new Message.RemoveApplication(appId));
     LOG.info("application {} removed", appId);
     return new Message.Ack();
@@ -261,6 +304,7 @@ public final class ScacheMaster implements AutoCloseable {
   private void expireWorkers() {
     for (WorkerInfo w : workers.expire()) {
       shuffles.dropHolder(w.workerId());
+      incompleteRounds.dropWorker(w.workerId()).forEach(this::tellWorkers);
       LOG.warn("worker {} at {} sent no heartbeat for too long; its blocks are lost", w.workerId(), w.address());
     }
   }
@@ -292,6 +336,9 @@ public final class ScacheMaster implements AutoCloseable {
       case GET_SCHEDULE_RESULT -> scheduleResult((Message.GetScheduleResult) m);
       case LOCATE_BLOCKS -> locate((Message.LocateBlocks) m);
       case UNREGISTER_SHUFFLE -> unregisterShuffle((Message.UnregisterShuffle) m);
+      case REPORT_ROUNDS -> reportRounds((Message.ReportRounds) m);
+      case REPORT_LOST_BLOCKS -> reportLostBlocks((Message.ReportLostBlocks) m);
+      case REDUCE_COMMITTED -> reduceCommitted((Message.ReduceCommitted) m);
       default -> throw new ScacheException(Status.UNKNOWN_MESSAGE_TYPE, m.type() + " is not served in-process");
     };
   }

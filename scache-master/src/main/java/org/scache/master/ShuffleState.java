@@ -120,6 +120,24 @@ final class ShuffleState {
     }));
   }
 
+  /**
+   * Forgets one block its holder lost (for example a spilled copy that failed its checksum): when
+   * it was the final attempt's, the map is lost until re-run.
+   */
+  void dropBlock(BlockId id, String holder) {
+    Map<Long, BlockEntry> blocks = byReduce.get(id.reduceId());
+    if (blocks == null) {
+      return;
+    }
+    BlockEntry b = blocks.get(mapAttempt(id.mapId(), id.attempt()));
+    if (b != null && b.holder().equals(holder)) {
+      blocks.remove(mapAttempt(id.mapId(), id.attempt()));
+      if (Integer.valueOf(id.attempt()).equals(finalAttempts.get(id.mapId()))) {
+        lostMaps.add(id.mapId());
+      }
+    }
+  }
+
   /** Finished maps whose final output is no longer stored anywhere, ascending. */
   java.util.SortedSet<Integer> lostMaps() {
     return java.util.Collections.unmodifiableSortedSet(lostMaps);

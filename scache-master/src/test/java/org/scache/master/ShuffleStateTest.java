@@ -28,6 +28,21 @@ class ShuffleStateTest {
   }
 
   @Test
+  void droppedBlock_ofTheFinalAttempt_marksItsMapLost_untilReRun() {
+    state.report(new BlockId("app", 0, 0, 0, 0), 10, "w1");
+    state.report(new BlockId("app", 0, 0, 0, 1), 10, "w1");
+    state.mapFinished(0, 0);
+    state.dropBlock(new BlockId("app", 0, 0, 0, 1), "w2");
+    assertTrue(state.lostMaps().isEmpty(), "another worker cannot lose w1's block");
+    state.dropBlock(new BlockId("app", 0, 0, 0, 1), "w1");
+    assertEquals(List.of(0), List.copyOf(state.lostMaps()));
+    assertTrue(state.finalBlocks(1).isEmpty());
+    state.report(new BlockId("app", 0, 0, 1, 1), 10, "w2");
+    state.mapFinished(0, 1);
+    assertTrue(state.lostMaps().isEmpty(), "the re-run replaces the lost output");
+  }
+
+  @Test
   void droppedHolder_marksItsFinishedMapsLost_untilReRunOrReReported() {
     state.report(new BlockId("app", 0, 0, 0, 0), 10, "w1");
     state.report(new BlockId("app", 0, 1, 0, 0), 10, "w2");

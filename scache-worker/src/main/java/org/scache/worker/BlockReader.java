@@ -54,21 +54,23 @@ final class BlockReader {
 
   /** One block, exactly this attempt, wherever it is stored. */
   CompletableFuture<ByteBuf> readBlock(BlockId id) {
-    Optional<ByteBuf> local = store.read(id);
-    if (local.isPresent()) {
-      countLocal(id, local.get());
-      return CompletableFuture.completedFuture(local.get());
-    }
-    return master.locate(new Message.LocateBlocks(id.appId(), id.shuffleId(), id.reduceId(), id.mapId()))
-        .thenCompose(found -> {
-          BlockLocation loc = found.locations().stream().filter(l -> l.blockId().equals(id)).findFirst()
-              .orElseThrow(() -> new ScacheException(Status.BLOCK_NOT_FOUND, id + " is not stored on any live worker"));
-          if (loc.holder().workerId().equals(self.workerId())) {
-            return store.read(id).map(CompletableFuture::completedFuture).orElseGet(() ->
-                CompletableFuture.failedFuture(new ScacheException(Status.BLOCK_NOT_FOUND, id + " is gone")));
-          }
-          return fetch(loc.holder(), List.of(id)).thenApply(Blocks::payload);
-        });
+    return store.readAsync(id).thenCompose(local -> {
+      if (local.isPresent()) {
+        countLocal(id, local.get());
+        store.markConsumed(id);
+        return CompletableFuture.completedFuture(local.get());
+      }
+      return master.locate(new Message.LocateBlocks(id.appId(), id.shuffleId(), id.reduceId(), id.mapId()))
+          .thenCompose(found -> {
+            BlockLocation loc = found.locations().stream().filter(l -> l.blockId().equals(id)).findFirst()
+                .orElseThrow(() -> new ScacheException(Status.BLOCK_NOT_FOUND, id + " is not stored on any live worker"));
+            if (loc.holder().workerId().equals(self.workerId())) {
+              return store.readAsync(id).thenApply(again -> again.orElseThrow(() ->
+                  new ScacheException(Status.BLOCK_NOT_FOUND, id + " is gone")));
+            }
+            return fetch(loc.holder(), List.of(id)).thenApply(Blocks::payload);
+          });
+    });
   }
 
   /** The final-attempt blocks of every map for one reduce, once all finished, ordered by map id. */
@@ -87,20 +89,34 @@ final class BlockReader {
       locs.sort(Comparator.comparingInt(l -> l.blockId().mapId()));
       Map<String, List<BlockLocation>> byHolder = new LinkedHashMap<>();
       Map<BlockId, ByteBuf> data = new java.util.concurrent.ConcurrentHashMap<>();
+      List<CompletableFuture<Void>> parts = new ArrayList<>();
+      List<BlockId> here = new ArrayList<>();
       for (BlockLocation l : locs) {
-        Optional<ByteBuf> local = store.read(l.blockId());
-        if (local.isPresent()) {
-          countLocal(l.blockId(), local.get());
-          data.put(l.blockId(), local.get());
+        if (store.get(l.blockId()).isPresent()) {
+          here.add(l.blockId()); // held here, in memory or spilled to disk
         } else if (l.holder().workerId().equals(self.workerId())) {
-          data.values().forEach(ByteBuf::release);
-          return CompletableFuture.failedFuture(new ScacheException(Status.BLOCK_NOT_FOUND,
-              l.blockId() + " is no longer stored on worker " + self.workerId()));
+          parts.add(CompletableFuture.failedFuture(new ScacheException(Status.BLOCK_NOT_FOUND,
+              l.blockId() + " is no longer stored on worker " + self.workerId())));
         } else {
           byHolder.computeIfAbsent(l.holder().workerId(), k -> new ArrayList<>()).add(l);
         }
       }
-      List<CompletableFuture<Void>> parts = new ArrayList<>();
+      if (!here.isEmpty()) {
+        parts.add(store.readAllAsync(here).thenAccept(local -> {
+          List<ByteBuf> got = new ArrayList<>(local.size());
+          local.forEach(b -> b.ifPresent(got::add));
+          if (got.size() < here.size()) {
+            got.forEach(ByteBuf::release);
+            throw new ScacheException(Status.BLOCK_NOT_FOUND, "blocks of reduce " + reduceId
+                + " are no longer stored on worker " + self.workerId());
+          }
+          for (int i = 0; i < here.size(); i++) {
+            countLocal(here.get(i), got.get(i));
+            store.markConsumed(here.get(i));
+            data.put(here.get(i), got.get(i));
+          }
+        }));
+      }
       for (List<BlockLocation> group : byHolder.values()) {
         WorkerInfo holder = group.get(0).holder();
         List<BlockId> ids = group.stream().map(BlockLocation::blockId).toList();
@@ -108,6 +124,7 @@ final class BlockReader {
       }
       return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new)).handle((v, e) -> {
         if (e != null) {
+          // every part has finished (allOf waits for all): nothing lands in data after this
           data.values().forEach(ByteBuf::release);
           throw ScacheException.from(e);
         }
@@ -123,24 +140,32 @@ final class BlockReader {
     });
   }
 
-  /** The blocks held here, for another worker; all or none. */
-  Blocks serveFetch(List<BlockId> ids) {
-    List<ByteBuf> bufs = new ArrayList<>(ids.size());
-    List<BlockSize> sizes = new ArrayList<>(ids.size());
-    for (BlockId id : ids) {
-      Optional<ByteBuf> b = store.read(id);
-      if (b.isEmpty()) {
-        bufs.forEach(ByteBuf::release);
-        throw new ScacheException(Status.BLOCK_NOT_FOUND, id + " is not stored on worker " + self.workerId());
+  /** The blocks held here (in memory or spilled), for another worker; all or none. */
+  CompletableFuture<Blocks> serveFetch(List<BlockId> ids) {
+    return store.readAllAsync(ids).thenApply(reads -> {
+      List<ByteBuf> bufs = new ArrayList<>(ids.size());
+      List<BlockSize> sizes = new ArrayList<>(ids.size());
+      ScacheException failure = null;
+      for (int i = 0; i < ids.size(); i++) {
+        Optional<ByteBuf> b = reads.get(i);
+        if (b.isPresent()) {
+          bufs.add(b.get());
+          sizes.add(new BlockSize(ids.get(i), b.get().readableBytes()));
+        } else if (failure == null) {
+          failure = new ScacheException(Status.BLOCK_NOT_FOUND, ids.get(i) + " is not stored on worker "
+              + self.workerId());
+        }
       }
-      bufs.add(b.get());
-      sizes.add(new BlockSize(id, b.get().readableBytes()));
-    }
-    CompositeByteBuf payload = Unpooled.compositeBuffer(Integer.MAX_VALUE);
-    bufs.forEach(b -> payload.addComponent(true, b));
-    counters.servedFetchBlocks.add(ids.size());
-    counters.servedFetchBytes.add(payload.readableBytes());
-    return new Blocks(new BlocksData(0, 0, sizes), payload);
+      if (failure != null) {
+        bufs.forEach(ByteBuf::release);
+        throw failure;
+      }
+      CompositeByteBuf payload = Unpooled.compositeBuffer(Integer.MAX_VALUE);
+      bufs.forEach(b -> payload.addComponent(true, b));
+      counters.servedFetchBlocks.add(ids.size());
+      counters.servedFetchBytes.add(payload.readableBytes());
+      return new Blocks(new BlocksData(0, 0, sizes), payload);
+    });
   }
 
   private void countLocal(BlockId id, ByteBuf data) {

@@ -171,7 +171,9 @@ final class LocalLeases {
   Message.PinnedBlock pin(BlockId id) {
     requireOpened();
     StoredBlock.Pinned p = store.pin(id).orElseThrow(() -> new ScacheException(Status.BLOCK_NOT_FOUND,
-        "block " + id + " is not in the shared memory of worker " + workerId));
+        "block " + id + " is not in the shared memory of worker " + workerId
+            + (store.isSpilled(id) ? " (it is spilled to disk: read it with GET_BLOCK)" : "")));
+    store.markConsumed(id);
     long pinId = IDS.incrementAndGet();
     pins.put(pinId, new Pin(id.appId(), p.reference()));
     counters.localPins.increment();

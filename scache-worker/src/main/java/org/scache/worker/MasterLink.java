@@ -87,6 +87,33 @@ final class MasterLink implements AutoCloseable {
     });
   }
 
+  /** Tells the master which rounds this worker started or stopped keeping only in part; best effort. */
+  void reportRounds(List<Message.RoundState> changes) {
+    thread.execute(() -> {
+      if (registered) {
+        sendBestEffort(new Message.ReportRounds(self.workerId(), changes));
+      }
+    });
+  }
+
+  /** Tells the master that blocks held here are lost, after the reports queued before. */
+  void reportLost(List<org.scache.common.BlockId> lost) {
+    thread.execute(() -> {
+      flush();
+      sendBestEffort(new Message.ReportLostBlocks(self.workerId(), lost));
+    });
+  }
+
+  private void sendBestEffort(Message m) {
+    sendInOrder(m).whenComplete((r, e) -> {
+      if (e != null) {
+        LOG.debug("cannot send {} to master {}: {}", m.type(), masterAddress, e.toString());
+      } else {
+        r.payload().release();
+      }
+    });
+  }
+
   /** Sends every queued report, then {@code finished}; completes with the master's answer. */
   CompletableFuture<Void> mapFinished(Message.MapFinished finished) {
     CompletableFuture<Void> result = new CompletableFuture<>();
@@ -139,6 +166,10 @@ final class MasterLink implements AutoCloseable {
       fullReportNeeded = true;
       flush();
       finishedMaps.values().forEach(list -> list.forEach(this::sendInOrder));
+      List<Message.RoundState> partial = store.incompleteRounds();
+      if (!partial.isEmpty()) {
+        sendBestEffort(new Message.ReportRounds(self.workerId(), partial));
+      }
       LOG.info("worker {} registered with master {}", self.workerId(), masterAddress);
       if (heartbeats == null || heartbeats.isCancelled()) {
         heartbeats = thread.scheduleWithFixedDelay(this::heartbeat, interval, Math.max(interval, 10),

@@ -7,16 +7,29 @@ import org.scache.common.protocol.Status;
 
 /**
  * A block being received: memory is taken from the pool when the put starts, bytes are copied in
- * as they arrive, and the block becomes visible only on {@link BlockStore#commit}.
+ * as they arrive, and the block becomes visible only on {@link BlockStore#commit}. A block the
+ * spill policy would put out of memory first is received into a buffer outside the reserve instead,
+ * and written to disk on commit ({@link #toDisk()}).
  */
 final class PendingPut {
   private final BlockId id;
   private final ByteBuf target;
+  private final boolean toDisk;
   private boolean done;
 
   PendingPut(BlockId id, ByteBuf target) {
+    this(id, target, false);
+  }
+
+  PendingPut(BlockId id, ByteBuf target, boolean toDisk) {
     this.id = id;
     this.target = target;
+    this.toDisk = toDisk;
+  }
+
+  /** Whether the block goes to disk on commit instead of into the reserve. */
+  boolean toDisk() {
+    return toDisk;
   }
 
   BlockId id() {

@@ -16,6 +16,7 @@ import org.scache.common.network.ConnectionPool;
 import org.scache.common.network.ScacheServer;
 import org.scache.common.network.TransportSettings;
 import org.scache.common.protocol.Message;
+import org.scache.worker.spill.SpillPolicy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -49,7 +50,10 @@ public final class ScacheWorker implements AutoCloseable {
     pool = new MemoryPool(memoryDir, configuredId.isEmpty() ? "worker" : configuredId, reserve,
         Math.min(conf.get(ScacheOptions.WORKER_MEMORY_SEGMENT), Integer.MAX_VALUE - MemoryPool.ALIGNMENT),
         conf.get(ScacheOptions.WORKER_MEMORY_PRETOUCH), conf.get(ScacheOptions.WORKER_LOCAL_SHM_ENABLED));
-    store = new BlockStore(pool);
+    String tag = configuredId.isEmpty() ? "worker" : configuredId;
+    store = new BlockStore(pool, spillStore(conf, tag), SpillPolicy.named(conf.get(ScacheOptions.WORKER_SPILL_POLICY)),
+        new RoundBook(), org.scache.common.Clock.SYSTEM, counters,
+        Math.max(1, conf.get(ScacheOptions.WORKER_SPILL_READ_BUFFER)));
     Credentials cluster = Credentials.cluster(clusterSecret);
     connections = new ConnectionPool(transport, "scache-worker-client");
     Duration fetchTimeout = conf.get(ScacheOptions.WORKER_FETCH_TIMEOUT);
@@ -61,6 +65,7 @@ public final class ScacheWorker implements AutoCloseable {
           conf.get(ScacheOptions.WORKER_PORT), transport, () -> new WorkerRequestHandler(this));
     } catch (InterruptedException | RuntimeException e) {
       connections.close();
+      store.close();
       pool.close();
       throw e;
     }
@@ -73,6 +78,17 @@ public final class ScacheWorker implements AutoCloseable {
         conf.get(ScacheOptions.WORKER_REPORT_BATCH), conf.get(ScacheOptions.WORKER_REPORT_INTERVAL), fetchTimeout,
         this::removeApplication);
     link[0] = masterLink;
+    store.events(new StoreEvents() {
+      @Override
+      public void roundsChanged(java.util.List<Message.RoundState> changes) {
+        masterLink.reportRounds(changes);
+      }
+
+      @Override
+      public void blocksLost(java.util.List<org.scache.common.BlockId> lost) {
+        masterLink.reportLost(lost);
+      }
+    });
     timers = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "scache-worker-timers-" + info.workerId());
       t.setDaemon(true);
@@ -113,6 +129,7 @@ public final class ScacheWorker implements AutoCloseable {
   public void removeApplication(String appId) {
     prefetcher.forgetApplication(appId);
     store.removeApplication(appId);
+    store.rounds().forgetApplication(appId);
     secrets.forget(appId);
     masterLink.forgetApplication(appId);
   }
@@ -146,6 +163,19 @@ public final class ScacheWorker implements AutoCloseable {
   void removeShuffle(org.scache.common.ShuffleKey shuffle) {
     prefetcher.forgetShuffle(shuffle);
     store.removeShuffle(shuffle);
+    store.rounds().forgetShuffle(shuffle);
+  }
+
+  /** The master placed a shuffle: learn its rounds, then prefetch what is placed here. */
+  void onScheduled(Message.ShuffleScheduled m) {
+    store.rounds().scheduled(m);
+    prefetcher.onScheduled(m);
+  }
+
+  /** A reducer committed: its input blocks held here, in memory or spilled, are freed. */
+  void reduceCommitted(Message.ReduceCommitted m) {
+    int freed = store.reduceCommitted(new org.scache.common.ShuffleKey(m.appId(), m.shuffleId()), m.reduceId());
+    counters.committedFreedBlocks.add(freed);
   }
 
   BlockReader reader() {
@@ -179,6 +209,24 @@ public final class ScacheWorker implements AutoCloseable {
           + " must be set to the same secret on the master and every worker");
     }
     return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** The spill store the configuration asks for, if spilling is on. */
+  private static java.util.Optional<SpillStore> spillStore(ScacheConf conf, String tag) throws IOException {
+    if (!conf.get(ScacheOptions.WORKER_SPILL_ENABLED)) {
+      return java.util.Optional.empty();
+    }
+    java.util.List<Path> dirs = new java.util.ArrayList<>();
+    for (String d : conf.get(ScacheOptions.WORKER_SPILL_DIRS).split(",")) {
+      if (!d.isBlank()) {
+        dirs.add(Path.of(d.trim()));
+      }
+    }
+    if (dirs.isEmpty()) {
+      dirs.add(Path.of(System.getProperty("java.io.tmpdir"), "scache-spill"));
+    }
+    return java.util.Optional.of(new SpillStore(dirs, tag, conf.get(ScacheOptions.WORKER_SPILL_CAPACITY),
+        conf.get(ScacheOptions.WORKER_SPILL_FILE_SIZE)));
   }
 
   private static Path memoryDir(String configured, long reserve) {

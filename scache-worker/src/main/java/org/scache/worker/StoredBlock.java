@@ -5,14 +5,36 @@ import io.netty.buffer.Unpooled;
 import java.util.Optional;
 import org.scache.common.BlockId;
 
-/** A block held in the store: its id and its bytes (an empty block holds no memory). */
+/**
+ * A block held by the store: its id and size, and either its bytes in the reserve or where it lies
+ * in a spill file (an empty block holds neither memory nor disk). Also whether it is a prefetched
+ * copy, whether a reducer has read it, and when it was last used. The mutable state is guarded by
+ * the {@link BlockStore}.
+ */
 final class StoredBlock {
   private final BlockId id;
-  private final ByteBuf data;
+  private final long size;
+  private final boolean copy;
+  private ByteBuf data;
+  private SpillStore.Location spilled;
+  private boolean consumed;
+  private long lastAccessNanos;
 
-  StoredBlock(BlockId id, ByteBuf data) {
+  StoredBlock(BlockId id, ByteBuf data, boolean copy, long nowNanos) {
     this.id = id;
     this.data = data;
+    this.size = data.readableBytes();
+    this.copy = copy;
+    this.lastAccessNanos = nowNanos;
+  }
+
+  /** A block that went straight to disk when it was put. */
+  StoredBlock(BlockId id, long size, SpillStore.Location spilled, long nowNanos) {
+    this.id = id;
+    this.size = size;
+    this.copy = false;
+    this.spilled = spilled;
+    this.lastAccessNanos = nowNanos;
   }
 
   BlockId id() {
@@ -20,7 +42,36 @@ final class StoredBlock {
   }
 
   long size() {
-    return data.readableBytes();
+    return size;
+  }
+
+  boolean isCopy() {
+    return copy;
+  }
+
+  boolean inMemory() {
+    return data != null;
+  }
+
+  /** Where the block lies on disk, when it is spilled. */
+  Optional<SpillStore.Location> spilled() {
+    return Optional.ofNullable(spilled);
+  }
+
+  boolean consumed() {
+    return consumed;
+  }
+
+  void markConsumed() {
+    consumed = true;
+  }
+
+  long lastAccessNanos() {
+    return lastAccessNanos;
+  }
+
+  void touch(long nowNanos) {
+    lastAccessNanos = nowNanos;
   }
 
   /** The block's bytes for one reader, who must release them; the memory stays until then. */
@@ -31,7 +82,7 @@ final class StoredBlock {
   /**
    * The block's bytes for one local reader who copies them from the pool's shared memory: the
    * retained reference keeps the region from being reused until released. Empty when the block
-   * holds no pool memory (an empty block).
+   * holds no pool memory (an empty or a spilled block).
    */
   Optional<Pinned> pin() {
     if (data instanceof BlockBuffer b) {
@@ -43,8 +94,31 @@ final class StoredBlock {
   /** A retained reference to a block's bytes and where they lie in the pool. */
   record Pinned(ByteBuf reference, MemoryPool.Region region, long length) {}
 
-  /** Drops the store's reference. */
-  void release() {
-    data.release();
+  /** The block now lives at {@code location} only; its memory goes back when no reader holds it. */
+  void spilledTo(SpillStore.Location location) {
+    ByteBuf old = data;
+    data = null;
+    spilled = location;
+    old.release();
+  }
+
+  /** The block is back in memory, in {@code loaded}; returns where it lay on disk. */
+  SpillStore.Location loaded(ByteBuf loaded) {
+    SpillStore.Location was = spilled;
+    spilled = null;
+    data = loaded;
+    return was;
+  }
+
+  /** Drops the store's hold: the memory reference, or returns the spill location to free. */
+  Optional<SpillStore.Location> release() {
+    if (data != null) {
+      data.release();
+      data = null;
+      return Optional.empty();
+    }
+    SpillStore.Location was = spilled;
+    spilled = null;
+    return Optional.ofNullable(was);
   }
 }

@@ -25,6 +25,18 @@ final class WorkerCounters {
   final LongAdder prefetchedReadBlocks = new LongAdder();
   final LongAdder localCommits = new LongAdder();
   final LongAdder localPins = new LongAdder();
+  final LongAdder spilledBlocks = new LongAdder();
+  final LongAdder spilledBytes = new LongAdder();
+  final LongAdder spillRefused = new LongAdder();
+  final LongAdder spilledOnPut = new LongAdder();
+  final LongAdder reloadedBlocks = new LongAdder();
+  final LongAdder reloadedBytes = new LongAdder();
+  final LongAdder spillReadBlocks = new LongAdder();
+  final LongAdder spillReadBytes = new LongAdder();
+  final LongAdder droppedCopies = new LongAdder();
+  final LongAdder checksumFailures = new LongAdder();
+  final LongAdder committedFreedBlocks = new LongAdder();
+  final LongAdder busyPuts = new LongAdder();
 
   Map<String, Long> snapshot(BlockStore store) {
     Map<String, Long> m = new LinkedHashMap<>();
@@ -47,8 +59,28 @@ final class WorkerCounters {
     m.put("read.prefetched.blocks", prefetchedReadBlocks.sum());
     m.put("shm.commit.blocks", localCommits.sum());
     m.put("shm.pin.blocks", localPins.sum());
+    m.put("spill.blocks", spilledBlocks.sum());
+    m.put("spill.bytes", spilledBytes.sum());
+    m.put("spill.refused", spillRefused.sum());
+    m.put("spill.on.put.blocks", spilledOnPut.sum());
+    m.put("spill.reloaded.blocks", reloadedBlocks.sum());
+    m.put("spill.reloaded.bytes", reloadedBytes.sum());
+    m.put("spill.read.blocks", spillReadBlocks.sum());
+    m.put("spill.read.bytes", spillReadBytes.sum());
+    m.put("spill.checksum.failures", checksumFailures.sum());
+    m.put("copies.dropped", droppedCopies.sum());
+    m.put("commit.freed.blocks", committedFreedBlocks.sum());
+    m.put("put.busy", busyPuts.sum());
     m.put("store.blocks", (long) store.blockCount());
     m.put("store.bytes", store.storedBytes());
+    m.put("store.memory.bytes", store.memoryBytes());
+    m.put("store.spilled.blocks", (long) store.spilledBlockCount());
+    m.put("store.spilled.bytes", store.spilledBytes());
+    m.put("spill.file.bytes", store.spillFileBytes());
+    m.put("spill.files", (long) store.spillFileCount());
+    m.put("spill.read.buffer.bytes", store.spillReadBufferBytes());
+    m.put("rounds.incomplete.here", (long) store.incompleteRounds().size());
+    m.put("rounds.incomplete.cluster", (long) store.rounds().incompleteInClusterCount());
     m.put("memory.used.bytes", store.usedBytes());
     m.put("memory.reserved.bytes", store.reservedBytes());
     return m;

@@ -59,7 +59,7 @@ final class WorkerRequestHandler extends RequestDispatcher {
       }
       case FETCH_BLOCKS -> {
         Message.FetchBlocks m = (Message.FetchBlocks) frame.message();
-        answer(ctx, id, auth.forCluster(frame).thenApply(v -> worker.reader().serveFetch(m.blockIds())), true);
+        answer(ctx, id, auth.forCluster(frame).thenCompose(v -> worker.reader().serveFetch(m.blockIds())), true);
       }
       case MAP_FINISHED -> {
         Message.MapFinished m = (Message.MapFinished) frame.message();
@@ -76,7 +76,16 @@ final class WorkerRequestHandler extends RequestDispatcher {
             false);
       }
       case SHUFFLE_SCHEDULED -> answer(ctx, id, auth.forCluster(frame).thenRun(() ->
-          worker.prefetcher().onScheduled((Message.ShuffleScheduled) frame.message())), false);
+          worker.onScheduled((Message.ShuffleScheduled) frame.message())), false);
+      case ROUNDS_INCOMPLETE -> {
+        Message.RoundsIncomplete m = (Message.RoundsIncomplete) frame.message();
+        answer(ctx, id, auth.forCluster(frame).thenRun(() -> worker.store().rounds().incompleteInCluster(
+            new org.scache.common.ShuffleKey(m.appId(), m.shuffleId()), m.rounds())), false);
+      }
+      case REDUCE_COMMITTED -> {
+        Message.ReduceCommitted m = (Message.ReduceCommitted) frame.message();
+        answer(ctx, id, auth.forApplication(frame, m.appId()).thenRun(() -> worker.reduceCommitted(m)), false);
+      }
       case MAP_OUTPUT_READY -> answer(ctx, id, auth.forCluster(frame).thenRun(() ->
           worker.prefetcher().onMapOutputReady((Message.MapOutputReady) frame.message())), false);
       case GET_WORKER_STATS -> reply(ctx, id, new Message.WorkerStats(worker.counters().snapshot(worker.store())));
@@ -140,14 +149,40 @@ final class WorkerRequestHandler extends RequestDispatcher {
     }
     if (e != null) {
       p.failure = ScacheException.from(e);
-    } else {
-      try {
-        p.sink = worker.store().begin(p.message.blockId(), p.expected);
-      } catch (ScacheException se) {
-        worker.counters().refusedPuts.increment();
-        p.failure = se;
-      }
+      p.ready = true;
+      drain(ctx, p);
+      return;
     }
+    // memory is taken at once when there is room; making room (spilling) runs off the event loop
+    CompletableFuture<PendingPut> sink = worker.store().beginAsync(p.message.blockId(), p.expected);
+    if (sink.isDone()) {
+      sinkReady(ctx, p, sink);
+    } else {
+      sink.whenCompleteAsync((v, x) -> sinkReady(ctx, p, sink), ctx.executor());
+    }
+  }
+
+  private void sinkReady(ChannelHandlerContext ctx, IncomingPut p, CompletableFuture<PendingPut> sink) {
+    PendingPut target = null;
+    try {
+      target = sink.join();
+    } catch (RuntimeException x) {
+      ScacheException se = ScacheException.from(x);
+      if (se.status() == Status.RETRY_LATER) {
+        worker.counters().busyPuts.increment();
+      } else {
+        worker.counters().refusedPuts.increment();
+      }
+      p.failure = se;
+    }
+    if (!open.contains(p)) {
+      // the connection closed while memory was being made
+      if (target != null) {
+        target.abort();
+      }
+      return;
+    }
+    p.sink = target;
     p.ready = true;
     drain(ctx, p);
   }

@@ -22,9 +22,11 @@ public final class InProcessCluster implements AutoCloseable {
   private final List<Integer> workerPorts = new ArrayList<>();
   private final long reserveBytes;
   private final ScacheConf base;
+  private final java.nio.file.Path spillRoot;
 
   private InProcessCluster(int numWorkers, long reserveBytes, ScacheConf extra) throws Exception {
     this.reserveBytes = reserveBytes;
+    this.spillRoot = java.nio.file.Files.createTempDirectory("scache-it-spill");
     ScacheConf conf = extra.with(ScacheOptions.SECURITY_CLUSTER_SECRET, CLUSTER_SECRET)
         .with(ScacheOptions.MASTER_BIND_HOST, "127.0.0.1")
         .with(ScacheOptions.MASTER_PORT, 0)
@@ -54,12 +56,21 @@ public final class InProcessCluster implements AutoCloseable {
 
   /** Starts worker {@code i} (again), under identity {@code worker-i}, on its earlier port if it had one. */
   public void startWorker(int i) throws Exception {
-    ScacheConf conf = base.with(ScacheOptions.WORKER_ID, "worker-" + i)
+    ScacheConf conf = base;
+    if (!base.isSet(ScacheOptions.WORKER_SPILL_DIRS)) {
+      conf = conf.with(ScacheOptions.WORKER_SPILL_DIRS, spillDir(i).toString());
+    }
+    conf = conf.with(ScacheOptions.WORKER_ID, "worker-" + i)
         .with(ScacheOptions.WORKER_PORT, workerPorts.get(i))
         .with(ScacheOptions.WORKER_MEMORY_RESERVE.key(), Long.toString(reserveBytes));
     ScacheWorker w = ScacheWorker.start(conf);
     workers.set(i, w);
     workerPorts.set(i, w.info().port());
+  }
+
+  /** The spill directory of worker {@code i} (unless the configuration names one). */
+  public java.nio.file.Path spillDir(int i) {
+    return spillRoot.resolve("worker-" + i);
   }
 
   public void stopWorker(int i) {
@@ -111,5 +122,10 @@ public final class InProcessCluster implements AutoCloseable {
       }
     }
     master.close();
+    try (java.util.stream.Stream<java.nio.file.Path> files = java.nio.file.Files.walk(spillRoot)) {
+      files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (java.io.IOException e) {
+      // left for the system's temporary-file cleanup
+    }
   }
 }

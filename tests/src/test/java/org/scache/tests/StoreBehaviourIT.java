@@ -26,7 +26,9 @@ class StoreBehaviourIT {
 
   @BeforeAll
   static void start() throws Exception {
-    cluster = InProcessCluster.start(3, 64L << 20);
+    // spilling off: the full-reserve test checks the refusal a worker without a spill disk gives
+    cluster = InProcessCluster.start(3, 64L << 20, org.scache.common.config.ScacheConf.empty()
+        .with(org.scache.common.config.ScacheOptions.WORKER_SPILL_ENABLED.key(), "false"));
   }
 
   @AfterAll

@@ -62,7 +62,9 @@ public final class ScacheOptions {
   public static final ConfigEntry<String> WORKER_MASTER_ADDRESS = hostPort("scache.worker.master.address",
       "localhost:17010", "host:port of the master the worker registers with.");
   public static final ConfigEntry<Long> WORKER_MEMORY_RESERVE = bytes("scache.worker.memory.reserve.bytes", "1g",
-      "Off-heap memory reserved for shuffle blocks. A put that does not fit is refused with STORE_FULL.");
+      "Off-heap memory reserved for shuffle blocks; the worker never holds more block data in memory. A put that "
+          + "does not fit spills blocks to disk (scache.worker.spill.*), or is refused with STORE_FULL when spilling "
+          + "is off.");
   public static final ConfigEntry<String> WORKER_MEMORY_DIR = string("scache.worker.memory.dir", "",
       "Directory of the memory-mapped files that back the reserve; empty means /dev/shm when it has room, else "
           + "the JVM's temporary directory. Files left by a crashed worker are removed at start.");
@@ -92,6 +94,29 @@ public final class ScacheOptions {
   public static final ConfigEntry<Long> WORKER_PREFETCH_BANDWIDTH = bytes("scache.worker.prefetch.bandwidth.bytes",
       "0", "Prefetch bandwidth limit of this worker in bytes per second; 0 means unlimited.");
 
+  public static final ConfigEntry<Boolean> WORKER_SPILL_ENABLED = bool("scache.worker.spill.enabled", true,
+      "When a put does not fit the reserve, move other blocks to local disk to make room, chosen by "
+          + "scache.worker.spill.policy, and load them back when memory frees. False: such a put is refused with "
+          + "STORE_FULL.");
+  public static final ConfigEntry<String> WORKER_SPILL_DIRS = string("scache.worker.spill.dirs", "",
+      "Comma-separated directories spilled blocks are written to, one file after another in turn; empty means "
+          + "scache-spill under the JVM's temporary directory. Spill files of this worker left by an earlier run "
+          + "are removed at start.");
+  public static final ConfigEntry<Long> WORKER_SPILL_CAPACITY = bytes("scache.worker.spill.capacity.bytes", "0",
+      "Most bytes of spill files this worker keeps on disk in all its spill directories together; 0 means no "
+          + "bound but the disks' free space. When neither memory nor this capacity can take a put, the put is "
+          + "answered RETRY_LATER and the client backs off.");
+  public static final ConfigEntry<Long> WORKER_SPILL_FILE_SIZE = bytes("scache.worker.spill.file.bytes", "256m",
+      "Spilled blocks are appended to files of up to this size (a larger block gets a file of its own); a file is "
+          + "deleted when none of its blocks is live any more.");
+  public static final ConfigEntry<Long> WORKER_SPILL_READ_BUFFER = bytes("scache.worker.spill.read.buffer.bytes",
+      "64m", "Most bytes of spilled blocks read from disk and not yet sent on, outside the reserve; further reads "
+          + "wait. A single larger block is read alone.");
+  public static final ConfigEntry<String> WORKER_SPILL_POLICY = string("scache.worker.spill.policy", "context-aware",
+      "How spill victims are chosen: context-aware (paper IV-B: read blocks first, then rounds some worker keeps "
+          + "only in part, then later-submitted shuffles and later rounds) or lru (least recently used first; a "
+          + "baseline for comparison).");
+
   // ---------------------------------------------------------------- client
   public static final ConfigEntry<String> CLIENT_MASTER_ADDRESS = hostPort("scache.client.master.address",
       "localhost:17010", "host:port of the SCache master.");
@@ -103,6 +128,12 @@ public final class ScacheOptions {
       "Tries of a call whose failure is transient (connection lost, timeout, busy), the first included.");
   public static final ConfigEntry<Duration> CLIENT_RETRY_BACKOFF = duration("scache.client.retry.backoff", "200ms",
       "Wait before the second try; doubled for each further try.");
+  public static final ConfigEntry<Duration> CLIENT_RETRY_BACKOFF_MAX = duration("scache.client.retry.backoff.max",
+      "2s", "Longest wait between two tries of a put the worker answered RETRY_LATER (its memory and spill disk "
+          + "are both full); the wait doubles from scache.client.retry.backoff up to this.");
+  public static final ConfigEntry<Duration> CLIENT_RETRY_BUSY_TIMEOUT = duration("scache.client.retry.busy.timeout",
+      "10m", "How long a call answered RETRY_LATER keeps being tried, backing off, before it fails with "
+          + "RETRY_LATER; a map waits this long for a full worker to free memory or disk.");
   public static final ConfigEntry<Boolean> CLIENT_LOCAL_SHM_ENABLED = bool("scache.client.local.shm.enabled", true,
       "Put and get blocks through the node worker's shared memory when it allows it and runs on this host as the "
           + "same user; otherwise, or when false, every block goes over the socket.");

@@ -243,9 +243,11 @@ public sealed interface Message {
 
   /**
    * Master to workers (cluster principal): a shuffle's reduces are placed; each worker prefetches
-   * the blocks of the reduces placed on it and of the reduces moved to it.
+   * the blocks of the reduces placed on it and of the reduces moved to it. The shuffle's submission
+   * time orders shuffles when a worker chooses what to spill (later submitted, spilled first).
    */
-  record ShuffleScheduled(ScheduleResult schedule, List<ReduceMove> moves) implements Message {
+  record ShuffleScheduled(ScheduleResult schedule, List<ReduceMove> moves, long submissionTimeMillis)
+      implements Message {
     public ShuffleScheduled {
       Objects.requireNonNull(schedule, "schedule");
       moves = List.copyOf(moves);
@@ -326,6 +328,60 @@ public sealed interface Message {
 
     public MessageType type() {
       return MessageType.UNPIN;
+    }
+  }
+
+  // ---------------------------------------------------------------- reserve, spill and read-once
+
+  /**
+   * One round of a shuffle on a worker (the blocks of the reduces that run together there, paper
+   * IV-B's unit of storage) and whether that worker had to spill part of it.
+   */
+  record RoundState(String appId, int shuffleId, int round, boolean incomplete) {}
+
+  /** Worker to master: rounds this worker started or stopped keeping only in part (spilled from or reloaded). */
+  record ReportRounds(String workerId, List<RoundState> rounds) implements Message {
+    public ReportRounds {
+      rounds = List.copyOf(rounds);
+    }
+
+    public MessageType type() {
+      return MessageType.REPORT_ROUNDS;
+    }
+  }
+
+  /**
+   * Master to workers: every round of a shuffle that some worker keeps only in part; the receiver
+   * replaces what it knew of the shuffle with this list and spills those rounds first.
+   */
+  record RoundsIncomplete(String appId, int shuffleId, List<Integer> rounds) implements Message {
+    public RoundsIncomplete {
+      rounds = List.copyOf(rounds);
+    }
+
+    public MessageType type() {
+      return MessageType.ROUNDS_INCOMPLETE;
+    }
+  }
+
+  /**
+   * A reduce has committed its output: its input blocks are read for the last time and are freed
+   * everywhere (client to master, then master to every worker).
+   */
+  record ReduceCommitted(String appId, int shuffleId, int reduceId) implements Message {
+    public MessageType type() {
+      return MessageType.REDUCE_COMMITTED;
+    }
+  }
+
+  /** Worker to master: blocks this worker held and lost (a spilled copy failed its checksum). */
+  record ReportLostBlocks(String workerId, List<BlockId> blockIds) implements Message {
+    public ReportLostBlocks {
+      blockIds = List.copyOf(blockIds);
+    }
+
+    public MessageType type() {
+      return MessageType.REPORT_LOST_BLOCKS;
     }
   }
 

@@ -148,6 +148,7 @@ public final class MessageCodec {
         for (ReduceMove move : m.moves()) {
           writeWorker(writeWorker(w.writeInt(move.shuffleId()).writeInt(move.reduceId()), move.from()), move.to());
         }
+        w.writeLong(m.submissionTimeMillis());
       }
       case MAP_OUTPUT_READY -> {
         MapOutputReady m = (MapOutputReady) message;
@@ -172,6 +173,30 @@ public final class MessageCodec {
         Message.Unpin m = (Message.Unpin) message;
         w.writeInt(m.pinIds().size());
         m.pinIds().forEach(w::writeLong);
+      }
+      case REPORT_ROUNDS -> {
+        Message.ReportRounds m = (Message.ReportRounds) message;
+        w.writeString(m.workerId()).writeInt(m.rounds().size());
+        for (Message.RoundState round : m.rounds()) {
+          w.writeString(round.appId()).writeInt(round.shuffleId()).writeInt(round.round())
+              .writeByte(round.incomplete() ? 1 : 0);
+        }
+      }
+      case ROUNDS_INCOMPLETE -> {
+        Message.RoundsIncomplete m = (Message.RoundsIncomplete) message;
+        w.writeString(m.appId()).writeInt(m.shuffleId()).writeInt(m.rounds().size());
+        m.rounds().forEach(w::writeInt);
+      }
+      case REDUCE_COMMITTED -> {
+        Message.ReduceCommitted m = (Message.ReduceCommitted) message;
+        w.writeString(m.appId()).writeInt(m.shuffleId()).writeInt(m.reduceId());
+      }
+      case REPORT_LOST_BLOCKS -> {
+        Message.ReportLostBlocks m = (Message.ReportLostBlocks) message;
+        w.writeString(m.workerId()).writeInt(m.blockIds().size());
+        for (BlockId id : m.blockIds()) {
+          writeBlockId(w, id);
+        }
       }
       case ACK -> { }
       case WORKER_REGISTERED -> {
@@ -349,7 +374,8 @@ public final class MessageCodec {
           moveList.add(new ReduceMove(r.readNonNegativeInt("shuffle id"), r.readNonNegativeInt("reduce id"),
               readWorker(r), readWorker(r)));
         }
-        yield new ShuffleScheduled(new ScheduleResult(app, shuffle, policy, list), moveList);
+        yield new ShuffleScheduled(new ScheduleResult(app, shuffle, policy, list), moveList,
+            r.readLong("submission time"));
       }
       case MAP_OUTPUT_READY -> {
         String app = r.readNonEmptyString("application id");
@@ -370,6 +396,33 @@ public final class MessageCodec {
       case UNPIN -> {
         List<Long> ids = readList(r, "pin ids", 8, () -> r.readLong("pin id"));
         yield new Message.Unpin(ids);
+      }
+      case REPORT_ROUNDS -> {
+        String worker = r.readNonEmptyString("worker id");
+        List<Message.RoundState> rounds = readList(r, "rounds", 2 + 1 + 4 + 4 + 1, () -> {
+          String app = r.readNonEmptyString("application id");
+          int shuffle = r.readNonNegativeInt("shuffle id");
+          int round = r.readNonNegativeInt("round");
+          int flag = r.readUnsignedByte("incomplete");
+          if (flag > 1) {
+            throw new MalformedMessageException("incomplete must be 0 or 1: " + flag);
+          }
+          return new Message.RoundState(app, shuffle, round, flag == 1);
+        });
+        yield new Message.ReportRounds(worker, rounds);
+      }
+      case ROUNDS_INCOMPLETE -> {
+        String app = r.readNonEmptyString("application id");
+        int shuffle = r.readNonNegativeInt("shuffle id");
+        List<Integer> rounds = readList(r, "rounds", 4, () -> r.readNonNegativeInt("round"));
+        yield new Message.RoundsIncomplete(app, shuffle, rounds);
+      }
+      case REDUCE_COMMITTED -> new Message.ReduceCommitted(r.readNonEmptyString("application id"),
+          r.readNonNegativeInt("shuffle id"), r.readNonNegativeInt("reduce id"));
+      case REPORT_LOST_BLOCKS -> {
+        String worker = r.readNonEmptyString("worker id");
+        List<BlockId> ids = readList(r, "block ids", BLOCK_ID_MIN_BYTES, () -> readBlockId(r));
+        yield new Message.ReportLostBlocks(worker, ids);
       }
       case ACK -> new Ack();
       case WORKER_REGISTERED -> new WorkerRegistered(r.readNonNegativeLong("heartbeat interval"));

@@ -35,6 +35,11 @@ public enum MessageType {
   RELEASE_LEASE(63),
   PIN_BLOCK(64),
   UNPIN(65),
+  // reserve, spill and read-once (70-79)
+  REPORT_ROUNDS(70),
+  ROUNDS_INCOMPLETE(71),
+  REDUCE_COMMITTED(72),
+  REPORT_LOST_BLOCKS(73),
 
   ACK(128),
   WORKER_REGISTERED(129),

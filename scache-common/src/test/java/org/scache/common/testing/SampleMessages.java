@@ -58,7 +58,7 @@ public final class SampleMessages {
           new Message.MapSample(0, 1L << 30, 6, List.of(3, 0, 3)), new Message.MapSample(42, 0, 6, List.of(0, 0, 0))));
       case SHUFFLE_SCHEDULED -> new Message.ShuffleScheduled(new Message.ScheduleResult(APP, 3, "accumulated",
           List.of(new Message.ReduceAssignment(0, WORKER_1, 0), new Message.ReduceAssignment(1, WORKER_2, 0))),
-          List.of(new Message.ReduceMove(2, 1, WORKER_1, WORKER_2)));
+          List.of(new Message.ReduceMove(2, 1, WORKER_1, WORKER_2)), 1_700_000_000_000L);
       case MAP_OUTPUT_READY -> new Message.MapOutputReady(APP, 3, 42, 1, WORKER_1,
           List.of(new Message.BlockSize(BLOCK_1, BLOCK_1_SIZE)));
       case OPEN_LOCAL -> new Message.OpenLocal(APP);
@@ -67,6 +67,11 @@ public final class SampleMessages {
       case RELEASE_LEASE -> new Message.ReleaseLease(9);
       case PIN_BLOCK -> new Message.PinBlock(BLOCK_2);
       case UNPIN -> new Message.Unpin(List.of(5L, 6L, Long.MAX_VALUE));
+      case REPORT_ROUNDS -> new Message.ReportRounds("worker-1", List.of(new Message.RoundState(APP, 3, 0, true),
+          new Message.RoundState("app-\u00fc-2", 0, 7, false)));
+      case ROUNDS_INCOMPLETE -> new Message.RoundsIncomplete(APP, 3, List.of(0, 2, 5));
+      case REDUCE_COMMITTED -> new Message.ReduceCommitted(APP, 3, 7);
+      case REPORT_LOST_BLOCKS -> new Message.ReportLostBlocks("worker-1", List.of(BLOCK_1, BLOCK_2));
       case ACK -> new Message.Ack();
       case WORKER_REGISTERED -> new Message.WorkerRegistered(1000);
       case HEARTBEAT_ACK -> new Message.HeartbeatAck(List.of("app-0"));

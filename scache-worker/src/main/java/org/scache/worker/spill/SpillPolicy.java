@@ -1,0 +1,39 @@
+package org.scache.worker.spill;
+
+import java.util.Comparator;
+import java.util.Locale;
+
+/**
+ * Chooses which blocks leave a worker's memory when a put does not fit: the order is victims first.
+ * The reverse order is the order spilled blocks are loaded back in.
+ */
+public interface SpillPolicy {
+
+  /** Orders blocks so that the first is the first to leave memory; a total order. */
+  Comparator<SpillCandidate> victimOrder();
+
+  /** The policy's configuration name. */
+  String name();
+
+  /** The paper's policy (Section IV-B): all-or-nothing rounds, then context-aware priority. */
+  static SpillPolicy contextAware() {
+    return ContextAwareSpillPolicy.INSTANCE;
+  }
+
+  /** Least recently used first: a baseline to compare the paper's policy with. */
+  static SpillPolicy lru() {
+    return LruSpillPolicy.INSTANCE;
+  }
+
+  /** The policy configured as {@code name} ({@code context-aware} or {@code lru}). */
+  static SpillPolicy named(String name) {
+    String n = name.trim().toLowerCase(Locale.ROOT);
+    if (n.equals(ContextAwareSpillPolicy.INSTANCE.name())) {
+      return contextAware();
+    }
+    if (n.equals(LruSpillPolicy.INSTANCE.name())) {
+      return lru();
+    }
+    throw new IllegalArgumentException("unknown spill policy '" + name + "': use context-aware or lru");
+  }
+}

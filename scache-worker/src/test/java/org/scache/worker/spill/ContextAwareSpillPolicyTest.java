@@ -1,0 +1,56 @@
+package org.scache.worker.spill;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.scache.common.BlockId;
+
+class ContextAwareSpillPolicyTest {
+  private static SpillCandidate placed(String name, int shuffle, long submitted, int round, int reduce,
+      boolean incomplete) {
+    return new SpillCandidate(new BlockId("app", shuffle, 0, 0, reduce), 100, false, false, name.hashCode(), true,
+        submitted, round, incomplete);
+  }
+
+  private static List<BlockId> order(SpillPolicy policy, List<SpillCandidate> candidates) {
+    List<SpillCandidate> shuffled = new ArrayList<>(candidates);
+    Collections.shuffle(shuffled, new Random(7));
+    shuffled.sort(policy.victimOrder());
+    return shuffled.stream().map(SpillCandidate::id).toList();
+  }
+
+  @Test
+  void victimOrder_isConsumedThenCopiesThenIncompleteRoundsThenUnplacedThenLaterShufflesThenLargerIds() {
+    SpillCandidate earlyRound0 = placed("a", 0, 1000, 0, 0, false);
+    SpillCandidate earlyRound1 = placed("b", 0, 1000, 1, 2, false);
+    SpillCandidate earlyRound1Larger = placed("c", 0, 1000, 1, 3, false);
+    SpillCandidate laterRound0 = placed("d", 1, 2000, 0, 0, false);
+    SpillCandidate incompleteEarly = placed("e", 0, 1000, 0, 1, true);
+    SpillCandidate unplaced = SpillCandidate.unscheduled(new BlockId("app", 2, 0, 0, 0), 100, false, false, 0);
+    SpillCandidate copy = new SpillCandidate(new BlockId("app", 0, 1, 0, 0), 100, true, false, 0, true, 1000, 0,
+        false);
+    SpillCandidate consumed = new SpillCandidate(new BlockId("app", 0, 2, 0, 0), 100, false, true, 0, true, 1000, 0,
+        false);
+    List<BlockId> got = order(SpillPolicy.contextAware(), List.of(earlyRound0, earlyRound1, earlyRound1Larger,
+        laterRound0, incompleteEarly, unplaced, copy, consumed));
+    assertEquals(List.of(consumed.id(), copy.id(), incompleteEarly.id(), unplaced.id(), laterRound0.id(),
+        earlyRound1Larger.id(), earlyRound1.id(), earlyRound0.id()), got);
+  }
+
+  @Test
+  void lru_ordersByLastUseOnly() {
+    SpillCandidate old = new SpillCandidate(new BlockId("app", 0, 0, 0, 0), 1, false, false, 10, true, 5, 9, false);
+    SpillCandidate recent = new SpillCandidate(new BlockId("app", 1, 0, 0, 0), 1, false, true, 20, true, 1, 0, true);
+    assertEquals(List.of(old.id(), recent.id()), order(SpillPolicy.lru(), List.of(recent, old)));
+  }
+
+  @Test
+  void named_findsBothPolicies() {
+    assertEquals("context-aware", SpillPolicy.named("Context-Aware").name());
+    assertEquals("lru", SpillPolicy.named("lru").name());
+  }
+}
