@@ -30,8 +30,6 @@ import org.slf4j.LoggerFactory;
  */
 public class ScacheAppMaster extends MRAppMaster {
   private static final Logger LOG = LoggerFactory.getLogger(ScacheAppMaster.class);
-  /** Priority Hadoop gives the application master's shutdown hook. */
-  private static final int SHUTDOWN_HOOK_PRIORITY = MRAppMaster.SHUTDOWN_HOOK_PRIORITY;
 
   public ScacheAppMaster(ApplicationAttemptId attemptId, ContainerId containerId, String nmHost, int nmPort,
       int nmHttpPort, long appSubmitTime) {

@@ -141,10 +141,8 @@ class MapReduceThroughScacheIT {
     Result scache = run("many-reducers", input, true, manyReducers);
     assertSameOutput(hadoop, scache);
     assertEquals(200, scache.output.size());
-    long put = scache.counters.findCounter(ScacheCounter.BYTES_PUT).getValue();
     assertEquals(2 * 200, scache.counters.findCounter(ScacheCounter.BLOCKS_PUT).getValue(), "a block per partition");
-    assertEquals(put, scache.counters.findCounter(ScacheCounter.BYTES_READ).getValue());
-    assertEquals(scache.counter(TaskCounter.REDUCE_SHUFFLE_BYTES), put, "all shuffled bytes came from SCache");
+    assertEveryShuffledByteFromScache(scache);
 
     Consumer<Job> mapOnly = job -> job.setNumReduceTasks(0);
     Result hadoopMapOnly = run("map-only", input, false, mapOnly);
@@ -158,20 +156,12 @@ class MapReduceThroughScacheIT {
   @Timeout(value = 5, unit = TimeUnit.MINUTES)
   void masterUnreachableAtSubmission_jobRunsOnHadoopShuffle() throws Exception {
     Path input = writeWords("fallback-in", 1, 5_000, 500, 5);
-    JobConf conf = cluster.jobConf();
-    int deadPort;
-    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
-      deadPort = s.getLocalPort();
-    }
-    conf.set(org.scache.common.config.ScacheOptions.CLIENT_MASTER_ADDRESS.key(), "127.0.0.1:" + deadPort);
-    conf.set(org.scache.common.config.ScacheOptions.HADOOP_SUBMIT_CHECK_TIMEOUT.key(), "1s");
+    JobConf conf = withDeadMaster(cluster.jobConf());
     assertFalse(ScacheJob.enable(conf), "SCache is reported unusable");
     assertFalse(ScacheJob.isEnabled(conf));
     Result fallback = run("fallback", input, conf, j -> j.setNumReduceTasks(2));
     Result hadoop = run("fallback", input, false, j -> j.setNumReduceTasks(2));
-    assertSameOutput(hadoop, fallback);
-    assertEquals(0, fallback.counters.findCounter(ScacheCounter.BLOCKS_PUT).getValue());
-    assertTrue(fallback.mapFileBytesWritten > 0, "maps wrote Hadoop shuffle files");
+    assertRanOnHadoopShuffle(hadoop, fallback);
   }
 
   @Test
@@ -200,16 +190,11 @@ class MapReduceThroughScacheIT {
   @Timeout(value = 5, unit = TimeUnit.MINUTES)
   void switchInJobConf_masterDown_applicationMasterChoosesHadoopShuffleForTheWholeJob() throws Exception {
     Path input = writeWords("am-fallback-in", 1, 5_000, 500, 7);
-    JobConf conf = operatorConf();
+    JobConf conf = withDeadMaster(operatorConf());
     conf.setBoolean("scache.enabled", true);
-    conf.set(org.scache.common.config.ScacheOptions.CLIENT_MASTER_ADDRESS.key(), "127.0.0.1:" + deadPort());
-    conf.set(org.scache.common.config.ScacheOptions.HADOOP_SUBMIT_CHECK_TIMEOUT.key(), "1s");
     Result fallback = run("am-fallback", input, conf, j -> j.setNumReduceTasks(2));
     Result hadoop = run("am-fallback", input, false, j -> j.setNumReduceTasks(2));
-    assertSameOutput(hadoop, fallback);
-    assertEquals(0, fallback.counters.findCounter(ScacheCounter.BLOCKS_PUT).getValue());
-    assertEquals(0, fallback.counters.findCounter(ScacheCounter.BYTES_READ).getValue());
-    assertTrue(fallback.mapFileBytesWritten > 0, "maps wrote Hadoop shuffle files");
+    assertRanOnHadoopShuffle(hadoop, fallback);
   }
 
   @Test
@@ -227,10 +212,8 @@ class MapReduceThroughScacheIT {
     assertSameOutput(hadoop, scache);
     assertEquals(1, scache.counters.findCounter(org.apache.hadoop.mapreduce.JobCounter.NUM_FAILED_MAPS).getValue(),
         "the first attempt of map 0 failed");
-    long put = scache.counters.findCounter(ScacheCounter.BYTES_PUT).getValue();
-    long read = scache.counters.findCounter(ScacheCounter.BYTES_READ).getValue();
-    assertTrue(read > 0 && read <= put, "reduces read only final attempts' blocks: put " + put + ", read " + read);
-    assertEquals(scache.counter(TaskCounter.REDUCE_SHUFFLE_BYTES), read, "all shuffled bytes came from SCache");
+    // job counters count the successful attempts' puts only: a read of the failed attempt's blocks would exceed them
+    assertEveryShuffledByteFromScache(scache);
   }
 
   @Test
@@ -272,10 +255,15 @@ class MapReduceThroughScacheIT {
     return conf;
   }
 
-  private static int deadPort() throws IOException {
+  /** Points {@code conf} at a port no master listens on, with a short submission check. */
+  private static JobConf withDeadMaster(JobConf conf) throws IOException {
+    int deadPort;
     try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
-      return s.getLocalPort();
+      deadPort = s.getLocalPort();
     }
+    conf.set(org.scache.common.config.ScacheOptions.CLIENT_MASTER_ADDRESS.key(), "127.0.0.1:" + deadPort);
+    conf.set(org.scache.common.config.ScacheOptions.HADOOP_SUBMIT_CHECK_TIMEOUT.key(), "1s");
+    return conf;
   }
 
   /** TeraSort with 3 reduces and TeraValidate of its output; the result holds TeraSort's counters. */
@@ -290,8 +278,7 @@ class MapReduceThroughScacheIT {
     assertEquals(0, org.apache.hadoop.util.ToolRunner.run(conf, new org.apache.hadoop.examples.terasort.TeraSort(),
         new String[] {input.toUri().toString(), out.toUri().toString()}), name);
     System.out.printf("TIMING job %s: %.1f s%n", name, seconds(t));
-    Counters counters = latestJobCounters(conf);
-    long mapFileBytes = latestJobMapFileBytes(conf);
+    Result sorted = resultOf(name, latestJob(conf), out, conf);
     assertEquals(0, org.apache.hadoop.util.ToolRunner.run(cluster.jobConf(),
         new org.apache.hadoop.examples.terasort.TeraValidate(),
         new String[] {out.toUri().toString(), report.toUri().toString()}), "teravalidate " + name);
@@ -301,7 +288,7 @@ class MapReduceThroughScacheIT {
       assertFalse(text.contains("misorder") || text.contains("error"), name + " is not sorted: " + text);
       assertTrue(text.contains("checksum"), "teravalidate reported a checksum: " + text);
     }
-    return new Result(readOutput(out, conf), counters, mapFileBytes);
+    return sorted;
   }
 
   private static org.apache.hadoop.mapreduce.Job latestJob(JobConf conf) throws Exception {
@@ -313,18 +300,6 @@ class MapReduceThroughScacheIT {
       }
     }
     return c.getJob(latest.getJobID());
-  }
-
-  private static Counters latestJobCounters(JobConf conf) throws Exception {
-    return latestJob(conf).getCounters();
-  }
-
-  private static long latestJobMapFileBytes(JobConf conf) throws Exception {
-    long bytes = 0;
-    for (TaskReport r : latestJob(conf).getTaskReports(TaskType.MAP)) {
-      bytes += r.getTaskCounters().findCounter("file", FileSystemCounter.BYTES_WRITTEN).getValue();
-    }
-    return bytes;
   }
 
   record Result(SortedMap<String, byte[]> output, Counters counters, long mapFileBytesWritten) {
@@ -366,6 +341,11 @@ class MapReduceThroughScacheIT {
       throw new AssertionError("job " + name + " failed: " + why);
     }
     System.out.printf("TIMING job %s: %.1f s%n", name, seconds(t));
+    return resultOf(name, job, out, conf);
+  }
+
+  /** A finished job's output files, counters and the bytes its maps wrote to local disk. */
+  private static Result resultOf(String name, Job job, Path out, JobConf conf) throws Exception {
     long mapFileBytes = 0;
     for (TaskReport r : job.getTaskReports(TaskType.MAP)) {
       mapFileBytes += r.getTaskCounters().findCounter("file", FileSystemCounter.BYTES_WRITTEN).getValue();
@@ -416,12 +396,26 @@ class MapReduceThroughScacheIT {
     assertTrue(r.mapFileBytesWritten <= hadoop.mapFileBytesWritten - hadoopShuffleFiles + 16 * 1024,
         "SCache maps wrote " + r.mapFileBytesWritten + " bytes to local disk; Hadoop's maps wrote "
             + hadoop.mapFileBytesWritten + " including " + hadoopShuffleFiles + " bytes of shuffle files");
+    assertEveryShuffledByteFromScache(r);
+    assertEquals(r.counter(TaskCounter.MAP_OUTPUT_MATERIALIZED_BYTES), r.counters.findCounter(ScacheCounter.BYTES_PUT)
+        .getValue());
+  }
+
+  /** Reduces read exactly the bytes the successful maps put, and shuffled nothing else. */
+  private static void assertEveryShuffledByteFromScache(Result r) {
     long put = r.counters.findCounter(ScacheCounter.BYTES_PUT).getValue();
     long read = r.counters.findCounter(ScacheCounter.BYTES_READ).getValue();
     assertTrue(put > 0, "maps put blocks on SCache");
     assertEquals(put, read, "reduces read every byte maps put");
     assertEquals(r.counter(TaskCounter.REDUCE_SHUFFLE_BYTES), read, "all shuffled bytes came from SCache");
-    assertEquals(r.counter(TaskCounter.MAP_OUTPUT_MATERIALIZED_BYTES), put);
+  }
+
+  /** The job ran on Hadoop's shuffle from start to end, with Hadoop's output. */
+  private static void assertRanOnHadoopShuffle(Result hadoop, Result fallback) {
+    assertSameOutput(hadoop, fallback);
+    assertEquals(0, fallback.counters.findCounter(ScacheCounter.BLOCKS_PUT).getValue());
+    assertEquals(0, fallback.counters.findCounter(ScacheCounter.BYTES_READ).getValue());
+    assertTrue(fallback.mapFileBytesWritten > 0, "maps wrote Hadoop shuffle files");
   }
 
   /** Text files of random words w0..w(vocabulary-1), 8 per line. */

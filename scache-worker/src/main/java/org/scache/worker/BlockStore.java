@@ -124,12 +124,16 @@ final class BlockStore implements AutoCloseable {
 
   /** Starts receiving a block of {@code length} bytes, taking its memory now, spilling others if needed. */
   PendingPut begin(BlockId id, long length) {
+    return fromFreeMemory(id, length).orElseGet(() -> makeRoom(id, length));
+  }
+
+  /** The put's memory when the reserve has room for it now, without spilling anything. */
+  private Optional<PendingPut> fromFreeMemory(BlockId id, long length) {
     if (length == 0) {
-      return new PendingPut(id, Unpooled.EMPTY_BUFFER);
+      return Optional.of(new PendingPut(id, Unpooled.EMPTY_BUFFER));
     }
     requireCanEverHold(id, length);
-    Optional<MemoryPool.Region> region = pool.allocate(length);
-    return region.isPresent() ? new PendingPut(id, new BlockBuffer(pool, region.get())) : makeRoom(id, length);
+    return pool.allocate(length).map(region -> new PendingPut(id, new BlockBuffer(pool, region)));
   }
 
   /**
@@ -138,13 +142,9 @@ final class BlockStore implements AutoCloseable {
    */
   CompletableFuture<PendingPut> beginAsync(BlockId id, long length) {
     try {
-      if (length == 0) {
-        return CompletableFuture.completedFuture(new PendingPut(id, Unpooled.EMPTY_BUFFER));
-      }
-      requireCanEverHold(id, length);
-      Optional<MemoryPool.Region> region = pool.allocate(length);
-      if (region.isPresent()) {
-        return CompletableFuture.completedFuture(new PendingPut(id, new BlockBuffer(pool, region.get())));
+      Optional<PendingPut> now = fromFreeMemory(id, length);
+      if (now.isPresent()) {
+        return CompletableFuture.completedFuture(now.get());
       }
       if (disk.isEmpty()) {
         throw storeFull(id, length);
