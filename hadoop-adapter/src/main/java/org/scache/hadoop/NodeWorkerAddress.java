@@ -22,7 +22,11 @@ public final class NodeWorkerAddress {
 
   /** The worker address published by aux service {@code serviceName}, if this container's NodeManager runs one. */
   public static Optional<String> fromEnvironment(String serviceName, Map<String, String> env) {
-    ByteBuffer meta = AuxiliaryServiceHelper.getServiceDataFromEnv(serviceName, env);
+    return decode(AuxiliaryServiceHelper.getServiceDataFromEnv(serviceName, env));
+  }
+
+  /** The worker address in the auxiliary service's metadata, if it holds one. */
+  static Optional<String> decode(ByteBuffer meta) {
     if (meta == null || !meta.hasRemaining()) {
       return Optional.empty();
     }

@@ -7,7 +7,13 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.ipc.CallerContext;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.hadoop.mapreduce.security.TokenCache;
+import org.apache.hadoop.mapreduce.v2.app.AppContext;
 import org.apache.hadoop.mapreduce.v2.app.MRAppMaster;
+import org.apache.hadoop.mapreduce.v2.app.client.ClientService;
+import org.apache.hadoop.mapreduce.v2.app.launcher.ContainerLauncher;
+import org.apache.hadoop.mapreduce.v2.app.rm.ContainerAllocator;
+import org.apache.hadoop.mapreduce.v2.app.rm.ScacheContainerAllocator;
 import org.apache.hadoop.mapreduce.v2.util.MRWebAppUtil;
 import org.apache.hadoop.util.ExitUtil;
 import org.apache.hadoop.util.ShutdownHookManager;
@@ -16,6 +22,7 @@ import org.apache.hadoop.yarn.api.ApplicationConstants.Environment;
 import org.apache.hadoop.yarn.api.records.ApplicationAttemptId;
 import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.scache.common.Clock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,6 +37,10 @@ import org.slf4j.LoggerFactory;
  */
 public class ScacheAppMaster extends MRAppMaster {
   private static final Logger LOG = LoggerFactory.getLogger(ScacheAppMaster.class);
+
+  /** Set for a job that shuffles through SCache and can have its reduces placed; null otherwise. */
+  private JobShufflePlacement placement;
+  private ScacheContainerAllocator allocator;
 
   public ScacheAppMaster(ApplicationAttemptId attemptId, ContainerId containerId, String nmHost, int nmPort,
       int nmHttpPort, long appSubmitTime) {
@@ -50,12 +61,17 @@ public class ScacheAppMaster extends MRAppMaster {
 
       JobConf conf = new JobConf(new YarnConfiguration());
       conf.addResource(new Path(MRJobConfig.JOB_CONF_FILE));
-      ScacheJob.decideAtJobStart(conf, attemptId.getApplicationId().toString());
+      boolean scache = ScacheJob.decideAtJobStart(conf, attemptId.getApplicationId().toString());
 
       ScacheAppMaster appMaster = new ScacheAppMaster(attemptId, containerId, nmHost, nmPort, nmHttpPort,
           appSubmitTime);
+      appMaster.placeReduces = scache && placeable(conf);
       StockMain.markStarted();
-      ShutdownHookManager.get().addShutdownHook(StockMain.shutdownHook(appMaster), SHUTDOWN_HOOK_PRIORITY);
+      Runnable stockHook = StockMain.shutdownHook(appMaster);
+      ShutdownHookManager.get().addShutdownHook(() -> {
+        appMaster.signalled();
+        stockHook.run();
+      }, SHUTDOWN_HOOK_PRIORITY);
       MRWebAppUtil.initialize(conf);
       String user = env(Environment.USER.name());
       conf.set(MRJobConfig.USER_NAME, user);
@@ -64,6 +80,70 @@ public class ScacheAppMaster extends MRAppMaster {
       LOG.error("Error starting the SCache MapReduce application master", t);
       ExitUtil.terminate(1, t);
     }
+  }
+
+  private boolean placeReduces;
+
+  /** Whether reduces of a job that shuffles through SCache are placed: not in an uber job (all tasks run here). */
+  static boolean placeable(JobConf conf) {
+    return !conf.getBoolean(MRJobConfig.JOB_UBERTASK_ENABLE, false) && conf.getNumReduceTasks() > 0;
+  }
+
+  @Override
+  protected ContainerAllocator createContainerAllocator(ClientService clientService, AppContext context) {
+    if (!placeReduces) {
+      return super.createContainerAllocator(clientService, context);
+    }
+    JobConf conf = new JobConf(getConfig());
+    placement = new JobShufflePlacement(conf, getAppID().toString(), shuffleSecret(), Clock.SYSTEM);
+    allocator = new ScacheContainerAllocator(clientService, context, createPreemptionPolicy(conf),
+        placement.placement());
+    return allocator;
+  }
+
+  @Override
+  protected ContainerLauncher createContainerLauncher(AppContext context) {
+    return placeReduces ? new ServiceMetadataRecordingLauncher(context, placement.nodeWorkers())
+        : super.createContainerLauncher(context);
+  }
+
+  @Override
+  protected void startJobs() {
+    if (placement != null) {
+      placement.start(getContext().getJob(getJobId()));
+    }
+    super.startJobs();
+  }
+
+  @Override
+  public void notifyIsLastAMRetry(boolean isLastAMRetry) {
+    super.notifyIsLastAMRetry(isLastAMRetry);
+    if (allocator != null) {
+      allocator.setShouldUnregister(isLastAMRetry);
+    }
+  }
+
+  @Override
+  protected void serviceStop() throws Exception {
+    try {
+      super.serviceStop();
+    } finally {
+      if (placement != null) {
+        placement.close();
+      }
+    }
+  }
+
+  private void signalled() {
+    if (allocator != null) {
+      allocator.setSignalled(true);
+    }
+  }
+
+  /** The job's shuffle secret, as tasks get it: the shuffle key, else the job token's password. */
+  private byte[] shuffleSecret() {
+    byte[] key = TokenCache.getShuffleSecretKey(getCredentials());
+    return key != null ? key : TokenCache.getJobToken(getCredentials()).getPassword();
   }
 
   private static String env(String name) throws IOException {

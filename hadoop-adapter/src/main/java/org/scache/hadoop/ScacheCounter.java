@@ -13,5 +13,9 @@ public enum ScacheCounter {
   /** Bytes of those runs, as stored. */
   BYTES_READ,
   /** Map outputs a reduce found lost and reported as fetch failures. */
-  LOST_MAP_OUTPUTS
+  LOST_MAP_OUTPUTS,
+  /** Reduce attempts the application master launched on the node the pre-schedule placed them on (job counter). */
+  REDUCES_ON_SCHEDULED_NODE,
+  /** Reduce attempts launched elsewhere: no schedule, or their node was not had within the placement delay. */
+  REDUCES_ELSEWHERE
 }

@@ -86,7 +86,8 @@ public final class ScacheJob {
   /**
    * The application master's decision for the job whose configuration is {@code amConf}, made once at
    * job start and handed to every task: SCache when the switch is on and the master answers (then
-   * also no map speculation: two attempts of one map would race to be final), Hadoop's shuffle
+   * also no map speculation: two attempts of one map would race to be final, and the reduce slow
+   * start of {@code scache.hadoop.reduce.slowstart}), Hadoop's shuffle
    * otherwise, with one warning. Returns the decision.
    */
   static boolean decideAtJobStart(Configuration amConf, String applicationId) {
@@ -113,6 +114,8 @@ public final class ScacheJob {
     }
     addShuffleProvider(amConf, scache.get(ScacheOptions.HADOOP_AUX_SERVICE_NAME));
     amConf.setBoolean(MRJobConfig.MAP_SPECULATIVE, false);
+    amConf.setFloat(MRJobConfig.COMPLETED_MAPS_FOR_REDUCE_SLOWSTART,
+        scache.get(ScacheOptions.HADOOP_REDUCE_SLOWSTART).floatValue());
     ShuffleChoice.passToTasks(amConf, true);
     LOG.info("job {} shuffles through SCache (master {})", applicationId,
         scache.get(ScacheOptions.CLIENT_MASTER_ADDRESS));

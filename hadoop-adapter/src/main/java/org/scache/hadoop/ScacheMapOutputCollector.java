@@ -106,7 +106,7 @@ public class ScacheMapOutputCollector<K, V> implements MapOutputCollector<K, V> 
           reporter, job);
     }
     numMaps = job.getNumMapTasks();
-    partitionerKind = partitionerKind(job);
+    partitionerKind = PartitionerKinds.of(job);
     client = TaskScacheClient.open(job, task.getJobID(), task.getShuffleSecret());
     appId = client.appId();
     try {
@@ -238,17 +238,6 @@ public class ScacheMapOutputCollector<K, V> implements MapOutputCollector<K, V> 
       client.registerShuffle(shuffleId, numMaps, partitions, partitionerKind);
       registeredShuffles.set(shuffleId);
     }
-  }
-
-  private static PartitionerKind partitionerKind(JobConf job) throws ClassNotFoundException {
-    String name = job.getUseNewMapper()
-        ? job.getClass(MRJobConfig.PARTITIONER_CLASS_ATTR,
-            org.apache.hadoop.mapreduce.lib.partition.HashPartitioner.class).getName()
-        : job.getPartitionerClass().getName();
-    if (name.endsWith(".HashPartitioner")) {
-      return PartitionerKind.HASH;
-    }
-    return name.endsWith(".TotalOrderPartitioner") ? PartitionerKind.RANGE : PartitionerKind.CUSTOM;
   }
 
   /** A byte array stream whose buffer can be handed on without a copy. */

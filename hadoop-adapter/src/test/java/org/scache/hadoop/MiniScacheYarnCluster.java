@@ -37,6 +37,12 @@ final class MiniScacheYarnCluster implements AutoCloseable {
   }
 
   MiniScacheYarnCluster(String name, int nodeManagers) throws Exception {
+    this(name, nodeManagers, conf -> { });
+  }
+
+  /** A cluster whose YARN configuration {@code settings} adjusts before it starts. */
+  MiniScacheYarnCluster(String name, int nodeManagers, java.util.function.Consumer<Configuration> settings)
+      throws Exception {
     workDir = Path.of("target", name).toAbsolutePath();
     deleteRecursively(workDir);
     Files.createDirectories(workDir);
@@ -64,6 +70,7 @@ final class MiniScacheYarnCluster implements AutoCloseable {
     conf.setLong(YarnConfiguration.NM_SLEEP_DELAY_BEFORE_SIGKILL_MS, 100);
     conf.setLong(YarnConfiguration.NM_PROCESS_KILL_WAIT_MS, 500);
     conf.setLong(YarnConfiguration.NM_LOG_RETAIN_SECONDS, 1);
+    settings.accept(conf);
     yarn = new MiniMRYarnCluster(name, nodeManagers);
     yarn.init(conf);
     yarn.start();
@@ -90,6 +97,20 @@ final class MiniScacheYarnCluster implements AutoCloseable {
     job.setInt(MRJobConfig.MR_AM_VMEM_MB, 768);
     job.setInt(MRJobConfig.IO_SORT_MB, 32);
     return job;
+  }
+
+  /** The counters of every SCache worker of the NodeManagers, summed. */
+  java.util.Map<String, Long> workerStats() {
+    java.util.Map<String, Long> sum = new java.util.TreeMap<>();
+    for (org.scache.common.WorkerInfo w : master.liveWorkers()) {
+      try (org.scache.client.ScacheClient c = org.scache.client.ScacheClient.create(ScacheConf.empty()
+          .with(ScacheOptions.CLIENT_MASTER_ADDRESS, "127.0.0.1:" + master.port())
+          .with(ScacheOptions.CLIENT_WORKER_ADDRESS, w.address()), "stats-reader",
+          "unused".getBytes(java.nio.charset.StandardCharsets.UTF_8))) {
+        c.workerStats().forEach((k, v) -> sum.merge(k, v, Long::sum));
+      }
+    }
+    return sum;
   }
 
   ScacheMaster master() {

@@ -167,6 +167,20 @@ public final class ScacheOptions {
       "scache.hadoop.reduce.lost.map.timeout", "10m", "Longest time a reduce waits for a re-run of a map whose block "
           + "is lost; then the reduce attempt fails instead of hanging.");
 
+  public static final ConfigEntry<Double> HADOOP_REDUCE_SLOWSTART = fraction("scache.hadoop.reduce.slowstart", 1.0,
+      "The reduce slow start (mapreduce.job.reduce.slowstart.completedmaps) ScacheAppMaster gives a job that shuffles "
+          + "through SCache: the fraction of maps that must finish before reduce containers are requested. 1.0 holds "
+          + "no reduce slot while maps run; SCache moves the map output during the map stage instead.");
+  public static final ConfigEntry<Duration> HADOOP_PLACEMENT_DELAY = duration("scache.hadoop.placement.delay", "10s",
+      "How long a reduce waits for a container on the node the pre-schedule placed it on; after that it takes a "
+          + "container on any node and reads its input remotely.");
+  public static final ConfigEntry<Duration> HADOOP_PLACEMENT_SCHEDULE_WAIT = duration(
+      "scache.hadoop.placement.schedule.wait", "30s", "How long after the last map finished the application master "
+          + "holds reduce requests waiting for the master's pre-schedule before it requests them without placement.");
+  public static final ConfigEntry<Duration> HADOOP_PLACEMENT_POLL_INTERVAL = duration(
+      "scache.hadoop.placement.poll.interval", "250ms", "How often the application master asks the master whether "
+          + "its job's reduces are placed.");
+
   private ScacheOptions() {}
 
   /** Every declared entry, in declaration order. */

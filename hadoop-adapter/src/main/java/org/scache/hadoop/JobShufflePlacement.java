@@ -1,0 +1,116 @@
+package org.scache.hadoop;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapred.JobConf;
+import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.hadoop.mapreduce.TypeConverter;
+import org.apache.hadoop.mapreduce.split.JobSplit.TaskSplitMetaInfo;
+import org.apache.hadoop.mapreduce.split.SplitMetaInfoReader;
+import org.apache.hadoop.mapreduce.v2.app.job.Job;
+import org.scache.client.ScacheClient;
+import org.scache.client.ShuffleHints;
+import org.scache.common.Clock;
+import org.scache.common.config.ScacheConf;
+import org.scache.common.config.ScacheOptions;
+import org.scache.common.protocol.PartitionerKind;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * SCache's part of a MapReduce application master at job start (paper Section III-B): registers the
+ * job's shuffle with the master before any map runs (maps, reduces, partitioner kind and each map's
+ * input split size, the regression's {@code inputSize_j}); and then waits for the master's placement,
+ * which {@link ReducePlacement} uses to launch every reduce on its pre-scheduled node.
+ */
+final class JobShufflePlacement implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(JobShufflePlacement.class);
+
+  private final JobConf conf;
+  private final ScacheClient client;
+  private final ScheduleWatcher watcher;
+  private final NodeWorkers nodeWorkers;
+  private final ReducePlacement placement;
+  private final ScacheConf scache;
+
+  JobShufflePlacement(JobConf conf, String appId, byte[] secret, Clock clock) {
+    this.conf = conf;
+    this.scache = HadoopScacheConf.from(conf);
+    ScacheConf quick = scache.with(ScacheOptions.CLIENT_RETRY_MAX, 1)
+        .with(ScacheOptions.CLIENT_REQUEST_TIMEOUT.key(), scache.get(ScacheOptions.HADOOP_SUBMIT_CHECK_TIMEOUT)
+            .toMillis() + "ms");
+    this.client = ScacheClient.create(quick, appId, secret);
+    this.watcher = new ScheduleWatcher(client, TaskScacheClient.SHUFFLE_ID, clock,
+        scache.get(ScacheOptions.HADOOP_PLACEMENT_SCHEDULE_WAIT));
+    this.nodeWorkers = new NodeWorkers(scache.get(ScacheOptions.HADOOP_AUX_SERVICE_NAME));
+    this.placement = new ReducePlacement(watcher, nodeWorkers, clock,
+        scache.get(ScacheOptions.HADOOP_PLACEMENT_DELAY).toMillis(),
+        scache.get(ScacheOptions.HADOOP_PLACEMENT_SCHEDULE_WAIT).toMillis());
+  }
+
+  NodeWorkers nodeWorkers() {
+    return nodeWorkers;
+  }
+
+  ReducePlacement placement() {
+    return placement;
+  }
+
+  /** Registers the job's shuffle and starts waiting for the placement; never fails the job. */
+  void start(Job job) {
+    int maps = job.getTotalMaps();
+    int reduces = job.getTotalReduces();
+    if (reduces == 0) {
+      watcher.giveUp("the job has no reduces");
+      return;
+    }
+    try {
+      List<Long> inputSizes = splitSizes(job, maps);
+      PartitionerKind kind = PartitionerKinds.of(conf);
+      client.registerApplication();
+      client.registerShuffle(TaskScacheClient.SHUFFLE_ID, maps, reduces, kind, ShuffleHints.inputSizes(inputSizes));
+      LOG.info("{}: shuffle registered with {} maps ({} input bytes), {} reduces, {} partitioner", client.appId(), maps,
+          inputSizes.stream().mapToLong(Long::longValue).sum(), reduces, kind);
+      watcher.start(scache.get(ScacheOptions.HADOOP_PLACEMENT_POLL_INTERVAL));
+    } catch (IOException | ClassNotFoundException | RuntimeException e) {
+      LOG.warn("{}: could not register the shuffle before the maps ({}); reduces run wherever YARN puts them",
+          client.appId(), e.toString());
+      watcher.giveUp(e.toString());
+    }
+  }
+
+  private List<Long> splitSizes(Job job, int maps) throws IOException {
+    Path jobDir = new Path(conf.get(MRJobConfig.MAPREDUCE_JOB_DIR));
+    TaskSplitMetaInfo[] splits = SplitMetaInfoReader.readSplitMetaInfo(TypeConverter.fromYarn(job.getID()),
+        FileSystem.get(conf), conf, jobDir);
+    if (splits.length != maps) {
+      throw new IOException("the job has " + maps + " maps but " + splits.length + " splits");
+    }
+    List<Long> sizes = new ArrayList<>(splits.length);
+    for (TaskSplitMetaInfo s : splits) {
+      sizes.add(s.getInputDataLength());
+    }
+    return sizes;
+  }
+
+  /** Logs where the job's reduces ran. */
+  void logOutcome() {
+    int on = placement.onScheduledNode();
+    int off = placement.elsewhere();
+    if (on + off > 0) {
+      LOG.info("{}: {} of {} reduce attempts ran on their pre-scheduled node ({}%)", client.appId(), on, on + off,
+          100 * on / (on + off));
+    }
+  }
+
+  @Override
+  public void close() {
+    logOutcome();
+    watcher.close();
+    client.close();
+  }
+
+}

@@ -1,0 +1,167 @@
+package org.scache.hadoop;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.hadoop.yarn.api.records.NodeId;
+import org.scache.common.Clock;
+import org.scache.common.WorkerInfo;
+import org.scache.common.protocol.Message;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The application master's half of the paper's co-scheduling: reduces are requested only once the
+ * master has placed them, each with its pre-scheduled node as locality, and every reduce container
+ * YARN hands out is given the pending reduce placed on that container's node. A container on a node
+ * no pending reduce was placed on is returned, unless a reduce has waited longer than the placement
+ * delay for its own node: then that reduce takes it and reads its input remotely, so no reduce is
+ * ever stuck. Without a placement (the master gave no answer) reduces run wherever YARN puts them.
+ *
+ * <p>Called from the container allocator's thread; the counts are read by anyone.
+ */
+public final class ReducePlacement {
+  private static final Logger LOG = LoggerFactory.getLogger(ReducePlacement.class);
+
+  /** A reduce waiting for a container: the allocator's key for it, and its reduce id. */
+  public record Pending<K>(K key, int reduceId) {}
+
+  /** What to do with one reduce container: run pending reduce {@code pendingIndex}, or return it (-1). */
+  public record Choice(int pendingIndex, boolean onScheduledNode) {
+    static final Choice RETURN = new Choice(-1, false);
+  }
+
+  private final ScheduleWatcher watcher;
+  private final NodeWorkers nodeWorkers;
+  private final Clock clock;
+  private final long delayMillis;
+  private final long scheduleWaitMillis;
+  private final Map<Object, Long> waitingSince = new HashMap<>();
+  private final AtomicInteger onScheduledNode = new AtomicInteger();
+  private final AtomicInteger elsewhere = new AtomicInteger();
+  private long mapsDoneAt = -1;
+
+  ReducePlacement(ScheduleWatcher watcher, NodeWorkers nodeWorkers, Clock clock, long delayMillis,
+      long scheduleWaitMillis) {
+    this.watcher = watcher;
+    this.nodeWorkers = nodeWorkers;
+    this.clock = clock;
+    this.delayMillis = delayMillis;
+    this.scheduleWaitMillis = scheduleWaitMillis;
+  }
+
+  /**
+   * Whether reduce requests are still held back: until the placement exists, the master is given up
+   * on, or the maps have all been done for longer than the schedule wait.
+   */
+  public boolean holdsRequests(int completedMaps, int totalMaps) {
+    if (watcher.schedule().isPresent() || watcher.gaveUp().isPresent()) {
+      return false;
+    }
+    if (completedMaps < totalMaps) {
+      return true;
+    }
+    long now = clock.millis();
+    if (mapsDoneAt < 0) {
+      mapsDoneAt = now;
+    }
+    if (now - mapsDoneAt < scheduleWaitMillis) {
+      return true;
+    }
+    LOG.warn("no placement from the master {} ms after the last map; reduces run wherever YARN puts them",
+        now - mapsDoneAt);
+    return false;
+  }
+
+  /** The hosts to request a container of {@code reduceId} on: its pre-scheduled node's, if placed. */
+  public String[] hostsFor(int reduceId) {
+    return scheduledWorker(reduceId).map(w -> new String[] {nodeWorkers.hostOf(w)}).orElse(new String[0]);
+  }
+
+  /** Whether containers are matched to reduces; false without a placement. */
+  public boolean placing() {
+    return watcher.schedule().isPresent();
+  }
+
+  /**
+   * Chooses, for each reduce container just allocated (by node, in arrival order), the pending reduce
+   * it runs, or that it is returned. Each pending reduce is chosen at most once.
+   */
+  public <K> List<Choice> assign(List<NodeId> containerNodes, List<Pending<K>> pending) {
+    long now = clock.millis();
+    Set<Object> keys = new HashSet<>();
+    for (Pending<K> p : pending) {
+      keys.add(p.key());
+      waitingSince.putIfAbsent(p.key(), now);
+    }
+    waitingSince.keySet().retainAll(keys);
+    List<WorkerInfo> workers = workers();
+    boolean[] taken = new boolean[pending.size()];
+    List<Choice> choices = new ArrayList<>(containerNodes.size());
+    for (NodeId node : containerNodes) {
+      Optional<WorkerInfo> worker = nodeWorkers.workerOn(node, workers);
+      int match = -1;
+      for (int i = 0; i < pending.size() && worker.isPresent() && match < 0; i++) {
+        if (!taken[i] && scheduledWorker(pending.get(i).reduceId()).equals(worker)) {
+          match = i;
+        }
+      }
+      if (match >= 0) {
+        taken[match] = true;
+        choices.add(new Choice(match, true));
+        onScheduledNode.incrementAndGet();
+        LOG.info("reduce {} runs on {}, the node it was placed on", pending.get(match).reduceId(), node);
+      } else {
+        choices.add(Choice.RETURN);
+      }
+    }
+    for (int c = 0; c < choices.size(); c++) {
+      if (choices.get(c).pendingIndex() >= 0) {
+        continue;
+      }
+      for (int i = 0; i < pending.size(); i++) {
+        Pending<K> p = pending.get(i);
+        if (!taken[i] && (now - waitingSince.get(p.key()) >= delayMillis || scheduledWorker(p.reduceId()).isEmpty())) {
+          taken[i] = true;
+          choices.set(c, new Choice(i, false));
+          elsewhere.incrementAndGet();
+          LOG.info("reduce {} runs on {}, not on its placed node {} (waited {} ms)", p.reduceId(),
+              containerNodes.get(c), scheduledWorker(p.reduceId()).map(WorkerInfo::workerId).orElse("(none)"),
+              now - waitingSince.get(p.key()));
+          break;
+        }
+      }
+    }
+    return choices;
+  }
+
+  /** Counts reduce containers handed out while there is no placement. */
+  public void countUnplaced(int containers) {
+    elsewhere.addAndGet(containers);
+  }
+
+  /** Reduces started on the node they were placed on. */
+  public int onScheduledNode() {
+    return onScheduledNode.get();
+  }
+
+  /** Reduces started elsewhere. */
+  public int elsewhere() {
+    return elsewhere.get();
+  }
+
+  private List<WorkerInfo> workers() {
+    return watcher.schedule().map(s -> s.assignments().stream().map(Message.ReduceAssignment::worker).distinct()
+        .toList()).orElse(List.of());
+  }
+
+  private Optional<WorkerInfo> scheduledWorker(int reduceId) {
+    return watcher.schedule().flatMap(s -> s.assignments().stream().filter(a -> a.reduceId() == reduceId)
+        .map(Message.ReduceAssignment::worker).findFirst());
+  }
+}

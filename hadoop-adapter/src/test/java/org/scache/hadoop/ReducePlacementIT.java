@@ -1,0 +1,157 @@
+package org.scache.hadoop;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Random;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.io.IOUtils;
+import org.apache.hadoop.io.IntWritable;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.mapred.JobConf;
+import org.apache.hadoop.mapreduce.Counters;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.TaskCounter;
+import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
+import org.apache.hadoop.mapreduce.lib.map.TokenCounterMapper;
+import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
+import org.apache.hadoop.mapreduce.lib.reduce.IntSumReducer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Reduces of a job that shuffles through SCache start on the NodeManager the master placed them on,
+ * where their input was prefetched during the map stage, on a MiniMRYarnCluster of three NodeManagers
+ * that share one host name (so only the NodeManager identity tells them apart).
+ */
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
+class ReducePlacementIT {
+  private static final int REDUCES = 6;
+  private static MiniScacheYarnCluster cluster;
+
+  @BeforeAll
+  static void startCluster() throws Exception {
+    // one container per NodeManager heartbeat, so the maps spread over the NodeManagers as on a busy cluster
+    cluster = new MiniScacheYarnCluster("reduce-placement", 3, conf -> conf.setBoolean(
+        "yarn.scheduler.capacity.per-node-heartbeat.multiple-assignments-enabled", false));
+  }
+
+  @AfterAll
+  static void stopCluster() {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  @Test
+  void skewedReduces_startOnTheirPreScheduledNodeManagers_andReadNothingRemote() throws Exception {
+    Path input = writeSkewedWords("skewed-in", 6, 15_000);
+    SortedMap<String, byte[]> hadoop = run("skewed-hadoop", input, false).output;
+
+    Map<String, Long> before = cluster.workerStats();
+    Ran scache = run("skewed-scache", input, true);
+    Map<String, Long> after = cluster.workerStats();
+
+    assertSameOutput(hadoop, scache.output);
+    long onNode = scache.counters.findCounter(ScacheCounter.REDUCES_ON_SCHEDULED_NODE).getValue();
+    long elsewhere = scache.counters.findCounter(ScacheCounter.REDUCES_ELSEWHERE).getValue();
+    System.out.printf("PLACEMENT %d of %d reduces on their pre-scheduled NodeManager, %d elsewhere; worker reads: "
+        + "%d local (%d prefetched), %d remote%n", onNode, REDUCES, elsewhere, delta(before, after, "read.local.blocks"),
+        delta(before, after, "read.prefetched.blocks"), delta(before, after, "read.remote.blocks"));
+    assertEquals(REDUCES, onNode, "every reduce started on the NodeManager it was placed on");
+    assertEquals(0, elsewhere);
+    assertEquals(0, delta(before, after, "read.remote.blocks"), "no reduce read a block from another worker");
+    assertTrue(delta(before, after, "prefetch.blocks") > 0, "workers prefetched blocks to the placed nodes");
+    assertEquals(scache.counters.findCounter(TaskCounter.REDUCE_SHUFFLE_BYTES).getValue(),
+        scache.counters.findCounter(ScacheCounter.BYTES_READ).getValue(), "every shuffled byte came from SCache");
+  }
+
+  private static long delta(Map<String, Long> before, Map<String, Long> after, String key) {
+    return after.getOrDefault(key, 0L) - before.getOrDefault(key, 0L);
+  }
+
+  private record Ran(SortedMap<String, byte[]> output, Counters counters) {}
+
+  private static Ran run(String name, Path input, boolean scache) throws Exception {
+    JobConf conf = cluster.jobConf();
+    if (scache) {
+      assertTrue(ScacheJob.enable(conf), "SCache is reachable");
+    }
+    Path out = cluster.workDir().resolve("out-" + name);
+    Job job = Job.getInstance(conf, name);
+    job.setJarByClass(ReducePlacementIT.class);
+    job.setMapperClass(TokenCounterMapper.class);
+    job.setReducerClass(IntSumReducer.class);
+    job.setOutputKeyClass(Text.class);
+    job.setOutputValueClass(IntWritable.class);
+    job.setNumReduceTasks(REDUCES);
+    FileInputFormat.addInputPath(job, new org.apache.hadoop.fs.Path(input.toUri()));
+    FileOutputFormat.setOutputPath(job, new org.apache.hadoop.fs.Path(out.toUri()));
+    assertTrue(job.waitForCompletion(false), () -> "job " + name + " failed: " + failureInfo(job));
+    return new Ran(readOutput(out, conf), job.getCounters());
+  }
+
+  private static String failureInfo(Job job) {
+    try {
+      return job.getStatus().getFailureInfo();
+    } catch (IOException | InterruptedException e) {
+      return e.toString();
+    }
+  }
+
+  private static SortedMap<String, byte[]> readOutput(Path dir, JobConf conf) throws IOException {
+    SortedMap<String, byte[]> files = new TreeMap<>();
+    org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(dir.toUri());
+    FileSystem fs = p.getFileSystem(conf);
+    for (FileStatus st : fs.globStatus(new org.apache.hadoop.fs.Path(p, "part-*"))) {
+      byte[] bytes = new byte[(int) st.getLen()];
+      try (var in = fs.open(st.getPath())) {
+        IOUtils.readFully(in, bytes, 0, bytes.length);
+      }
+      files.put(st.getPath().getName(), bytes);
+    }
+    return files;
+  }
+
+  private static void assertSameOutput(SortedMap<String, byte[]> expected, SortedMap<String, byte[]> actual) {
+    assertEquals(expected.keySet(), actual.keySet(), "output files");
+    assertEquals(REDUCES, expected.size());
+    for (String file : expected.keySet()) {
+      assertArrayEquals(expected.get(file), actual.get(file), file + " differs");
+    }
+  }
+
+  /** Words with a heavy head: "hot" is a third of all words, a few others a tenth, the rest uniform. */
+  private static Path writeSkewedWords(String name, int files, int lines) throws IOException {
+    Path dir = cluster.workDir().resolve(name);
+    Files.createDirectories(dir);
+    Random rnd = new Random(42);
+    for (int f = 0; f < files; f++) {
+      try (BufferedWriter w = Files.newBufferedWriter(dir.resolve("part-" + f + ".txt"))) {
+        StringBuilder sb = new StringBuilder();
+        for (int line = 0; line < lines; line++) {
+          sb.setLength(0);
+          for (int i = 0; i < 8; i++) {
+            double x = rnd.nextDouble();
+            sb.append(x < 0.33 ? "hot" : x < 0.43 ? "warm" + rnd.nextInt(3) : "w" + rnd.nextInt(20_000)).append(' ');
+          }
+          w.write(sb.toString());
+          w.newLine();
+        }
+      }
+    }
+    return dir;
+  }
+}

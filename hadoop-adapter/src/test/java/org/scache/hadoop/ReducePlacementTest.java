@@ -1,0 +1,150 @@
+package org.scache.hadoop;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.mockito.Mockito.doReturn;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.when;
+
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.hadoop.yarn.api.records.NodeId;
+import org.junit.jupiter.api.Test;
+import org.scache.client.ScacheClient;
+import org.scache.common.Clock;
+import org.scache.common.ScacheException;
+import org.scache.common.WorkerInfo;
+import org.scache.common.protocol.Message;
+import org.scache.common.protocol.Status;
+
+class ReducePlacementTest {
+  private static final WorkerInfo W1 = new WorkerInfo("127.0.0.1:7001", "127.0.0.1", 7001);
+  private static final WorkerInfo W2 = new WorkerInfo("127.0.0.1:7002", "127.0.0.1", 7002);
+  private static final WorkerInfo W3 = new WorkerInfo("127.0.0.1:7003", "127.0.0.1", 7003);
+  private static final NodeId NM1 = NodeId.newInstance("node", 4001);
+  private static final NodeId NM2 = NodeId.newInstance("node", 4002);
+  private static final NodeId NM3 = NodeId.newInstance("node", 4003);
+
+  private final AtomicLong now = new AtomicLong(1_000);
+  private final Clock clock = new Clock() {
+    @Override
+    public long millis() {
+      return now.get();
+    }
+
+    @Override
+    public long nanos() {
+      return now.get() * 1_000_000;
+    }
+  };
+  private final ScacheClient client = mock(ScacheClient.class);
+  private final ScheduleWatcher watcher = new ScheduleWatcher(client, 0, clock, Duration.ofSeconds(5));
+  private final NodeWorkers nodes = new NodeWorkers("scache");
+  private final ReducePlacement placement = new ReducePlacement(watcher, nodes, clock, 10_000, 30_000);
+
+  /** Reduce 0 on W1, 1 and 2 on W2, 3 on W3; NM1..NM3 run W1..W3, all on one host name. */
+  private void placed() {
+    doReturn(new Message.ScheduleResult("app", 0, "heuristic-minheap", List.of(
+        new Message.ReduceAssignment(0, W1, 0), new Message.ReduceAssignment(1, W2, 0),
+        new Message.ReduceAssignment(2, W2, 1), new Message.ReduceAssignment(3, W3, 0)))).when(client).getScheduleResult(0);
+    watcher.poll();
+    nodes.recordServiceMetadata(NM1, Map.of("scache", NodeWorkerAddress.encode(W1.address())));
+    nodes.recordServiceMetadata(NM2, Map.of("scache", NodeWorkerAddress.encode(W2.address())));
+    nodes.recordServiceMetadata(NM3, Map.of("scache", NodeWorkerAddress.encode(W3.address())));
+  }
+
+  private static List<ReducePlacement.Pending<String>> pending(int... reduces) {
+    return java.util.Arrays.stream(reduces).mapToObj(r -> new ReducePlacement.Pending<>("r" + r, r)).toList();
+  }
+
+  @Test
+  void eachContainerRunsTheReducePlacedOnItsNodeManagerAmongNodeManagersSharingAHost() {
+    placed();
+    List<ReducePlacement.Choice> choices = placement.assign(List.of(NM3, NM2, NM1, NM2), pending(0, 1, 2, 3));
+
+    assertEquals(List.of(new ReducePlacement.Choice(3, true), new ReducePlacement.Choice(1, true),
+        new ReducePlacement.Choice(0, true), new ReducePlacement.Choice(2, true)), choices);
+    assertEquals(4, placement.onScheduledNode());
+    assertEquals(0, placement.elsewhere());
+  }
+
+  @Test
+  void aContainerOnANodeWithoutPendingReducesIsReturnedUntilTheDelayThenTakenByTheLongestWaiting() {
+    placed();
+    assertEquals(List.of(ReducePlacement.Choice.RETURN), placement.assign(List.of(NM1), pending(1, 3)));
+
+    now.addAndGet(9_999);
+    assertEquals(List.of(ReducePlacement.Choice.RETURN), placement.assign(List.of(NM1), pending(1, 3)));
+
+    now.addAndGet(1);
+    assertEquals(List.of(new ReducePlacement.Choice(0, false), new ReducePlacement.Choice(1, true)),
+        placement.assign(List.of(NM1, NM3), pending(1, 3)));
+    assertEquals(1, placement.elsewhere());
+  }
+
+  @Test
+  void aNodeManagerNeverSeenIsNotGuessedWhenItsHostIsShared() {
+    placed();
+    NodeId unseen = NodeId.newInstance("node", 4999);
+    assertTrue(nodes.workerOn(unseen, List.of(W1, W2, W3)).isEmpty());
+  }
+
+  @Test
+  void onAClusterWithOneNodeManagerPerHostTheHostNameIdentifiesTheWorker() {
+    WorkerInfo a = new WorkerInfo("a:7000", "host-a", 7000);
+    WorkerInfo b = new WorkerInfo("b:7000", "host-b", 7000);
+    assertEquals(java.util.Optional.of(b), nodes.workerOn(NodeId.newInstance("host-b", 45454), List.of(a, b)));
+    assertEquals("host-a", nodes.hostOf(a));
+  }
+
+  @Test
+  void requestsNameTheNodeManagersHostOnceLearned() {
+    placed();
+    assertArrayEquals(new String[] {"node"}, placement.hostsFor(2));
+    assertArrayEquals(new String[0], placement.hostsFor(7));
+  }
+
+  @Test
+  void reduceRequestsAreHeldUntilThePlacementExists() {
+    when(client.getScheduleResult(0)).thenThrow(new ScacheException(Status.NOT_READY, "not yet"));
+    watcher.poll();
+    assertTrue(placement.holdsRequests(3, 10));
+    placed();
+    assertFalse(placement.holdsRequests(3, 10));
+    assertTrue(placement.placing());
+  }
+
+  @Test
+  void reduceRequestsAreReleasedUnplacedWhenTheMasterStopsAnswering() {
+    when(client.getScheduleResult(0)).thenThrow(new ScacheException(Status.CONNECTION_FAILED, "refused"));
+    watcher.poll();
+    assertTrue(placement.holdsRequests(3, 10));
+    now.addAndGet(5_000);
+    watcher.poll();
+    assertTrue(watcher.gaveUp().isPresent());
+    assertFalse(placement.holdsRequests(3, 10));
+    assertFalse(placement.placing());
+  }
+
+  @Test
+  void reduceRequestsAreReleasedUnplacedWhenNoPlacementComesAfterTheLastMap() {
+    when(client.getScheduleResult(0)).thenThrow(new ScacheException(Status.NOT_READY, "not yet"));
+    watcher.poll();
+    assertTrue(placement.holdsRequests(10, 10));
+    now.addAndGet(29_999);
+    assertTrue(placement.holdsRequests(10, 10));
+    now.addAndGet(1);
+    assertFalse(placement.holdsRequests(10, 10));
+  }
+
+  @Test
+  void metadataWithoutTheServiceTeachesNothing() {
+    nodes.recordServiceMetadata(NM1, Map.of("mapreduce_shuffle", ByteBuffer.allocate(4)));
+    assertTrue(nodes.workerOn(NM1, List.of(W1, W2)).isEmpty());
+  }
+}
