@@ -6,6 +6,7 @@ import java.util.List;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapred.JobConf;
+import org.apache.hadoop.mapreduce.JobID;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.TypeConverter;
 import org.apache.hadoop.mapreduce.split.JobSplit.TaskSplitMetaInfo;
@@ -23,11 +24,14 @@ import org.slf4j.LoggerFactory;
 /**
  * SCache's part of a MapReduce application master at job start (paper Section III-B): registers the
  * job's shuffle with the master before any map runs (maps, reduces, partitioner kind and each map's
- * input split size, the regression's {@code inputSize_j}); and then waits for the master's placement,
+ * input split size, the regression's {@code inputSize_j}); for range and custom partitioners samples
+ * the job's input in the background and sends the samples; and then waits for the master's placement,
  * which {@link ReducePlacement} uses to launch every reduce on its pre-scheduled node.
  */
 final class JobShufflePlacement implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(JobShufflePlacement.class);
+  /** Evenly spaced windows read from each file split when sampling. */
+  static final int SAMPLING_WINDOWS = 8;
 
   private final JobConf conf;
   private final ScacheClient client;
@@ -35,6 +39,7 @@ final class JobShufflePlacement implements AutoCloseable {
   private final NodeWorkers nodeWorkers;
   private final ReducePlacement placement;
   private final ScacheConf scache;
+  private Thread sampling;
 
   JobShufflePlacement(JobConf conf, String appId, byte[] secret, Clock clock) {
     this.conf = conf;
@@ -59,7 +64,7 @@ final class JobShufflePlacement implements AutoCloseable {
     return placement;
   }
 
-  /** Registers the job's shuffle and starts waiting for the placement; never fails the job. */
+  /** Registers the job's shuffle and starts sampling and waiting for the placement; never fails the job. */
   void start(Job job) {
     int maps = job.getTotalMaps();
     int reduces = job.getTotalReduces();
@@ -68,12 +73,22 @@ final class JobShufflePlacement implements AutoCloseable {
       return;
     }
     try {
-      List<Long> inputSizes = splitSizes(job, maps);
+      TaskSplitMetaInfo[] splits = splits(job, maps);
+      List<Long> inputSizes = new ArrayList<>(splits.length);
+      for (TaskSplitMetaInfo split : splits) {
+        inputSizes.add(split.getInputDataLength());
+      }
       PartitionerKind kind = PartitionerKinds.of(conf);
       client.registerApplication();
       client.registerShuffle(TaskScacheClient.SHUFFLE_ID, maps, reduces, kind, ShuffleHints.inputSizes(inputSizes));
       LOG.info("{}: shuffle registered with {} maps ({} input bytes), {} reduces, {} partitioner", client.appId(), maps,
           inputSizes.stream().mapToLong(Long::longValue).sum(), reduces, kind);
+      if (kind != PartitionerKind.HASH && maps > 0) {
+        JobID jobId = TypeConverter.fromYarn(job.getID());
+        sampling = new Thread(() -> sample(jobId, splits, reduces), "scache-input-sampling");
+        sampling.setDaemon(true);
+        sampling.start();
+      }
       watcher.start(scache.get(ScacheOptions.HADOOP_PLACEMENT_POLL_INTERVAL));
     } catch (IOException | ClassNotFoundException | RuntimeException e) {
       LOG.warn("{}: could not register the shuffle before the maps ({}); reduces run wherever YARN puts them",
@@ -82,18 +97,31 @@ final class JobShufflePlacement implements AutoCloseable {
     }
   }
 
-  private List<Long> splitSizes(Job job, int maps) throws IOException {
+  private void sample(JobID jobId, TaskSplitMetaInfo[] splits, int reduces) {
+    long start = System.nanoTime();
+    try {
+      JobInputSampler sampler = new JobInputSampler(conf, jobId,
+          scache.get(ScacheOptions.HADOOP_SAMPLING_SAMPLES_PER_REDUCE),
+          scache.get(ScacheOptions.HADOOP_SAMPLING_READ_PER_SPLIT), SAMPLING_WINDOWS, jobId.hashCode());
+      client.reportSamples(TaskScacheClient.SHUFFLE_ID, sampler.sample(splits));
+      LOG.info("{}: input sampled for {} reduces in {} ms", client.appId(), reduces,
+          (System.nanoTime() - start) / 1_000_000);
+    } catch (IOException | RuntimeException | LinkageError e) {
+      LOG.warn("{}: sampling the input failed ({}); the master predicts from the first maps instead", client.appId(),
+          e.toString());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private TaskSplitMetaInfo[] splits(Job job, int maps) throws IOException {
     Path jobDir = new Path(conf.get(MRJobConfig.MAPREDUCE_JOB_DIR));
     TaskSplitMetaInfo[] splits = SplitMetaInfoReader.readSplitMetaInfo(TypeConverter.fromYarn(job.getID()),
         FileSystem.get(conf), conf, jobDir);
     if (splits.length != maps) {
       throw new IOException("the job has " + maps + " maps but " + splits.length + " splits");
     }
-    List<Long> sizes = new ArrayList<>(splits.length);
-    for (TaskSplitMetaInfo s : splits) {
-      sizes.add(s.getInputDataLength());
-    }
-    return sizes;
+    return splits;
   }
 
   /** Logs where the job's reduces ran. */
@@ -110,6 +138,9 @@ final class JobShufflePlacement implements AutoCloseable {
   public void close() {
     logOutcome();
     watcher.close();
+    if (sampling != null) {
+      sampling.interrupt();
+    }
     client.close();
   }
 

@@ -16,10 +16,12 @@ import org.scache.master.ScacheMaster;
 
 /**
  * An in-process SCache master and a MiniMRYarnCluster whose NodeManagers load {@link ScacheAuxService}
- * by class name from their configuration, as a yarn-site.xml would, each with its own worker.
+ * by class name from their configuration, as a yarn-site.xml would, each with its own worker. Its
+ * directory is {@code target/<name>} under the working directory. Published in the adapter's test jar
+ * for hadoop-bench.
  */
-final class MiniScacheYarnCluster implements AutoCloseable {
-  static final String CLUSTER_SECRET = "mini-cluster-secret";
+public final class MiniScacheYarnCluster implements AutoCloseable {
+  public static final String CLUSTER_SECRET = "mini-cluster-secret";
 
   private final ScacheMaster master;
   private final MiniMRYarnCluster yarn;
@@ -36,12 +38,12 @@ final class MiniScacheYarnCluster implements AutoCloseable {
     }
   }
 
-  MiniScacheYarnCluster(String name, int nodeManagers) throws Exception {
+  public MiniScacheYarnCluster(String name, int nodeManagers) throws Exception {
     this(name, nodeManagers, conf -> { });
   }
 
   /** A cluster whose YARN configuration {@code settings} adjusts before it starts. */
-  MiniScacheYarnCluster(String name, int nodeManagers, java.util.function.Consumer<Configuration> settings)
+  public MiniScacheYarnCluster(String name, int nodeManagers, java.util.function.Consumer<Configuration> settings)
       throws Exception {
     workDir = Path.of("target", name).toAbsolutePath();
     deleteRecursively(workDir);
@@ -88,7 +90,7 @@ final class MiniScacheYarnCluster implements AutoCloseable {
   }
 
   /** A job configuration for this cluster with small task containers. */
-  JobConf jobConf() {
+  public JobConf jobConf() {
     JobConf job = new JobConf(yarn.getConfig());
     job.setInt(MRJobConfig.MAP_MEMORY_MB, 384);
     job.setInt(MRJobConfig.REDUCE_MEMORY_MB, 384);
@@ -100,7 +102,7 @@ final class MiniScacheYarnCluster implements AutoCloseable {
   }
 
   /** The counters of every SCache worker of the NodeManagers, summed. */
-  java.util.Map<String, Long> workerStats() {
+  public java.util.Map<String, Long> workerStats() {
     java.util.Map<String, Long> sum = new java.util.TreeMap<>();
     for (org.scache.common.WorkerInfo w : master.liveWorkers()) {
       try (org.scache.client.ScacheClient c = org.scache.client.ScacheClient.create(ScacheConf.empty()
@@ -113,15 +115,15 @@ final class MiniScacheYarnCluster implements AutoCloseable {
     return sum;
   }
 
-  ScacheMaster master() {
+  public ScacheMaster master() {
     return master;
   }
 
-  MiniMRYarnCluster yarn() {
+  public MiniMRYarnCluster yarn() {
     return yarn;
   }
 
-  Path workDir() {
+  public Path workDir() {
     return workDir;
   }
 
@@ -134,7 +136,7 @@ final class MiniScacheYarnCluster implements AutoCloseable {
     }
   }
 
-  static void deleteRecursively(Path p) throws IOException {
+  public static void deleteRecursively(Path p) throws IOException {
     if (!Files.exists(p)) {
       return;
     }

@@ -181,6 +181,14 @@ public final class ScacheOptions {
       "scache.hadoop.placement.poll.interval", "250ms", "How often the application master asks the master whether "
           + "its job's reduces are placed.");
 
+  public static final ConfigEntry<Integer> HADOOP_SAMPLING_SAMPLES_PER_REDUCE = intEntry(
+      "scache.hadoop.sampling.samples.per.reduce", 100, "For a job with a range or custom partitioner: records the "
+          + "application master samples from each map's input per reduce (the paper's s; it keeps s × reduces per "
+          + "split) to predict the reduce sizes before the maps finish.");
+  public static final ConfigEntry<Long> HADOOP_SAMPLING_READ_PER_SPLIT = bytes("scache.hadoop.sampling.read.per.split",
+      "4m", "How much of each map's input file split the application master reads to sample it, in evenly spaced "
+          + "windows; splits that are not plain file splits are read from the start up to 64 records per sample.");
+
   private ScacheOptions() {}
 
   /** Every declared entry, in declaration order. */
