@@ -28,7 +28,10 @@ import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.apache.hadoop.mapreduce.lib.reduce.IntSumReducer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
 
 /**
@@ -37,6 +40,7 @@ import org.junit.jupiter.api.Timeout;
  * that share one host name (so only the NodeManager identity tells them apart).
  */
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ReducePlacementIT {
   private static final int REDUCES = 6;
   private static MiniScacheYarnCluster cluster;
@@ -78,6 +82,49 @@ class ReducePlacementIT {
         scache.counters.findCounter(ScacheCounter.BYTES_READ).getValue(), "every shuffled byte came from SCache");
   }
 
+  /**
+   * The master stops once the maps are done and the reduces are placed, before any reduce starts: the
+   * application master still launches the reduces (on the placement it already has), and every reduce
+   * reads its whole input, prefetched or fetched from the workers of the placement, without the master.
+   * Runs last: the cluster has no master afterwards.
+   */
+  @Test
+  @Order(Integer.MAX_VALUE)
+  void masterStopsBetweenPlacementAndReduceStart_jobStillSucceedsWithTheSameOutput() throws Exception {
+    Path input = writeSkewedWords("master-loss-in", 6, 15_000);
+    SortedMap<String, byte[]> hadoop = run("master-loss-hadoop", input, false).output;
+
+    Job job = job("master-loss-scache", input, true);
+    job.submit();
+    String appId = org.apache.hadoop.mapreduce.TypeConverter.toYarn(job.getJobID()).getAppId().toString();
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
+    while (!(job.mapProgress() >= 1.0f && placed(appId))) {
+      assertTrue(System.nanoTime() < deadline && !job.isComplete(), "maps finish and reduces are placed");
+      Thread.sleep(50);
+    }
+    cluster.master().close();
+    System.out.println("MASTER-LOSS master stopped after the maps and the placement of " + appId);
+
+    assertTrue(job.waitForCompletion(false), () -> "job failed after the master stopped: " + failureInfo(job));
+    assertSameOutput(hadoop, readOutput(cluster.workDir().resolve("out-master-loss-scache"), cluster.jobConf()));
+    Counters counters = job.getCounters();
+    System.out.printf("MASTER-LOSS %d reduces on their pre-scheduled NodeManager, %d elsewhere%n",
+        counters.findCounter(ScacheCounter.REDUCES_ON_SCHEDULED_NODE).getValue(),
+        counters.findCounter(ScacheCounter.REDUCES_ELSEWHERE).getValue());
+    assertEquals(counters.findCounter(TaskCounter.REDUCE_SHUFFLE_BYTES).getValue(),
+        counters.findCounter(ScacheCounter.BYTES_READ).getValue(), "every shuffled byte came from SCache");
+  }
+
+  private static boolean placed(String appId) {
+    try {
+      cluster.master().handleTrusted(new org.scache.common.protocol.Message.GetScheduleResult(appId,
+          TaskScacheClient.SHUFFLE_ID));
+      return true;
+    } catch (org.scache.common.ScacheException e) {
+      return false;
+    }
+  }
+
   private static long delta(Map<String, Long> before, Map<String, Long> after, String key) {
     return after.getOrDefault(key, 0L) - before.getOrDefault(key, 0L);
   }
@@ -85,6 +132,12 @@ class ReducePlacementIT {
   private record Ran(SortedMap<String, byte[]> output, Counters counters) {}
 
   private static Ran run(String name, Path input, boolean scache) throws Exception {
+    Job job = job(name, input, scache);
+    assertTrue(job.waitForCompletion(false), () -> "job " + name + " failed: " + failureInfo(job));
+    return new Ran(readOutput(cluster.workDir().resolve("out-" + name), cluster.jobConf()), job.getCounters());
+  }
+
+  private static Job job(String name, Path input, boolean scache) throws Exception {
     JobConf conf = cluster.jobConf();
     if (scache) {
       assertTrue(ScacheJob.enable(conf), "SCache is reachable");
@@ -99,8 +152,7 @@ class ReducePlacementIT {
     job.setNumReduceTasks(REDUCES);
     FileInputFormat.addInputPath(job, new org.apache.hadoop.fs.Path(input.toUri()));
     FileOutputFormat.setOutputPath(job, new org.apache.hadoop.fs.Path(out.toUri()));
-    assertTrue(job.waitForCompletion(false), () -> "job " + name + " failed: " + failureInfo(job));
-    return new Ran(readOutput(out, conf), job.getCounters());
+    return job;
   }
 
   private static String failureInfo(Job job) {

@@ -25,7 +25,9 @@ import org.scache.common.protocol.Status;
 
 /**
  * Reads blocks for a client of this worker: from the local store when held here, otherwise from
- * the worker the master says holds them. Payloads are passed on without copying.
+ * the worker the master says holds them. When the master cannot be reached, a block is looked for on
+ * the workers its shuffle's placement named ({@link ScheduledPeers}): where its reduce's input was
+ * prefetched to first. Payloads are passed on without copying.
  */
 final class BlockReader {
   /** Blocks and their concatenated bytes, which the receiver must release. */
@@ -39,10 +41,12 @@ final class BlockReader {
   private final Duration timeout;
   private final WorkerCounters counters;
   private final ReduceInputLocator inputs;
+  private final ScheduledPeers peers;
 
   BlockReader(BlockStore store, MasterLink master, ConnectionPool connections, Credentials cluster, WorkerInfo self,
-      Duration timeout, WorkerCounters counters, ReduceInputLocator inputs) {
+      Duration timeout, WorkerCounters counters, ReduceInputLocator inputs, ScheduledPeers peers) {
     this.inputs = inputs;
+    this.peers = peers;
     this.store = store;
     this.master = master;
     this.connections = connections;
@@ -61,16 +65,45 @@ final class BlockReader {
         return CompletableFuture.completedFuture(local.get());
       }
       return master.locate(new Message.LocateBlocks(id.appId(), id.shuffleId(), id.reduceId(), id.mapId()))
-          .thenCompose(found -> {
-            BlockLocation loc = found.locations().stream().filter(l -> l.blockId().equals(id)).findFirst()
-                .orElseThrow(() -> new ScacheException(Status.BLOCK_NOT_FOUND, id + " is not stored on any live worker"));
-            if (loc.holder().workerId().equals(self.workerId())) {
-              return store.readAsync(id).thenApply(again -> again.orElseThrow(() ->
-                  new ScacheException(Status.BLOCK_NOT_FOUND, id + " is gone")));
+          .handle((found, e) -> {
+            if (e == null) {
+              return readLocated(id, found);
             }
-            return fetch(loc.holder(), List.of(id)).thenApply(Blocks::payload);
-          });
+            ScacheException failure = ScacheException.from(e);
+            return masterUnreachable(failure)
+                ? readFromPeers(id, peers.candidates(id.shuffle(), id.reduceId(), self.workerId()), 0, failure)
+                : CompletableFuture.<ByteBuf>failedFuture(failure);
+          }).thenCompose(f -> f);
     });
+  }
+
+  private CompletableFuture<ByteBuf> readLocated(BlockId id, Message.BlockLocations found) {
+    BlockLocation loc = found.locations().stream().filter(l -> l.blockId().equals(id)).findFirst()
+        .orElseThrow(() -> new ScacheException(Status.BLOCK_NOT_FOUND, id + " is not stored on any live worker"));
+    if (loc.holder().workerId().equals(self.workerId())) {
+      return store.readAsync(id).thenApply(again -> again.orElseThrow(() ->
+          new ScacheException(Status.BLOCK_NOT_FOUND, id + " is gone")));
+    }
+    return fetch(loc.holder(), List.of(id)).thenApply(Blocks::payload);
+  }
+
+  private static boolean masterUnreachable(ScacheException e) {
+    return e.status() == Status.CONNECTION_FAILED || e.status() == Status.TIMEOUT
+        || e.status() == Status.SHUTTING_DOWN;
+  }
+
+  /** Asks each of {@code candidates} in turn for the block; fails with the master's failure if none has it. */
+  private CompletableFuture<ByteBuf> readFromPeers(BlockId id, List<WorkerInfo> candidates, int next,
+      ScacheException masterFailure) {
+    if (next >= candidates.size()) {
+      return CompletableFuture.failedFuture(new ScacheException(masterFailure.status(), "the master cannot be "
+          + "reached to locate " + id + " (" + masterFailure.getMessage() + "), and none of the " + candidates.size()
+          + " workers of its shuffle's placement holds it"));
+    }
+    return fetch(candidates.get(next), List.of(id)).thenApply(Blocks::payload)
+        .handle((payload, e) -> e == null ? CompletableFuture.completedFuture(payload)
+            : readFromPeers(id, candidates, next + 1, masterFailure))
+        .thenCompose(f -> f);
   }
 
   /** The final-attempt blocks of every map for one reduce, once all finished, ordered by map id. */

@@ -39,6 +39,7 @@ public final class ScacheWorker implements AutoCloseable {
   private final MasterLink masterLink;
   private final BlockReader reader;
   private final Prefetcher prefetcher;
+  private final ScheduledPeers peers = new ScheduledPeers();
   private final java.util.concurrent.ScheduledExecutorService timers;
 
   private ScacheWorker(ScacheConf conf) throws IOException, InterruptedException {
@@ -96,7 +97,7 @@ public final class ScacheWorker implements AutoCloseable {
     });
     reader = new BlockReader(store, masterLink, connections, cluster, info, fetchTimeout, counters,
         new ReduceInputLocator(masterLink, timers, org.scache.common.Clock.SYSTEM,
-            conf.get(ScacheOptions.WORKER_REDUCE_INPUT_WAIT)));
+            conf.get(ScacheOptions.WORKER_REDUCE_INPUT_WAIT)), peers);
     prefetcher = new Prefetcher(store, masterLink, connections, cluster, info, fetchTimeout, counters, timers,
         new Prefetcher.Limits(conf.get(ScacheOptions.WORKER_PREFETCH_ENABLED),
             Math.max(1, conf.get(ScacheOptions.WORKER_PREFETCH_MAX_INFLIGHT)),
@@ -128,6 +129,7 @@ public final class ScacheWorker implements AutoCloseable {
   /** Frees every block of the application and forgets its secret. */
   public void removeApplication(String appId) {
     prefetcher.forgetApplication(appId);
+    peers.forgetApplication(appId);
     store.removeApplication(appId);
     store.rounds().forgetApplication(appId);
     secrets.forget(appId);
@@ -162,12 +164,14 @@ public final class ScacheWorker implements AutoCloseable {
   /** Frees every block of the shuffle, prefetched copies included. */
   void removeShuffle(org.scache.common.ShuffleKey shuffle) {
     prefetcher.forgetShuffle(shuffle);
+    peers.forgetShuffle(shuffle);
     store.removeShuffle(shuffle);
     store.rounds().forgetShuffle(shuffle);
   }
 
   /** The master placed a shuffle: learn its rounds, then prefetch what is placed here. */
   void onScheduled(Message.ShuffleScheduled m) {
+    peers.scheduled(m);
     store.rounds().scheduled(m);
     prefetcher.onScheduled(m);
   }
