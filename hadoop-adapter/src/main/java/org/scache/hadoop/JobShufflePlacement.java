@@ -51,6 +51,7 @@ final class JobShufflePlacement implements AutoCloseable {
     this.watcher = new ScheduleWatcher(client, TaskScacheClient.SHUFFLE_ID, clock,
         scache.get(ScacheOptions.HADOOP_PLACEMENT_SCHEDULE_WAIT));
     this.nodeWorkers = new NodeWorkers(scache.get(ScacheOptions.HADOOP_AUX_SERVICE_NAME));
+    nodeWorkers.recordOwnNode(System.getenv());
     this.placement = new ReducePlacement(watcher, nodeWorkers, clock,
         scache.get(ScacheOptions.HADOOP_PLACEMENT_DELAY).toMillis(),
         scache.get(ScacheOptions.HADOOP_PLACEMENT_SCHEDULE_WAIT).toMillis());

@@ -5,6 +5,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.yarn.api.records.NodeId;
 import org.scache.common.WorkerInfo;
@@ -15,11 +16,15 @@ import org.scache.common.WorkerInfo;
  * On a cluster with one NodeManager per host the host names tell them apart. Where several
  * NodeManagers share a host (a mini cluster) they do not, so the application master learns each
  * NodeManager's worker from the auxiliary service metadata the NodeManager returns whenever a container
- * of the job is started on it (see {@link ServiceMetadataRecordingLauncher}). Thread-safe.
+ * of the job is started on it (see {@link ServiceMetadataRecordingLauncher}). A NodeManager no container
+ * of the job has started on yet is told by elimination: when it is the only such NodeManager of its host
+ * the job has been offered, and exactly one worker of that host is not yet matched to a NodeManager, that
+ * worker is its. Thread-safe.
  */
 public final class NodeWorkers {
   private final String serviceName;
   private final Map<NodeId, String> learned = new ConcurrentHashMap<>();
+  private final Set<NodeId> offered = ConcurrentHashMap.newKeySet();
 
   public NodeWorkers(String serviceName) {
     this.serviceName = serviceName;
@@ -32,15 +37,55 @@ public final class NodeWorkers {
     }
   }
 
+  /**
+   * Records the worker of the NodeManager this container runs on, from the container's environment: the
+   * NodeManager's id ({@code NM_HOST}, {@code NM_PORT}) and its auxiliary service metadata. The application
+   * master's own NodeManager is known this way before any task starts.
+   */
+  void recordOwnNode(Map<String, String> env) {
+    String host = env.get(org.apache.hadoop.yarn.api.ApplicationConstants.Environment.NM_HOST.name());
+    String port = env.get(org.apache.hadoop.yarn.api.ApplicationConstants.Environment.NM_PORT.name());
+    if (host == null || port == null) {
+      return;
+    }
+    try {
+      NodeId node = NodeId.newInstance(host, Integer.parseInt(port.trim()));
+      NodeWorkerAddress.fromEnvironment(serviceName, env).ifPresent(address -> learned.put(node, address));
+    } catch (NumberFormatException e) {
+      // not a NodeManager's environment
+    }
+  }
+
   /** The worker running in NodeManager {@code node}, among {@code workers}, if it can be told. */
   public Optional<WorkerInfo> workerOn(NodeId node, Collection<WorkerInfo> workers) {
+    offered.add(node);
     String address = learned.get(node);
     if (address != null) {
       return workers.stream().filter(w -> w.address().equals(address)).findFirst();
     }
     List<WorkerInfo> sameHost = workers.stream().filter(w -> w.host().equalsIgnoreCase(node.getHost())).toList();
-    boolean hostIsShared = learned.keySet().stream().anyMatch(n -> n.getHost().equalsIgnoreCase(node.getHost()));
-    return sameHost.size() == 1 && !hostIsShared ? Optional.of(sameHost.get(0)) : Optional.empty();
+    boolean hostIsShared = learned.keySet().stream().anyMatch(n -> sameHost(n, node));
+    if (!hostIsShared) {
+      return sameHost.size() == 1 ? Optional.of(sameHost.get(0)) : Optional.empty();
+    }
+    long unlearnedNodes = offered.stream().filter(n -> sameHost(n, node) && !learned.containsKey(n)).count();
+    // the workers of this host: by name, or by the address workers of its other NodeManagers advertise
+    Set<String> hostNames = new java.util.HashSet<>();
+    hostNames.add(node.getHost().toLowerCase(java.util.Locale.ROOT));
+    learned.forEach((n, a) -> {
+      if (sameHost(n, node)) {
+        workers.stream().filter(w -> w.address().equals(a))
+            .forEach(w -> hostNames.add(w.host().toLowerCase(java.util.Locale.ROOT)));
+      }
+    });
+    List<WorkerInfo> unmatched = workers.stream()
+        .filter(w -> hostNames.contains(w.host().toLowerCase(java.util.Locale.ROOT)))
+        .filter(w -> !learned.containsValue(w.address())).toList();
+    return unlearnedNodes == 1 && unmatched.size() == 1 ? Optional.of(unmatched.get(0)) : Optional.empty();
+  }
+
+  private static boolean sameHost(NodeId a, NodeId b) {
+    return a.getHost().equalsIgnoreCase(b.getHost());
   }
 
   /** The host to name in a container request for {@code worker}: its NodeManager's, when known. */

@@ -88,10 +88,36 @@ class ReducePlacementTest {
   }
 
   @Test
-  void aNodeManagerNeverSeenIsNotGuessedWhenItsHostIsShared() {
+  void aNodeManagerNeverSeenIsNotGuessedWhenEveryWorkerOfItsHostIsMatched() {
     placed();
     NodeId unseen = NodeId.newInstance("node", 4999);
     assertTrue(nodes.workerOn(unseen, List.of(W1, W2, W3)).isEmpty());
+  }
+
+  @Test
+  void theOnlyUnlearnedNodeManagerOfASharedHostRunsTheOnlyUnmatchedWorker() {
+    nodes.recordServiceMetadata(NM1, Map.of("scache", NodeWorkerAddress.encode(W1.address())));
+    nodes.recordServiceMetadata(NM2, Map.of("scache", NodeWorkerAddress.encode(W2.address())));
+    assertEquals(java.util.Optional.of(W3), nodes.workerOn(NM3, List.of(W1, W2, W3)));
+  }
+
+  @Test
+  void theApplicationMastersOwnNodeManagerIsKnownFromItsEnvironment() {
+    nodes.recordOwnNode(Map.of("NM_HOST", "node", "NM_PORT", "4002", "NM_AUX_SERVICE_scache",
+        java.util.Base64.getEncoder().encodeToString(W2.address().getBytes(java.nio.charset.StandardCharsets.UTF_8))));
+    assertEquals(java.util.Optional.of(W2), nodes.workerOn(NM2, List.of(W1, W2, W3)));
+  }
+
+  @Test
+  void twoUnlearnedNodeManagersOfASharedHostAreNotToldApartByElimination() {
+    WorkerInfo w4 = new WorkerInfo("127.0.0.1:7004", "127.0.0.1", 7004);
+    nodes.recordServiceMetadata(NM1, Map.of("scache", NodeWorkerAddress.encode(W1.address())));
+    assertTrue(nodes.workerOn(NM2, List.of(W1, W2, W3, w4)).isEmpty(), "two workers unmatched");
+    nodes.recordServiceMetadata(NM3, Map.of("scache", NodeWorkerAddress.encode(W3.address())));
+    NodeId nm4 = NodeId.newInstance("node", 4004);
+    assertTrue(nodes.workerOn(nm4, List.of(W1, W2, W3, w4)).isEmpty(), "NM2 and NM4 both unlearned");
+    nodes.recordServiceMetadata(NM2, Map.of("scache", NodeWorkerAddress.encode(W2.address())));
+    assertEquals(java.util.Optional.of(w4), nodes.workerOn(nm4, List.of(W1, W2, W3, w4)));
   }
 
   @Test
