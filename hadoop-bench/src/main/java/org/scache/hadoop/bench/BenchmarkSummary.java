@@ -1,0 +1,101 @@
+package org.scache.hadoop.bench;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * The benchmark's results: per size, the medians over the repetitions, next to the targets, and every
+ * run as CSV.
+ */
+final class BenchmarkSummary {
+  /** SCache's job time at most this times Hadoop's (the paper measured 0.85: 15% less). */
+  static final double JOB_TARGET = 0.80;
+  /** SCache's shuffle wait per reducer at most this times Hadoop's (the paper: 89% less shuffle overhead). */
+  static final double SHUFFLE_WAIT_TARGET = 0.11;
+
+  private BenchmarkSummary() {}
+
+  static String format(List<RunPair> pairs) {
+    Map<Long, List<RunPair>> bySize = new LinkedHashMap<>();
+    for (RunPair p : pairs) {
+      bySize.computeIfAbsent(p.size(), k -> new ArrayList<>()).add(p);
+    }
+    StringBuilder sb = new StringBuilder();
+    sb.append(String.format(Locale.ROOT, "%-8s %4s %11s %11s %7s %9s %9s %11s %11s %9s%n", "size", "reps",
+        "job Hadoop", "job SCache", "job", "reduce", "shuffle", "map disk", "map disk", "reducers"));
+    sb.append(String.format(Locale.ROOT, "%-8s %4s %11s %11s %7s %9s %9s %11s %11s %9s%n", "", "", "", "", "ratio",
+        "stage r.", "wait r.", "Hadoop", "SCache", "placed"));
+    for (Map.Entry<Long, List<RunPair>> e : bySize.entrySet()) {
+      List<RunPair> runs = e.getValue();
+      sb.append(String.format(Locale.ROOT, "%-8s %4d %9.1f s %9.1f s %7.2f %9.2f %9.2f %11s %11s %9s%n",
+          ByteSize.format(e.getKey()), runs.size(),
+          median(runs, p -> p.hadoop().job().jobSeconds()), median(runs, p -> p.scache().job().jobSeconds()),
+          median(runs, RunPair::jobRatio), median(runs, RunPair::reduceStageRatio),
+          median(runs, RunPair::shuffleWaitRatio),
+          ByteSize.format((long) median(runs, p -> p.hadoop().job().mapFileBytesWritten())),
+          ByteSize.format((long) median(runs, p -> p.scache().job().mapFileBytesWritten())), placed(runs)));
+    }
+    sb.append(String.format(Locale.ROOT, "%-8s %4s %11s %11s %7s %9s %9s%n", "target", "", "", "",
+        String.format(Locale.ROOT, "<=%.2f", JOB_TARGET), "",
+        String.format(Locale.ROOT, "<=%.2f", SHUFFLE_WAIT_TARGET)));
+    sb.append(String.format(Locale.ROOT, "%-8s %4s %11s %11s %7s %9s %9s%n", "paper", "", "", "", "0.85", "", "0.11"));
+    sb.append("(paper: job time -15%, shuffle overhead -89%; ratios are SCache / Hadoop, medians of the per-repetition "
+        + "ratios)\n");
+    for (Map.Entry<Long, List<RunPair>> e : bySize.entrySet()) {
+      double job = median(e.getValue(), RunPair::jobRatio);
+      double wait = median(e.getValue(), RunPair::shuffleWaitRatio);
+      sb.append(String.format(Locale.ROOT, "%-8s job time target %s (%.2f), shuffle wait target %s (%.2f)%n",
+          ByteSize.format(e.getKey()), job <= JOB_TARGET ? "met" : "NOT met", job,
+          wait <= SHUFFLE_WAIT_TARGET ? "met" : "NOT met", wait));
+    }
+    return sb.toString();
+  }
+
+  /** Every run, one CSV line each. */
+  static String csv(List<RunPair> pairs) {
+    StringBuilder sb = new StringBuilder("size_bytes,repetition,shuffle,ran_first,job_id,job_s,map_stage_s,"
+        + "reduce_stage_s,shuffle_wait_median_s,shuffle_wait_max_s,map_file_bytes_written,reduces_on_scheduled_node,"
+        + "reduces_elsewhere,local_read_bytes,remote_read_bytes,prefetched_bytes,spilled_bytes\n");
+    for (RunPair p : pairs) {
+      for (TerasortRunner.SortRun r : List.of(p.hadoop(), p.scache())) {
+        JobFigures j = r.job();
+        WorkerTraffic w = r.workers();
+        boolean first = (j.shuffle() == Shuffle.HADOOP) == p.hadoopFirst();
+        sb.append(String.format(Locale.ROOT, "%d,%d,%s,%s,%s,%.3f,%.3f,%.3f,%.3f,%.3f,%d,%d,%d,%d,%d,%d,%d%n", p.size(),
+            p.repetition(), j.shuffle(), first, j.id(), j.jobSeconds(), j.mapStageSeconds(), j.reduceStageSeconds(),
+            j.medianShuffleWaitSeconds(), j.maxShuffleWaitSeconds(), j.mapFileBytesWritten(),
+            j.reducesOnScheduledNode(), j.reducesElsewhere(), w.localReadBytes(), w.remoteReadBytes(),
+            w.prefetchedBytes(), w.spilledBytes()));
+      }
+    }
+    return sb.toString();
+  }
+
+  /** One repetition in a line, as it finishes. */
+  static String line(RunPair p) {
+    JobFigures h = p.hadoop().job();
+    JobFigures s = p.scache().job();
+    return String.format(Locale.ROOT, "repetition %d (%s first): job %.1f s vs %.1f s (%.2f), reduce stage %.1f s vs "
+        + "%.1f s (%.2f), median shuffle wait %.1f s vs %.1f s (%.2f), reducers placed %s", p.repetition(),
+        p.hadoopFirst() ? "Hadoop" : "SCache", h.jobSeconds(), s.jobSeconds(), p.jobRatio(), h.reduceStageSeconds(),
+        s.reduceStageSeconds(), p.reduceStageRatio(), h.medianShuffleWaitSeconds(), s.medianShuffleWaitSeconds(),
+        p.shuffleWaitRatio(), PairReport.placed(s));
+  }
+
+  private static String placed(List<RunPair> runs) {
+    double f = median(runs, p -> p.scache().job().placedFraction());
+    return Double.isNaN(f) ? "n/a" : String.format(Locale.ROOT, "%.0f%%", 100 * f);
+  }
+
+  private static double median(List<RunPair> runs, ToDoubleFunction<RunPair> f) {
+    List<Double> values = new ArrayList<>();
+    for (RunPair p : runs) {
+      values.add(f.applyAsDouble(p));
+    }
+    return Stats.median(values);
+  }
+}

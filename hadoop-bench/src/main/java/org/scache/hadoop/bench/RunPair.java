@@ -1,0 +1,19 @@
+package org.scache.hadoop.bench;
+
+/** One repetition at one size: the same input sorted on Hadoop's shuffle and through SCache. */
+record RunPair(long size, int repetition, boolean hadoopFirst, TerasortRunner.SortRun hadoop,
+    TerasortRunner.SortRun scache) {
+
+  double jobRatio() {
+    return Stats.ratio(scache.job().jobSeconds(), hadoop.job().jobSeconds());
+  }
+
+  double reduceStageRatio() {
+    return Stats.ratio(scache.job().reduceStageSeconds(), hadoop.job().reduceStageSeconds());
+  }
+
+  /** The ratio of the median per-reducer shuffle waits. */
+  double shuffleWaitRatio() {
+    return Stats.ratio(scache.job().medianShuffleWaitSeconds(), hadoop.job().medianShuffleWaitSeconds());
+  }
+}

@@ -1,0 +1,136 @@
+package org.scache.hadoop.bench;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.scache.hadoop.MiniScacheYarnCluster;
+
+/**
+ * The benchmark: TeraSort at several sizes on one mini YARN cluster (the demo's), each size repeated,
+ * Hadoop's shuffle and SCache taking turns to run first; prints the medians of the SCache/Hadoop ratios
+ * next to the targets, and writes every run as CSV, the summary, and a timeline chart per size (its
+ * last repetition) into {@code target/terasort-benchmark/}.
+ */
+public final class TerasortBenchmark {
+  private static final String NAME = "terasort-benchmark";
+
+  private TerasortBenchmark() {}
+
+  public static void main(String[] args) {
+    Options options = new Options("TeraSort at several sizes, Hadoop's shuffle against SCache, repeated",
+        new Options.Option("sizes", "256m,512m,1g", "input sizes, comma-separated"),
+        new Options.Option("repetitions", "3", "runs of each shuffle per size"),
+        new Options.Option("reduces", "", "reduces per job (default: 2 per NodeManager, more above 64 MiB each)"),
+        new Options.Option("nodemanagers", "3", "NodeManagers, each with an SCache worker"));
+    int exit;
+    try {
+      if (!options.parse(args)) {
+        return;
+      }
+      List<Long> sizes = new ArrayList<>();
+      for (String s : options.get("sizes").split(",")) {
+        sizes.add(ByteSize.parse(s));
+      }
+      int repetitions = options.getInt("repetitions");
+      if (repetitions < 1) {
+        throw new IllegalArgumentException("--repetitions must be at least 1");
+      }
+      exit = run(sizes, repetitions, options.get("reduces"), options.getInt("nodemanagers"));
+    } catch (IllegalArgumentException e) {
+      System.err.println(e.getMessage());
+      exit = 2;
+    }
+    System.exit(exit);
+  }
+
+  private static int run(List<Long> sizes, int repetitions, String reducesOption, int nodeManagers) {
+    Path target = Path.of("target").toAbsolutePath();
+    Path results = target.resolve(NAME);
+    Path logFile = target.resolve(NAME + ".log");
+    long started = System.nanoTime();
+    Console console;
+    try {
+      MiniScacheYarnCluster.deleteRecursively(results);
+      Files.createDirectories(results);
+      Files.deleteIfExists(logFile);
+      console = Console.start(logFile);
+    } catch (java.io.IOException e) {
+      System.err.println("cannot write into " + target + ": " + e);
+      return 1;
+    }
+    console.print(String.format(Locale.ROOT, "SCache benchmark: TeraSort of %s, %d repetitions each, Hadoop's shuffle "
+        + "and SCache taking turns%nThe cluster's and the jobs' log: %s%nResults: %s%n", sizes.stream()
+        .map(ByteSize::format).toList(), repetitions, logFile, results));
+    long largest = sizes.stream().mapToLong(Long::longValue).max().orElseThrow();
+    List<RunPair> pairs = new ArrayList<>();
+    try {
+      console.phase("starting " + nodeManagers + " NodeManagers, each with an SCache worker, and the SCache master");
+      long t = System.nanoTime();
+      try (TerasortCluster cluster = TerasortCluster.start(NAME, nodeManagers, Math.max(512 * ByteSize.MIB, largest))) {
+        console.detail(String.format(Locale.ROOT, "ready in %.1f s; SCache workers %s", Console.secondsSince(t),
+            cluster.workers()));
+        TerasortRunner runner = new TerasortRunner(cluster, console);
+        for (long size : sizes) {
+          int reduces = reducesOption.isBlank() ? cluster.reducesFor(size) : Integer.parseInt(reducesOption.trim());
+          Path input = cluster.dir().resolve("input-" + ByteSize.tag(size));
+          console.phase(String.format(Locale.ROOT, "%s: TeraGen, %,d rows", ByteSize.format(size),
+              size / TerasortRunner.ROW_BYTES));
+          runner.generate(size, input);
+          RunPair last = null;
+          for (int rep = 1; rep <= repetitions; rep++) {
+            boolean hadoopFirst = rep % 2 == 1;
+            console.phase(String.format(Locale.ROOT, "%s: repetition %d of %d, %d reduces, %s first",
+                ByteSize.format(size), rep, repetitions, reduces, hadoopFirst ? "Hadoop's shuffle" : "SCache"));
+            Path hadoopOut = cluster.dir().resolve("sorted-hadoop");
+            Path scacheOut = cluster.dir().resolve("sorted-scache");
+            TerasortRunner.SortRun hadoop;
+            TerasortRunner.SortRun scache;
+            if (hadoopFirst) {
+              hadoop = runner.sort(input, hadoopOut, Shuffle.HADOOP, reduces);
+              scache = runner.sort(input, scacheOut, Shuffle.SCACHE, reduces);
+            } else {
+              scache = runner.sort(input, scacheOut, Shuffle.SCACHE, reduces);
+              hadoop = runner.sort(input, hadoopOut, Shuffle.HADOOP, reduces);
+            }
+            if (rep == 1) {
+              runner.validate(hadoopOut, cluster.dir().resolve("validate"), "Hadoop's output");
+            }
+            SameOutput.Compared same = SameOutput.check(hadoopOut, scacheOut);
+            last = new RunPair(size, rep, hadoopFirst, hadoop, scache);
+            pairs.add(last);
+            console.detail(String.format(Locale.ROOT, "outputs identical (%d files, %s)%s", same.files(),
+                ByteSize.format(same.bytes()), rep == 1 ? ", sorted (TeraValidate)" : ""));
+            console.detail(BenchmarkSummary.line(last));
+            MiniScacheYarnCluster.deleteRecursively(hadoopOut);
+            MiniScacheYarnCluster.deleteRecursively(scacheOut);
+          }
+          MiniScacheYarnCluster.deleteRecursively(input);
+          Path chart = results.resolve("timeline-" + ByteSize.tag(size) + ".png");
+          console.detail(TerasortDemo.writeChart(chart, size, last.hadoop().job(), last.scache().job(), nodeManagers)
+              + " (repetition " + last.repetition() + ")");
+          Files.writeString(results.resolve("runs.csv"), BenchmarkSummary.csv(pairs), StandardCharsets.UTF_8);
+        }
+        console.phase("stopping the cluster");
+      }
+      String summary = String.format(Locale.ROOT,
+          "TeraSort, %d NodeManagers on %d cores, medians of %d repetitions:%n%s", nodeManagers,
+          Runtime.getRuntime().availableProcessors(), repetitions, BenchmarkSummary.format(pairs));
+      Files.writeString(results.resolve("summary.txt"), summary, StandardCharsets.UTF_8);
+      console.print("\n" + summary);
+      console.phase(String.format(Locale.ROOT, "benchmark done in %.0f s; every run: %s", Console.secondsSince(started),
+          results.resolve("runs.csv")));
+      return 0;
+    } catch (Throwable e) {
+      console.print("\nBENCHMARK FAILED: " + e);
+      e.printStackTrace();
+      console.print("details: " + logFile);
+      if (!pairs.isEmpty()) {
+        console.print("completed so far:\n" + BenchmarkSummary.format(pairs));
+      }
+      return 1;
+    }
+  }
+}

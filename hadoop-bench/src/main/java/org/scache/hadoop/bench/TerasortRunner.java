@@ -1,0 +1,93 @@
+package org.scache.hadoop.bench;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.apache.hadoop.examples.terasort.TeraGen;
+import org.apache.hadoop.examples.terasort.TeraSort;
+import org.apache.hadoop.examples.terasort.TeraValidate;
+import org.apache.hadoop.mapred.JobConf;
+import org.apache.hadoop.mapreduce.JobID;
+import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.scache.hadoop.MiniScacheYarnCluster;
+import org.scache.hadoop.ScacheJob;
+
+/**
+ * TeraGen, TeraSort on Hadoop's shuffle or through SCache, and TeraValidate, on a {@link TerasortCluster},
+ * each shown on the console while it runs. A sort returns what its job measured ({@link SortRun}).
+ */
+final class TerasortRunner {
+  /** TeraGen's records are 100 bytes. */
+  static final int ROW_BYTES = 100;
+
+  /** One TeraSort job: its figures from the job history, and what the SCache workers did meanwhile. */
+  record SortRun(JobFigures job, WorkerTraffic workers) {}
+
+  private final TerasortCluster cluster;
+  private final Console console;
+
+  TerasortRunner(TerasortCluster cluster, Console console) {
+    this.cluster = cluster;
+    this.console = console;
+  }
+
+  /** Writes {@code bytes} of TeraGen rows into {@code dir}, in files of a few splits each. */
+  void generate(long bytes, Path dir) throws Exception {
+    MiniScacheYarnCluster.deleteRecursively(dir);
+    long rows = bytes / ROW_BYTES;
+    JobConf conf = cluster.jobConf();
+    conf.setInt(MRJobConfig.NUM_MAPS, (int) Math.max(2, Math.min(16, (bytes + 4 * TerasortCluster.SPLIT_BYTES - 1)
+        / (4 * TerasortCluster.SPLIT_BYTES))));
+    WatchedTool.run("TeraGen", new TeraGen(), conf, new String[] {Long.toString(rows), dir.toUri().toString()},
+        console);
+  }
+
+  /** Sorts {@code input} into {@code output} with {@code reduces} reduces on {@code shuffle}. */
+  SortRun sort(Path input, Path output, Shuffle shuffle, int reduces) throws Exception {
+    MiniScacheYarnCluster.deleteRecursively(output);
+    JobConf conf = cluster.jobConf();
+    conf.setInt(MRJobConfig.NUM_REDUCES, reduces);
+    // TeraSort's partition file is a relative cache file: resolve it against the job's directory on the local FS
+    conf.set(MRJobConfig.WORKING_DIR, ".");
+    if (shuffle == Shuffle.SCACHE && !ScacheJob.enable(conf)) {
+      throw new IllegalStateException("the SCache master is not usable; see " + console.logFile());
+    }
+    Map<String, Long> before = cluster.workerStats();
+    JobID id = WatchedTool.run("TeraSort (" + shuffle.label() + ")", new TeraSort(), conf,
+        new String[] {input.toUri().toString(), output.toUri().toString()}, console);
+    WorkerTraffic traffic = WorkerTraffic.between(before, cluster.workerStats());
+    JobFigures figures = JobFigures.of(shuffle, JobHistoryFile.read(id, conf));
+    return new SortRun(figures, shuffle == Shuffle.SCACHE ? traffic : WorkerTraffic.NONE);
+  }
+
+  /** Runs TeraValidate on {@code output}; returns the checksum it reports, or fails if the output is not sorted. */
+  String validate(Path output, Path report, String label) throws Exception {
+    MiniScacheYarnCluster.deleteRecursively(report);
+    WatchedTool.run("TeraValidate (" + label + ")", new TeraValidate(), cluster.jobConf(),
+        new String[] {output.toUri().toString(), report.toUri().toString()}, console);
+    StringBuilder text = new StringBuilder();
+    List<Path> parts;
+    try (Stream<Path> files = Files.list(report)) {
+      parts = files.filter(p -> p.getFileName().toString().startsWith("part-")).sorted().toList();
+    }
+    for (Path p : parts) {
+      text.append(Files.readString(p, StandardCharsets.UTF_8));
+    }
+    String checksum = null;
+    for (String line : text.toString().split("\n")) {
+      String[] kv = line.split("\t", 2);
+      if (kv[0].equals("checksum") && kv.length == 2) {
+        checksum = kv[1].trim();
+      } else if (!line.isBlank()) {
+        throw new IllegalStateException("TeraValidate found " + label + " not sorted: " + line);
+      }
+    }
+    if (checksum == null) {
+      throw new IllegalStateException("TeraValidate reported no checksum for " + label + ": " + text);
+    }
+    return checksum;
+  }
+}

@@ -1,0 +1,101 @@
+package org.scache.hadoop.bench;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.awt.image.BufferedImage;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import javax.imageio.ImageIO;
+import org.apache.hadoop.mapreduce.JobID;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The pieces of the demo's and the benchmark's reports, on made-up jobs (no cluster). */
+class ReportPiecesTest {
+
+  @Test
+  void sizes_parseAndFormatInBinaryUnits() {
+    assertEquals(256 * ByteSize.MIB, ByteSize.parse("256m"));
+    assertEquals(ByteSize.GIB, ByteSize.parse("1G"));
+    assertEquals(1536 * ByteSize.MIB, ByteSize.parse("1.5g"));
+    assertEquals(512 * ByteSize.KIB, ByteSize.parse("512KiB"));
+    assertEquals(1000, ByteSize.parse("1000"));
+    assertThrows(IllegalArgumentException.class, () -> ByteSize.parse("lots"));
+    assertEquals("256 MiB", ByteSize.format(256 * ByteSize.MIB));
+    assertEquals("1.5 GiB", ByteSize.format(1536 * ByteSize.MIB));
+    assertEquals("1g", ByteSize.tag(ByteSize.GIB));
+  }
+
+  @Test
+  void medianAndRatio() {
+    assertEquals(2.0, Stats.median(List.of(3.0, 1.0, 2.0)));
+    assertEquals(2.5, Stats.median(List.of(4.0, 1.0, 2.0, 3.0)));
+    assertTrue(Double.isNaN(Stats.median(List.of())));
+    assertTrue(Double.isNaN(Stats.ratio(1, 0)));
+  }
+
+  @Test
+  void options_takeDefaultsAndRejectUnknownOnes() {
+    Options o = new Options("test", new Options.Option("size", "256m", "input"), new Options.Option("reps", "3", "n"));
+    assertTrue(o.parse(new String[] {"--reps", "5"}));
+    assertEquals("256m", o.get("size"));
+    assertEquals(5, o.getInt("reps"));
+    assertThrows(IllegalArgumentException.class, () -> o.parse(new String[] {"--nope", "1"}));
+  }
+
+  @Test
+  void figures_stageTimesShuffleWaitsAndPlacement() {
+    JobFigures j = job(Shuffle.HADOOP, 4, 3, 10_000, 5_000);
+    assertEquals(4, j.maps());
+    assertEquals(3, j.reduces());
+    assertEquals(List.of(5.0, 5.0, 5.0), j.shuffleWaitSeconds());
+    assertTrue(j.mapStageSeconds() > 0);
+    assertEquals("n/a", PairReport.placed(j));
+    RunPair pair = new RunPair(ByteSize.GIB, 1, true, new TerasortRunner.SortRun(j, WorkerTraffic.NONE),
+        new TerasortRunner.SortRun(job(Shuffle.SCACHE, 4, 3, 8_000, 500), WorkerTraffic.NONE));
+    assertEquals(0.1, pair.shuffleWaitRatio(), 1e-9);
+    String summary = BenchmarkSummary.format(List.of(pair));
+    assertTrue(summary.contains("1 GiB"), summary);
+    assertTrue(summary.contains("shuffle wait target met"), summary);
+    assertTrue(BenchmarkSummary.csv(List.of(pair)).lines().count() == 3);
+  }
+
+  @Test
+  void timelineChart_isAPngWithBothPanels(@TempDir Path dir) throws Exception {
+    Path png = dir.resolve("timeline.png");
+    TimelineChart.write(png, "test", List.of(job(Shuffle.HADOOP, 8, 6, 20_000, 9_000),
+        job(Shuffle.SCACHE, 8, 6, 15_000, 300)));
+    BufferedImage image = ImageIO.read(png.toFile());
+    assertEquals(1400, image.getWidth());
+    assertTrue(image.getHeight() > 200);
+    assertArrayEquals(new byte[] {(byte) 0x89, 'P', 'N', 'G'}, java.util.Arrays.copyOf(Files.readAllBytes(png), 4));
+  }
+
+  /** A made-up job: maps of 3 s in two waves, then reduces that each wait {@code shuffleWaitMs} in their shuffle. */
+  private static JobFigures job(Shuffle shuffle, int maps, int reduces, long reduceMs, long shuffleWaitMs) {
+    long submit = 1_000_000;
+    List<AttemptSpan> attempts = new ArrayList<>();
+    long lastMap = 0;
+    for (int m = 0; m < maps; m++) {
+      long start = submit + 2_000 + (m / 4) * 3_000L;
+      attempts.add(new AttemptSpan(true, m, 0, start, 0, start + 3_000, true, "n" + m % 3));
+      lastMap = Math.max(lastMap, start + 3_000);
+    }
+    if (maps > 1) {
+      attempts.add(new AttemptSpan(true, 0, 1, submit + 2_500, 0, submit + 4_000, false, "n1"));
+    }
+    long lastReduce = lastMap;
+    for (int r = 0; r < reduces; r++) {
+      long start = lastMap + 1_000 - shuffleWaitMs + reduceMs / 10;
+      attempts.add(new AttemptSpan(false, r, 0, start, start + shuffleWaitMs, start + reduceMs, true, "n" + r % 3));
+      lastReduce = Math.max(lastReduce, start + reduceMs);
+    }
+    return new JobFigures(shuffle, new JobID("1", 1), submit, lastReduce + 500, submit + 2_000, lastMap, lastReduce,
+        attempts, shuffle == Shuffle.HADOOP ? 300 * ByteSize.MIB : 40 * ByteSize.KIB, 0, 0, 0, 0, 0);
+  }
+}
