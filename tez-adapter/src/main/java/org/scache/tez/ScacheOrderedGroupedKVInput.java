@@ -17,7 +17,7 @@ import org.apache.tez.runtime.library.input.OrderedGroupedKVInput;
  */
 public class ScacheOrderedGroupedKVInput extends OrderedGroupedKVInput {
   private boolean useScache;
-  private OrderedScacheShuffle scache;
+  private ScacheInputShuffle<TezRawKeyValueIterator> scache;
   private final List<Event> early = new ArrayList<>();
 
   public ScacheOrderedGroupedKVInput(InputContext inputContext, int numPhysicalInputs) {
@@ -39,8 +39,8 @@ public class ScacheOrderedGroupedKVInput extends OrderedGroupedKVInput {
     }
     if (scache == null) {
       memoryUpdateCallbackHandler.validateUpdateReceived();
-      scache = new OrderedScacheShuffle(getContext(), conf, getNumPhysicalInputs(),
-          memoryUpdateCallbackHandler.getMemoryAssigned());
+      scache = new ScacheInputShuffle<>(getContext(), conf, getNumPhysicalInputs(),
+          new MergingSegments(getContext(), conf, memoryUpdateCallbackHandler.getMemoryAssigned()));
       scache.start();
       scache.handleEvents(early);
       early.clear();
@@ -49,7 +49,7 @@ public class ScacheOrderedGroupedKVInput extends OrderedGroupedKVInput {
 
   @Override
   public void handleEvents(List<Event> inputEvents) throws IOException {
-    OrderedScacheShuffle s;
+    ScacheInputShuffle<TezRawKeyValueIterator> s;
     synchronized (this) {
       if (!useScache) {
         s = null;
@@ -77,7 +77,7 @@ public class ScacheOrderedGroupedKVInput extends OrderedGroupedKVInput {
 
   @Override
   public void waitForInputReady() throws IOException, InterruptedException, TezException {
-    OrderedScacheShuffle s;
+    ScacheInputShuffle<TezRawKeyValueIterator> s;
     synchronized (this) {
       if (!useScache) {
         s = null;

@@ -20,6 +20,7 @@ import org.apache.tez.dag.api.Vertex;
 import org.apache.tez.dag.api.VertexManagerPluginDescriptor;
 import org.apache.tez.dag.library.vertexmanager.ShuffleVertexManager;
 import org.apache.tez.runtime.library.conf.OrderedPartitionedKVEdgeConfig;
+import org.apache.tez.runtime.library.conf.UnorderedPartitionedKVEdgeConfig;
 import org.scache.client.ScacheClient;
 import org.scache.common.ScacheException;
 import org.scache.common.WorkerInfo;
@@ -37,7 +38,7 @@ import org.slf4j.LoggerFactory;
  *
  * <pre>
  * ScacheTezDag scache = ScacheTezDag.of(dag, tezConf);
- * scache.connect(tokenizer, summation, orderedEdgeConfig);
+ * scache.connect(tokenizer, summation, orderedEdgeConfig);   // or an UnorderedPartitionedKVEdgeConfig
  * </pre>
  *
  * The consumer vertex of every SCache edge gets {@link ScacheShuffleVertexManager}, configured from
@@ -84,14 +85,29 @@ public final class ScacheTezDag {
       dag.addEdge(Edge.create(from, to, edge.createDefaultEdgeProperty()));
       return this;
     }
+    return connectThroughScache(from, to, ScacheOrderedPartitionedKVOutput.class, edge.getOutputPayload(),
+        ScacheOrderedGroupedKVInput.class, edge.getInputPayload());
+  }
+
+  /** Adds an unordered, partitioned edge (records of a partition in no particular order) from {@code from} to {@code to}. */
+  public ScacheTezDag connect(Vertex from, Vertex to, UnorderedPartitionedKVEdgeConfig edge) {
+    if (!useScache) {
+      dag.addEdge(Edge.create(from, to, edge.createDefaultEdgeProperty()));
+      return this;
+    }
+    return connectThroughScache(from, to, ScacheUnorderedPartitionedKVOutput.class, edge.getOutputPayload(),
+        ScacheUnorderedKVInput.class, edge.getInputPayload());
+  }
+
+  private ScacheTezDag connectThroughScache(Vertex from, Vertex to, Class<?> output, UserPayload outputPayload,
+      Class<?> inputClass, UserPayload inputPayload) {
     int ordinal = nextEdge(from, to);
     int stage = stages.get(to.getName());
-    InputDescriptor input = InputDescriptor.create(ScacheOrderedGroupedKVInput.class.getName())
-        .setUserPayload(withScache(edge.getInputPayload(), ordinal, stage));
+    InputDescriptor input = InputDescriptor.create(inputClass.getName())
+        .setUserPayload(withScache(inputPayload, ordinal, stage));
     EdgeProperty property = EdgeProperty.create(EdgeProperty.DataMovementType.SCATTER_GATHER,
         EdgeProperty.DataSourceType.PERSISTED, EdgeProperty.SchedulingType.SEQUENTIAL,
-        OutputDescriptor.create(ScacheOrderedPartitionedKVOutput.class.getName())
-            .setUserPayload(withScache(edge.getOutputPayload(), ordinal, stage)), input);
+        OutputDescriptor.create(output.getName()).setUserPayload(withScache(outputPayload, ordinal, stage)), input);
     dag.addEdge(Edge.create(from, to, property));
     inputsByConsumer.computeIfAbsent(to.getName(), n -> new ArrayList<>()).add(input);
     placeConsumer(to);

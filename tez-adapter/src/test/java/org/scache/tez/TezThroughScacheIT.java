@@ -41,6 +41,7 @@ import org.apache.tez.examples.WordCount;
 import org.apache.tez.mapreduce.input.MRInput;
 import org.apache.tez.mapreduce.output.MROutput;
 import org.apache.tez.runtime.library.conf.OrderedPartitionedKVEdgeConfig;
+import org.apache.tez.runtime.library.conf.UnorderedPartitionedKVEdgeConfig;
 import org.apache.tez.runtime.library.partitioner.HashPartitioner;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -156,6 +157,18 @@ class TezThroughScacheIT {
     assertPlacement(scache, "joiner", CONSUMERS);
   }
 
+  @Test
+  @Order(5)
+  @Timeout(value = 4, unit = TimeUnit.MINUTES)
+  void unorderedWordCount_unorderedScatterGatherEdge_sameOutputAsTezShuffle() throws Exception {
+    Path input = writeWords("unordered-in", 3, 8_000, 3000, 6);
+    Result tez = run("unordered-tez", false, conf -> unorderedWordCount(conf, input, "unordered-tez"));
+    Result scache = run("unordered-scache", true, conf -> unorderedWordCount(conf, input, "unordered-scache"));
+    assertSameOutput(tez, scache);
+    assertShuffledThroughScache(scache, 3 * CONSUMERS);
+    assertPlacement(scache, "Summation", CONSUMERS);
+  }
+
   // ---------------------------------------------------------------- DAGs
 
   enum TokenProcessorName {
@@ -191,6 +204,23 @@ class TezThroughScacheIT {
         IntWritable.class.getName(), HashPartitioner.class.getName()).setFromConfiguration(conf).build());
     scache.connect(sum, sorter, OrderedPartitionedKVEdgeConfig.newBuilder(IntWritable.class.getName(),
         Text.class.getName(), HashPartitioner.class.getName()).setFromConfiguration(conf).build());
+    return new Built(dag, scache.usesScache(), out);
+  }
+
+  /** A word count over one unordered edge: Tokenizer -(word, 1), unordered-> Summation, which sums per word. */
+  private static Built unorderedWordCount(TezConfiguration conf, Path input, String name) {
+    Path out = cluster.workDir().resolve("out-" + name);
+    DAG dag = DAG.create(name);
+    Vertex tokens = Vertex.create("Tokenizer", ProcessorDescriptor.create(WordCount.TokenProcessor.class.getName()))
+        .addDataSource("Input", MRInput.createConfigBuilder(new Configuration(conf), TextInputFormat.class,
+            input.toString()).groupSplits(false).build());
+    Vertex sum = Vertex.create("Summation", ProcessorDescriptor.create(UnorderedSumProcessor.class.getName()),
+        CONSUMERS).addDataSink("Output", MROutput.createConfigBuilder(new Configuration(conf), TextOutputFormat.class,
+            out.toString()).build());
+    dag.addVertex(tokens).addVertex(sum);
+    ScacheTezDag scache = ScacheTezDag.of(dag, conf);
+    scache.connect(tokens, sum, UnorderedPartitionedKVEdgeConfig.newBuilder(Text.class.getName(),
+        IntWritable.class.getName(), HashPartitioner.class.getName()).setFromConfiguration(conf).build());
     return new Built(dag, scache.usesScache(), out);
   }
 

@@ -1,8 +1,6 @@
 package org.scache.tez;
 
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -14,15 +12,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.io.compress.CompressionCodec;
 import org.apache.tez.common.counters.TaskCounter;
 import org.apache.tez.runtime.api.Event;
 import org.apache.tez.runtime.api.InputContext;
-import org.apache.tez.runtime.library.api.TezRuntimeConfiguration;
 import org.apache.tez.runtime.library.common.InputAttemptIdentifier;
-import org.apache.tez.runtime.library.common.shuffle.orderedgrouped.ScacheSegmentMerger;
-import org.apache.tez.runtime.library.common.sort.impl.TezRawKeyValueIterator;
-import org.apache.tez.runtime.library.utils.CodecUtils;
 import org.scache.client.ReduceInput;
 import org.scache.client.ScacheClient;
 import org.scache.common.BlockId;
@@ -32,35 +25,30 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The copy and merge of an ordered SCache input: once the events name a final attempt for every
+ * The copy of an SCache input, ordered or unordered: once the events name a final attempt for every
  * physical input, it reads each partition's blocks with one {@code getReduceInput} through the
  * node's worker (which has prefetched them when the task runs where it was placed), reads single
- * blocks for attempts that became final later, and hands every segment to Tez's own MergeManager,
- * so memory limits, spills, the combiner and the final merge behave as in Tez's shuffle.
+ * blocks for attempts that became final later, and hands every segment to its {@link SegmentSink}:
+ * Tez's own MergeManager for an ordered input, held segments for an unordered one.
+ *
+ * @param <R> what the sink makes of the segments, which the input's reader reads
  */
-final class OrderedScacheShuffle {
-  private static final Logger LOG = LoggerFactory.getLogger(OrderedScacheShuffle.class);
+final class ScacheInputShuffle<R> {
+  private static final Logger LOG = LoggerFactory.getLogger(ScacheInputShuffle.class);
   private static final long POLL_MILLIS = 200;
 
   private final InputContext context;
   private final Configuration conf;
   private final ConsumerInputs inputs;
-  private final ScacheSegmentMerger merger;
+  private final SegmentSink<R> merger;
   private final ExecutorService executor;
-  private Future<TezRawKeyValueIterator> result;
+  private Future<R> result;
 
-  OrderedScacheShuffle(InputContext context, Configuration conf, int numInputs, long memory) throws IOException {
+  ScacheInputShuffle(InputContext context, Configuration conf, int numInputs, SegmentSink<R> sink) {
     this.context = context;
     this.conf = conf;
     this.inputs = new ConsumerInputs(numInputs);
-    CompressionCodec codec = CodecUtils.getCodec(conf);
-    boolean readAhead = conf.getBoolean(TezRuntimeConfiguration.TEZ_RUNTIME_IFILE_READAHEAD,
-        TezRuntimeConfiguration.TEZ_RUNTIME_IFILE_READAHEAD_DEFAULT);
-    int readAheadLength = readAhead ? conf.getInt(TezRuntimeConfiguration.TEZ_RUNTIME_IFILE_READAHEAD_BYTES,
-        TezRuntimeConfiguration.TEZ_RUNTIME_IFILE_READAHEAD_BYTES_DEFAULT) : 0;
-    boolean verifyChecksum = conf.getBoolean(TezRuntimeConfiguration.TEZ_RUNTIME_SHUFFLE_FETCH_VERIFY_DISK_CHECKSUM,
-        TezRuntimeConfiguration.TEZ_RUNTIME_SHUFFLE_FETCH_VERIFY_DISK_CHECKSUM_DEFAULT);
-    this.merger = new ScacheSegmentMerger(context, conf, memory, codec, readAhead, readAheadLength, verifyChecksum);
+    this.merger = sink;
     this.executor = Executors.newSingleThreadExecutor(r -> {
       Thread t = new Thread(r, "scache-shuffle " + context.getInputOutputVertexNames());
       t.setDaemon(true);
@@ -82,7 +70,7 @@ final class OrderedScacheShuffle {
     return result != null && result.isDone();
   }
 
-  TezRawKeyValueIterator waitForInput() throws IOException, InterruptedException {
+  R waitForInput() throws IOException, InterruptedException {
     try {
       return result.get();
     } catch (ExecutionException e) {
@@ -102,17 +90,17 @@ final class OrderedScacheShuffle {
     executor.shutdownNow();
   }
 
-  private TezRawKeyValueIterator copyAndMerge() throws Exception {
+  private R copyAndMerge() throws Exception {
     long start = System.currentTimeMillis();
     try (ScacheClient client = TaskScache.open(context, conf)) {
       copy(client);
     }
     context.getCounters().findCounter(TaskCounter.SHUFFLE_PHASE_TIME).setValue(System.currentTimeMillis() - start);
     checkFailure();
-    TezRawKeyValueIterator merged;
+    R merged;
     try {
       merged = merger.finish();
-    } catch (Throwable t) {
+    } catch (IOException | RuntimeException t) {
       throw new IOException("final merge of the SCache input of " + context.getInputOutputVertexNames() + " failed",
           t);
     }
@@ -201,13 +189,10 @@ final class OrderedScacheShuffle {
     merge(s, data);
   }
 
-  /** Hands one segment to the merger, which keeps it in memory or writes it to disk as Tez's fetchers do. */
+  /** Hands one segment to the sink. */
   private void merge(ConsumerInputs.Source s, ByteBuffer block) throws IOException, InterruptedException {
     TezBlock header = TezBlock.readHeader(block, "block of " + s);
-    InputAttemptIdentifier id = new InputAttemptIdentifier(s.index(), s.attempt());
-    try (InputStream in = streamOf(block)) {
-      merger.add(id, in, header.rawLength(), header.partLength());
-    }
+    merger.add(new InputAttemptIdentifier(s.index(), s.attempt()), block, header);
     context.getCounters().findCounter(TaskCounter.NUM_SHUFFLED_INPUTS).increment(1);
     context.getCounters().findCounter(TaskCounter.SHUFFLE_BYTES).increment(header.partLength());
     context.getCounters().findCounter(TaskCounter.SHUFFLE_BYTES_DECOMPRESSED).increment(header.rawLength());
@@ -272,14 +257,5 @@ final class OrderedScacheShuffle {
 
   private static long key(int mapId, int attempt) {
     return ((long) mapId << 32) | (attempt & 0xffffffffL);
-  }
-
-  private static InputStream streamOf(ByteBuffer b) {
-    if (b.hasArray()) {
-      return new ByteArrayInputStream(b.array(), b.arrayOffset() + b.position(), b.remaining());
-    }
-    byte[] copy = new byte[b.remaining()];
-    b.duplicate().get(copy);
-    return new ByteArrayInputStream(copy);
   }
 }
