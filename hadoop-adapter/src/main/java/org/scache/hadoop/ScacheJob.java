@@ -86,8 +86,8 @@ public final class ScacheJob {
   /**
    * The application master's decision for the job whose configuration is {@code amConf}, made once at
    * job start and handed to every task: SCache when the switch is on and the master answers (then
-   * also no map speculation: two attempts of one map would race to be final, and the reduce slow
-   * start of {@code scache.hadoop.reduce.slowstart}), Hadoop's shuffle
+   * also no map speculation: two attempts of one map would race to be final, the reduce slow start of
+   * {@code scache.hadoop.reduce.slowstart} and no reduce ramp-up while maps wait for containers), Hadoop's shuffle
    * otherwise, with one warning. Returns the decision.
    */
   static boolean decideAtJobStart(Configuration amConf, String applicationId) {
@@ -116,6 +116,9 @@ public final class ScacheJob {
     amConf.setBoolean(MRJobConfig.MAP_SPECULATIVE, false);
     amConf.setFloat(MRJobConfig.COMPLETED_MAPS_FOR_REDUCE_SLOWSTART,
         scache.get(ScacheOptions.HADOOP_REDUCE_SLOWSTART).floatValue());
+    // a reduce never takes a container a pending map needs: the maps are not slowed down by reduces that
+    // would only wait for them
+    amConf.setFloat(MRJobConfig.MR_AM_JOB_REDUCE_RAMPUP_UP_LIMIT, 0f);
     ShuffleChoice.passToTasks(amConf, true);
     LOG.info("job {} shuffles through SCache (master {})", applicationId,
         scache.get(ScacheOptions.CLIENT_MASTER_ADDRESS));

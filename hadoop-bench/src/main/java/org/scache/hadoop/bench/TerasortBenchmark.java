@@ -24,7 +24,9 @@ public final class TerasortBenchmark {
         new Options.Option("sizes", "256m,512m,1g", "input sizes, comma-separated"),
         new Options.Option("repetitions", "3", "runs of each shuffle per size"),
         new Options.Option("reduces", "", "reduces per job (default: 2 per NodeManager, more above 64 MiB each)"),
-        new Options.Option("nodemanagers", "3", "NodeManagers, each with an SCache worker"));
+        new Options.Option("nodemanagers", "3", "NodeManagers, each with an SCache worker"),
+        new Options.Option("slowstart", "", "reduce slow start of the SCache jobs (default: SCache's, "
+            + "scache.hadoop.reduce.slowstart)"));
     int exit;
     try {
       if (!options.parse(args)) {
@@ -38,7 +40,7 @@ public final class TerasortBenchmark {
       if (repetitions < 1) {
         throw new IllegalArgumentException("--repetitions must be at least 1");
       }
-      exit = run(sizes, repetitions, options.get("reduces"), options.getInt("nodemanagers"));
+      exit = run(sizes, repetitions, options.get("reduces"), options.getInt("nodemanagers"), options.get("slowstart"));
     } catch (IllegalArgumentException e) {
       System.err.println(e.getMessage());
       exit = 2;
@@ -46,7 +48,8 @@ public final class TerasortBenchmark {
     System.exit(exit);
   }
 
-  private static int run(List<Long> sizes, int repetitions, String reducesOption, int nodeManagers) {
+  private static int run(List<Long> sizes, int repetitions, String reducesOption, int nodeManagers,
+      String slowstart) {
     Path target = Path.of("target").toAbsolutePath();
     Path results = target.resolve(NAME);
     Path logFile = target.resolve(NAME + ".log");
@@ -72,7 +75,7 @@ public final class TerasortBenchmark {
       try (TerasortCluster cluster = TerasortCluster.start(NAME, nodeManagers, Math.max(512 * ByteSize.MIB, largest))) {
         console.detail(String.format(Locale.ROOT, "ready in %.1f s; SCache workers %s", Console.secondsSince(t),
             cluster.workers()));
-        TerasortRunner runner = new TerasortRunner(cluster, console);
+        TerasortRunner runner = new TerasortRunner(cluster, console, slowstart);
         for (long size : sizes) {
           int reduces = reducesOption.isBlank() ? cluster.reducesFor(size) : Integer.parseInt(reducesOption.trim());
           Path input = cluster.dir().resolve("input-" + ByteSize.tag(size));
@@ -116,8 +119,9 @@ public final class TerasortBenchmark {
         console.phase("stopping the cluster");
       }
       String summary = String.format(Locale.ROOT,
-          "TeraSort, %d NodeManagers on %d cores, medians of %d repetitions:%n%s", nodeManagers,
-          Runtime.getRuntime().availableProcessors(), repetitions, BenchmarkSummary.format(pairs));
+          "TeraSort, %d NodeManagers on %d cores, SCache reduce slow start %s, medians of %d repetitions:%n%s",
+          nodeManagers, Runtime.getRuntime().availableProcessors(), slowstart.isBlank() ? "default" : slowstart.trim(),
+          repetitions, BenchmarkSummary.format(pairs));
       Files.writeString(results.resolve("summary.txt"), summary, StandardCharsets.UTF_8);
       console.print("\n" + summary);
       console.phase(String.format(Locale.ROOT, "benchmark done in %.0f s; every run: %s", Console.secondsSince(started),

@@ -21,13 +21,15 @@ public final class TerasortDemo {
     Options options = new Options("TeraSort on a mini YARN cluster, Hadoop's shuffle against SCache",
         new Options.Option("size", "256m", "input size (TeraGen rows of 100 bytes): 256m, 1g, ..."),
         new Options.Option("reduces", "", "reduces per job (default: 2 per NodeManager, more above 64 MiB each)"),
-        new Options.Option("nodemanagers", "3", "NodeManagers, each with an SCache worker"));
+        new Options.Option("nodemanagers", "3", "NodeManagers, each with an SCache worker"),
+        new Options.Option("slowstart", "", "reduce slow start of the SCache jobs (default: SCache's, "
+            + "scache.hadoop.reduce.slowstart)"));
     int exit;
     try {
       if (!options.parse(args)) {
         return;
       }
-      exit = run(ByteSize.parse(options.get("size")), options.get("reduces"), options.getInt("nodemanagers"));
+      exit = run(ByteSize.parse(options.get("size")), options.get("reduces"), options.getInt("nodemanagers"), options.get("slowstart"));
     } catch (IllegalArgumentException e) {
       System.err.println(e.getMessage());
       exit = 2;
@@ -35,7 +37,7 @@ public final class TerasortDemo {
     System.exit(exit);
   }
 
-  private static int run(long size, String reducesOption, int nodeManagers) {
+  private static int run(long size, String reducesOption, int nodeManagers, String slowstart) {
     Path target = Path.of("target").toAbsolutePath();
     Path logFile = target.resolve(NAME + ".log");
     Path chart = target.resolve(NAME + "-timeline.png");
@@ -58,7 +60,7 @@ public final class TerasortDemo {
         console.detail(String.format(Locale.ROOT, "ready in %.1f s; SCache workers %s", Console.secondsSince(t),
             cluster.workers()));
         int reduces = reducesOption.isBlank() ? cluster.reducesFor(size) : Integer.parseInt(reducesOption.trim());
-        TerasortRunner runner = new TerasortRunner(cluster, console);
+        TerasortRunner runner = new TerasortRunner(cluster, console, slowstart);
         Path input = cluster.dir().resolve("input");
 
         console.phase(String.format(Locale.ROOT, "2/6 TeraGen: %s, %,d rows", ByteSize.format(size),

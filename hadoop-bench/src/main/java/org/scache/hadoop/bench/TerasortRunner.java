@@ -13,6 +13,7 @@ import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapreduce.JobID;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.scache.hadoop.MiniScacheYarnCluster;
+import org.scache.common.config.ScacheOptions;
 import org.scache.hadoop.ScacheJob;
 
 /**
@@ -28,10 +29,16 @@ final class TerasortRunner {
 
   private final TerasortCluster cluster;
   private final Console console;
+  private final String scacheSlowstart;
 
-  TerasortRunner(TerasortCluster cluster, Console console) {
+  /**
+   * A runner on {@code cluster}; {@code scacheSlowstart} is the {@code scache.hadoop.reduce.slowstart} of the SCache
+   * jobs, blank for SCache's default.
+   */
+  TerasortRunner(TerasortCluster cluster, Console console, String scacheSlowstart) {
     this.cluster = cluster;
     this.console = console;
+    this.scacheSlowstart = scacheSlowstart;
   }
 
   /** Writes {@code bytes} of TeraGen rows into {@code dir}, in files of a few splits each. */
@@ -52,6 +59,9 @@ final class TerasortRunner {
     conf.setInt(MRJobConfig.NUM_REDUCES, reduces);
     // TeraSort's partition file is a relative cache file: resolve it against the job's directory on the local FS
     conf.set(MRJobConfig.WORKING_DIR, ".");
+    if (shuffle == Shuffle.SCACHE && !scacheSlowstart.isBlank()) {
+      conf.set(ScacheOptions.HADOOP_REDUCE_SLOWSTART.key(), scacheSlowstart.trim());
+    }
     if (shuffle == Shuffle.SCACHE && !ScacheJob.enable(conf)) {
       throw new IllegalStateException("the SCache master is not usable; see " + console.logFile());
     }

@@ -170,7 +170,9 @@ public final class ScacheOptions {
   public static final ConfigEntry<Double> HADOOP_REDUCE_SLOWSTART = fraction("scache.hadoop.reduce.slowstart", 1.0,
       "The reduce slow start (mapreduce.job.reduce.slowstart.completedmaps) ScacheAppMaster gives a job that shuffles "
           + "through SCache: the fraction of maps that must finish before reduce containers are requested. 1.0 holds "
-          + "no reduce slot while maps run; SCache moves the map output during the map stage instead.");
+          + "no reduce slot while maps run (SCache moves the map output during the map stage instead), and a reduce's "
+          + "whole input is on its node when it starts. SCache jobs also get a reduce ramp-up limit of 0, so with a "
+          + "lower value a reduce only takes capacity no pending map is waiting for.");
   public static final ConfigEntry<Duration> HADOOP_PLACEMENT_DELAY = duration("scache.hadoop.placement.delay", "10s",
       "How long a reduce waits for a container on the node the pre-schedule placed it on; after that it takes a "
           + "container on any node and reads its input remotely.");
