@@ -6,6 +6,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.io.DataInputByteBuffer;
 import org.apache.hadoop.mapreduce.security.token.JobTokenIdentifier;
 import org.apache.hadoop.security.token.Token;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.api.ApplicationInitializationContext;
 import org.apache.hadoop.yarn.server.api.ApplicationTerminationContext;
 import org.apache.hadoop.yarn.server.api.AuxiliaryService;
@@ -36,7 +37,7 @@ public class ScacheAuxService extends AuxiliaryService {
 
   @Override
   protected void serviceInit(Configuration conf) throws Exception {
-    scacheConf = withIdentity(HadoopScacheConf.from(conf));
+    scacheConf = withIdentity(onNodeManagerHost(HadoopScacheConf.from(conf), conf));
     super.serviceInit(conf);
   }
 
@@ -100,6 +101,38 @@ public class ScacheAuxService extends AuxiliaryService {
   /** The embedded worker, when it is running. */
   public ScacheWorker worker() {
     return worker;
+  }
+
+  /**
+   * The worker takes its NodeManager's address when its own is not configured: a NodeManager bound to
+   * one address ({@code yarn.nodemanager.bind-host}) has the worker listen there too, and a
+   * NodeManager known by a specific host ({@code yarn.nodemanager.address}, not a wildcard) has the
+   * worker advertise that host, canonicalised as the NodeManager does for its node id. Then the
+   * workers' hosts are the names YARN schedules by, also for several NodeManagers on one machine
+   * with an address each.
+   */
+  static ScacheConf onNodeManagerHost(ScacheConf conf, Configuration nodeManagerConf) {
+    ScacheConf out = conf;
+    String bindHost = nodeManagerConf.getTrimmed(YarnConfiguration.NM_BIND_HOST, "");
+    if (!conf.isSet(ScacheOptions.WORKER_BIND_HOST) && !bindHost.isEmpty()) {
+      out = out.with(ScacheOptions.WORKER_BIND_HOST, bindHost);
+    }
+    String address = nodeManagerConf.getTrimmed(YarnConfiguration.NM_ADDRESS, "");
+    String host = address.contains(":") ? address.substring(0, address.lastIndexOf(':')) : address;
+    if (!conf.isSet(ScacheOptions.WORKER_ADVERTISED_HOST) && !host.isEmpty() && !isWildcard(host)) {
+      try {
+        out = out.with(ScacheOptions.WORKER_ADVERTISED_HOST,
+            java.net.InetAddress.getByName(host).getCanonicalHostName());
+      } catch (java.net.UnknownHostException e) {
+        LOG.warn("the NodeManager's host {} does not resolve; the SCache worker names itself by this machine's "
+            + "host name", host);
+      }
+    }
+    return out;
+  }
+
+  private static boolean isWildcard(String host) {
+    return host.equals("0.0.0.0") || host.equals("::") || host.equals("[::]");
   }
 
   /**

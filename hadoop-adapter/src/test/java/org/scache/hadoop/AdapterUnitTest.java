@@ -61,6 +61,31 @@ class AdapterUnitTest {
   }
 
   @Test
+  void onNodeManagerHost_nodeManagerWithItsOwnAddress_workerListensAndAdvertisesThere() {
+    Configuration nm = new Configuration(false);
+    nm.set("yarn.nodemanager.bind-host", "127.0.0.3");
+    nm.set("yarn.nodemanager.address", "127.0.0.3:0");
+    ScacheConf conf = ScacheAuxService.onNodeManagerHost(ScacheConf.empty(), nm);
+    assertEquals("127.0.0.3", conf.get(ScacheOptions.WORKER_BIND_HOST));
+    assertEquals("127.0.0.3", conf.get(ScacheOptions.WORKER_ADVERTISED_HOST));
+  }
+
+  @Test
+  void onNodeManagerHost_wildcardNodeManagerAddressOrExplicitWorkerHosts_leftAsConfigured() {
+    Configuration nm = new Configuration(false);
+    nm.set("yarn.nodemanager.address", "0.0.0.0:0");
+    ScacheConf unset = ScacheAuxService.onNodeManagerHost(ScacheConf.empty(), nm);
+    assertFalse(unset.isSet(ScacheOptions.WORKER_BIND_HOST));
+    assertFalse(unset.isSet(ScacheOptions.WORKER_ADVERTISED_HOST));
+    nm.set("yarn.nodemanager.bind-host", "127.0.0.3");
+    nm.set("yarn.nodemanager.address", "127.0.0.3:0");
+    ScacheConf explicit = ScacheAuxService.onNodeManagerHost(ScacheConf.empty()
+        .with(ScacheOptions.WORKER_BIND_HOST, "127.0.0.1").with(ScacheOptions.WORKER_ADVERTISED_HOST, "127.0.0.1"), nm);
+    assertEquals("127.0.0.1", explicit.get(ScacheOptions.WORKER_BIND_HOST));
+    assertEquals("127.0.0.1", explicit.get(ScacheOptions.WORKER_ADVERTISED_HOST));
+  }
+
+  @Test
   void applicationId_ofJob_isTheYarnApplication() {
     assertEquals("application_1700000000000_0042",
         TaskScacheClient.applicationId(new JobID("1700000000000", 42)));

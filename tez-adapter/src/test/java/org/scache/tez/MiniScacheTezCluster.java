@@ -24,7 +24,8 @@ import org.scache.master.ScacheMaster;
 /**
  * An in-process SCache master and a MiniTezCluster whose NodeManagers run Tez's shuffle handler and
  * the SCache auxiliary service (loaded by class name, as yarn-site.xml does; docs/deploy-tez.md),
- * each with its own worker.
+ * each with its own worker. Each NodeManager has an address of its own
+ * ({@link AddressedNodesTezCluster}), so location hints for a worker's host are hints for one node.
  */
 final class MiniScacheTezCluster implements AutoCloseable {
   static final String CLUSTER_SECRET = "mini-cluster-secret";
@@ -55,11 +56,10 @@ final class MiniScacheTezCluster implements AutoCloseable {
     conf.setInt(ShuffleHandler.SHUFFLE_PORT_CONFIG_KEY, 0);
     conf.set(String.format(YarnConfiguration.NM_AUX_SERVICE_FMT, ScacheAuxService.NAME),
         ScacheAuxService.class.getName());
-    // what docs/deploy-tez.md puts in yarn-site.xml; port 0 because the NodeManagers share this host
+    // what docs/deploy-tez.md puts in yarn-site.xml; port 0 because the NodeManagers share this machine. The
+    // worker listens on and advertises its NodeManager's address
     conf.set(ScacheOptions.SECURITY_CLUSTER_SECRET.key(), CLUSTER_SECRET);
     conf.set(ScacheOptions.WORKER_MASTER_ADDRESS.key(), "127.0.0.1:" + master.port());
-    conf.set(ScacheOptions.WORKER_BIND_HOST.key(), "127.0.0.1");
-    conf.set(ScacheOptions.WORKER_ADVERTISED_HOST.key(), "127.0.0.1");
     conf.setInt(ScacheOptions.WORKER_PORT.key(), 0);
     conf.set(ScacheOptions.WORKER_MEMORY_RESERVE.key(), "256m");
     conf.set(ScacheOptions.WORKER_MEMORY_SEGMENT.key(), "64m");
@@ -69,7 +69,7 @@ final class MiniScacheTezCluster implements AutoCloseable {
     conf.setLong(YarnConfiguration.NM_SLEEP_DELAY_BEFORE_SIGKILL_MS, 100);
     conf.setLong(YarnConfiguration.NM_PROCESS_KILL_WAIT_MS, 500);
     conf.setLong(YarnConfiguration.NM_LOG_RETAIN_SECONDS, 1);
-    tez = new MiniTezCluster(name, nodeManagers);
+    tez = new AddressedNodesTezCluster(name, nodeManagers);
     tez.init(conf);
     tez.start();
     awaitWorkers(nodeManagers);
@@ -97,6 +97,8 @@ final class MiniScacheTezCluster implements AutoCloseable {
     conf.set(TezConfiguration.TEZ_TASK_LAUNCH_CMD_OPTS, conf.get(TezConfiguration.TEZ_TASK_LAUNCH_CMD_OPTS, "")
         + opens);
     conf.set(ScacheOptions.CLIENT_MASTER_ADDRESS.key(), "127.0.0.1:" + master.port());
+    // as docs/deploy-tez.md advises: a held container runs only tasks that want its node
+    conf.setBoolean(TezConfiguration.TEZ_AM_CONTAINER_REUSE_RACK_FALLBACK_ENABLED, false);
     // idle containers stay held long enough for the consumers that are placed into them
     conf.setLong(TezConfiguration.TEZ_AM_CONTAINER_IDLE_RELEASE_TIMEOUT_MIN_MILLIS, 20_000);
     conf.setLong(TezConfiguration.TEZ_AM_CONTAINER_IDLE_RELEASE_TIMEOUT_MAX_MILLIS, 30_000);
