@@ -41,7 +41,8 @@ record JobFigures(Shuffle shuffle, JobID id, long submit, long finish, long firs
         boolean ok = "SUCCEEDED".equals(a.getTaskStatus());
         attempts.add(new AttemptSpan(map, a.getAttemptId().getTaskID().getId(), a.getAttemptId().getId(),
             a.getStartTime(), map ? 0 : a.getShuffleFinishTime(), a.getFinishTime(), ok,
-            a.getHostname() == null ? "" : a.getHostname() + ":" + a.getPort()));
+            a.getHostname() == null ? "" : a.getHostname() + ":" + a.getPort(),
+            a.getContainerId() == null ? "" : a.getContainerId().toString(), 0));
       }
     }
     attempts.sort(Comparator.comparing((AttemptSpan a) -> !a.map()).thenComparingLong(AttemptSpan::start)
@@ -82,6 +83,26 @@ record JobFigures(Shuffle shuffle, JobID id, long submit, long finish, long firs
   List<Double> shuffleWaitSeconds() {
     return attempts.stream().filter(a -> a.shuffleWaitMs() >= 0).sorted(Comparator.comparingInt(AttemptSpan::task))
         .map(a -> a.shuffleWaitMs() / 1000.0).toList();
+  }
+
+  /** The reduces' JVM start times, by container, from {@code jvmUp} (0 when unknown). */
+  JobFigures withJvmStarts(java.util.function.ToLongFunction<String> jvmUp) {
+    List<AttemptSpan> with = attempts.stream().map(a -> a.map() ? a : a.withJvmUp(jvmUp.applyAsLong(a.container())))
+        .toList();
+    return new JobFigures(shuffle, id, submit, finish, firstMapStart, lastMapFinish, lastReduceFinish, with,
+        mapFileBytesWritten, reducesOnScheduledNode, reducesElsewhere, scacheBytesPut, scacheBytesRead,
+        reduceShuffleBytes);
+  }
+
+  /** Every successful reduce's shuffle after its JVM was up, in seconds, in reduce order (empty when unknown). */
+  List<Double> shuffleAfterJvmSeconds() {
+    return attempts.stream().filter(a -> a.shuffleAfterJvmMs() >= 0)
+        .sorted(Comparator.comparingInt(AttemptSpan::task)).map(a -> a.shuffleAfterJvmMs() / 1000.0).toList();
+  }
+
+  double medianShuffleAfterJvmSeconds() {
+    List<Double> v = shuffleAfterJvmSeconds();
+    return v.isEmpty() ? Double.NaN : Stats.median(v);
   }
 
   double medianShuffleWaitSeconds() {

@@ -18,6 +18,8 @@ final class PairReport {
     row(sb, "reduce stage (last map's end to job's end)", h.reduceStageSeconds(), s.reduceStageSeconds());
     row(sb, "shuffle wait per reducer, median", h.medianShuffleWaitSeconds(), s.medianShuffleWaitSeconds());
     row(sb, "shuffle wait per reducer, longest", h.maxShuffleWaitSeconds(), s.maxShuffleWaitSeconds());
+    row(sb, "shuffle after the reducer's JVM is up, median", h.medianShuffleAfterJvmSeconds(),
+        s.medianShuffleAfterJvmSeconds());
     sb.append(String.format(Locale.ROOT, "%-44s %16s %16s %15s%n", "map output written to local disk",
         ByteSize.format(h.mapFileBytesWritten()), ByteSize.format(s.mapFileBytesWritten()),
         ratio(s.mapFileBytesWritten(), h.mapFileBytesWritten())));
@@ -27,6 +29,9 @@ final class PairReport {
         + "end:%n"));
     sb.append("  Hadoop shuffle: ").append(list(h.shuffleWaitSeconds())).append('\n');
     sb.append("  SCache:         ").append(list(s.shuffleWaitSeconds())).append('\n');
+    sb.append(String.format(Locale.ROOT, "the same from the reducer's JVM's first log line:%n"));
+    sb.append("  Hadoop shuffle: ").append(list(h.shuffleAfterJvmSeconds())).append('\n');
+    sb.append("  SCache:         ").append(list(s.shuffleAfterJvmSeconds())).append('\n');
     WorkerTraffic w = scache.workers();
     sb.append(String.format(Locale.ROOT, "SCache: maps put %s, reduces read %s (%s from the worker on their node, "
         + "%s from other workers); workers prefetched %s, spilled %s%n", ByteSize.format(s.scacheBytesPut()),

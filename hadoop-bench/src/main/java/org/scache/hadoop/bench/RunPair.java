@@ -16,4 +16,9 @@ record RunPair(long size, int repetition, boolean hadoopFirst, TerasortRunner.So
   double shuffleWaitRatio() {
     return Stats.ratio(scache.job().medianShuffleWaitSeconds(), hadoop.job().medianShuffleWaitSeconds());
   }
+
+  /** The ratio of the median per-reducer shuffle times after the reducer's JVM was up (NaN without task logs). */
+  double shuffleAfterJvmRatio() {
+    return Stats.ratio(scache.job().medianShuffleAfterJvmSeconds(), hadoop.job().medianShuffleAfterJvmSeconds());
+  }
 }

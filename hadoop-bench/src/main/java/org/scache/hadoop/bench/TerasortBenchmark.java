@@ -12,7 +12,8 @@ import org.scache.hadoop.MiniScacheYarnCluster;
  * The benchmark: TeraSort at several sizes on one mini YARN cluster (the demo's), each size repeated,
  * Hadoop's shuffle and SCache taking turns to run first; prints the medians of the SCache/Hadoop ratios
  * next to the targets, and writes every run as CSV, the summary, and a timeline chart per size (its
- * last repetition) into {@code target/terasort-benchmark/}.
+ * last repetition) into {@code target/terasort-benchmark/}. With {@code --cluster} it runs on a cluster
+ * of separate daemons instead ({@link ConfiguredCluster}; the namespaced cluster's benchmark runs it so).
  */
 public final class TerasortBenchmark {
   private static final String NAME = "terasort-benchmark";
@@ -26,7 +27,10 @@ public final class TerasortBenchmark {
         new Options.Option("reduces", "", "reduces per job (default: 2 per NodeManager, more above 64 MiB each)"),
         new Options.Option("nodemanagers", "3", "NodeManagers, each with an SCache worker"),
         new Options.Option("slowstart", "", "reduce slow start of the SCache jobs (default: SCache's, "
-            + "scache.hadoop.reduce.slowstart)"));
+            + "scache.hadoop.reduce.slowstart)"),
+        new Options.Option("cluster", "", "the directory of a running cluster of separate daemons to sort on "
+            + "(its cluster.properties and conf/); default: start a mini cluster in this JVM"),
+        new Options.Option("results", "", "where the results go (default: target/" + NAME + ")"));
     int exit;
     try {
       if (!options.parse(args)) {
@@ -40,7 +44,8 @@ public final class TerasortBenchmark {
       if (repetitions < 1) {
         throw new IllegalArgumentException("--repetitions must be at least 1");
       }
-      exit = run(sizes, repetitions, options.get("reduces"), options.getInt("nodemanagers"), options.get("slowstart"));
+      exit = run(sizes, repetitions, options.get("reduces"), options.getInt("nodemanagers"), options.get("slowstart"),
+          options.get("cluster"), options.get("results"));
     } catch (IllegalArgumentException e) {
       System.err.println(e.getMessage());
       exit = 2;
@@ -48,11 +53,11 @@ public final class TerasortBenchmark {
     System.exit(exit);
   }
 
-  private static int run(List<Long> sizes, int repetitions, String reducesOption, int nodeManagers,
-      String slowstart) {
+  private static int run(List<Long> sizes, int repetitions, String reducesOption, int nodeManagersOption,
+      String slowstart, String clusterDir, String resultsDir) {
     Path target = Path.of("target").toAbsolutePath();
-    Path results = target.resolve(NAME);
-    Path logFile = target.resolve(NAME + ".log");
+    Path results = resultsDir.isBlank() ? target.resolve(NAME) : Path.of(resultsDir).toAbsolutePath();
+    Path logFile = resultsDir.isBlank() ? target.resolve(NAME + ".log") : results.resolve(NAME + ".log");
     long started = System.nanoTime();
     Console console;
     try {
@@ -69,10 +74,19 @@ public final class TerasortBenchmark {
         .map(ByteSize::format).toList(), repetitions, logFile, results));
     long largest = sizes.stream().mapToLong(Long::longValue).max().orElseThrow();
     List<RunPair> pairs = new ArrayList<>();
+    int nodeManagers = nodeManagersOption;
     try {
-      console.phase("starting " + nodeManagers + " NodeManagers, each with an SCache worker, and the SCache master");
       long t = System.nanoTime();
-      try (TerasortCluster cluster = TerasortCluster.start(NAME, nodeManagers, Math.max(512 * ByteSize.MIB, largest))) {
+      if (clusterDir.isBlank()) {
+        console.phase("starting " + nodeManagersOption
+            + " NodeManagers, each with an SCache worker, and the SCache master");
+      } else {
+        console.phase("connecting to the cluster of " + clusterDir);
+      }
+      try (SortCluster cluster = clusterDir.isBlank()
+          ? TerasortCluster.start(NAME, nodeManagersOption, Math.max(512 * ByteSize.MIB, largest))
+          : ConfiguredCluster.open(Path.of(clusterDir))) {
+        nodeManagers = cluster.nodeManagers();
         console.detail(String.format(Locale.ROOT, "ready in %.1f s; SCache workers %s", Console.secondsSince(t),
             cluster.workers()));
         TerasortRunner runner = new TerasortRunner(cluster, console, slowstart);

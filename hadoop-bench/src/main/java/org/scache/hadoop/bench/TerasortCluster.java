@@ -23,7 +23,7 @@ import org.scache.hadoop.MiniScacheYarnCluster;
  * writes one run. Speculative attempts are off for both shuffles, so that the two jobs run the same
  * tasks.
  */
-final class TerasortCluster implements AutoCloseable {
+final class TerasortCluster implements SortCluster {
   static final int NODE_MANAGER_MEMORY_MB = 2048;
   static final int TASK_MEMORY_MB = 512;
   static final long SPLIT_BYTES = 32 * ByteSize.MIB;
@@ -32,10 +32,12 @@ final class TerasortCluster implements AutoCloseable {
 
   private final MiniScacheYarnCluster cluster;
   private final int nodeManagers;
+  private final String name;
 
-  private TerasortCluster(MiniScacheYarnCluster cluster, int nodeManagers) {
+  private TerasortCluster(MiniScacheYarnCluster cluster, int nodeManagers, String name) {
     this.cluster = cluster;
     this.nodeManagers = nodeManagers;
+    this.name = name;
   }
 
   /**
@@ -49,16 +51,21 @@ final class TerasortCluster implements AutoCloseable {
       // task logs stay readable under target/test/data/<name> after the jobs
       conf.setLong(YarnConfiguration.NM_LOG_RETAIN_SECONDS, 3600);
     });
-    return new TerasortCluster(c, nodeManagers);
+    return new TerasortCluster(c, nodeManagers, name);
   }
 
-  int nodeManagers() {
+  @Override
+  public int nodeManagers() {
     return nodeManagers;
   }
 
-  /** A job configuration for this cluster (Hadoop's shuffle; {@code ScacheJob.enable} switches it). */
-  JobConf jobConf() {
-    JobConf job = cluster.jobConf();
+  @Override
+  public JobConf jobConf() {
+    return forTerasort(cluster.jobConf());
+  }
+
+  /** The task sizes and split sizes of the benchmark set on {@code job}; returns it. */
+  static JobConf forTerasort(JobConf job) {
     job.setInt(MRJobConfig.MAP_MEMORY_MB, TASK_MEMORY_MB);
     job.setInt(MRJobConfig.REDUCE_MEMORY_MB, TASK_MEMORY_MB);
     job.set(MRJobConfig.MAP_JAVA_OPTS, "-Xmx320m");
@@ -72,25 +79,25 @@ final class TerasortCluster implements AutoCloseable {
     return job;
   }
 
-  /** The default number of reduces for {@code bytes} of input: a multiple of the NodeManagers, 2 each at least. */
-  int reducesFor(long bytes) {
-    long byInput = (bytes + REDUCE_INPUT_BYTES - 1) / REDUCE_INPUT_BYTES;
-    long n = Math.max(2L * nodeManagers, byInput);
-    return (int) ((n + nodeManagers - 1) / nodeManagers * nodeManagers);
-  }
-
   /** The cluster's directory: inputs, outputs, and the NodeManagers' local and log directories. */
-  Path dir() {
+  @Override
+  public Path dir() {
     return cluster.workDir();
   }
 
-  /** The SCache workers' addresses. */
-  List<String> workers() {
+  /** MiniYARNCluster's directory, {@code target/test/data/<name>}, which holds the NodeManagers' log directories. */
+  @Override
+  public Path containerLogs() {
+    return Path.of("target", "test", "data", name).toAbsolutePath();
+  }
+
+  @Override
+  public List<String> workers() {
     return cluster.master().liveWorkers().stream().map(WorkerInfo::address).sorted().collect(Collectors.toList());
   }
 
-  /** The counters of all SCache workers, summed. */
-  Map<String, Long> workerStats() {
+  @Override
+  public Map<String, Long> workerStats() {
     return cluster.workerStats();
   }
 

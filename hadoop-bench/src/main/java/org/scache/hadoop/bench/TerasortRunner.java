@@ -27,7 +27,7 @@ final class TerasortRunner {
   /** One TeraSort job: its figures from the job history, and what the SCache workers did meanwhile. */
   record SortRun(JobFigures job, WorkerTraffic workers) {}
 
-  private final TerasortCluster cluster;
+  private final SortCluster cluster;
   private final Console console;
   private final String scacheSlowstart;
 
@@ -35,7 +35,7 @@ final class TerasortRunner {
    * A runner on {@code cluster}; {@code scacheSlowstart} is the {@code scache.hadoop.reduce.slowstart} of the SCache
    * jobs, blank for SCache's default.
    */
-  TerasortRunner(TerasortCluster cluster, Console console, String scacheSlowstart) {
+  TerasortRunner(SortCluster cluster, Console console, String scacheSlowstart) {
     this.cluster = cluster;
     this.console = console;
     this.scacheSlowstart = scacheSlowstart;
@@ -69,7 +69,9 @@ final class TerasortRunner {
     JobID id = WatchedTool.run("TeraSort (" + shuffle.label() + ")", new TeraSort(), conf,
         new String[] {input.toUri().toString(), output.toUri().toString()}, console);
     WorkerTraffic traffic = WorkerTraffic.between(before, cluster.workerStats());
-    JobFigures figures = JobFigures.of(shuffle, JobHistoryFile.read(id, conf));
+    Path logs = cluster.containerLogs();
+    JobFigures figures = JobFigures.of(shuffle, JobHistoryFile.read(id, conf))
+        .withJvmStarts(container -> ContainerLogs.jvmUp(logs, container));
     return new SortRun(figures, shuffle == Shuffle.SCACHE ? traffic : WorkerTraffic.NONE);
   }
 

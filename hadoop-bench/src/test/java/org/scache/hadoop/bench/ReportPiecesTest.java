@@ -66,6 +66,23 @@ class ReportPiecesTest {
   }
 
   @Test
+  void containerLogs_jvmUpIsTheFirstLineOfTheContainersSyslog(@TempDir Path dir) throws Exception {
+    Path container = dir.resolve("nm-0").resolve("application_1_0001").resolve("container_1_0001_01_000003");
+    Files.createDirectories(container);
+    Files.writeString(container.resolve("syslog"), "2026-11-22 17:40:05,123 INFO [main] org.apache.hadoop.mapred."
+        + "YarnChild: started\n2026-11-22 17:40:09,000 INFO [main] later\n");
+    long expected = java.time.LocalDateTime.of(2026, 11, 22, 17, 40, 5, 123_000_000)
+        .atZone(java.time.ZoneId.systemDefault()).toInstant().toEpochMilli();
+    assertEquals(expected, ContainerLogs.jvmUp(dir, "container_1_0001_01_000003"));
+    assertEquals(0, ContainerLogs.jvmUp(dir, "container_1_0001_01_000004"), "no such container");
+    assertEquals(0, ContainerLogs.firstTime("not a time"));
+    AttemptSpan reduce = new AttemptSpan(false, 0, 0, 1_000, 9_000, 12_000, true, "n1", "c", 0);
+    assertEquals(-1, reduce.shuffleAfterJvmMs(), "unknown until the JVM's start is known");
+    assertEquals(2_500, reduce.withJvmUp(6_500).shuffleAfterJvmMs());
+    assertEquals(8_000, reduce.shuffleWaitMs());
+  }
+
+  @Test
   void timelineChart_isAPngWithBothPanels(@TempDir Path dir) throws Exception {
     Path png = dir.resolve("timeline.png");
     TimelineChart.write(png, "test", List.of(job(Shuffle.HADOOP, 8, 6, 20_000, 9_000),

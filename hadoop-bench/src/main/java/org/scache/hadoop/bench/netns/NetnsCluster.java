@@ -1,0 +1,299 @@
+package org.scache.hadoop.bench.netns;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * A Hadoop cluster of separate daemons on this machine, one network namespace per host
+ * ({@link NodeNetwork}): on the control host {@code ctl} the ResourceManager, the JobHistory server
+ * and the SCache master; on each node host {@code node1..N} a NodeManager whose SCache worker is its
+ * auxiliary service, loaded from the shaded adapter jar. Every daemon is a JVM of its own, started
+ * from the built jars and configured through the {@code yarn-site.xml}, {@code mapred-site.xml} and
+ * {@code core-site.xml} written for the run. Input and output are on the local file system, which all
+ * hosts share.
+ *
+ * <p>The run directory holds {@code conf/} (the control host's and the job client's configuration),
+ * {@code conf-nodeN/}, {@code cluster.properties} (what {@code ConfiguredCluster} reads), {@code logs/}
+ * (one file per daemon; the containers' logs are under {@code nm-logs/}) and {@code data/}.
+ */
+public final class NetnsCluster implements AutoCloseable {
+  static final int MASTER_PORT = 17010;
+  static final int WORKER_PORT = 17020;
+  static final int NODE_MANAGER_PORT = 45454;
+  /** What each NodeManager offers to containers, as the mini cluster's {@code TerasortCluster}. */
+  static final int NODE_MANAGER_MEMORY_MB = 2048;
+  static final String SECRET = "netns-cluster-secret";
+  static final String JAVA_OPENS = String.join(" ", Stream.of("java.io", "java.lang", "java.lang.reflect",
+      "java.math", "java.net", "java.nio", "java.text", "java.util", "java.util.concurrent", "java.util.zip",
+      "sun.nio.ch", "sun.security.util", "sun.security.x509").map(p -> "--add-opens=java.base/" + p + "=ALL-UNNAMED")
+      .toList());
+  private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
+  private static final Pattern WORKER_REGISTERED = Pattern.compile("worker (\\S+) registered from");
+
+  private final Path runDir;
+  private final NodeNetwork network;
+  private final ClassPaths classPaths;
+  private final List<HostProcess> daemons = new ArrayList<>();
+  private final Map<String, HostProcess> nodeManagers = new LinkedHashMap<>();
+  private HostProcess master;
+  private HostProcess resourceManager;
+
+  private NetnsCluster(Path runDir, NodeNetwork network, ClassPaths classPaths) {
+    this.runDir = runDir;
+    this.network = network;
+    this.classPaths = classPaths;
+  }
+
+  /**
+   * Starts a cluster of {@code nodes} NodeManagers in {@code runDir} (emptied first) and waits until
+   * every NodeManager has registered with the ResourceManager and every worker with the SCache master.
+   * Each worker reserves {@code workerReserveBytes} for blocks.
+   */
+  public static NetnsCluster start(Path runDir, int nodes, long workerReserveBytes, ClassPaths classPaths)
+      throws IOException, InterruptedException {
+    String missing = NodeNetwork.whatIsMissing();
+    if (missing != null) {
+      throw new IllegalStateException(missing);
+    }
+    deleteRecursively(runDir);
+    Files.createDirectories(runDir.resolve("data"));
+    NodeNetwork network = NodeNetwork.create(nodes);
+    NetnsCluster cluster = new NetnsCluster(runDir.toAbsolutePath(), network, classPaths);
+    try {
+      cluster.writeConfiguration(workerReserveBytes);
+      cluster.startDaemons();
+    } catch (IOException | InterruptedException | RuntimeException e) {
+      cluster.close();
+      throw e;
+    }
+    return cluster;
+  }
+
+  public Path runDir() {
+    return runDir;
+  }
+
+  NodeNetwork network() {
+    return network;
+  }
+
+  List<NodeNetwork.Host> nodes() {
+    return network.nodes();
+  }
+
+  // ---------------------------------------------------------------- configuration
+
+  private Path confDir(NodeNetwork.Host host) {
+    return host == network.control() ? runDir.resolve("conf") : runDir.resolve("conf-" + host.name());
+  }
+
+  private void writeConfiguration(long workerReserveBytes) throws IOException {
+    NodeNetwork.Host ctl = network.control();
+    String log4j = "log4j.rootLogger=INFO,console\n"
+        + "log4j.appender.console=org.apache.log4j.ConsoleAppender\n"
+        + "log4j.appender.console.layout=org.apache.log4j.PatternLayout\n"
+        + "log4j.appender.console.layout.ConversionPattern=%d{ISO8601} %p %c{2}: %m%n\n"
+        + "log4j.logger.org.apache.hadoop.util.NativeCodeLoader=ERROR\n";
+    String hadoopJars = String.join(",", classPaths.hadoop().stream().map(Path::toString).toList());
+    for (NodeNetwork.Host host : network.hosts()) {
+      Path conf = confDir(host);
+      Map<String, String> core = new LinkedHashMap<>();
+      core.put("fs.defaultFS", "file:///");
+      core.put("hadoop.tmp.dir", runDir.resolve("tmp").resolve(host.name()).toString());
+      SiteFile.write(conf.resolve("core-site.xml"), core);
+
+      Map<String, String> yarn = new LinkedHashMap<>();
+      yarn.put("yarn.resourcemanager.hostname", ctl.name());
+      yarn.put("yarn.resourcemanager.nodemanagers.heartbeat-interval-ms", "500");
+      // a lost NodeManager is noticed in seconds, not minutes
+      yarn.put("yarn.nm.liveness-monitor.expiry-interval-ms", "10000");
+      yarn.put("yarn.resourcemanager.nm.liveness-monitor.interval-ms", "1000");
+      yarn.put("yarn.scheduler.minimum-allocation-mb", "256");
+      yarn.put("yarn.scheduler.maximum-allocation-mb", Integer.toString(NODE_MANAGER_MEMORY_MB));
+      yarn.put("yarn.nodemanager.resource.memory-mb", Integer.toString(NODE_MANAGER_MEMORY_MB));
+      yarn.put("yarn.nodemanager.resource.cpu-vcores", "8");
+      yarn.put("yarn.nodemanager.vmem-check-enabled", "false");
+      yarn.put("yarn.nodemanager.pmem-check-enabled", "false");
+      yarn.put("yarn.nodemanager.disk-health-checker.max-disk-utilization-per-disk-percentage", "99.5");
+      yarn.put("yarn.nodemanager.address", host.name() + ":" + NODE_MANAGER_PORT);
+      yarn.put("yarn.nodemanager.localizer.address", host.name() + ":8040");
+      yarn.put("yarn.nodemanager.webapp.address", host.name() + ":8042");
+      yarn.put("yarn.nodemanager.local-dirs", runDir.resolve("nm-local").resolve(host.name()).toString());
+      yarn.put("yarn.nodemanager.log-dirs", runDir.resolve("nm-logs").resolve(host.name()).toString());
+      yarn.put("yarn.nodemanager.log.retain-seconds", "86400");
+      yarn.put("yarn.log-aggregation-enable", "false");
+      yarn.put("yarn.nodemanager.sleep-delay-before-sigkill.ms", "100");
+      yarn.put("yarn.nodemanager.process-kill-wait.ms", "500");
+      yarn.put("yarn.nodemanager.recovery.enabled", "false");
+      yarn.put("yarn.nodemanager.aux-services", "mapreduce_shuffle,scache");
+      yarn.put("yarn.nodemanager.aux-services.mapreduce_shuffle.class", "org.apache.hadoop.mapred.ShuffleHandler");
+      yarn.put("yarn.nodemanager.aux-services.scache.class", "org.scache.hadoop.ScacheAuxService");
+      // SCache as docs/deploy-yarn.md has it: the worker's host is its NodeManager's
+      yarn.put("scache.worker.master.address", ctl.name() + ":" + MASTER_PORT);
+      yarn.put("scache.worker.rpc.port", Integer.toString(WORKER_PORT));
+      yarn.put("scache.worker.memory.reserve.bytes", Long.toString(workerReserveBytes));
+      yarn.put("scache.security.cluster.secret", SECRET);
+      yarn.put("yarn.application.classpath", "$HADOOP_CONF_DIR," + hadoopJars);
+      SiteFile.write(conf.resolve("yarn-site.xml"), yarn);
+
+      Map<String, String> mapred = new LinkedHashMap<>();
+      mapred.put("mapreduce.framework.name", "yarn");
+      mapred.put("yarn.app.mapreduce.am.staging-dir", runDir.resolve("staging").toString());
+      mapred.put("mapreduce.jobhistory.address", ctl.name() + ":10020");
+      mapred.put("mapreduce.jobhistory.webapp.address", ctl.name() + ":19888");
+      mapred.put("mapreduce.jobhistory.admin.address", ctl.name() + ":10033");
+      mapred.put("mapreduce.jobhistory.intermediate-done-dir", runDir.resolve("history/intermediate").toString());
+      mapred.put("mapreduce.jobhistory.done-dir", runDir.resolve("history/done").toString());
+      mapred.put("mapreduce.application.classpath", "$HADOOP_CONF_DIR," + hadoopJars);
+      mapred.put("mapreduce.shuffle.port", "13562");
+      mapred.put("yarn.app.mapreduce.am.resource.mb", "512");
+      mapred.put("yarn.app.mapreduce.am.command-opts", "-Xmx320m");
+      mapred.put("scache.client.master.address", ctl.name() + ":" + MASTER_PORT);
+      mapred.put("scache.security.cluster.secret", SECRET);
+      SiteFile.write(conf.resolve("mapred-site.xml"), mapred);
+      Files.writeString(conf.resolve("log4j.properties"), log4j, StandardCharsets.UTF_8);
+    }
+    Files.writeString(runDir.resolve("master.properties"), "scache.master.bind.host=" + ctl.address() + "\n"
+        + "scache.master.rpc.port=" + MASTER_PORT + "\n"
+        + "scache.security.cluster.secret=" + SECRET + "\n", StandardCharsets.UTF_8);
+    Files.writeString(runDir.resolve("cluster.properties"), "nodemanagers=" + network.nodes().size() + "\n"
+        + "data.dir=" + runDir.resolve("data") + "\n"
+        + "scache.master=" + ctl.name() + ":" + MASTER_PORT + "\n"
+        + "scache.secret=" + SECRET + "\n", StandardCharsets.UTF_8);
+  }
+
+  // ---------------------------------------------------------------- daemons
+
+  private HostProcess startJvm(String name, NodeNetwork.Host host, List<Path> classPath, String mainClass,
+      List<String> args, String heap) throws IOException {
+    List<Path> cp = new ArrayList<>();
+    cp.add(confDir(host));
+    cp.addAll(classPath);
+    List<String> opts = new ArrayList<>(List.of("-Xmx" + heap, "-Djava.net.preferIPv4Stack=true",
+        "-Dhadoop.home.dir=" + runDir, "-Dhadoop.log.dir=" + runDir.resolve("logs"),
+        "-Dyarn.log.dir=" + runDir.resolve("logs")));
+    opts.addAll(List.of(JAVA_OPENS.split(" ")));
+    Map<String, String> env = Map.of("JAVA_HOME", System.getProperty("java.home"),
+        "HADOOP_CONF_DIR", confDir(host).toString());
+    HostProcess p = HostProcess.start(name, host, opts, cp, mainClass, args, env,
+        runDir.resolve("logs").resolve(name + ".log"));
+    daemons.add(p);
+    return p;
+  }
+
+  private void startDaemons() throws IOException, InterruptedException {
+    NodeNetwork.Host ctl = network.control();
+    master = startJvm("scache-master", ctl, classPaths.full(), "org.scache.master.MasterMain",
+        List.of("--conf", runDir.resolve("master.properties").toString()), "512m");
+    resourceManager = startJvm("resourcemanager", ctl, classPaths.hadoop(),
+        "org.apache.hadoop.yarn.server.resourcemanager.ResourceManager", List.of(), "768m");
+    HostProcess history = startJvm("historyserver", ctl, classPaths.hadoop(),
+        "org.apache.hadoop.mapreduce.v2.hs.JobHistoryServer", List.of(), "384m");
+    master.awaitLog("listening", l -> l.contains("listening on"), 1, START_TIMEOUT);
+    resourceManager.awaitLog("its client port", l -> l.contains("IPC Server listener on 8032"), 1, START_TIMEOUT);
+    for (NodeNetwork.Host node : network.nodes()) {
+      nodeManagers.put(node.name(), startJvm("nodemanager-" + node.name(), node, classPaths.hadoop(),
+          "org.apache.hadoop.yarn.server.nodemanager.NodeManager", List.of(), "768m"));
+    }
+    int n = network.nodes().size();
+    resourceManager.awaitLog(n + " NodeManagers", l -> l.contains("registered with capability"), n, START_TIMEOUT);
+    long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+    while (registeredWorkers().size() < n) {
+      if (System.nanoTime() > deadline || !master.isAlive()) {
+        throw new IOException("SCache workers registered: " + registeredWorkers() + " of " + n + "; see the "
+            + "NodeManagers' logs in " + runDir.resolve("logs") + "; the master's log ends with:\n" + master.tail(20));
+      }
+      Thread.sleep(200);
+    }
+    history.awaitLog("its port", l -> l.contains("IPC Server listener on 10020"), 1, START_TIMEOUT);
+  }
+
+  /** The worker identities that have registered with the master so far. */
+  Set<String> registeredWorkers() throws IOException {
+    Set<String> ids = new TreeSet<>();
+    Path log = master.log();
+    if (Files.exists(log)) {
+      for (String line : Files.readAllLines(log, StandardCharsets.ISO_8859_1)) {
+        Matcher m = WORKER_REGISTERED.matcher(line);
+        if (m.find()) {
+          ids.add(m.group(1));
+        }
+      }
+    }
+    return ids;
+  }
+
+  /**
+   * Runs {@code mainClass args} as the job client on the control host (the cluster's run directory
+   * as its working directory's reference), and returns its exit code; its output goes to
+   * {@code logs/<name>.log} and, line by line, to {@code echo}.
+   */
+  public int runClient(String name, String mainClass, List<String> args, Duration timeout,
+      java.util.function.Consumer<String> echo) throws IOException, InterruptedException {
+    HostProcess client = startJvm(name, network.control(), classPaths.full(), mainClass, args, "1536m");
+    try (LogFollower follower = new LogFollower(client.log(), echo)) {
+      return client.waitFor(timeout);
+    } finally {
+      client.stop(Duration.ofSeconds(5));
+      daemons.remove(client);
+    }
+  }
+
+  /** Kills NodeManager {@code node} and every process of its host at once: the node is lost. */
+  public void loseNode(String node) {
+    HostProcess nm = nodeManagers.get(node);
+    if (nm == null) {
+      throw new IllegalArgumentException("no node " + node + "; nodes: " + nodeManagers.keySet());
+    }
+    network.nodes().stream().filter(h -> h.name().equals(node)).findFirst().ifPresent(network::killEverything);
+    nm.kill();
+  }
+
+  /** The node hosts' names. */
+  public List<String> nodeNames() {
+    return network.nodes().stream().map(NodeNetwork.Host::name).toList();
+  }
+
+  /** Starts reading every node's link counters every {@code periodMs}; close it to stop. */
+  public LinkSampler sampleLinks(long periodMs) {
+    return new LinkSampler(network, periodMs);
+  }
+
+  /** Limits every node's link to {@code mbit} Mbit/s each way (0: unlimited). */
+  public void shapeNodeLinks(int mbit) throws IOException {
+    for (NodeNetwork.Host node : network.nodes()) {
+      network.shape(node, mbit, 0);
+    }
+  }
+
+  @Override
+  public void close() {
+    List<HostProcess> reverse = new ArrayList<>(daemons);
+    java.util.Collections.reverse(reverse);
+    for (HostProcess p : reverse) {
+      p.stop(Duration.ofSeconds(10));
+    }
+    network.close();
+  }
+
+  public static void deleteRecursively(Path p) throws IOException {
+    if (!Files.exists(p)) {
+      return;
+    }
+    try (Stream<Path> s = Files.walk(p)) {
+      s.sorted(java.util.Comparator.reverseOrder()).forEach(x -> x.toFile().delete());
+    }
+  }
+}
