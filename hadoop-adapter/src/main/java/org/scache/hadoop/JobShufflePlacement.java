@@ -26,7 +26,8 @@ import org.slf4j.LoggerFactory;
  * job's shuffle with the master before any map runs (maps, reduces, partitioner kind and each map's
  * input split size, the regression's {@code inputSize_j}); for range and custom partitioners samples
  * the job's input in the background and sends the samples; and then waits for the master's placement,
- * which {@link ReducePlacement} uses to launch every reduce on its pre-scheduled node.
+ * which {@link ReducePlacement} uses to launch every reduce on its pre-scheduled node. While the job
+ * runs, {@link CommittedReduces} frees each reduce's input once the reduce has committed.
  */
 final class JobShufflePlacement implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(JobShufflePlacement.class);
@@ -40,6 +41,7 @@ final class JobShufflePlacement implements AutoCloseable {
   private final ReducePlacement placement;
   private final ScacheConf scache;
   private Thread sampling;
+  private CommittedReduces committed;
 
   JobShufflePlacement(JobConf conf, String appId, byte[] secret, Clock clock) {
     this.conf = conf;
@@ -91,6 +93,8 @@ final class JobShufflePlacement implements AutoCloseable {
         sampling.start();
       }
       watcher.start(scache.get(ScacheOptions.HADOOP_PLACEMENT_POLL_INTERVAL));
+      committed = new CommittedReduces(job, client, TaskScacheClient.SHUFFLE_ID);
+      committed.start(scache.get(ScacheOptions.HADOOP_PLACEMENT_POLL_INTERVAL));
     } catch (IOException | ClassNotFoundException | RuntimeException e) {
       LOG.warn("{}: could not register the shuffle before the maps ({}); reduces run wherever YARN puts them",
           client.appId(), e.toString());
@@ -139,6 +143,9 @@ final class JobShufflePlacement implements AutoCloseable {
   public void close() {
     logOutcome();
     watcher.close();
+    if (committed != null) {
+      committed.close();
+    }
     if (sampling != null) {
       sampling.interrupt();
     }

@@ -72,12 +72,15 @@ class ReducePlacementIT {
     long onNode = scache.counters.findCounter(ScacheCounter.REDUCES_ON_SCHEDULED_NODE).getValue();
     long elsewhere = scache.counters.findCounter(ScacheCounter.REDUCES_ELSEWHERE).getValue();
     System.out.printf("PLACEMENT %d of %d reduces on their pre-scheduled NodeManager, %d elsewhere; worker reads: "
-        + "%d local (%d prefetched), %d remote%n", onNode, REDUCES, elsewhere, delta(before, after, "read.local.blocks"),
-        delta(before, after, "read.prefetched.blocks"), delta(before, after, "read.remote.blocks"));
+        + "%d local (%d prefetched), %d remote; %d freed on commit%n", onNode, REDUCES, elsewhere,
+        delta(before, after, "read.local.blocks"), delta(before, after, "read.prefetched.blocks"),
+        delta(before, after, "read.remote.blocks"), delta(before, after, "commit.freed.blocks"));
     assertEquals(REDUCES, onNode, "every reduce started on the NodeManager it was placed on");
     assertEquals(0, elsewhere);
     assertEquals(0, delta(before, after, "read.remote.blocks"), "no reduce read a block from another worker");
     assertTrue(delta(before, after, "prefetch.blocks") > 0, "workers prefetched blocks to the placed nodes");
+    assertTrue(delta(before, after, "commit.freed.blocks") > 0,
+        "the workers freed the reduces' blocks once the reduces had committed");
     assertEquals(scache.counters.findCounter(TaskCounter.REDUCE_SHUFFLE_BYTES).getValue(),
         scache.counters.findCounter(ScacheCounter.BYTES_READ).getValue(), "every shuffled byte came from SCache");
   }

@@ -181,7 +181,7 @@ public final class ScacheOptions {
           + "holds reduce requests waiting for the master's pre-schedule before it requests them without placement.");
   public static final ConfigEntry<Duration> HADOOP_PLACEMENT_POLL_INTERVAL = duration(
       "scache.hadoop.placement.poll.interval", "250ms", "How often the application master asks the master whether "
-          + "its job's reduces are placed.");
+          + "its job's reduces are placed, and looks for reduces that have committed, whose input the workers then free.");
 
   public static final ConfigEntry<Integer> HADOOP_SAMPLING_SAMPLES_PER_REDUCE = intEntry(
       "scache.hadoop.sampling.samples.per.reduce", 100, "For a job with a range or custom partitioner: records the "
