@@ -1,5 +1,7 @@
 package org.scache.hadoop.bench;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 
 /** Sizes as the options take them (256m, 1g, 512k, or bytes) and as the reports print them (binary units). */
@@ -38,6 +40,15 @@ final class ByteSize {
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("not a size: " + text + " (examples: 256m, 1g)", e);
     }
+  }
+
+  /** Comma-separated sizes, each as {@link #parse} takes it. */
+  static List<Long> parseList(String text) {
+    List<Long> sizes = new ArrayList<>();
+    for (String s : text.split(",")) {
+      sizes.add(parse(s));
+    }
+    return sizes;
   }
 
   /** 256 MiB, 1.5 GiB, 12.3 MiB, 800 KiB, 17 B. */

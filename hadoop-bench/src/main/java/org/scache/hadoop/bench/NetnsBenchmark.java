@@ -38,10 +38,7 @@ public final class NetnsBenchmark {
       if (!options.parse(args)) {
         return;
       }
-      List<Long> sizes = new ArrayList<>();
-      for (String s : options.get("sizes").split(",")) {
-        sizes.add(ByteSize.parse(s));
-      }
+      List<Long> sizes = ByteSize.parseList(options.get("sizes"));
       List<Integer> links = new ArrayList<>();
       for (String l : options.get("links").split(",")) {
         links.add(l.trim().equals("none") ? 0 : Integer.parseInt(l.trim()));

@@ -4,15 +4,11 @@ import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
 import java.awt.Graphics2D;
-import java.awt.RenderingHints;
-import java.awt.image.BufferedImage;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import javax.imageio.ImageIO;
 import org.scache.hadoop.bench.netns.LinkSampler;
 
 /**
@@ -53,13 +49,9 @@ final class NetworkChart {
       }
     }
     int height = 70 + pair.size() * (PANEL + 60);
-    BufferedImage image = new BufferedImage(WIDTH, height, BufferedImage.TYPE_INT_RGB);
-    Graphics2D g = image.createGraphics();
+    PngCanvas canvas = new PngCanvas(WIDTH, height);
+    Graphics2D g = canvas.graphics();
     try {
-      g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
-      g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
-      g.setColor(Color.WHITE);
-      g.fillRect(0, 0, WIDTH, height);
       g.setColor(Color.DARK_GRAY);
       g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 16));
       g.drawString(title + ": MB/s each node sent (repetition " + lastRep + ")", LEFT, 24);
@@ -80,8 +72,7 @@ final class NetworkChart {
     } finally {
       g.dispose();
     }
-    Files.createDirectories(png.toAbsolutePath().getParent());
-    ImageIO.write(image, "png", png.toFile());
+    canvas.write(png);
   }
 
   private static void panel(Graphics2D g, NetworkPhases r, List<LinkSampler.Sample> samples, List<String> nodes,

@@ -36,10 +36,7 @@ public final class TerasortBenchmark {
       if (!options.parse(args)) {
         return;
       }
-      List<Long> sizes = new ArrayList<>();
-      for (String s : options.get("sizes").split(",")) {
-        sizes.add(ByteSize.parse(s));
-      }
+      List<Long> sizes = ByteSize.parseList(options.get("sizes"));
       int repetitions = options.getInt("repetitions");
       if (repetitions < 1) {
         throw new IllegalArgumentException("--repetitions must be at least 1");

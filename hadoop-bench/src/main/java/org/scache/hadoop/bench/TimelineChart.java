@@ -4,16 +4,12 @@ import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
 import java.awt.Graphics2D;
-import java.awt.RenderingHints;
 import java.awt.Shape;
 import java.awt.geom.Rectangle2D;
-import java.awt.image.BufferedImage;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
-import javax.imageio.ImageIO;
 
 /**
  * A PNG of the stage timelines of TeraSort jobs, one panel per job on one time axis (seconds since each
@@ -42,7 +38,6 @@ final class TimelineChart {
 
   /** Draws {@code jobs} (e.g. Hadoop's shuffle, then SCache) under {@code title} into {@code png}. */
   static void write(Path png, String title, List<JobFigures> jobs) throws IOException {
-    System.setProperty("java.awt.headless", "true");
     int maxRows = jobs.stream().mapToInt(j -> j.attempts().size()).max().orElse(1);
     int rowHeight = Math.max(3, Math.min(14, 380 / Math.max(1, maxRows)));
     long span = jobs.stream().mapToLong(j -> j.finish() - j.submit()).max().orElse(1);
@@ -50,13 +45,9 @@ final class TimelineChart {
     for (JobFigures j : jobs) {
       height += PANEL_HEADER + j.attempts().size() * rowHeight + AXIS + GAP;
     }
-    BufferedImage image = new BufferedImage(WIDTH, height, BufferedImage.TYPE_INT_RGB);
-    Graphics2D g = image.createGraphics();
+    PngCanvas canvas = new PngCanvas(WIDTH, height);
+    Graphics2D g = canvas.graphics();
     try {
-      g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
-      g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
-      g.setColor(Color.WHITE);
-      g.fillRect(0, 0, WIDTH, height);
       g.setColor(TEXT);
       g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 16));
       g.drawString(title, LEFT, 22);
@@ -68,10 +59,7 @@ final class TimelineChart {
     } finally {
       g.dispose();
     }
-    Files.createDirectories(png.toAbsolutePath().getParent());
-    if (!ImageIO.write(image, "png", png.toFile())) {
-      throw new IOException("no PNG writer in this JVM");
-    }
+    canvas.write(png);
   }
 
   private static int panel(Graphics2D g, JobFigures job, int top, int rowHeight, long span) {
