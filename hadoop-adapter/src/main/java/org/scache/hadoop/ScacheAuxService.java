@@ -2,6 +2,11 @@ package org.scache.hadoop;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.io.DataInputByteBuffer;
 import org.apache.hadoop.mapreduce.security.token.JobTokenIdentifier;
@@ -28,8 +33,14 @@ public class ScacheAuxService extends AuxiliaryService {
 
   private static final Logger LOG = LoggerFactory.getLogger(ScacheAuxService.class);
 
+  /** The longest wait between two attempts to start a worker that could not start. */
+  static final Duration MAX_RETRY_INTERVAL = Duration.ofSeconds(30);
+
   private ScacheConf scacheConf;
   private volatile ScacheWorker worker;
+  private volatile Throwable startFailure;
+  private ScheduledExecutorService retries;
+  private boolean stopped;
 
   public ScacheAuxService() {
     super(NAME);
@@ -37,27 +48,87 @@ public class ScacheAuxService extends AuxiliaryService {
 
   @Override
   protected void serviceInit(Configuration conf) throws Exception {
-    scacheConf = withIdentity(onNodeManagerHost(HadoopScacheConf.from(conf), conf));
+    scacheConf = onNodeManagerHost(HadoopScacheConf.from(conf), conf);
     super.serviceInit(conf);
   }
 
+  /**
+   * Starts the worker. A worker that cannot start (its port taken, its memory not to be had) does not
+   * stop the NodeManager, which still runs every job that does not ask for SCache: the service tries
+   * again after 1 s, then at doubling intervals up to {@link #MAX_RETRY_INTERVAL}, with a new port
+   * each time when the port is chosen at random, until the worker starts or the service stops. A
+   * configuration the worker refuses is logged once and not tried again.
+   */
   @Override
   protected void serviceStart() throws Exception {
-    try {
-      worker = ScacheWorker.start(scacheConf);
-      LOG.info("SCache worker {} started in this NodeManager, serving on {}", worker.info().workerId(),
-          worker.info().address());
-    } catch (IOException | RuntimeException e) {
-      // a NodeManager without SCache still runs every job that does not ask for it
-      LOG.error("SCache worker could not start; jobs that enable SCache cannot run their tasks on this node", e);
+    if (!tryStartWorker()) {
+      retries = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "scache-aux-service-start");
+        t.setDaemon(true);
+        return t;
+      });
+      scheduleRetry(Duration.ofSeconds(1));
     }
     super.serviceStart();
   }
 
+  private void scheduleRetry(Duration delay) {
+    retries.schedule(() -> {
+      try {
+        if (!tryStartWorker()) {
+          Duration doubled = delay.multipliedBy(2);
+          scheduleRetry(doubled.compareTo(MAX_RETRY_INTERVAL) > 0 ? MAX_RETRY_INTERVAL : doubled);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }, delay.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * One attempt; false when the worker could not start for a reason that may pass (a port, memory, a
+   * file). The cause is logged and kept.
+   */
+  private boolean tryStartWorker() throws InterruptedException {
+    ScacheWorker started;
+    try {
+      started = ScacheWorker.start(withIdentity(scacheConf));
+    } catch (IOException e) {
+      startFailure = e;
+      LOG.error("SCache worker could not start; jobs that enable SCache cannot run their tasks on this node until "
+          + "it does. Trying again", e);
+      return false;
+    } catch (RuntimeException e) {
+      // a configuration the worker refuses: trying again would not change it
+      startFailure = e;
+      LOG.error("SCache worker cannot start with this configuration; jobs that enable SCache cannot run their "
+          + "tasks on this node", e);
+      return true;
+    }
+    synchronized (this) {
+      if (stopped) {
+        started.close();
+        return true;
+      }
+      worker = started;
+    }
+    startFailure = null;
+    LOG.info("SCache worker {} started in this NodeManager, serving on {}", started.info().workerId(),
+        started.info().address());
+    return true;
+  }
+
   @Override
   protected void serviceStop() throws Exception {
-    ScacheWorker w = worker;
-    worker = null;
+    ScacheWorker w;
+    synchronized (this) {
+      stopped = true;
+      w = worker;
+      worker = null;
+    }
+    if (retries != null) {
+      retries.shutdownNow();
+    }
     if (w != null) {
       w.close();
     }
@@ -101,6 +172,11 @@ public class ScacheAuxService extends AuxiliaryService {
   /** The embedded worker, when it is running. */
   public ScacheWorker worker() {
     return worker;
+  }
+
+  /** Why the worker is not running, while it is not and the service keeps trying; empty otherwise. */
+  public Optional<Throwable> startFailure() {
+    return worker == null ? Optional.ofNullable(startFailure) : Optional.empty();
   }
 
   /**

@@ -170,4 +170,39 @@ class AdapterUnitTest {
     assertFalse(ScacheJob.decideAtJobStart(am, "application_1_0001"));
     assertEquals(null, am.get(MRJobConfig.MAP_ENV + "." + ShuffleChoice.ENV));
   }
+
+  @Test
+  void serviceStart_workerPortTaken_nodeManagerGoesOnAndTheWorkerStartsOnceThePortIsFree() throws Exception {
+    java.net.ServerSocket taken = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"));
+    Configuration nm = new Configuration(false);
+    nm.set(ScacheOptions.SECURITY_CLUSTER_SECRET.key(), "secret");
+    nm.set(ScacheOptions.WORKER_MASTER_ADDRESS.key(), "127.0.0.1:1");
+    nm.set(ScacheOptions.WORKER_BIND_HOST.key(), "127.0.0.1");
+    nm.set(ScacheOptions.WORKER_ADVERTISED_HOST.key(), "127.0.0.1");
+    nm.setInt(ScacheOptions.WORKER_PORT.key(), taken.getLocalPort());
+    nm.set(ScacheOptions.WORKER_MEMORY_RESERVE.key(), "4m");
+    nm.set(ScacheOptions.WORKER_MEMORY_SEGMENT.key(), "4m");
+    ScacheAuxService service = new ScacheAuxService();
+    try {
+      service.init(nm);
+      service.start();
+      assertEquals(org.apache.hadoop.service.Service.STATE.STARTED, service.getServiceState());
+      assertEquals(null, service.worker());
+      assertTrue(service.startFailure().orElseThrow() instanceof java.net.BindException,
+          service.startFailure().toString());
+      assertEquals(0, service.getMetaData().remaining(), "no worker address for containers yet");
+
+      taken.close();
+      long deadline = System.nanoTime() + 20_000_000_000L;
+      while (service.worker() == null && System.nanoTime() < deadline) {
+        Thread.sleep(50);
+      }
+      assertEquals("127.0.0.1:" + taken.getLocalPort(), service.worker().info().address());
+      assertFalse(service.startFailure().isPresent());
+      assertEquals("127.0.0.1:" + taken.getLocalPort(), NodeWorkerAddress.decode(service.getMetaData()).orElseThrow());
+    } finally {
+      taken.close();
+      service.stop();
+    }
+  }
 }

@@ -3,6 +3,7 @@ package org.scache.hadoop;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
@@ -76,17 +77,7 @@ public final class MiniScacheYarnCluster implements AutoCloseable {
     yarn = new MiniMRYarnCluster(name, nodeManagers);
     yarn.init(conf);
     yarn.start();
-    awaitWorkers(nodeManagers);
-  }
-
-  private void awaitWorkers(int n) throws InterruptedException {
-    long deadline = System.nanoTime() + 30_000_000_000L;
-    while (master.liveWorkers().size() < n) {
-      if (System.nanoTime() > deadline) {
-        throw new IllegalStateException("SCache workers did not register: " + master.liveWorkers());
-      }
-      Thread.sleep(50);
-    }
+    NodeManagerWorkers.awaitRegistered(master, yarn::getNodeManager, nodeManagers, Duration.ofSeconds(60));
   }
 
   /** A job configuration for this cluster with small task containers. */

@@ -1,9 +1,10 @@
 package org.scache.tez;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.Map;
 import java.util.TreeMap;
@@ -18,6 +19,7 @@ import org.scache.client.ScacheClient;
 import org.scache.common.WorkerInfo;
 import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
+import org.scache.hadoop.NodeManagerWorkers;
 import org.scache.hadoop.ScacheAuxService;
 import org.scache.master.ScacheMaster;
 
@@ -72,17 +74,7 @@ final class MiniScacheTezCluster implements AutoCloseable {
     tez = new AddressedNodesTezCluster(name, nodeManagers);
     tez.init(conf);
     tez.start();
-    awaitWorkers(nodeManagers);
-  }
-
-  private void awaitWorkers(int n) throws InterruptedException {
-    long deadline = System.nanoTime() + 30_000_000_000L;
-    while (master.liveWorkers().size() < n) {
-      if (System.nanoTime() > deadline) {
-        throw new IllegalStateException("SCache workers did not register: " + master.liveWorkers());
-      }
-      Thread.sleep(50);
-    }
+    NodeManagerWorkers.awaitRegistered(master, tez::getNodeManager, nodeManagers, Duration.ofSeconds(60));
   }
 
   /** A Tez configuration for this cluster: small containers, the Java 17 opens, the SCache master. */
