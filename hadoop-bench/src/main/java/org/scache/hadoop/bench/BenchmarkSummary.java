@@ -52,6 +52,7 @@ final class BenchmarkSummary {
           ByteSize.format(e.getKey()), job <= JOB_TARGET ? "met" : "NOT met", job,
           wait <= SHUFFLE_WAIT_TARGET ? "met" : "NOT met", wait));
     }
+    sb.append(cpu(bySize));
     return sb.toString();
   }
 
@@ -60,19 +61,42 @@ final class BenchmarkSummary {
     StringBuilder sb = new StringBuilder("size_bytes,repetition,shuffle,ran_first,job_id,job_s,map_stage_s,"
         + "reduce_stage_s,shuffle_wait_median_s,shuffle_wait_max_s,map_file_bytes_written,reduces_on_scheduled_node,"
         + "reduces_elsewhere,local_read_bytes,remote_read_bytes,prefetched_bytes,spilled_bytes,submit_ms,"
-        + "last_map_finish_ms,finish_ms,shuffle_after_jvm_median_s\n");
+        + "last_map_finish_ms,finish_ms,shuffle_after_jvm_median_s,map_cpu_s,reduce_cpu_s,machine_cpu_s\n");
     for (RunPair p : pairs) {
       for (TerasortRunner.SortRun r : List.of(p.hadoop(), p.scache())) {
         JobFigures j = r.job();
         WorkerTraffic w = r.workers();
         boolean first = (j.shuffle() == Shuffle.HADOOP) == p.hadoopFirst();
-        sb.append(String.format(Locale.ROOT, "%d,%d,%s,%s,%s,%.3f,%.3f,%.3f,%.3f,%.3f,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%.3f%n",
+        sb.append(String.format(Locale.ROOT, "%d,%d,%s,%s,%s,%.3f,%.3f,%.3f,%.3f,%.3f,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%.3f,%.3f,%.3f,%.3f%n",
             p.size(),
             p.repetition(), j.shuffle(), first, j.id(), j.jobSeconds(), j.mapStageSeconds(), j.reduceStageSeconds(),
             j.medianShuffleWaitSeconds(), j.maxShuffleWaitSeconds(), j.mapFileBytesWritten(),
             j.reducesOnScheduledNode(), j.reducesElsewhere(), w.localReadBytes(), w.remoteReadBytes(),
             w.prefetchedBytes(), w.spilledBytes(), j.submit(), j.lastMapFinish(), j.finish(),
-            j.medianShuffleAfterJvmSeconds()));
+            j.medianShuffleAfterJvmSeconds(), j.cpu().mapSeconds(), j.cpu().reduceSeconds(),
+            j.cpu().machineSeconds()));
+      }
+    }
+    return sb.toString();
+  }
+
+  /**
+   * CPU seconds, medians: the map tasks', the reduce tasks' and the whole machine's while the job ran
+   * (daemons, workers, application master and client included); the machine's busy share of its
+   * cores over the job tells whether the job was bound by CPU.
+   */
+  static String cpu(Map<Long, List<RunPair>> bySize) {
+    int cores = Runtime.getRuntime().availableProcessors();
+    StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%-32s %9s %8s %8s %9s%n",
+        "CPU seconds, medians (" + cores + " cores):", "map tasks", "reduces", "machine", "busy"));
+    for (Map.Entry<Long, List<RunPair>> e : bySize.entrySet()) {
+      for (Shuffle shuffle : Shuffle.values()) {
+        List<RunPair> runs = e.getValue();
+        sb.append(String.format(Locale.ROOT, "  %-8s %-21s %9.1f %8.1f %8.1f %8.0f%%%n", ByteSize.format(e.getKey()),
+            shuffle.label(), median(runs, p -> p.job(shuffle).cpu().mapSeconds()),
+            median(runs, p -> p.job(shuffle).cpu().reduceSeconds()),
+            median(runs, p -> p.job(shuffle).cpu().machineSeconds()),
+            100 * median(runs, p -> p.job(shuffle).cpu().machineSeconds() / (cores * p.job(shuffle).jobSeconds()))));
       }
     }
     return sb.toString();

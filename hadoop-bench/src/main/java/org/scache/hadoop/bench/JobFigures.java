@@ -6,6 +6,7 @@ import java.util.List;
 import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.FileSystemCounter;
 import org.apache.hadoop.mapreduce.JobID;
+import org.apache.hadoop.mapreduce.TaskCounter;
 import org.apache.hadoop.mapreduce.TaskType;
 import org.apache.hadoop.mapreduce.jobhistory.JobHistoryParser.JobInfo;
 import org.apache.hadoop.mapreduce.jobhistory.JobHistoryParser.TaskAttemptInfo;
@@ -23,12 +24,13 @@ import org.scache.hadoop.ScacheCounter;
  *   <li>shuffle wait of a reducer: its successful attempt's start to the end of its shuffle (Hadoop's
  *       reduces start while maps still run, and wait for them in their shuffle);
  *   <li>map disk bytes: the maps' {@code FILE_BYTES_WRITTEN} (spills and shuffle files);
- *   <li>reducers placed: the job counters {@code REDUCES_ON_SCHEDULED_NODE} and {@code REDUCES_ELSEWHERE}.
+ *   <li>reducers placed: the job counters {@code REDUCES_ON_SCHEDULED_NODE} and {@code REDUCES_ELSEWHERE};
+ *   <li>CPU: the maps' and reduces' {@code CPU_MILLISECONDS}, and the machine's while the job ran ({@link CpuUse}).
  * </ul>
  */
 record JobFigures(Shuffle shuffle, JobID id, long submit, long finish, long firstMapStart, long lastMapFinish,
     long lastReduceFinish, List<AttemptSpan> attempts, long mapFileBytesWritten, long reducesOnScheduledNode,
-    long reducesElsewhere, long scacheBytesPut, long scacheBytesRead, long reduceShuffleBytes) {
+    long reducesElsewhere, long scacheBytesPut, long scacheBytesRead, long reduceShuffleBytes, CpuUse cpu) {
 
   static JobFigures of(Shuffle shuffle, JobInfo job) {
     List<AttemptSpan> attempts = new ArrayList<>();
@@ -60,7 +62,9 @@ record JobFigures(Shuffle shuffle, JobID id, long submit, long finish, long firs
         maps == null ? 0 : maps.findCounter("file", FileSystemCounter.BYTES_WRITTEN).getValue(),
         counter(total, ScacheCounter.REDUCES_ON_SCHEDULED_NODE), counter(total, ScacheCounter.REDUCES_ELSEWHERE),
         counter(total, ScacheCounter.BYTES_PUT), counter(total, ScacheCounter.BYTES_READ),
-        total == null ? 0 : total.findCounter(org.apache.hadoop.mapreduce.TaskCounter.REDUCE_SHUFFLE_BYTES).getValue());
+        total == null ? 0 : total.findCounter(org.apache.hadoop.mapreduce.TaskCounter.REDUCE_SHUFFLE_BYTES).getValue(),
+        new CpuUse(counter(maps, TaskCounter.CPU_MILLISECONDS), counter(job.getReduceCounters(),
+            TaskCounter.CPU_MILLISECONDS), -1));
   }
 
   private static long counter(Counters counters, Enum<?> key) {
@@ -91,7 +95,14 @@ record JobFigures(Shuffle shuffle, JobID id, long submit, long finish, long firs
         .toList();
     return new JobFigures(shuffle, id, submit, finish, firstMapStart, lastMapFinish, lastReduceFinish, with,
         mapFileBytesWritten, reducesOnScheduledNode, reducesElsewhere, scacheBytesPut, scacheBytesRead,
-        reduceShuffleBytes);
+        reduceShuffleBytes, cpu);
+  }
+
+  /** With the machine's busy CPU milliseconds while the job ran. */
+  JobFigures withMachineCpu(long millis) {
+    return new JobFigures(shuffle, id, submit, finish, firstMapStart, lastMapFinish, lastReduceFinish, attempts,
+        mapFileBytesWritten, reducesOnScheduledNode, reducesElsewhere, scacheBytesPut, scacheBytesRead,
+        reduceShuffleBytes, cpu.withMachine(millis));
   }
 
   /** Every successful reduce's shuffle after its JVM was up, in seconds, in reduce order (empty when unknown). */

@@ -20,6 +20,10 @@ final class PairReport {
     row(sb, "shuffle wait per reducer, longest", h.maxShuffleWaitSeconds(), s.maxShuffleWaitSeconds());
     row(sb, "shuffle after the reducer's JVM is up, median", h.medianShuffleAfterJvmSeconds(),
         s.medianShuffleAfterJvmSeconds());
+    row(sb, "CPU of the map tasks", h.cpu().mapSeconds(), s.cpu().mapSeconds());
+    row(sb, "CPU of the reduce tasks", h.cpu().reduceSeconds(), s.cpu().reduceSeconds());
+    row(sb, "CPU of the machine while the job ran", h.cpu().machineSeconds(), s.cpu().machineSeconds());
+    row(sb, "  of which outside the tasks", h.cpu().outsideTasksSeconds(), s.cpu().outsideTasksSeconds());
     sb.append(String.format(Locale.ROOT, "%-44s %16s %16s %15s%n", "map output written to local disk",
         ByteSize.format(h.mapFileBytesWritten()), ByteSize.format(s.mapFileBytesWritten()),
         ratio(s.mapFileBytesWritten(), h.mapFileBytesWritten())));

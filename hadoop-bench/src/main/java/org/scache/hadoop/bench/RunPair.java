@@ -4,6 +4,11 @@ package org.scache.hadoop.bench;
 record RunPair(long size, int repetition, boolean hadoopFirst, TerasortRunner.SortRun hadoop,
     TerasortRunner.SortRun scache) {
 
+  /** The figures of the job on {@code shuffle}. */
+  JobFigures job(Shuffle shuffle) {
+    return (shuffle == Shuffle.HADOOP ? hadoop : scache).job();
+  }
+
   double jobRatio() {
     return Stats.ratio(scache.job().jobSeconds(), hadoop.job().jobSeconds());
   }

@@ -66,12 +66,15 @@ final class TerasortRunner {
       throw new IllegalStateException("the SCache master is not usable; see " + console.logFile());
     }
     Map<String, Long> before = cluster.workerStats();
+    long cpuBefore = MachineCpu.busyMillis();
     JobID id = WatchedTool.run("TeraSort (" + shuffle.label() + ")", new TeraSort(), conf,
         new String[] {input.toUri().toString(), output.toUri().toString()}, console);
+    long cpuAfter = MachineCpu.busyMillis();
     WorkerTraffic traffic = WorkerTraffic.between(before, cluster.workerStats());
     Path logs = cluster.containerLogs();
     JobFigures figures = JobFigures.of(shuffle, JobHistoryFile.read(id, conf))
-        .withJvmStarts(container -> ContainerLogs.jvmUp(logs, container));
+        .withJvmStarts(container -> ContainerLogs.jvmUp(logs, container))
+        .withMachineCpu(cpuBefore < 0 || cpuAfter < 0 ? -1 : cpuAfter - cpuBefore);
     return new SortRun(figures, shuffle == Shuffle.SCACHE ? traffic : WorkerTraffic.NONE);
   }
 

@@ -62,6 +62,8 @@ class ReportPiecesTest {
     String summary = BenchmarkSummary.format(List.of(pair));
     assertTrue(summary.contains("1 GiB"), summary);
     assertTrue(summary.contains("shuffle wait target met"), summary);
+    assertTrue(summary.contains("CPU seconds, medians"), summary);
+    assertTrue(summary.contains("20.0      8.0     40.0"), "map, reduce and machine CPU of each job: " + summary);
     assertTrue(BenchmarkSummary.csv(List.of(pair)).lines().count() == 3);
   }
 
@@ -113,6 +115,20 @@ class ReportPiecesTest {
       lastReduce = Math.max(lastReduce, start + reduceMs);
     }
     return new JobFigures(shuffle, new JobID("1", 1), submit, lastReduce + 500, submit + 2_000, lastMap, lastReduce,
-        attempts, shuffle == Shuffle.HADOOP ? 300 * ByteSize.MIB : 40 * ByteSize.KIB, 0, 0, 0, 0, 0);
+        attempts, shuffle == Shuffle.HADOOP ? 300 * ByteSize.MIB : 40 * ByteSize.KIB, 0, 0, 0, 0, 0,
+        new CpuUse(20_000, 8_000, 40_000));
+  }
+
+  @Test
+  void machineCpu_procStatCpuLine_countsEveryBusyFieldButIdleAndIowait() {
+    // user nice system idle iowait irq softirq steal guest guest_nice, in 1/100 s
+    assertEquals(10 * (100 + 1 + 50 + 3 + 4 + 5), MachineCpu.busyMillis("cpu  100 1 50 9000 70 3 4 5 20 0"));
+  }
+
+  @Test
+  void cpuUse_outsideTheTasks_isTheMachinesLessTheTasks() {
+    CpuUse cpu = new CpuUse(20_000, 8_000, 40_000);
+    assertEquals(12.0, cpu.outsideTasksSeconds(), 1e-9);
+    assertTrue(Double.isNaN(CpuUse.UNKNOWN.outsideTasksSeconds()));
   }
 }
