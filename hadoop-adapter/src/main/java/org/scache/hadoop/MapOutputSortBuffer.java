@@ -95,6 +95,16 @@ final class MapOutputSortBuffer<K, V> implements IndexedSortable {
     return starts;
   }
 
+  /** After {@link #sort}: the serialized bytes (keys and values) of the sorted records at positions [from, to). */
+  long serializedBytes(int from, int to) {
+    long bytes = 0;
+    for (int i = from; i < to; i++) {
+      int m = META * order[i];
+      bytes += meta[m + 3] - meta[m + 1];
+    }
+    return bytes;
+  }
+
   /** After {@link #sort}: the sorted records at positions [from, to). */
   RawKeyValueIterator iterator(int from, int to) {
     return new SortedRecords(from, to);

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.io.compress.CompressionCodec;
 import org.apache.hadoop.io.compress.DefaultCodec;
@@ -35,8 +36,9 @@ import org.scache.common.protocol.PartitionerKind;
  * (the job's serializers, sorter, key comparator, combiner and IFile writer, compression included)
  * and puts each partition's sorted run on the node's SCache worker instead of writing spill files.
  * Output beyond the sort buffer ({@code mapreduce.task.io.sort.mb}) goes as extra runs; see
- * {@link MapOutputBlock} for the block layout. When the job does not enable SCache it is Hadoop's
- * own MapOutputBuffer.
+ * {@link MapOutputBlock} for the block layout. Its SCache client starts in the background while the
+ * map reads its input; a map that SCache refuses fails at its first put. When the job does not
+ * enable SCache it is Hadoop's own MapOutputBuffer.
  */
 public class ScacheMapOutputCollector<K, V> implements MapOutputCollector<K, V> {
   private MapOutputCollector<K, V> hadoopBuffer;
@@ -57,6 +59,7 @@ public class ScacheMapOutputCollector<K, V> implements MapOutputCollector<K, V> 
   private Counters.Counter outputBytes;
   private Counters.Counter materializedBytes;
 
+  private CompletableFuture<ScacheClient> connecting;
   private ScacheClient client;
   private String appId;
   private int numMaps;
@@ -94,7 +97,9 @@ public class ScacheMapOutputCollector<K, V> implements MapOutputCollector<K, V> 
     }
     spillThreshold = (long) ((sortMb << 20) * (double) spillPercent);
     SerializationFactory serialization = new SerializationFactory(job);
-    buffer = new MapOutputSortBuffer<>((int) Math.min(spillThreshold, 1 << 20), serialization.getSerializer(keyClass),
+    // like Hadoop's MapOutputBuffer, the sort buffer is taken whole at the start: grown by doubling, a map's
+    // output would allocate (and collect) nearly twice its size in large arrays
+    buffer = new MapOutputSortBuffer<>((int) spillThreshold, serialization.getSerializer(keyClass),
         serialization.getSerializer(valueClass), (org.apache.hadoop.io.RawComparator<K>) job.getOutputKeyComparator());
     outputRecords = reporter.getCounter(TaskCounter.MAP_OUTPUT_RECORDS);
     outputBytes = reporter.getCounter(TaskCounter.MAP_OUTPUT_BYTES);
@@ -107,15 +112,48 @@ public class ScacheMapOutputCollector<K, V> implements MapOutputCollector<K, V> 
     }
     numMaps = job.getNumMapTasks();
     partitionerKind = PartitionerKinds.of(job);
-    client = TaskScacheClient.open(job, task.getJobID(), task.getShuffleSecret());
-    appId = client.appId();
+    // the client's start (its network stack, its connections, the application's and the shuffle's
+    // registration) takes a task JVM a good part of a second: it runs while the map reads its input
+    connecting = CompletableFuture.supplyAsync(() -> connect(task), r -> {
+      Thread t = new Thread(r, "scache-connect-" + attemptId);
+      t.setDaemon(true);
+      t.start();
+    });
+  }
+
+  private ScacheClient connect(MapTask task) {
+    ScacheClient c;
     try {
-      client.registerApplication();
-      registerShuffle(TaskScacheClient.SHUFFLE_ID);
-    } catch (ScacheException e) {
-      client.close();
-      throw new IOException("SCache refused map " + attemptId + ": " + e.getMessage(), e);
+      c = TaskScacheClient.open(job, task.getJobID(), task.getShuffleSecret());
+    } catch (IOException e) {
+      throw new CompletionException(e);
     }
+    try {
+      c.registerApplication();
+      c.registerShuffle(TaskScacheClient.SHUFFLE_ID, numMaps, partitions, partitionerKind);
+      return c;
+    } catch (RuntimeException e) {
+      c.close();
+      throw e;
+    }
+  }
+
+  /** The connected client, once its start has ended; the map fails when SCache refused it. */
+  private ScacheClient client() throws IOException {
+    if (client == null) {
+      try {
+        client = connecting.join();
+      } catch (CompletionException e) {
+        Throwable cause = e.getCause() == null ? e : e.getCause();
+        if (cause instanceof IOException) {
+          throw (IOException) cause;
+        }
+        throw new IOException("SCache refused map " + attemptId + ": " + cause.getMessage(), cause);
+      }
+      appId = client.appId();
+      registeredShuffles.set(TaskScacheClient.SHUFFLE_ID);
+    }
+    return client;
   }
 
   @Override
@@ -154,12 +192,13 @@ public class ScacheMapOutputCollector<K, V> implements MapOutputCollector<K, V> 
     }
     putRun(TaskScacheClient.SHUFFLE_ID, spills + 1);
     int map = attemptId.getTaskID().getId();
+    ScacheClient scache = client();
     try {
       for (int s = 0; s < spills; s++) {
-        client.mapFinished(MapOutputBlock.spillShuffle(s), map, attemptId.getId());
+        scache.mapFinished(MapOutputBlock.spillShuffle(s), map, attemptId.getId());
       }
       // last: once shuffle 0 names this attempt final, reduces may read every run of it
-      client.mapFinished(TaskScacheClient.SHUFFLE_ID, map, attemptId.getId());
+      scache.mapFinished(TaskScacheClient.SHUFFLE_ID, map, attemptId.getId());
     } catch (ScacheException e) {
       throw new IOException("SCache did not accept the end of map " + attemptId + ": " + e.getMessage(), e);
     }
@@ -176,11 +215,19 @@ public class ScacheMapOutputCollector<K, V> implements MapOutputCollector<K, V> 
     }
     if (client != null) {
       client.close();
+    } else if (connecting != null) {
+      // a map that ends before its first put: the client is closed once it has started
+      connecting.whenComplete((c, e) -> {
+        if (c != null) {
+          c.close();
+        }
+      });
     }
   }
 
   /** Sorts the buffered records and puts one run per partition, as blocks of {@code shuffleId}. */
   private void putRun(int shuffleId, int runs) throws IOException {
+    ScacheClient scache = client();
     registerShuffle(shuffleId);
     buffer.sort(sorter, reporter);
     int[] starts = buffer.partitionStarts(partitions);
@@ -188,8 +235,9 @@ public class ScacheMapOutputCollector<K, V> implements MapOutputCollector<K, V> 
     int map = attemptId.getTaskID().getId();
     try {
       for (int p = 0; p < partitions; p++) {
-        ByteBuffer block = writeRun(buffer.iterator(starts[p], starts[p + 1]), runs);
-        puts.add(client.putBlockAsync(new BlockId(appId, shuffleId, map, attemptId.getId(), p), block));
+        ByteBuffer block = writeRun(buffer.iterator(starts[p], starts[p + 1]),
+            runCapacity(buffer.serializedBytes(starts[p], starts[p + 1]), starts[p + 1] - starts[p]), runs);
+        puts.add(scache.putBlockAsync(new BlockId(appId, shuffleId, map, attemptId.getId(), p), block));
         reporter.progress();
       }
       CompletableFuture.allOf(puts.toArray(CompletableFuture[]::new)).join();
@@ -206,10 +254,21 @@ public class ScacheMapOutputCollector<K, V> implements MapOutputCollector<K, V> 
     }
   }
 
+  /**
+   * Bytes that hold an uncompressed IFile run of {@code records} records of {@code serialized} bytes
+   * behind the block header: per record a key and a value length of at most 5 bytes each, then the
+   * end-of-file marker and the checksum. A run that needs more (a combiner's output, a codec that
+   * grows its input) makes its buffer grow.
+   */
+  static int runCapacity(long serialized, int records) {
+    long bytes = MapOutputBlock.HEADER_BYTES + serialized + 10L * records + 16;
+    return (int) Math.min(bytes, Integer.MAX_VALUE - 16);
+  }
+
   /** One partition's records as an IFile run behind a {@link MapOutputBlock} header. */
-  private ByteBuffer writeRun(RawKeyValueIterator records, int runs)
+  private ByteBuffer writeRun(RawKeyValueIterator records, int capacity, int runs)
       throws IOException, InterruptedException, ClassNotFoundException {
-    ExposedBytes bytes = new ExposedBytes();
+    ExposedBytes bytes = new ExposedBytes(capacity);
     bytes.write(new byte[MapOutputBlock.HEADER_BYTES]);
     IFile.Writer<K, V> writer;
     try (FSDataOutputStream out = new FSDataOutputStream(bytes, null)) {
@@ -233,17 +292,17 @@ public class ScacheMapOutputCollector<K, V> implements MapOutputCollector<K, V> 
     return block;
   }
 
-  private void registerShuffle(int shuffleId) {
+  private void registerShuffle(int shuffleId) throws IOException {
     if (!registeredShuffles.get(shuffleId)) {
-      client.registerShuffle(shuffleId, numMaps, partitions, partitionerKind);
+      client().registerShuffle(shuffleId, numMaps, partitions, partitionerKind);
       registeredShuffles.set(shuffleId);
     }
   }
 
   /** A byte array stream whose buffer can be handed on without a copy. */
   private static final class ExposedBytes extends ByteArrayOutputStream {
-    ExposedBytes() {
-      super(64);
+    ExposedBytes(int capacity) {
+      super(capacity);
     }
 
     byte[] array() {
