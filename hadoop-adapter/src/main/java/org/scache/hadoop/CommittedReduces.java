@@ -12,6 +12,7 @@ import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptCompletionEventStat
 import org.apache.hadoop.mapreduce.v2.api.records.TaskType;
 import org.apache.hadoop.mapreduce.v2.app.job.Job;
 import org.scache.client.ScacheClient;
+import org.scache.common.DaemonThreads;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,11 +33,8 @@ final class CommittedReduces implements AutoCloseable {
   private final ScacheClient client;
   private final int shuffleId;
   private final BitSet announced = new BitSet();
-  private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
-    Thread t = new Thread(r, "scache-committed-reduces");
-    t.setDaemon(true);
-    return t;
-  });
+  private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
+      DaemonThreads.named("scache-committed-reduces"));
   private int nextEvent;
   private boolean unreachable;
 

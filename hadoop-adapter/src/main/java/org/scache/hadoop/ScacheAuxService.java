@@ -15,6 +15,7 @@ import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.api.ApplicationInitializationContext;
 import org.apache.hadoop.yarn.server.api.ApplicationTerminationContext;
 import org.apache.hadoop.yarn.server.api.AuxiliaryService;
+import org.scache.common.DaemonThreads;
 import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
 import org.scache.worker.ScacheWorker;
@@ -61,12 +62,8 @@ public class ScacheAuxService extends AuxiliaryService {
    */
   @Override
   protected void serviceStart() throws Exception {
-    if (!tryStartWorker()) {
-      retries = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "scache-aux-service-start");
-        t.setDaemon(true);
-        return t;
-      });
+    if (startFailedForNow()) {
+      retries = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("scache-aux-service-start"));
       scheduleRetry(Duration.ofSeconds(1));
     }
     super.serviceStart();
@@ -75,7 +72,7 @@ public class ScacheAuxService extends AuxiliaryService {
   private void scheduleRetry(Duration delay) {
     retries.schedule(() -> {
       try {
-        if (!tryStartWorker()) {
+        if (startFailedForNow()) {
           Duration doubled = delay.multipliedBy(2);
           scheduleRetry(doubled.compareTo(MAX_RETRY_INTERVAL) > 0 ? MAX_RETRY_INTERVAL : doubled);
         }
@@ -86,10 +83,10 @@ public class ScacheAuxService extends AuxiliaryService {
   }
 
   /**
-   * One attempt; false when the worker could not start for a reason that may pass (a port, memory, a
-   * file). The cause is logged and kept.
+   * One attempt to start the worker; true when it did not start for a reason that may pass (a port,
+   * memory, a file), so that another attempt may succeed. A failure's cause is logged and kept.
    */
-  private boolean tryStartWorker() throws InterruptedException {
+  private boolean startFailedForNow() throws InterruptedException {
     ScacheWorker started;
     try {
       started = ScacheWorker.start(withIdentity(scacheConf));
@@ -97,25 +94,25 @@ public class ScacheAuxService extends AuxiliaryService {
       startFailure = e;
       LOG.error("SCache worker could not start; jobs that enable SCache cannot run their tasks on this node until "
           + "it does. Trying again", e);
-      return false;
+      return true;
     } catch (RuntimeException e) {
       // a configuration the worker refuses: trying again would not change it
       startFailure = e;
       LOG.error("SCache worker cannot start with this configuration; jobs that enable SCache cannot run their "
           + "tasks on this node", e);
-      return true;
+      return false;
     }
     synchronized (this) {
       if (stopped) {
         started.close();
-        return true;
+        return false;
       }
       worker = started;
     }
     startFailure = null;
     LOG.info("SCache worker {} started in this NodeManager, serving on {}", started.info().workerId(),
         started.info().address());
-    return true;
+    return false;
   }
 
   @Override

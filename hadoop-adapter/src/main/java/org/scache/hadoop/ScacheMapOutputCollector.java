@@ -27,6 +27,7 @@ import org.apache.hadoop.util.QuickSort;
 import org.apache.hadoop.util.ReflectionUtils;
 import org.scache.client.ScacheClient;
 import org.scache.common.BlockId;
+import org.scache.common.DaemonThreads;
 import org.scache.common.ScacheException;
 import org.scache.common.protocol.PartitionerKind;
 
@@ -114,11 +115,8 @@ public class ScacheMapOutputCollector<K, V> implements MapOutputCollector<K, V> 
     partitionerKind = PartitionerKinds.of(job);
     // the client's start (its network stack, its connections, the application's and the shuffle's
     // registration) takes a task JVM a good part of a second: it runs while the map reads its input
-    connecting = CompletableFuture.supplyAsync(() -> connect(task), r -> {
-      Thread t = new Thread(r, "scache-connect-" + attemptId);
-      t.setDaemon(true);
-      t.start();
-    });
+    connecting = CompletableFuture.supplyAsync(() -> connect(task),
+        r -> DaemonThreads.named("scache-connect-" + attemptId).newThread(r).start());
   }
 
   private ScacheClient connect(MapTask task) {
@@ -151,6 +149,7 @@ public class ScacheMapOutputCollector<K, V> implements MapOutputCollector<K, V> 
         throw new IOException("SCache refused map " + attemptId + ": " + cause.getMessage(), cause);
       }
       appId = client.appId();
+      // connect() registered it
       registeredShuffles.set(TaskScacheClient.SHUFFLE_ID);
     }
     return client;

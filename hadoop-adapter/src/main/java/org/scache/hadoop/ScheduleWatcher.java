@@ -8,6 +8,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.scache.client.ScacheClient;
 import org.scache.common.Clock;
+import org.scache.common.DaemonThreads;
 import org.scache.common.ScacheException;
 import org.scache.common.protocol.Message;
 import org.scache.common.protocol.Status;
@@ -26,11 +27,8 @@ final class ScheduleWatcher implements AutoCloseable {
   private final int shuffleId;
   private final Clock clock;
   private final long giveUpAfterMillis;
-  private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
-    Thread t = new Thread(r, "scache-schedule-watcher");
-    t.setDaemon(true);
-    return t;
-  });
+  private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
+      DaemonThreads.named("scache-schedule-watcher"));
   private volatile ScheduledFuture<?> polling;
   private volatile Message.ScheduleResult schedule;
   private volatile String gaveUp;

@@ -20,6 +20,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Supplier;
 import org.scache.common.BlockId;
+import org.scache.common.DaemonThreads;
 import org.scache.common.ScacheException;
 import org.scache.common.auth.Credentials;
 import org.scache.common.config.ScacheConf;
@@ -54,11 +55,7 @@ final class SharedMemoryPath implements AutoCloseable {
   private final AtomicBoolean disabled = new AtomicBoolean();
   /** Copies out of the worker's memory run here, off the connection's event loop, one per core. */
   private final java.util.concurrent.ExecutorService copiers = java.util.concurrent.Executors.newFixedThreadPool(
-      Runtime.getRuntime().availableProcessors(), r -> {
-        Thread t = new Thread(r, "scache-client-copy");
-        t.setDaemon(true);
-        return t;
-      });
+      Runtime.getRuntime().availableProcessors(), DaemonThreads.named("scache-client-copy"));
 
   /** Copies hold the read lock; {@link #close()} takes the write lock before unmapping. */
   private final ReentrantReadWriteLock mappingLock = new ReentrantReadWriteLock();

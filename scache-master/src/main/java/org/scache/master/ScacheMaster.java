@@ -8,6 +8,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.scache.common.Clock;
+import org.scache.common.DaemonThreads;
 import org.scache.common.ScacheException;
 import org.scache.common.ShuffleKey;
 import org.scache.common.WorkerInfo;
@@ -59,11 +60,7 @@ public final class ScacheMaster implements AutoCloseable {
     MasterRequestHandler handler = new MasterRequestHandler(this, clusterSecret);
     this.server = ScacheServer.start("scache-master", conf.get(ScacheOptions.MASTER_BIND_HOST),
         conf.get(ScacheOptions.MASTER_PORT), transport, () -> handler);
-    this.housekeeping = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "scache-master-housekeeping");
-      t.setDaemon(true);
-      return t;
-    });
+    this.housekeeping = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("scache-master-housekeeping"));
     housekeeping.scheduleWithFixedDelay(this::expireWorkers, heartbeatMillis, heartbeatMillis, TimeUnit.MILLISECONDS);
     LOG.info("master serving on port {}", server.port());
   }

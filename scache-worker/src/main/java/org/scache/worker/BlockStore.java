@@ -19,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import org.scache.common.BlockId;
 import org.scache.common.Clock;
+import org.scache.common.DaemonThreads;
 import org.scache.common.ScacheException;
 import org.scache.common.ShuffleKey;
 import org.scache.common.protocol.Message;
@@ -95,17 +96,10 @@ final class BlockStore implements AutoCloseable {
     this.clock = clock;
     this.counters = counters;
     this.readBudget = new SpillReadBudget(readBudgetBytes);
-    this.background = Executors.newSingleThreadExecutor(daemon("scache-spill"));
-    this.diskReads = Executors.newFixedThreadPool(2, daemon("scache-spill-read"));
+    this.background = Executors.newSingleThreadExecutor(DaemonThreads.named("scache-spill"));
+    this.diskReads = Executors.newFixedThreadPool(2, DaemonThreads.named("scache-spill-read"));
   }
 
-  private static java.util.concurrent.ThreadFactory daemon(String name) {
-    return r -> {
-      Thread t = new Thread(r, name);
-      t.setDaemon(true);
-      return t;
-    };
-  }
 
   /** Where changes of rounds and lost blocks are told. */
   void events(StoreEvents events) {

@@ -12,6 +12,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import org.scache.common.DaemonThreads;
 import org.scache.common.ScacheException;
 import org.scache.common.WorkerInfo;
 import org.scache.common.auth.Credentials;
@@ -60,11 +61,8 @@ final class MasterLink implements AutoCloseable {
     this.flushInterval = flushInterval;
     this.timeout = timeout;
     this.onAppRemoved = onAppRemoved;
-    this.thread = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "scache-master-link-" + self.workerId());
-      t.setDaemon(true);
-      return t;
-    });
+    this.thread = Executors.newSingleThreadScheduledExecutor(
+        DaemonThreads.named("scache-master-link-" + self.workerId()));
   }
 
   void start() {

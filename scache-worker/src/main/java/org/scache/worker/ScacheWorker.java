@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import org.scache.common.DaemonThreads;
 import org.scache.common.WorkerInfo;
 import org.scache.common.auth.Credentials;
 import org.scache.common.config.ScacheConf;
@@ -90,11 +91,8 @@ public final class ScacheWorker implements AutoCloseable {
         masterLink.reportLost(lost);
       }
     });
-    timers = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "scache-worker-timers-" + info.workerId());
-      t.setDaemon(true);
-      return t;
-    });
+    timers = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
+        DaemonThreads.named("scache-worker-timers-" + info.workerId()));
     reader = new BlockReader(store, masterLink, connections, cluster, info, fetchTimeout, counters,
         new ReduceInputLocator(masterLink, timers, org.scache.common.Clock.SYSTEM,
             conf.get(ScacheOptions.WORKER_REDUCE_INPUT_WAIT)), peers);

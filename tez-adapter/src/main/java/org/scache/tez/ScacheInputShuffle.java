@@ -19,6 +19,7 @@ import org.apache.tez.runtime.library.common.InputAttemptIdentifier;
 import org.scache.client.ReduceInput;
 import org.scache.client.ScacheClient;
 import org.scache.common.BlockId;
+import org.scache.common.DaemonThreads;
 import org.scache.common.ScacheException;
 import org.scache.common.protocol.Status;
 import org.slf4j.Logger;
@@ -49,11 +50,8 @@ final class ScacheInputShuffle<R> {
     this.conf = conf;
     this.inputs = new ConsumerInputs(numInputs);
     this.merger = sink;
-    this.executor = Executors.newSingleThreadExecutor(r -> {
-      Thread t = new Thread(r, "scache-shuffle " + context.getInputOutputVertexNames());
-      t.setDaemon(true);
-      return t;
-    });
+    this.executor = Executors.newSingleThreadExecutor(
+        DaemonThreads.named("scache-shuffle " + context.getInputOutputVertexNames()));
   }
 
   void start() {

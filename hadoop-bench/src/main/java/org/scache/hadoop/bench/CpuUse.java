@@ -6,7 +6,10 @@ package org.scache.hadoop.bench;
  * application master and the client. Milliseconds; the machine's is -1 when unknown.
  */
 record CpuUse(long mapMillis, long reduceMillis, long machineMillis) {
-  static final CpuUse UNKNOWN = new CpuUse(0, 0, -1);
+  /** The tasks' CPU, the machine's not (yet) known. */
+  static CpuUse ofTasks(long mapMillis, long reduceMillis) {
+    return new CpuUse(mapMillis, reduceMillis, -1);
+  }
 
   CpuUse withMachine(long millis) {
     return new CpuUse(mapMillis, reduceMillis, millis);

@@ -62,9 +62,9 @@ record JobFigures(Shuffle shuffle, JobID id, long submit, long finish, long firs
         maps == null ? 0 : maps.findCounter("file", FileSystemCounter.BYTES_WRITTEN).getValue(),
         counter(total, ScacheCounter.REDUCES_ON_SCHEDULED_NODE), counter(total, ScacheCounter.REDUCES_ELSEWHERE),
         counter(total, ScacheCounter.BYTES_PUT), counter(total, ScacheCounter.BYTES_READ),
-        total == null ? 0 : total.findCounter(org.apache.hadoop.mapreduce.TaskCounter.REDUCE_SHUFFLE_BYTES).getValue(),
-        new CpuUse(counter(maps, TaskCounter.CPU_MILLISECONDS), counter(job.getReduceCounters(),
-            TaskCounter.CPU_MILLISECONDS), -1));
+        counter(total, TaskCounter.REDUCE_SHUFFLE_BYTES),
+        CpuUse.ofTasks(counter(maps, TaskCounter.CPU_MILLISECONDS),
+            counter(job.getReduceCounters(), TaskCounter.CPU_MILLISECONDS)));
   }
 
   private static long counter(Counters counters, Enum<?> key) {
