@@ -12,15 +12,14 @@ import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.yarn.api.records.NodeId;
 import org.junit.jupiter.api.Test;
 import org.scache.client.ScacheClient;
-import org.scache.common.Clock;
 import org.scache.common.ScacheException;
 import org.scache.common.WorkerInfo;
 import org.scache.common.protocol.Message;
 import org.scache.common.protocol.Status;
+import org.scache.common.testing.ManualClock;
 
 class ReducePlacementTest {
   private static final WorkerInfo W1 = new WorkerInfo("127.0.0.1:7001", "127.0.0.1", 7001);
@@ -30,18 +29,7 @@ class ReducePlacementTest {
   private static final NodeId NM2 = NodeId.newInstance("node", 4002);
   private static final NodeId NM3 = NodeId.newInstance("node", 4003);
 
-  private final AtomicLong now = new AtomicLong(1_000);
-  private final Clock clock = new Clock() {
-    @Override
-    public long millis() {
-      return now.get();
-    }
-
-    @Override
-    public long nanos() {
-      return now.get() * 1_000_000;
-    }
-  };
+  private final ManualClock clock = new ManualClock();
   private final ScacheClient client = mock(ScacheClient.class);
   private final ScheduleWatcher watcher = new ScheduleWatcher(client, 0, clock, Duration.ofSeconds(5));
   private final NodeWorkers nodes = new NodeWorkers("scache");
@@ -78,10 +66,10 @@ class ReducePlacementTest {
     placed();
     assertEquals(List.of(ReducePlacement.Choice.RETURN), placement.assign(List.of(NM1), pending(1, 3)));
 
-    now.addAndGet(9_999);
+    clock.advance(Duration.ofMillis(9_999));
     assertEquals(List.of(ReducePlacement.Choice.RETURN), placement.assign(List.of(NM1), pending(1, 3)));
 
-    now.addAndGet(1);
+    clock.advance(Duration.ofMillis(1));
     assertEquals(List.of(new ReducePlacement.Choice(0, false), new ReducePlacement.Choice(1, true)),
         placement.assign(List.of(NM1, NM3), pending(1, 3)));
     assertEquals(1, placement.elsewhere());
@@ -150,7 +138,7 @@ class ReducePlacementTest {
     when(client.getScheduleResult(0)).thenThrow(new ScacheException(Status.CONNECTION_FAILED, "refused"));
     watcher.poll();
     assertTrue(placement.holdsRequests(3, 10));
-    now.addAndGet(5_000);
+    clock.advance(Duration.ofMillis(5_000));
     watcher.poll();
     assertTrue(watcher.gaveUp().isPresent());
     assertFalse(placement.holdsRequests(3, 10));
@@ -162,9 +150,9 @@ class ReducePlacementTest {
     when(client.getScheduleResult(0)).thenThrow(new ScacheException(Status.NOT_READY, "not yet"));
     watcher.poll();
     assertTrue(placement.holdsRequests(10, 10));
-    now.addAndGet(29_999);
+    clock.advance(Duration.ofMillis(29_999));
     assertTrue(placement.holdsRequests(10, 10));
-    now.addAndGet(1);
+    clock.advance(Duration.ofMillis(1));
     assertFalse(placement.holdsRequests(10, 10));
   }
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,11 +15,12 @@ import org.scache.common.BlockId;
 import org.scache.common.ScacheException;
 import org.scache.common.ShuffleKey;
 import org.scache.common.WorkerInfo;
-import org.scache.common.protocol.Message;
 import org.scache.common.protocol.Message.RegisterShuffle;
+import org.scache.common.protocol.Message;
 import org.scache.common.protocol.PartitionerKind;
 import org.scache.common.protocol.PredictorChoice;
 import org.scache.common.protocol.Status;
+import org.scache.common.testing.ManualClock;
 import org.scache.master.predict.PredictorKind;
 
 class CoSchedulerTest {
@@ -54,7 +56,7 @@ class CoSchedulerTest {
     ShuffleState s = shuffle(0, 4, 3, PartitionerKind.HASH, RegisterShuffle.NO_STAGE);
     finish(s, 0, "w1", 900, 10, 10);
     assertTrue(schedule(s).isEmpty(), "1 of 4 maps is below the 0.5 threshold");
-    clock.advance(1234);
+    clock.advance(Duration.ofMillis(1234));
     finish(s, 1, "w1", 900, 10, 10);
     CoScheduler.Decision d = schedule(s).orElseThrow();
     assertEquals(CoScheduler.MIN_HEAP, d.result().policy());

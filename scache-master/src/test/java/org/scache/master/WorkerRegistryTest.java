@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.scache.common.WorkerInfo;
+import org.scache.common.testing.ManualClock;
 
 class WorkerRegistryTest {
   private final ManualClock clock = new ManualClock();
@@ -17,9 +18,9 @@ class WorkerRegistryTest {
   void silentWorker_expiresAfterTheExpiry_andHeartbeatsKeepOthersAlive() {
     registry.register(new WorkerInfo("b", "h", 2), 100, 0);
     registry.register(new WorkerInfo("a", "h", 1), 100, 0);
-    clock.advance(6_000);
+    clock.advance(Duration.ofMillis(6_000));
     assertTrue(registry.heartbeat("a", 100, 10));
-    clock.advance(5_000);
+    clock.advance(Duration.ofMillis(5_000));
     assertEquals(List.of(new WorkerInfo("b", "h", 2)), registry.expire());
     assertEquals(List.of(new WorkerInfo("a", "h", 1)), registry.live());
     assertFalse(registry.heartbeat("b", 100, 0), "an expired worker must register again");

@@ -11,6 +11,7 @@ import io.netty.buffer.Unpooled;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -27,6 +28,7 @@ import org.scache.common.ShuffleKey;
 import org.scache.common.WorkerInfo;
 import org.scache.common.protocol.Message;
 import org.scache.common.protocol.Status;
+import org.scache.common.testing.ManualClock;
 import org.scache.worker.spill.SpillPolicy;
 
 class BlockStoreSpillTest {
@@ -85,7 +87,7 @@ class BlockStoreSpillTest {
     p.write(data);
     data.release();
     store.commit(p);
-    clock.advanceNanos(1000);
+    clock.advance(Duration.ofNanos(1000));
   }
 
   private byte[] read(BlockId id) {

@@ -48,8 +48,9 @@ public final class ScacheConf {
     return new ScacheConf(m);
   }
 
+  /** These values with {@code entry} set to {@code value} (a {@link java.time.Duration} is written in ms). */
   public ScacheConf with(ConfigEntry<?> entry, Object value) {
-    return with(entry.key(), String.valueOf(value));
+    return with(entry.key(), value instanceof java.time.Duration d ? d.toMillis() + "ms" : String.valueOf(value));
   }
 
   public ScacheConf with(String key, String value) {

@@ -63,6 +63,12 @@ class ScacheConfTest {
   }
 
   @Test
+  void with_durationValue_isReadBackAsThatDuration() {
+    ScacheConf conf = ScacheConf.empty().with(ScacheOptions.CLIENT_RETRY_BACKOFF, Duration.ofMillis(2500));
+    assertEquals(Duration.ofMillis(2500), conf.get(ScacheOptions.CLIENT_RETRY_BACKOFF));
+  }
+
+  @Test
   void get_badOverride_throwsNamingTheKey() {
     ScacheConf conf = ScacheConf.of(Map.of("scache.master.rpc.port", "eighty"));
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
