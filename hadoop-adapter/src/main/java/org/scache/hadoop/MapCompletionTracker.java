@@ -81,6 +81,12 @@ final class MapCompletionTracker {
     return Optional.ofNullable(finalAttempts[map]);
   }
 
+  /** Whether {@code attempt} is its map's final attempt: it succeeded and was not killed, failed or obsoleted since. */
+  boolean isFinalAttempt(TaskAttemptID attempt) {
+    int map = attempt.getTaskID().getId();
+    return map >= 0 && map < finalAttempts.length && attempt.equals(finalAttempts[map]);
+  }
+
   /** Whether the map failed for good (the job then fails; the reduce stops waiting for it). */
   boolean failedForGood(int map) {
     return failedForGood[map];

@@ -22,6 +22,7 @@ import org.apache.hadoop.yarn.api.ApplicationConstants.Environment;
 import org.apache.hadoop.yarn.api.records.ApplicationAttemptId;
 import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.apache.hadoop.yarn.event.Dispatcher;
 import org.scache.common.Clock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -65,6 +66,7 @@ public class ScacheAppMaster extends MRAppMaster {
 
       ScacheAppMaster appMaster = new ScacheAppMaster(attemptId, containerId, nmHost, nmPort, nmHttpPort,
           appSubmitTime);
+      appMaster.throughScache = scache;
       appMaster.placeReduces = scache && placeable(conf);
       StockMain.markStarted();
       Runnable stockHook = StockMain.shutdownHook(appMaster);
@@ -82,11 +84,17 @@ public class ScacheAppMaster extends MRAppMaster {
     }
   }
 
+  private boolean throughScache;
   private boolean placeReduces;
 
   /** Whether reduces of a job that shuffles through SCache are placed: not in an uber job (all tasks run here). */
   static boolean placeable(JobConf conf) {
     return !conf.getBoolean(MRJobConfig.JOB_UBERTASK_ENABLE, false) && conf.getNumReduceTasks() > 0;
+  }
+
+  @Override
+  protected Dispatcher createDispatcher() {
+    return throughScache ? new FetchFailureGuardDispatcher(this::getContext) : super.createDispatcher();
   }
 
   @Override

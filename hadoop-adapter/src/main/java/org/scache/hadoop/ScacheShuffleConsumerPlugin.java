@@ -22,6 +22,7 @@ import org.apache.hadoop.mapreduce.task.reduce.ShuffleClientMetrics;
 import org.scache.client.ReduceInput;
 import org.scache.client.ScacheClient;
 import org.scache.common.BlockId;
+import org.scache.common.Clock;
 import org.scache.common.ScacheException;
 import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
@@ -104,7 +105,8 @@ public class ScacheShuffleConsumerPlugin<K, V> implements ShuffleConsumerPlugin<
   private void copy(ScacheClient client) throws IOException, InterruptedException {
     MapCompletionTracker maps = new MapCompletionTracker(context.getUmbilical(), reduceId.getJobID(), reduceId,
         job.getNumMapTasks());
-    LostMaps lost = new LostMaps(conf, context.getStatus(), context.getReporter(), context.getFailedShuffleCounter());
+    LostMaps lost = new LostMaps(conf, context.getStatus(), context.getReporter(), context.getFailedShuffleCounter(),
+        Clock.SYSTEM);
     boolean[] copied = new boolean[maps.numMaps()];
     int done = 0;
     boolean bulkRead = false;
@@ -112,6 +114,7 @@ public class ScacheShuffleConsumerPlugin<K, V> implements ShuffleConsumerPlugin<
     while (done < maps.numMaps()) {
       checkMerge();
       maps.poll();
+      lost.retainCurrent(maps::isFinalAttempt);
       List<Integer> ready = new ArrayList<>();
       boolean allKnown = true;
       for (int m = 0; m < maps.numMaps(); m++) {

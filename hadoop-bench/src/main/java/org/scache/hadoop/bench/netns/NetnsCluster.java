@@ -120,6 +120,10 @@ public final class NetnsCluster implements AutoCloseable {
       // a lost NodeManager is noticed in seconds, not minutes
       yarn.put("yarn.nm.liveness-monitor.expiry-interval-ms", "10000");
       yarn.put("yarn.resourcemanager.nm.liveness-monitor.interval-ms", "1000");
+      // and an application master gives up cleaning a lost node's containers after 20 s, not 3 minutes:
+      // until it does, the attempts that ran there are not run again
+      yarn.put("yarn.client.nodemanager-connect.max-wait-ms", "20000");
+      yarn.put("yarn.client.nodemanager-connect.retry-interval-ms", "2000");
       yarn.put("yarn.scheduler.minimum-allocation-mb", "256");
       yarn.put("yarn.scheduler.maximum-allocation-mb", Integer.toString(NODE_MANAGER_MEMORY_MB));
       yarn.put("yarn.nodemanager.resource.memory-mb", Integer.toString(NODE_MANAGER_MEMORY_MB));

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -15,6 +16,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -46,6 +48,26 @@ class NetnsClusterIT {
         ClassPaths.of(Path.of("").toAbsolutePath()));
   }
 
+  /** The client's last lines, echoed as they come, so that a failing assertion says what the client said. */
+  private static final class ClientOutput implements Consumer<String> {
+    private static final int KEPT = 60;
+    private final ArrayDeque<String> last = new ArrayDeque<>();
+
+    @Override
+    public synchronized void accept(String line) {
+      System.out.println(line);
+      if (last.size() == KEPT) {
+        last.removeFirst();
+      }
+      last.addLast(line);
+    }
+
+    synchronized String why(String what) {
+      return what + "; the client's last lines (logs: " + cluster.runDir().resolve("logs") + "):\n"
+          + String.join("\n", last);
+    }
+  }
+
   @AfterAll
   static void stop() {
     if (cluster != null) {
@@ -58,10 +80,11 @@ class NetnsClusterIT {
   @Timeout(value = 8, unit = TimeUnit.MINUTES)
   void terasortThroughScache_reducesRunOnTheirPreScheduledNodes_sameOutputAsHadoopShuffle() throws Exception {
     Path results = RESULTS.resolve("placement");
+    ClientOutput output = new ClientOutput();
     int code = cluster.runClient("terasort-placement", "org.scache.hadoop.bench.TerasortBenchmark",
         List.of("--cluster", cluster.runDir().toString(), "--results", results.toString(), "--sizes", "96m",
-            "--repetitions", "1"), Duration.ofMinutes(7), System.out::println);
-    assertEquals(0, code, "the TeraSort client succeeded: outputs identical and sorted");
+            "--repetitions", "1"), Duration.ofMinutes(7), output);
+    assertEquals(0, code, () -> output.why("the TeraSort client succeeded: outputs identical and sorted"));
     Map<String, String> scache = row(results.resolve("runs.csv"), "SCACHE");
     long placed = Long.parseLong(scache.get("reduces_on_scheduled_node"));
     System.out.println("NETNS placement: " + scache);
@@ -77,19 +100,20 @@ class NetnsClusterIT {
   void nodeLostDuringTheMaps_jobStillFinishes_sameOutputAsHadoopShuffle() throws Exception {
     Path results = RESULTS.resolve("node-loss");
     AtomicBoolean lost = new AtomicBoolean();
+    ClientOutput output = new ClientOutput();
     // the benchmark's first repetition runs Hadoop's shuffle first: node3 is lost while SCache's maps run
     int code = cluster.runClient("terasort-node-loss", "org.scache.hadoop.bench.TerasortBenchmark",
         List.of("--cluster", cluster.runDir().toString(), "--results", results.toString(), "--sizes", "192m",
             "--repetitions", "1"), Duration.ofMinutes(9), line -> {
-              System.out.println(line);
+              output.accept(line);
               if (line.contains("TeraSort (SCache): map") && !line.contains("map   0%")
                   && lost.compareAndSet(false, true)) {
                 System.out.println("NETNS losing node3: " + line.trim());
                 cluster.loseNode("node3");
               }
             });
-    assertTrue(lost.get(), "node3 was lost while the SCache job's maps ran");
-    assertEquals(0, code, "the TeraSort client succeeded: outputs identical and sorted");
+    assertTrue(lost.get(), () -> output.why("node3 was lost while the SCache job's maps ran"));
+    assertEquals(0, code, () -> output.why("the TeraSort client succeeded: outputs identical and sorted"));
   }
 
   private static Map<String, String> row(Path csv, String shuffle) throws Exception {
