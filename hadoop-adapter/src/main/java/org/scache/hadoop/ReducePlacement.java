@@ -21,7 +21,9 @@ import org.slf4j.LoggerFactory;
  * YARN hands out is given the pending reduce placed on that container's node. A container on a node
  * no pending reduce was placed on is returned, unless a reduce has waited longer than the placement
  * delay for its own node: then that reduce takes it and reads its input remotely, so no reduce is
- * ever stuck. Without a placement (the master gave no answer) reduces run wherever YARN puts them.
+ * ever stuck. A reduce placed on a node YARN reports lost or unusable does not wait: it is requested
+ * without locality and takes the first container it is offered. Without a placement (the master gave
+ * no answer) reduces run wherever YARN puts them.
  *
  * <p>Called from the container allocator's thread; the counts are read by anyone.
  */
@@ -42,6 +44,7 @@ public final class ReducePlacement {
   private final long delayMillis;
   private final long scheduleWaitMillis;
   private final Map<Object, Long> waitingSince = new HashMap<>();
+  private final Set<WorkerInfo> lostWorkers = java.util.concurrent.ConcurrentHashMap.newKeySet();
   private final AtomicInteger onScheduledNode = new AtomicInteger();
   private final AtomicInteger elsewhere = new AtomicInteger();
   private long mapsDoneAt = -1;
@@ -140,6 +143,20 @@ public final class ReducePlacement {
     return choices;
   }
 
+  /**
+   * YARN reported {@code node} lost or unusable: the reduces placed on its worker no longer wait for
+   * it. Their input is read from the other workers (or, for blocks only that node held, from the maps'
+   * re-runs).
+   */
+  public void nodeUnusable(NodeId node) {
+    nodeWorkers.workerOn(node, workers()).ifPresent(w -> {
+      if (lostWorkers.add(w)) {
+        LOG.warn("node {} (SCache worker {}) is unusable: the reduces placed there run elsewhere", node,
+            w.workerId());
+      }
+    });
+  }
+
   /** Counts reduce containers handed out while there is no placement. */
   public void countUnplaced(int containers) {
     elsewhere.addAndGet(containers);
@@ -160,8 +177,9 @@ public final class ReducePlacement {
         .toList()).orElse(List.of());
   }
 
+  /** The worker {@code reduceId} was placed on, unless its node became unusable. */
   private Optional<WorkerInfo> scheduledWorker(int reduceId) {
     return watcher.schedule().flatMap(s -> s.assignments().stream().filter(a -> a.reduceId() == reduceId)
-        .map(Message.ReduceAssignment::worker).findFirst());
+        .map(Message.ReduceAssignment::worker).findFirst()).filter(w -> !lostWorkers.contains(w));
   }
 }

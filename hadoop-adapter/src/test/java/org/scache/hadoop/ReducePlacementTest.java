@@ -76,6 +76,18 @@ class ReducePlacementTest {
   }
 
   @Test
+  void aReducePlacedOnANodeYarnReportsUnusable_takesTheFirstContainerWithoutWaiting() {
+    placed();
+    assertEquals(1, placement.hostsFor(3).length);
+
+    placement.nodeUnusable(NM3);
+
+    assertEquals(0, placement.hostsFor(3).length, "requested without locality");
+    assertEquals(List.of(new ReducePlacement.Choice(1, false)), placement.assign(List.of(NM1), pending(1, 3)));
+    assertEquals(1, placement.elsewhere());
+  }
+
+  @Test
   void aNodeManagerNeverSeenIsNotGuessedWhenEveryWorkerOfItsHostIsMatched() {
     placed();
     NodeId unseen = NodeId.newInstance("node", 4999);

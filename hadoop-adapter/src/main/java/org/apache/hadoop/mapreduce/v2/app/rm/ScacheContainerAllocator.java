@@ -17,6 +17,7 @@ import org.apache.hadoop.mapreduce.v2.app.rm.preemption.AMPreemptionPolicy;
 import org.apache.hadoop.yarn.api.protocolrecords.AllocateResponse;
 import org.apache.hadoop.yarn.api.records.Container;
 import org.apache.hadoop.yarn.api.records.NodeId;
+import org.apache.hadoop.yarn.api.records.NodeReport;
 import org.apache.hadoop.yarn.exceptions.YarnException;
 import org.scache.hadoop.ReducePlacement;
 import org.scache.hadoop.ScacheCounter;
@@ -28,7 +29,8 @@ import org.scache.hadoop.ScacheCounter;
  * until the placement exists and then carry their node as locality; the queue of scheduled reduces is
  * reordered before each batch of containers is assigned, so the stock assignment (which gives a reduce
  * container to the first reduce in the queue) hands each container to the reduce placed on its node;
- * and a container no pending reduce should take is returned and asked for again.
+ * and a container no pending reduce should take is returned and asked for again. Nodes the
+ * ResourceManager reports unusable are passed on to {@code ReducePlacement}.
  */
 public class ScacheContainerAllocator extends RMContainerAllocator {
   private final ReducePlacement placement;
@@ -84,6 +86,11 @@ public class ScacheContainerAllocator extends RMContainerAllocator {
   @Override
   protected AllocateResponse makeRemoteRequest() throws YarnException, IOException {
     AllocateResponse response = super.makeRemoteRequest();
+    for (NodeReport node : response.getUpdatedNodes()) {
+      if (node.getNodeState().isUnusable()) {
+        placement.nodeUnusable(node.getNodeId());
+      }
+    }
     List<Container> reduceContainers = new ArrayList<>();
     for (Container c : response.getAllocatedContainers()) {
       if (PRIORITY_REDUCE.equals(c.getPriority())) {
