@@ -134,7 +134,8 @@ public final class ReducePlacement {
           choices.set(c, new Choice(i, false));
           elsewhere.incrementAndGet();
           LOG.info("reduce {} runs on {}, not on its placed node {} (waited {} ms)", p.reduceId(),
-              containerNodes.get(c), scheduledWorker(p.reduceId()).map(WorkerInfo::workerId).orElse("(none)"),
+              containerNodes.get(c), assignedWorker(p.reduceId())
+                  .map(w -> lostWorkers.contains(w) ? w.workerId() + ", unusable," : w.workerId()).orElse("(none)"),
               now - waitingSince.get(p.key()));
           break;
         }
@@ -179,7 +180,11 @@ public final class ReducePlacement {
 
   /** The worker {@code reduceId} was placed on, unless its node became unusable. */
   private Optional<WorkerInfo> scheduledWorker(int reduceId) {
+    return assignedWorker(reduceId).filter(w -> !lostWorkers.contains(w));
+  }
+
+  private Optional<WorkerInfo> assignedWorker(int reduceId) {
     return watcher.schedule().flatMap(s -> s.assignments().stream().filter(a -> a.reduceId() == reduceId)
-        .map(Message.ReduceAssignment::worker).findFirst()).filter(w -> !lostWorkers.contains(w));
+        .map(Message.ReduceAssignment::worker).findFirst());
   }
 }
