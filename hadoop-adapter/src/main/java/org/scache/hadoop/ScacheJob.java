@@ -87,7 +87,8 @@ public final class ScacheJob {
    * The application master's decision for the job whose configuration is {@code amConf}, made once at
    * job start and handed to every task: SCache when the switch is on and the master answers (then
    * also no map speculation: two attempts of one map would race to be final, the reduce slow start of
-   * {@code scache.hadoop.reduce.slowstart} and no reduce ramp-up while maps wait for containers), Hadoop's shuffle
+   * {@code scache.hadoop.reduce.slowstart}, no reduce ramp-up while maps wait for containers, and the task JVM
+   * options of {@code scache.hadoop.task.java.opts}), Hadoop's shuffle
    * otherwise, with one warning. Returns the decision.
    */
   static boolean decideAtJobStart(Configuration amConf, String applicationId) {
@@ -119,10 +120,28 @@ public final class ScacheJob {
     // a reduce never takes a container a pending map needs: the maps are not slowed down by reduces that
     // would only wait for them
     amConf.setFloat(MRJobConfig.MR_AM_JOB_REDUCE_RAMPUP_UP_LIMIT, 0f);
+    addTaskJavaOpts(amConf, scache.get(ScacheOptions.HADOOP_TASK_JAVA_OPTS));
     ShuffleChoice.passToTasks(amConf, true);
     LOG.info("job {} shuffles through SCache (master {})", applicationId,
         scache.get(ScacheOptions.CLIENT_MASTER_ADDRESS));
     return true;
+  }
+
+  /**
+   * Appends {@code opts} to the administrator's JVM options of the job's map and reduce containers, which
+   * come before the job's own java opts (so those still win); nothing when they are empty or already there.
+   */
+  static void addTaskJavaOpts(Configuration conf, String opts) {
+    String added = opts.trim();
+    if (added.isEmpty()) {
+      return;
+    }
+    for (String key : new String[] {MRJobConfig.MAPRED_MAP_ADMIN_JAVA_OPTS, MRJobConfig.MAPRED_REDUCE_ADMIN_JAVA_OPTS}) {
+      String admin = conf.get(key, MRJobConfig.DEFAULT_MAPRED_ADMIN_JAVA_OPTS).trim();
+      if (!(" " + admin + " ").contains(" " + added + " ")) {
+        conf.set(key, admin.isEmpty() ? added : admin + " " + added);
+      }
+    }
   }
 
   private static void addShuffleProvider(Configuration conf, String service) {

@@ -165,6 +165,24 @@ class AdapterUnitTest {
   }
 
   @Test
+  void addTaskJavaOpts_followsTheAdministratorsOptionsOnceAndLeavesTheJobsOwn() {
+    Configuration conf = new Configuration(false);
+    conf.set(MRJobConfig.MAP_JAVA_OPTS, "-Xmx320m");
+    ScacheJob.addTaskJavaOpts(conf, " -XX:MetaspaceSize=64m ");
+    ScacheJob.addTaskJavaOpts(conf, "-XX:MetaspaceSize=64m");
+    assertEquals(MRJobConfig.DEFAULT_MAPRED_ADMIN_JAVA_OPTS.trim() + " -XX:MetaspaceSize=64m",
+        conf.get(MRJobConfig.MAPRED_MAP_ADMIN_JAVA_OPTS));
+    assertEquals(conf.get(MRJobConfig.MAPRED_MAP_ADMIN_JAVA_OPTS), conf.get(MRJobConfig.MAPRED_REDUCE_ADMIN_JAVA_OPTS));
+    assertEquals("-Xmx320m", conf.get(MRJobConfig.MAP_JAVA_OPTS));
+
+    Configuration custom = new Configuration(false);
+    custom.set(MRJobConfig.MAPRED_MAP_ADMIN_JAVA_OPTS, "-Dsite=1");
+    ScacheJob.addTaskJavaOpts(custom, "");
+    assertEquals("-Dsite=1", custom.get(MRJobConfig.MAPRED_MAP_ADMIN_JAVA_OPTS));
+    assertEquals(null, custom.get(MRJobConfig.MAPRED_REDUCE_ADMIN_JAVA_OPTS));
+  }
+
+  @Test
   void decideAtJobStart_switchOff_leavesTheJobAlone() {
     Configuration am = new Configuration(false);
     assertFalse(ScacheJob.decideAtJobStart(am, "application_1_0001"));

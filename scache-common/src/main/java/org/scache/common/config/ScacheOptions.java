@@ -173,6 +173,13 @@ public final class ScacheOptions {
           + "no reduce slot while maps run (SCache moves the map output during the map stage instead), and a reduce's "
           + "whole input is on its node when it starts. SCache jobs also get a reduce ramp-up limit of 0, so with a "
           + "lower value a reduce only takes capacity no pending map is waiting for.");
+  public static final ConfigEntry<String> HADOOP_TASK_JAVA_OPTS = string("scache.hadoop.task.java.opts",
+      "-XX:MetaspaceSize=64m", "JVM options added to the administrator's options of the map and reduce containers "
+          + "(mapreduce.admin.map.child.java.opts and mapreduce.admin.reduce.child.java.opts) of a job that "
+          + "shuffles through SCache; the job's own java opts follow them and win. The default raises the class "
+          + "metadata size at which a task JVM first collects: SCache's client takes a task past the JVM's default "
+          + "of about 21 MB, where G1 would start a marking cycle and shrink the heap of a task that then needs it "
+          + "(5 to 10 times the GC time of a task on Hadoop's shuffle). Empty adds nothing.");
   public static final ConfigEntry<Duration> HADOOP_PLACEMENT_DELAY = duration("scache.hadoop.placement.delay", "10s",
       "How long a reduce waits for a container on the node the pre-schedule placed it on; after that it takes a "
           + "container on any node and reads its input remotely.");
