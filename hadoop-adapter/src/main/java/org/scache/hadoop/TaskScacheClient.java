@@ -11,8 +11,9 @@ import org.scache.common.config.ScacheOptions;
 
 /**
  * Opens the ScacheClient of a map or reduce task: the YARN application id as SCache application,
- * the job's shuffle secret (the token the auxiliary service registered) as its secret, and the
- * worker of the task's own NodeManager as the local worker.
+ * the job's shuffle secret (the token the auxiliary service registered) as its secret, the worker
+ * of the task's own NodeManager as the local worker, and blocking connections unless the job says
+ * otherwise.
  */
 final class TaskScacheClient {
   /** MapReduce has one shuffle per job. */
@@ -29,7 +30,9 @@ final class TaskScacheClient {
     if (shuffleSecret == null) {
       throw new IOException("the task has no shuffle secret, so it cannot sign SCache requests");
     }
-    return ScacheClient.create(conf.with(ScacheOptions.CLIENT_WORKER_ADDRESS, worker), applicationId(jobId),
+    // a task makes a few calls to its node's worker: no event loops to start
+    return ScacheClient.create(conf.with(ScacheOptions.CLIENT_WORKER_ADDRESS, worker)
+        .withDefault(ScacheOptions.CLIENT_TRANSPORT_MODE, "blocking"), applicationId(jobId),
         shuffleSecret.getEncoded());
   }
 

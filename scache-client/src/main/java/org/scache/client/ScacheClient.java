@@ -2,6 +2,7 @@ package org.scache.client;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.netty.buffer.UnpooledHeapByteBuf;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,9 +19,8 @@ import org.scache.common.WorkerInfo;
 import org.scache.common.auth.Credentials;
 import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
-import org.scache.common.network.ConnectionPool;
+import org.scache.common.network.ClientConnections;
 import org.scache.common.network.Reply;
-import org.scache.common.network.TransportSettings;
 import org.scache.common.protocol.Message;
 import org.scache.common.protocol.PartitionerKind;
 
@@ -41,7 +41,7 @@ public final class ScacheClient implements AutoCloseable {
   private final Duration backoff;
   private final Duration maxBackoff;
   private final Duration busyTimeout;
-  private final ConnectionPool connections;
+  private final ClientConnections connections;
   private final SharedMemoryPath local;
 
   private ScacheClient(ScacheConf conf, String appId, byte[] secret) {
@@ -54,7 +54,7 @@ public final class ScacheClient implements AutoCloseable {
     this.backoff = conf.get(ScacheOptions.CLIENT_RETRY_BACKOFF);
     this.maxBackoff = conf.get(ScacheOptions.CLIENT_RETRY_BACKOFF_MAX);
     this.busyTimeout = conf.get(ScacheOptions.CLIENT_RETRY_BUSY_TIMEOUT);
-    this.connections = new ConnectionPool(TransportSettings.from(conf), "scache-client");
+    this.connections = ClientConnections.of(conf, "scache-client");
     this.local = new SharedMemoryPath(conf, connections, workerAddress, appId, credentials, timeout);
   }
 
@@ -321,7 +321,13 @@ public final class ScacheClient implements AutoCloseable {
         });
   }
 
+  /** The payload as a heap buffer of its own: the array itself when the payload is one unpooled array, else a copy. */
   private static ByteBuffer copyOut(ByteBuf payload) {
+    if (payload instanceof UnpooledHeapByteBuf) {
+      // a blocking connection reads every answer into an array of its own, which nothing recycles
+      return ByteBuffer.wrap(payload.array(), payload.arrayOffset() + payload.readerIndex(), payload.readableBytes())
+          .slice();
+    }
     try {
       ByteBuffer out = ByteBuffer.allocate(payload.readableBytes());
       payload.getBytes(payload.readerIndex(), out);

@@ -25,9 +25,9 @@ import org.scache.common.ScacheException;
 import org.scache.common.auth.Credentials;
 import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
-import org.scache.common.network.ConnectionPool;
+import org.scache.common.network.ClientConnection;
+import org.scache.common.network.ClientConnections;
 import org.scache.common.network.Reply;
-import org.scache.common.network.ScacheConnection;
 import org.scache.common.protocol.Message;
 import org.scache.common.protocol.Status;
 import org.slf4j.Logger;
@@ -44,7 +44,7 @@ final class SharedMemoryPath implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(SharedMemoryPath.class);
   private static final int ALIGNMENT = 64;
 
-  private final ConnectionPool connections;
+  private final ClientConnections connections;
   private final String workerAddress;
   private final String appId;
   private final Optional<Credentials> credentials;
@@ -61,13 +61,13 @@ final class SharedMemoryPath implements AutoCloseable {
   private final ReentrantReadWriteLock mappingLock = new ReentrantReadWriteLock();
   private final Map<String, MappedByteBuffer> mappings = new HashMap<>();
   private boolean closed;
-  private ScacheConnection sessionConnection;
+  private ClientConnection sessionConnection;
   private CompletableFuture<Session> session;
   private Lease current;
   private CompletableFuture<Lease> pendingLease;
   private boolean idleCheckPending;
 
-  SharedMemoryPath(ScacheConf conf, ConnectionPool connections, String workerAddress, String appId,
+  SharedMemoryPath(ScacheConf conf, ClientConnections connections, String workerAddress, String appId,
       Credentials credentials, Duration timeout) {
     this.connections = connections;
     this.workerAddress = workerAddress;
@@ -332,7 +332,7 @@ final class SharedMemoryPath implements AutoCloseable {
     });
   }
 
-  private CompletableFuture<Session> open(ScacheConnection connection) {
+  private CompletableFuture<Session> open(ClientConnection connection) {
     return connection.call(new Message.OpenLocal(appId), credentials, timeout).handle((r, e) -> {
       if (e != null) {
         ScacheException se = ScacheException.from(e);
@@ -351,7 +351,7 @@ final class SharedMemoryPath implements AutoCloseable {
     });
   }
 
-  private Session map(ScacheConnection connection, Message.LocalSegments answer) throws IOException {
+  private Session map(ClientConnection connection, Message.LocalSegments answer) throws IOException {
     List<Message.LocalSegment> listed = answer.segments();
     if (listed.isEmpty()) {
       throw new IOException("the worker listed no segments");
@@ -449,13 +449,13 @@ final class SharedMemoryPath implements AutoCloseable {
 
   /** One connection to the worker and the segments it listed; leases and pins live as long as it. */
   private static final class Session {
-    final ScacheConnection connection;
+    final ClientConnection connection;
     final List<MappedByteBuffer> segments;
     final long leaseBytes;
     final List<Long> toUnpin = new ArrayList<>();
     boolean unpinning;
 
-    Session(ScacheConnection connection, List<MappedByteBuffer> segments, long leaseBytes) {
+    Session(ClientConnection connection, List<MappedByteBuffer> segments, long leaseBytes) {
       this.connection = connection;
       this.segments = segments;
       this.leaseBytes = leaseBytes;
@@ -465,7 +465,7 @@ final class SharedMemoryPath implements AutoCloseable {
   /** A leased range {@code [start, end)} of one segment, filled from {@code cursor} on; guarded by the path. */
   private static final class Lease {
     final Session session;
-    final ScacheConnection connection;
+    final ClientConnection connection;
     final long id;
     final int segment;
     final long end;
@@ -475,7 +475,7 @@ final class SharedMemoryPath implements AutoCloseable {
     boolean retired;
     boolean released;
 
-    Lease(Session session, ScacheConnection connection, long id, int segment, long start, long end) {
+    Lease(Session session, ClientConnection connection, long id, int segment, long start, long end) {
       this.session = session;
       this.connection = connection;
       this.id = id;

@@ -29,8 +29,10 @@ final class TaskScache {
   static ScacheClient open(TaskContext context, Configuration conf) throws IOException {
     ScacheConf scache = TezScacheSettings.scacheConf(conf);
     String worker = localWorker(conf);
-    return ScacheClient.create(scache.with(ScacheOptions.CLIENT_WORKER_ADDRESS, worker),
-        context.getApplicationId().toString(), secret(context, conf));
+    // a task makes a few calls to its node's worker: no event loops to start
+    return ScacheClient.create(scache.with(ScacheOptions.CLIENT_WORKER_ADDRESS, worker)
+        .withDefault(ScacheOptions.CLIENT_TRANSPORT_MODE, "blocking"), context.getApplicationId().toString(),
+        secret(context, conf));
   }
 
   /** The password of the DAG's job token, which TezChild hands every task as the shuffle service's consumer data. */

@@ -53,6 +53,11 @@ public final class ScacheConf {
     return with(entry.key(), value instanceof java.time.Duration d ? d.toMillis() + "ms" : String.valueOf(value));
   }
 
+  /** These values with {@code entry} set to {@code value} unless it is set already. */
+  public ScacheConf withDefault(ConfigEntry<?> entry, Object value) {
+    return isSet(entry) ? this : with(entry, value);
+  }
+
   public ScacheConf with(String key, String value) {
     Map<String, String> m = new HashMap<>(values);
     m.put(key, value);

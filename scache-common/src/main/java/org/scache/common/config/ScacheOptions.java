@@ -143,6 +143,12 @@ public final class ScacheOptions {
   public static final ConfigEntry<Duration> CLIENT_LOCAL_SHM_LEASE_IDLE = duration(
       "scache.client.local.shm.lease.idle.timeout", "200ms",
       "A lease no put has used for this long goes back to the worker, so an idle client holds none of its memory.");
+  public static final ConfigEntry<String> CLIENT_TRANSPORT_MODE = choice("scache.client.transport.mode", "netty",
+      "How a client talks to the master and the workers. netty: Netty event loops, many calls in flight on one "
+          + "connection, for long-lived processes that make many calls at once. blocking: each call is written and "
+          + "answered in the calling thread, one at a time per connection, with no threads and a fraction of the "
+          + "classes to load; for short-lived processes that make a few calls, such as task JVMs. MapReduce and "
+          + "Tez tasks use blocking unless their job sets this key.", "netty", "blocking");
   public static final ConfigEntry<Long> CLIENT_LOCAL_SHM_MIN_BLOCK = bytes("scache.client.local.shm.min.block.bytes",
       "0", "Blocks smaller than this are put over the socket even when shared memory is available.");
 
@@ -244,6 +250,16 @@ public final class ScacheOptions {
 
   private static ConfigEntry<String> string(String key, String def, String doc) {
     return add(key, "string", def, doc, s -> s);
+  }
+
+  private static ConfigEntry<String> choice(String key, String def, String doc, String... values) {
+    List<String> allowed = List.of(values);
+    return add(key, String.join(" or ", values), def, doc, s -> {
+      if (!allowed.contains(s)) {
+        throw new IllegalArgumentException("must be one of " + String.join(", ", allowed));
+      }
+      return s;
+    });
   }
 
   private static ConfigEntry<String> hostPort(String key, String def, String doc) {

@@ -29,7 +29,7 @@ import org.scache.common.protocol.Status;
  * matched by request id, payloads are gathered without copying, and every call ends: with its
  * answer, its error status, {@link Status#TIMEOUT}, or {@link Status#CONNECTION_FAILED}.
  */
-public final class ScacheConnection implements AutoCloseable {
+public final class ScacheConnection implements ClientConnection {
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ScacheConnection.class);
   private static final AtomicLong REQUEST_IDS = new AtomicLong();
 
@@ -49,15 +49,18 @@ public final class ScacheConnection implements AutoCloseable {
     return new ClientHandler(holder);
   }
 
+  @Override
   public String peer() {
     return peer;
   }
 
+  @Override
   public boolean isActive() {
     return channel.isActive();
   }
 
   /** Sends {@code message} with {@code payload} (owned by the call from now on) and waits for nothing. */
+  @Override
   public CompletableFuture<Reply> call(Message message, Optional<Credentials> credentials, ByteBuf payload,
       Duration timeout) {
     long id = REQUEST_IDS.incrementAndGet();
@@ -78,10 +81,6 @@ public final class ScacheConnection implements AutoCloseable {
       }
     });
     return call.future;
-  }
-
-  public CompletableFuture<Reply> call(Message message, Optional<Credentials> credentials, Duration timeout) {
-    return call(message, credentials, Unpooled.EMPTY_BUFFER, timeout);
   }
 
   private void fail(long id, ScacheException e) {

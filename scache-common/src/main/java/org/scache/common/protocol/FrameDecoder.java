@@ -1,12 +1,10 @@
 package org.scache.common.protocol;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import java.util.List;
 import java.util.Optional;
-import org.scache.common.protocol.InboundFrame.AuthTag;
 
 /**
  * Turns bytes into {@link InboundFrame}s, each followed by its payload as {@link PayloadChunk}s
@@ -22,11 +20,8 @@ public final class FrameDecoder extends ByteToMessageDecoder {
   private final long maxPayloadLength;
 
   private State state = State.HEADER;
-  private MessageType type;
-  private int flags;
+  private FrameHeader header;
   private long requestId;
-  private int metaLength;
-  private long payloadLength;
   private long remaining;
 
   public FrameDecoder(int maxMetaLength, long maxPayloadLength) {
@@ -40,8 +35,7 @@ public final class FrameDecoder extends ByteToMessageDecoder {
       switch (state) {
         case HEADER -> {
           if (in.readableBytes() >= 4 && in.getInt(in.readerIndex()) != Frames.MAGIC) {
-            die(out, 0, Status.BAD_FRAME, String.format("bad magic 0x%08x: not an SCache frame",
-                in.getInt(in.readerIndex())), in);
+            die(out, FrameHeader.badMagic(in.getInt(in.readerIndex())), in);
             return;
           }
           requestId = 0;
@@ -50,10 +44,10 @@ public final class FrameDecoder extends ByteToMessageDecoder {
           }
         }
         case META -> {
-          if (in.readableBytes() < metaLength) {
+          if (in.readableBytes() < header.metaLength()) {
             return;
           }
-          readMeta(in.readSlice(metaLength), out);
+          readMeta(in.readSlice((int) header.metaLength()), out);
         }
         case PAYLOAD -> {
           if (!in.isReadable()) {
@@ -96,78 +90,42 @@ public final class FrameDecoder extends ByteToMessageDecoder {
 
   /** Reads and checks a header; false when the rest of the input is to be discarded. */
   private boolean readHeader(ByteBuf in, List<Object> out) {
-    int magic = in.readInt();
-    if (magic != Frames.MAGIC) {
-      return die(out, 0, Status.BAD_FRAME, String.format("bad magic 0x%08x: not an SCache frame", magic), in);
+    header = FrameHeader.read(in);
+    requestId = header.requestId();
+    Optional<DecodeFailure> problem = header.problem(maxMetaLength, maxPayloadLength);
+    if (problem.isPresent() && problem.get().fatal()) {
+      return die(out, problem.get(), in);
     }
-    int version = in.readUnsignedByte();
-    int typeId = in.readUnsignedByte();
-    flags = in.readUnsignedShort();
-    requestId = in.readLong();
-    long meta = in.readUnsignedInt();
-    payloadLength = in.readLong();
-    if (meta > maxMetaLength) {
-      return die(out, requestId, Status.FRAME_TOO_LARGE,
-          "metadata length " + meta + " exceeds the limit of " + maxMetaLength, in);
-    }
-    if (payloadLength < 0 || payloadLength > maxPayloadLength) {
-      return die(out, requestId, Status.FRAME_TOO_LARGE,
-          "payload length " + payloadLength + " exceeds the limit of " + maxPayloadLength, in);
-    }
-    metaLength = (int) meta;
-    Optional<MessageType> t = MessageType.fromId(typeId);
-    if (version != Frames.VERSION) {
-      skip(out, Status.UNSUPPORTED_VERSION, "protocol version " + version + " is not supported; this peer speaks "
-          + Frames.VERSION);
-    } else if (t.isEmpty()) {
-      skip(out, Status.UNKNOWN_MESSAGE_TYPE, "unknown message type " + typeId);
-    } else if (payloadLength > 0 && !t.get().carriesPayload()) {
-      skip(out, Status.MALFORMED_MESSAGE, t.get() + " carries no payload but " + payloadLength + " bytes were sent");
+    if (problem.isPresent()) {
+      out.add(problem.get());
+      remaining = header.metaLength() + header.payloadLength();
+      state = State.SKIP;
     } else {
-      type = t.get();
       state = State.META;
     }
     return true;
   }
 
   private void readMeta(ByteBuf meta, List<Object> out) {
-    Optional<AuthTag> auth = Optional.empty();
+    long payloadLength = header.payloadLength();
     try {
-      if ((flags & Frames.FLAG_AUTH) != 0) {
-        WireReader r = new WireReader(meta);
-        String principal = r.readString("principal");
-        int proofLength = r.readUnsignedByte("proof length");
-        if (meta.readableBytes() < proofLength) {
-          throw new MalformedMessageException("truncated proof");
-        }
-        byte[] proof = new byte[proofLength];
-        meta.readBytes(proof);
-        auth = Optional.of(new AuthTag(principal, proof, ByteBufUtil.getBytes(meta)));
-      }
-      Message message = MessageCodec.decode(type, meta);
-      out.add(new InboundFrame(requestId, message, auth, payloadLength));
+      out.add(header.decode(meta));
       if (payloadLength > 0) {
         remaining = payloadLength;
         state = State.PAYLOAD;
       } else {
         state = State.HEADER;
       }
-    } catch (MalformedMessageException | IllegalArgumentException e) {
-      out.add(new DecodeFailure(requestId, Status.MALFORMED_MESSAGE, "malformed " + type + ": " + e.getMessage(),
-          false));
+    } catch (MalformedMessageException e) {
+      out.add(new DecodeFailure(requestId, Status.MALFORMED_MESSAGE, "malformed " + header.type() + ": "
+          + e.getMessage(), false));
       remaining = payloadLength;
       state = remaining > 0 ? State.SKIP : State.HEADER;
     }
   }
 
-  private void skip(List<Object> out, Status status, String message) {
-    out.add(new DecodeFailure(requestId, status, message, false));
-    remaining = metaLength + payloadLength;
-    state = State.SKIP;
-  }
-
-  private boolean die(List<Object> out, long id, Status status, String message, ByteBuf in) {
-    out.add(new DecodeFailure(id, status, message, true));
+  private boolean die(List<Object> out, DecodeFailure failure, ByteBuf in) {
+    out.add(failure);
     in.skipBytes(in.readableBytes());
     state = State.DEAD;
     return false;

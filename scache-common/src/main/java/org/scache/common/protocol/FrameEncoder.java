@@ -41,7 +41,7 @@ public final class FrameEncoder extends MessageToMessageEncoder<OutboundFrame> {
   }
 
   /** Writes the header, the optional auth section and the metadata of {@code frame} to {@code buf}. */
-  static void writeFrameHead(OutboundFrame frame, ByteBuf buf, int maxMetaLength) {
+  public static void writeFrameHead(OutboundFrame frame, ByteBuf buf, int maxMetaLength) {
     Message message = frame.message();
     int typeId = message.type().id();
     long payloadLength = frame.payload().readableBytes();

@@ -9,10 +9,11 @@ import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.scache.common.testing.EchoishHandler.blockBytes;
+import static org.scache.common.testing.EchoishHandler.getBlock;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
-import io.netty.channel.ChannelHandlerContext;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.time.Duration;
@@ -29,12 +30,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.scache.common.BlockId;
 import org.scache.common.ScacheException;
 import org.scache.common.auth.Credentials;
-import org.scache.common.protocol.InboundFrame;
 import org.scache.common.protocol.Message;
 import org.scache.common.protocol.Status;
+import org.scache.common.testing.EchoishHandler;
 import org.scache.common.testing.NettyLeakExtension;
 import org.scache.common.testing.SampleMessages;
 
@@ -51,41 +51,9 @@ class ScacheConnectionIntegrationTest {
   private boolean serverClosed;
   private ConnectionPool pool;
 
-  /**
-   * Answers GET_WORKER_STATS (counting whether the request was signed by the sample application),
-   * answers GET_BLOCK with as many payload bytes as the block's reduce id, never answers
-   * LIST_WORKERS, and refuses everything else with INVALID_ARGUMENT.
-   */
-  private final class EchoishHandler extends RequestDispatcher {
-    @Override
-    protected void onRequest(ChannelHandlerContext ctx, InboundFrame frame) {
-      Message m = frame.message();
-      if (m instanceof Message.GetWorkerStats) {
-        long signed = frame.verify(SampleMessages.APP, SampleMessages.APP_SECRET) ? 1 : 0;
-        reply(ctx, frame.requestId(), new Message.WorkerStats(Map.of("signed", signed)));
-      } else if (m instanceof Message.GetBlock get) {
-        int size = get.blockId().reduceId();
-        ByteBuf payload = ctx.alloc().buffer(size).writeBytes(blockBytes(size));
-        reply(ctx, frame.requestId(), new Message.BlockData(get.blockId()), payload);
-      } else if (m instanceof Message.ListWorkers) {
-        unanswered.countDown();
-      } else {
-        throw new ScacheException(Status.INVALID_ARGUMENT, "this server does not handle " + m.type());
-      }
-    }
-  }
-
-  private static byte[] blockBytes(int size) {
-    return SampleMessages.bytes(size, size);
-  }
-
-  private static Message.GetBlock getBlock(int size) {
-    return new Message.GetBlock(new BlockId("app-1", 0, 0, 0, size));
-  }
-
   @BeforeEach
   void start() throws InterruptedException {
-    server = ScacheServer.start("test-server", "127.0.0.1", 0, SETTINGS, EchoishHandler::new);
+    server = ScacheServer.start("test-server", "127.0.0.1", 0, SETTINGS, () -> new EchoishHandler(unanswered));
     pool = new ConnectionPool(SETTINGS, "test-client");
   }
 

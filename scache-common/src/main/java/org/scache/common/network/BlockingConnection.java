@@ -1,0 +1,209 @@
+package org.scache.common.network;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+import org.scache.common.ScacheException;
+import org.scache.common.auth.Credentials;
+import org.scache.common.protocol.DecodeFailure;
+import org.scache.common.protocol.FrameEncoder;
+import org.scache.common.protocol.FrameHeader;
+import org.scache.common.protocol.Frames;
+import org.scache.common.protocol.InboundFrame;
+import org.scache.common.protocol.MalformedMessageException;
+import org.scache.common.protocol.Message;
+import org.scache.common.protocol.OutboundFrame;
+import org.scache.common.protocol.Status;
+
+/**
+ * A client connection without event loops: a call writes its frame and reads its answer in the
+ * calling thread, and calls on one connection take turns. It starts no thread and loads a fraction
+ * of the classes an event-loop connection needs, which is what a short-lived task JVM that makes a
+ * few calls to the worker on its host wants. An answer's payload is read straight into one array.
+ * A timeout or a stream that cannot be followed closes the connection, so the next call opens a
+ * new one and never reads a stale answer.
+ */
+public final class BlockingConnection implements ClientConnection {
+  private static final AtomicLong REQUEST_IDS = new AtomicLong();
+  private static final int BUFFER_BYTES = 64 * 1024;
+
+  private final Socket socket;
+  private final String peer;
+  private final TransportSettings settings;
+  private final DataInputStream in;
+  private final OutputStream out;
+  private final ReentrantLock turn = new ReentrantLock();
+  private volatile boolean closed;
+
+  private BlockingConnection(Socket socket, String peer, TransportSettings settings) throws IOException {
+    this.socket = socket;
+    this.peer = peer;
+    this.settings = settings;
+    this.in = new DataInputStream(new BufferedInputStream(socket.getInputStream(), BUFFER_BYTES));
+    this.out = new BufferedOutputStream(socket.getOutputStream(), BUFFER_BYTES);
+  }
+
+  /** Connects to {@code host:port} within the settings' connect timeout. */
+  public static BlockingConnection open(String host, int port, TransportSettings settings) {
+    String peer = host + ":" + port;
+    Socket socket = new Socket();
+    try {
+      socket.setTcpNoDelay(true);
+      socket.setKeepAlive(true);
+      socket.connect(new InetSocketAddress(host, port), (int) Math.max(1, settings.connectTimeout().toMillis()));
+      return new BlockingConnection(socket, peer, settings);
+    } catch (IOException e) {
+      closeQuietly(socket);
+      throw new ScacheException(Status.CONNECTION_FAILED, "cannot connect to " + peer + ": " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public String peer() {
+    return peer;
+  }
+
+  @Override
+  public boolean isActive() {
+    return !closed;
+  }
+
+  /** Sends the request and reads its answer before returning; the future is complete when returned. */
+  @Override
+  public CompletableFuture<Reply> call(Message message, Optional<Credentials> credentials, ByteBuf payload,
+      Duration timeout) {
+    try {
+      return CompletableFuture.completedFuture(exchange(message, credentials, payload, timeout));
+    } catch (ScacheException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  private Reply exchange(Message message, Optional<Credentials> credentials, ByteBuf payload, Duration timeout) {
+    turn.lock();
+    try {
+      if (closed) {
+        throw new ScacheException(Status.CONNECTION_FAILED, "connection to " + peer + " is closed");
+      }
+      long id = REQUEST_IDS.incrementAndGet();
+      send(new OutboundFrame(id, message, credentials, payload), message);
+      socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, Math.max(1, timeout.toMillis())));
+      return answerTo(id, message);
+    } catch (SocketTimeoutException e) {
+      close();
+      throw new ScacheException(Status.TIMEOUT, message.type() + " to " + peer + " got no answer within "
+          + timeout.toMillis() + " ms");
+    } catch (IOException e) {
+      close();
+      throw new ScacheException(Status.CONNECTION_FAILED, "connection to " + peer + " failed: " + e, e);
+    } finally {
+      payload.release();
+      turn.unlock();
+    }
+  }
+
+  private void send(OutboundFrame frame, Message message) throws IOException {
+    ByteBuf head = Unpooled.buffer(256);
+    try {
+      try {
+        FrameEncoder.writeFrameHead(frame, head, settings.maxMetaLength());
+      } catch (RuntimeException e) {
+        throw new ScacheException(Status.CONNECTION_FAILED, "cannot send " + message.type() + " to " + peer + ": "
+            + e.getMessage(), e);
+      }
+      head.readBytes(out, head.readableBytes());
+      ByteBuf data = frame.payload();
+      data.getBytes(data.readerIndex(), out, data.readableBytes());
+      out.flush();
+    } finally {
+      head.release();
+    }
+  }
+
+  /** Reads frames until the answer to request {@code id}; answers to no pending call are skipped. */
+  private Reply answerTo(long id, Message request) throws IOException {
+    byte[] headBytes = new byte[Frames.HEADER_LENGTH];
+    while (true) {
+      in.readFully(headBytes);
+      FrameHeader header = FrameHeader.read(Unpooled.wrappedBuffer(headBytes));
+      Optional<DecodeFailure> problem = header.problem(settings.maxMetaLength(), settings.maxPayloadLength());
+      if (problem.isPresent()) {
+        DecodeFailure failure = problem.get();
+        if (failure.fatal()) {
+          close();
+          throw new ScacheException(failure.status(), "bad answer from " + peer + ": " + failure.message());
+        }
+        skip(header.metaLength() + header.payloadLength());
+        if (header.requestId() == id) {
+          throw new ScacheException(failure.status(), failure.message());
+        }
+        continue;
+      }
+      if (header.payloadLength() > Integer.MAX_VALUE - 8) {
+        close();
+        throw new ScacheException(Status.FRAME_TOO_LARGE, "an answer of " + header.payloadLength() + " bytes from "
+            + peer + " does not fit one array; use scache.client.transport.mode=netty");
+      }
+      byte[] meta = new byte[(int) header.metaLength()];
+      in.readFully(meta);
+      InboundFrame frame;
+      try {
+        frame = header.decode(Unpooled.wrappedBuffer(meta));
+      } catch (MalformedMessageException e) {
+        skip(header.payloadLength());
+        if (header.requestId() == id) {
+          throw new ScacheException(Status.MALFORMED_MESSAGE, "malformed answer to " + request.type() + " from "
+              + peer + ": " + e.getMessage());
+        }
+        continue;
+      }
+      byte[] data = new byte[(int) header.payloadLength()];
+      in.readFully(data);
+      if (frame.requestId() != id) {
+        continue;
+      }
+      if (frame.message() instanceof Message.Error err) {
+        throw new ScacheException(err.status(), err.message());
+      }
+      return new Reply(frame.message(), data.length == 0 ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(data));
+    }
+  }
+
+  private void skip(long bytes) throws IOException {
+    long left = bytes;
+    while (left > 0) {
+      int n = in.skipBytes((int) Math.min(left, Integer.MAX_VALUE));
+      if (n <= 0) {
+        in.readByte();
+        n = 1;
+      }
+      left -= n;
+    }
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    closeQuietly(socket);
+  }
+
+  private static void closeQuietly(Socket socket) {
+    try {
+      socket.close();
+    } catch (IOException e) {
+      // nothing left to release
+    }
+  }
+}
