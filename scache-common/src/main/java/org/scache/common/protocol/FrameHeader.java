@@ -1,7 +1,6 @@
 package org.scache.common.protocol;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufUtil;
 import java.util.Optional;
 import org.scache.common.protocol.InboundFrame.AuthTag;
 
@@ -77,7 +76,9 @@ public record FrameHeader(int magic, int version, int typeId, int flags, long re
       }
       byte[] proof = new byte[proofLength];
       meta.readBytes(proof);
-      auth = Optional.of(new AuthTag(principal, proof, ByteBufUtil.getBytes(meta)));
+      byte[] signed = new byte[meta.readableBytes()];
+      meta.getBytes(meta.readerIndex(), signed);
+      auth = Optional.of(new AuthTag(principal, proof, signed));
     }
     try {
       return new InboundFrame(requestId, MessageCodec.decode(type(), meta), auth, payloadLength);

@@ -1,7 +1,7 @@
 package org.scache.common.protocol;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufUtil;
+import java.nio.charset.StandardCharsets;
 
 /** Writes the primitive wire types: big-endian integers, u16-length UTF-8 strings, u32-length bytes. */
 final class WireWriter {
@@ -32,12 +32,12 @@ final class WireWriter {
   }
 
   WireWriter writeString(String s) {
-    int len = ByteBufUtil.utf8Bytes(s);
-    if (len > 0xFFFF) {
-      throw new IllegalArgumentException("string longer than 65535 UTF-8 bytes: " + len);
+    byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
+    if (utf8.length > 0xFFFF) {
+      throw new IllegalArgumentException("string longer than 65535 UTF-8 bytes: " + utf8.length);
     }
-    out.writeShort(len);
-    ByteBufUtil.reserveAndWriteUtf8(out, s, len);
+    out.writeShort(utf8.length);
+    out.writeBytes(utf8);
     return this;
   }
 
