@@ -17,6 +17,13 @@ final class BlockData {
 
   private BlockData() {}
 
+  /** {@code size} random bytes of their own, any size, the same for the same seed. */
+  static byte[] random(int size, long seed) {
+    byte[] b = new byte[size];
+    new SplittableRandom(seed).nextBytes(b);
+    return b;
+  }
+
   static int offset(long seed) {
     return (int) Math.floorMod(seed * 0x9E3779B97F4A7C15L, (long) MAX);
   }

@@ -8,7 +8,6 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -49,32 +48,22 @@ class BlockingClientIT {
     return ScacheClient.create(conf, app, (app + "-secret").getBytes(StandardCharsets.UTF_8));
   }
 
-  private static byte[] bytes(int size, long seed) {
-    byte[] b = new byte[size];
-    new SplittableRandom(seed).nextBytes(b);
-    return b;
-  }
-
-  private static long stat(int worker, String name) {
-    return cluster.worker(worker).stats().get(name);
-  }
-
   @Test
   void sharedMemoryPutAndGet_returnTheBytesExactly() {
     String app = "app-blocking-shm";
-    long commitsBefore = stat(0, "shm.commit.blocks");
+    long commitsBefore = cluster.stat(0, "shm.commit.blocks");
     int[] sizes = {1, 64, 4096, 100_000, 1 << 20, 10 << 20};
     try (ScacheClient c = blocking(0, app, true)) {
       c.registerApplication();
       List<CompletableFuture<Void>> puts = new ArrayList<>();
       for (int i = 0; i < sizes.length; i++) {
-        puts.add(c.putBlockAsync(new BlockId(app, 0, i, 0, 0), ByteBuffer.wrap(bytes(sizes[i], i))));
+        puts.add(c.putBlockAsync(new BlockId(app, 0, i, 0, 0), ByteBuffer.wrap(BlockData.random(sizes[i], i))));
       }
       CompletableFuture.allOf(puts.toArray(CompletableFuture[]::new)).join();
       for (int i = 0; i < sizes.length; i++) {
-        assertArrayEquals(bytes(sizes[i], i), c.getBlock(new BlockId(app, 0, i, 0, 0)), "block " + i);
+        assertArrayEquals(BlockData.random(sizes[i], i), c.getBlock(new BlockId(app, 0, i, 0, 0)), "block " + i);
       }
-      assertEquals(sizes.length, stat(0, "shm.commit.blocks") - commitsBefore, "every put went through memory");
+      assertEquals(sizes.length, cluster.stat(0, "shm.commit.blocks") - commitsBefore, "every put went through memory");
       c.removeApplication();
     }
   }
@@ -82,18 +71,18 @@ class BlockingClientIT {
   @Test
   void socketPutAndGet_withSharedMemoryOff_returnTheBytesExactly() {
     String app = "app-blocking-socket";
-    long commitsBefore = stat(0, "shm.commit.blocks");
+    long commitsBefore = cluster.stat(0, "shm.commit.blocks");
     try (ScacheClient c = blocking(0, app, false)) {
       c.registerApplication();
       for (int i = 0; i < 5; i++) {
-        c.putBlock(new BlockId(app, 0, i, 0, 0), bytes(i * 250_000, i));
+        c.putBlock(new BlockId(app, 0, i, 0, 0), BlockData.random(i * 250_000, i));
       }
       for (int i = 0; i < 5; i++) {
-        assertArrayEquals(bytes(i * 250_000, i), c.getBlock(new BlockId(app, 0, i, 0, 0)));
+        assertArrayEquals(BlockData.random(i * 250_000, i), c.getBlock(new BlockId(app, 0, i, 0, 0)));
       }
       c.removeApplication();
     }
-    assertEquals(commitsBefore, stat(0, "shm.commit.blocks"));
+    assertEquals(commitsBefore, cluster.stat(0, "shm.commit.blocks"));
   }
 
   @Test
@@ -105,7 +94,7 @@ class BlockingClientIT {
       mapSide.registerShuffle(0, maps, 2, PartitionerKind.HASH);
       for (int m = 0; m < maps; m++) {
         for (int r = 0; r < 2; r++) {
-          mapSide.putBlock(new BlockId(app, 0, m, 0, r), bytes(300_000 + m, m * 10L + r));
+          mapSide.putBlock(new BlockId(app, 0, m, 0, r), BlockData.random(300_000 + m, m * 10L + r));
         }
         mapSide.mapFinished(0, m, 0);
       }
@@ -116,7 +105,7 @@ class BlockingClientIT {
         int m = b.blockId().mapId();
         byte[] read = new byte[b.data().remaining()];
         b.data().duplicate().get(read);
-        assertArrayEquals(bytes(300_000 + m, m * 10L + 1), read, "map " + m);
+        assertArrayEquals(BlockData.random(300_000 + m, m * 10L + 1), read, "map " + m);
       }
       mapSide.removeApplication();
     }
@@ -133,8 +122,8 @@ class BlockingClientIT {
         int map = i;
         done.add(threads.submit(() -> {
           BlockId id = new BlockId(app, 0, map, 0, 0);
-          c.putBlock(id, bytes(50_000 + map, map));
-          assertArrayEquals(bytes(50_000 + map, map), c.getBlock(id));
+          c.putBlock(id, BlockData.random(50_000 + map, map));
+          assertArrayEquals(BlockData.random(50_000 + map, map), c.getBlock(id));
         }));
       }
       for (Future<?> f : done) {

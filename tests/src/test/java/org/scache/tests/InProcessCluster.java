@@ -95,6 +95,11 @@ public final class InProcessCluster implements AutoCloseable {
     return workers.get(i);
   }
 
+  /** A worker's counter, by its name in {@code stats()}. */
+  public long stat(int worker, String name) {
+    return workers.get(worker).stats().get(name);
+  }
+
   public int size() {
     return workers.size();
   }

@@ -11,7 +11,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterAll;
@@ -61,27 +60,17 @@ class SharedMemoryIT {
     return Credentials.application(app, (app + "-secret").getBytes(StandardCharsets.UTF_8));
   }
 
-  private static byte[] bytes(int size, long seed) {
-    byte[] b = new byte[size];
-    new SplittableRandom(seed).nextBytes(b);
-    return b;
-  }
-
-  private static long stat(int worker, String name) {
-    return cluster.worker(worker).stats().get(name);
-  }
-
   @Test
   void sharedMemoryPutAndGet_returnTheBytesExactly_andUseNoSocketForTheData() {
     String app = "app-shm-roundtrip";
-    long commitsBefore = stat(0, "shm.commit.blocks");
-    long pinsBefore = stat(0, "shm.pin.blocks");
+    long commitsBefore = cluster.stat(0, "shm.commit.blocks");
+    long pinsBefore = cluster.stat(0, "shm.pin.blocks");
     int[] sizes = {0, 1, 63, 64, 65, 4096, 100_000, 1 << 20, (1 << 20) + 1, 10 << 20};
     try (ScacheClient c = registered(0, app)) {
       List<CompletableFuture<Void>> puts = new ArrayList<>();
       for (int i = 0; i < 100; i++) {
         int size = sizes[i % sizes.length];
-        puts.add(c.putBlockAsync(new BlockId(app, 0, i, 0, 0), ByteBuffer.wrap(bytes(size, i))));
+        puts.add(c.putBlockAsync(new BlockId(app, 0, i, 0, 0), ByteBuffer.wrap(BlockData.random(size, i))));
         if (size > (1 << 20)) {
           CompletableFuture.allOf(puts.toArray(CompletableFuture[]::new)).join();
         }
@@ -91,10 +80,10 @@ class SharedMemoryIT {
       for (int i = 0; i < 100; i++) {
         int size = sizes[i % sizes.length];
         nonEmpty += size > 0 ? 1 : 0;
-        assertArrayEquals(bytes(size, i), c.getBlock(new BlockId(app, 0, i, 0, 0)), "block " + i);
+        assertArrayEquals(BlockData.random(size, i), c.getBlock(new BlockId(app, 0, i, 0, 0)), "block " + i);
       }
-      assertEquals(nonEmpty, stat(0, "shm.commit.blocks") - commitsBefore);
-      assertEquals(nonEmpty, stat(0, "shm.pin.blocks") - pinsBefore);
+      assertEquals(nonEmpty, cluster.stat(0, "shm.commit.blocks") - commitsBefore);
+      assertEquals(nonEmpty, cluster.stat(0, "shm.pin.blocks") - pinsBefore);
       c.removeApplication();
     }
   }
@@ -104,11 +93,11 @@ class SharedMemoryIT {
     String app = "app-shm-remote";
     try (ScacheClient local = registered(0, app); ScacheClient remote = cluster.client(1, app, app + "-secret")) {
       for (int m = 0; m < 4; m++) {
-        local.putBlock(new BlockId(app, 0, m, 0, 0), bytes(300_000, m));
+        local.putBlock(new BlockId(app, 0, m, 0, 0), BlockData.random(300_000, m));
         local.mapFinished(0, m, 0);
       }
       for (int m = 0; m < 4; m++) {
-        assertArrayEquals(bytes(300_000, m), remote.getBlock(new BlockId(app, 0, m, 0, 0)));
+        assertArrayEquals(BlockData.random(300_000, m), remote.getBlock(new BlockId(app, 0, m, 0, 0)));
       }
       assertEquals(4, remote.getReduceInput(0, 0).blocks().size());
       local.removeApplication();
@@ -120,10 +109,10 @@ class SharedMemoryIT {
     String app = "app-shm-dup";
     BlockId id = new BlockId(app, 0, 0, 0, 0);
     try (ScacheClient c = registered(0, app)) {
-      long dupBefore = stat(0, "put.duplicates");
-      c.putBlock(id, bytes(5000, 1));
-      c.putBlock(id, bytes(5000, 2));
-      assertArrayEquals(bytes(5000, 1), c.getBlock(id));
+      long dupBefore = cluster.stat(0, "put.duplicates");
+      c.putBlock(id, BlockData.random(5000, 1));
+      c.putBlock(id, BlockData.random(5000, 2));
+      assertArrayEquals(BlockData.random(5000, 1), c.getBlock(id));
       try (Raw raw = new Raw(0)) {
         raw.call(new Message.OpenLocal(app), app);
         Message.MemoryLease lease = raw.call(new Message.LeaseMemory(app, 1 << 16), app)
@@ -132,8 +121,8 @@ class SharedMemoryIT {
         raw.call(new Message.CommitLeased(id, lease.leaseId(), lease.offset() + 8192, 5000), app);
         raw.call(new Message.ReleaseLease(lease.leaseId()), app);
       }
-      assertEquals(3, stat(0, "put.duplicates") - dupBefore);
-      assertArrayEquals(bytes(5000, 1), c.getBlock(id));
+      assertEquals(3, cluster.stat(0, "put.duplicates") - dupBefore);
+      assertArrayEquals(BlockData.random(5000, 1), c.getBlock(id));
       c.removeApplication();
     }
     awaitUsedBytes(0, 0);
@@ -142,17 +131,17 @@ class SharedMemoryIT {
   @Test
   void clientWithSharedMemoryOff_usesTheSocket_andStillWorks() {
     String app = "app-shm-client-off";
-    long commitsBefore = stat(0, "shm.commit.blocks");
-    long pinsBefore = stat(0, "shm.pin.blocks");
+    long commitsBefore = cluster.stat(0, "shm.commit.blocks");
+    long pinsBefore = cluster.stat(0, "shm.pin.blocks");
     ScacheConf conf = cluster.clientConf(0).with(ScacheOptions.CLIENT_LOCAL_SHM_ENABLED, false);
     try (ScacheClient c = ScacheClient.create(conf, app, (app + "-secret").getBytes(StandardCharsets.UTF_8))) {
       c.registerApplication();
-      c.putBlock(new BlockId(app, 0, 0, 0, 0), bytes(70_000, 3));
-      assertArrayEquals(bytes(70_000, 3), c.getBlock(new BlockId(app, 0, 0, 0, 0)));
+      c.putBlock(new BlockId(app, 0, 0, 0, 0), BlockData.random(70_000, 3));
+      assertArrayEquals(BlockData.random(70_000, 3), c.getBlock(new BlockId(app, 0, 0, 0, 0)));
       c.removeApplication();
     }
-    assertEquals(commitsBefore, stat(0, "shm.commit.blocks"));
-    assertEquals(pinsBefore, stat(0, "shm.pin.blocks"));
+    assertEquals(commitsBefore, cluster.stat(0, "shm.commit.blocks"));
+    assertEquals(pinsBefore, cluster.stat(0, "shm.pin.blocks"));
   }
 
   @Test
@@ -162,10 +151,10 @@ class SharedMemoryIT {
         ScacheClient c = plain.client(0, "app-plain", "app-plain-secret")) {
       c.registerApplication();
       for (int i = 0; i < 3; i++) {
-        c.putBlock(new BlockId("app-plain", 0, i, 0, 0), bytes(200_000, i));
+        c.putBlock(new BlockId("app-plain", 0, i, 0, 0), BlockData.random(200_000, i));
       }
       for (int i = 0; i < 3; i++) {
-        assertArrayEquals(bytes(200_000, i), c.getBlock(new BlockId("app-plain", 0, i, 0, 0)));
+        assertArrayEquals(BlockData.random(200_000, i), c.getBlock(new BlockId("app-plain", 0, i, 0, 0)));
       }
       assertEquals(0, plain.worker(0).stats().get("shm.commit.blocks"));
       try (ConnectionPool pool = new ConnectionPool(TransportSettings.defaults(), "raw")) {
@@ -181,7 +170,7 @@ class SharedMemoryIT {
   void closingAConnectionMidLease_givesTheMemoryBack() throws Exception {
     String app = "app-shm-killed";
     try (ScacheClient c = registered(1, app)) {
-      long before = stat(1, "memory.used.bytes");
+      long before = cluster.stat(1, "memory.used.bytes");
       Raw raw = new Raw(1);
       raw.call(new Message.OpenLocal(app), app);
       Message.MemoryLease lease = raw.call(new Message.LeaseMemory(app, 4 << 20), app).as(Message.MemoryLease.class);
@@ -189,7 +178,7 @@ class SharedMemoryIT {
       Message.PinnedBlock pin = raw.call(new Message.PinBlock(new BlockId(app, 0, 0, 0, 0)), app)
           .as(Message.PinnedBlock.class);
       assertEquals(lease.offset(), pin.offset());
-      assertEquals(before + (4 << 20), stat(1, "memory.used.bytes"));
+      assertEquals(before + (4 << 20), cluster.stat(1, "memory.used.bytes"));
       raw.close();
       awaitUsedBytes(1, before + 1024);
       c.removeApplication();
@@ -201,14 +190,14 @@ class SharedMemoryIT {
     String app = "app-shm-removed";
     BlockId id = new BlockId(app, 0, 0, 0, 0);
     try (ScacheClient c = registered(0, app)) {
-      c.putBlock(id, bytes(100_000, 9));
+      c.putBlock(id, BlockData.random(100_000, 9));
       c.removeApplication();
       // the master tells the workers in the background; a read may still succeed until then
       long deadline = System.nanoTime() + WAIT.toNanos();
       ScacheException e = null;
       while (e == null && System.nanoTime() < deadline) {
         try {
-          assertArrayEquals(bytes(100_000, 9), c.getBlock(id));
+          assertArrayEquals(BlockData.random(100_000, 9), c.getBlock(id));
           Thread.sleep(10);
         } catch (ScacheException failed) {
           e = failed;
@@ -226,12 +215,12 @@ class SharedMemoryIT {
     String other = "app-shm-other";
     BlockId block = new BlockId(owner, 0, 0, 0, 0);
     try (ScacheClient o = registered(0, owner); ScacheClient x = registered(0, other); Raw raw = new Raw(0)) {
-      o.putBlock(block, bytes(1000, 4));
+      o.putBlock(block, BlockData.random(1000, 4));
       raw.call(new Message.OpenLocal(owner), owner);
       Message.MemoryLease lease = raw.call(new Message.LeaseMemory(owner, 1 << 16), owner)
           .as(Message.MemoryLease.class);
       Message.PinnedBlock pin = raw.call(new Message.PinBlock(block), owner).as(Message.PinnedBlock.class);
-      long failuresBefore = stat(0, "auth.failures");
+      long failuresBefore = cluster.stat(0, "auth.failures");
       List<Supplier<Message>> requests = List.of(
           () -> new Message.OpenLocal(owner),
           () -> new Message.LeaseMemory(owner, 4096),
@@ -244,7 +233,7 @@ class SharedMemoryIT {
         ScacheException e = assertThrows(ScacheException.class, () -> raw.call(r.get(), other), r.get().toString());
         assertEquals(Status.AUTH_FAILED, e.status(), r.get() + ": " + e.getMessage());
       }
-      assertTrue(stat(0, "auth.failures") - failuresBefore >= requests.size() - 1);
+      assertTrue(cluster.stat(0, "auth.failures") - failuresBefore >= requests.size() - 1);
       // the owner's lease and pin are untouched, and ids it does not hold are invalid
       raw.call(new Message.CommitLeased(new BlockId(owner, 0, 1, 0, 0), lease.leaseId(), lease.offset(), 10), owner);
       raw.call(new Message.Unpin(List.of(pin.pinId())), owner);
@@ -254,7 +243,7 @@ class SharedMemoryIT {
         ScacheException e = assertThrows(ScacheException.class, () -> raw.call(bad, owner));
         assertEquals(Status.INVALID_ARGUMENT, e.status(), bad.toString());
       }
-      assertArrayEquals(bytes(1000, 4), o.getBlock(block));
+      assertArrayEquals(BlockData.random(1000, 4), o.getBlock(block));
       o.removeApplication();
       x.removeApplication();
     }
@@ -262,9 +251,9 @@ class SharedMemoryIT {
 
   private static void awaitUsedBytes(int worker, long expected) throws InterruptedException {
     long deadline = System.nanoTime() + WAIT.toNanos();
-    while (stat(worker, "memory.used.bytes") != expected) {
+    while (cluster.stat(worker, "memory.used.bytes") != expected) {
       if (System.nanoTime() > deadline) {
-        assertEquals(expected, stat(worker, "memory.used.bytes"), "memory in use on worker " + worker);
+        assertEquals(expected, cluster.stat(worker, "memory.used.bytes"), "memory in use on worker " + worker);
       }
       Thread.sleep(10);
     }
