@@ -112,7 +112,7 @@ class BlockingClientIT {
   }
 
   @Test
-  void callsFromSeveralThreads_takeTurnsOnOneConnection() throws Exception {
+  void callsFromSeveralThreads_eachReadTheBlockTheyPut() throws Exception {
     String app = "app-blocking-threads";
     ExecutorService threads = Executors.newFixedThreadPool(4);
     try (ScacheClient c = blocking(0, app, true)) {

@@ -45,6 +45,10 @@ public final class BlockingConnection implements ClientConnection {
   private final DataInputStream in;
   private final OutputStream out;
   private final ReentrantLock turn = new ReentrantLock();
+  // reused by every call, under the turn lock
+  private final ByteBuf head = Unpooled.buffer(256);
+  private final byte[] answerHead = new byte[Frames.HEADER_LENGTH];
+  private int soTimeoutMillis = -1;
   private volatile boolean closed;
 
   private BlockingConnection(Socket socket, String peer, TransportSettings settings) throws IOException {
@@ -99,7 +103,11 @@ public final class BlockingConnection implements ClientConnection {
       }
       long id = REQUEST_IDS.incrementAndGet();
       send(new OutboundFrame(id, message, credentials, payload), message);
-      socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, Math.max(1, timeout.toMillis())));
+      int timeoutMillis = (int) Math.min(Integer.MAX_VALUE, Math.max(1, timeout.toMillis()));
+      if (timeoutMillis != soTimeoutMillis) {
+        socket.setSoTimeout(timeoutMillis);
+        soTimeoutMillis = timeoutMillis;
+      }
       return answerTo(id, message);
     } catch (SocketTimeoutException e) {
       close();
@@ -115,29 +123,24 @@ public final class BlockingConnection implements ClientConnection {
   }
 
   private void send(OutboundFrame frame, Message message) throws IOException {
-    ByteBuf head = Unpooled.buffer(256);
+    head.clear();
     try {
-      try {
-        FrameEncoder.writeFrameHead(frame, head, settings.maxMetaLength());
-      } catch (RuntimeException e) {
-        throw new ScacheException(Status.CONNECTION_FAILED, "cannot send " + message.type() + " to " + peer + ": "
-            + e.getMessage(), e);
-      }
-      head.readBytes(out, head.readableBytes());
-      ByteBuf data = frame.payload();
-      data.getBytes(data.readerIndex(), out, data.readableBytes());
-      out.flush();
-    } finally {
-      head.release();
+      FrameEncoder.writeFrameHead(frame, head, settings.maxMetaLength());
+    } catch (RuntimeException e) {
+      throw new ScacheException(Status.CONNECTION_FAILED, "cannot send " + message.type() + " to " + peer + ": "
+          + e.getMessage(), e);
     }
+    head.readBytes(out, head.readableBytes());
+    ByteBuf data = frame.payload();
+    data.getBytes(data.readerIndex(), out, data.readableBytes());
+    out.flush();
   }
 
   /** Reads frames until the answer to request {@code id}; answers to no pending call are skipped. */
   private Reply answerTo(long id, Message request) throws IOException {
-    byte[] headBytes = new byte[Frames.HEADER_LENGTH];
     while (true) {
-      in.readFully(headBytes);
-      FrameHeader header = FrameHeader.read(Unpooled.wrappedBuffer(headBytes));
+      in.readFully(answerHead);
+      FrameHeader header = FrameHeader.read(Unpooled.wrappedBuffer(answerHead));
       Optional<DecodeFailure> problem = header.problem(settings.maxMetaLength(), settings.maxPayloadLength());
       if (problem.isPresent()) {
         DecodeFailure failure = problem.get();

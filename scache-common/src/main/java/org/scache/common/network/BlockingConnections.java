@@ -4,6 +4,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.scache.common.ScacheException;
+import org.scache.common.protocol.Status;
 
 /**
  * {@link BlockingConnection}s, one per peer address: opened in the calling thread when first asked
@@ -19,22 +20,20 @@ public final class BlockingConnections implements ClientConnections {
   }
 
   @Override
-  public synchronized CompletableFuture<ClientConnection> get(String hostPort) {
+  public synchronized CompletableFuture<BlockingConnection> get(String host, int port) {
     if (closed) {
-      return CompletableFuture.failedFuture(new ScacheException(org.scache.common.protocol.Status.CONNECTION_FAILED,
-          "the client is closed"));
+      return CompletableFuture.failedFuture(new ScacheException(Status.CONNECTION_FAILED, "the client is closed"));
     }
-    BlockingConnection c = connections.get(hostPort);
+    String key = host + ":" + port;
+    BlockingConnection c = connections.get(key);
     if (c == null || !c.isActive()) {
-      int colon = hostPort.lastIndexOf(':');
       try {
-        c = BlockingConnection.open(hostPort.substring(0, colon), Integer.parseInt(hostPort.substring(colon + 1)),
-            settings);
+        c = BlockingConnection.open(host, port, settings);
       } catch (ScacheException e) {
-        connections.remove(hostPort);
+        connections.remove(key);
         return CompletableFuture.failedFuture(e);
       }
-      connections.put(hostPort, c);
+      connections.put(key, c);
     }
     return CompletableFuture.completedFuture(c);
   }

@@ -10,7 +10,13 @@ import org.scache.common.config.ScacheOptions;
  */
 public interface ClientConnections extends AutoCloseable {
   /** The live connection to {@code host:port}, opened if needed. */
-  CompletableFuture<ClientConnection> get(String hostPort);
+  CompletableFuture<? extends ClientConnection> get(String host, int port);
+
+  /** {@link #get(String, int)} for an address written {@code host:port}. */
+  default CompletableFuture<? extends ClientConnection> get(String hostPort) {
+    int colon = hostPort.lastIndexOf(':');
+    return get(hostPort.substring(0, colon), Integer.parseInt(hostPort.substring(colon + 1)));
+  }
 
   /** Closes every connection. */
   @Override
@@ -21,20 +27,7 @@ public interface ClientConnections extends AutoCloseable {
     TransportSettings settings = TransportSettings.from(conf);
     return switch (conf.get(ScacheOptions.CLIENT_TRANSPORT_MODE)) {
       case "blocking" -> new BlockingConnections(settings);
-      default -> {
-        ConnectionPool pool = new ConnectionPool(settings, threadName);
-        yield new ClientConnections() {
-          @Override
-          public CompletableFuture<ClientConnection> get(String hostPort) {
-            return pool.get(hostPort).thenApply(c -> c);
-          }
-
-          @Override
-          public void close() {
-            pool.close();
-          }
-        };
-      }
+      default -> new ConnectionPool(settings, threadName);
     };
   }
 }

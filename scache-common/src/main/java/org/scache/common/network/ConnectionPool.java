@@ -22,7 +22,7 @@ import org.scache.common.protocol.Status;
  * Client connections to masters and workers, one per peer address, reused by every call and opened
  * again when broken. Owns the event loops the connections run on.
  */
-public final class ConnectionPool implements AutoCloseable {
+public final class ConnectionPool implements ClientConnections {
   private final TransportSettings settings;
   private final EventLoopGroup group;
   private final Bootstrap bootstrap;
@@ -37,7 +37,7 @@ public final class ConnectionPool implements AutoCloseable {
         .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) settings.connectTimeout().toMillis());
   }
 
-  /** The live connection to {@code host:port}, opened if needed. */
+  @Override
   public CompletableFuture<ScacheConnection> get(String host, int port) {
     String key = host + ":" + port;
     while (true) {
@@ -51,12 +51,6 @@ public final class ConnectionPool implements AutoCloseable {
         return f;
       }
     }
-  }
-
-  /** {@link #get(String, int)} for an address written {@code host:port}. */
-  public CompletableFuture<ScacheConnection> get(String hostPort) {
-    int colon = hostPort.lastIndexOf(':');
-    return get(hostPort.substring(0, colon), Integer.parseInt(hostPort.substring(colon + 1)));
   }
 
   private CompletableFuture<ScacheConnection> connect(String host, int port) {

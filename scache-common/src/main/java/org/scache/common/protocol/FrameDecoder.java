@@ -20,8 +20,8 @@ public final class FrameDecoder extends ByteToMessageDecoder {
   private final long maxPayloadLength;
 
   private State state = State.HEADER;
+  /** The frame being read; null between frames. */
   private FrameHeader header;
-  private long requestId;
   private long remaining;
 
   public FrameDecoder(int maxMetaLength, long maxPayloadLength) {
@@ -38,7 +38,7 @@ public final class FrameDecoder extends ByteToMessageDecoder {
             die(out, FrameHeader.badMagic(in.getInt(in.readerIndex())), in);
             return;
           }
-          requestId = 0;
+          header = null;
           if (in.readableBytes() < Frames.HEADER_LENGTH || !readHeader(in, out)) {
             return;
           }
@@ -81,8 +81,8 @@ public final class FrameDecoder extends ByteToMessageDecoder {
   protected void decodeLast(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) throws Exception {
     decode(ctx, in, out);
     if (state != State.DEAD && (state != State.HEADER || in.isReadable())) {
-      out.add(new DecodeFailure(requestId, Status.MALFORMED_MESSAGE, "connection closed in the middle of a frame",
-          true));
+      out.add(new DecodeFailure(header == null ? 0 : header.requestId(), Status.MALFORMED_MESSAGE,
+          "connection closed in the middle of a frame", true));
       in.skipBytes(in.readableBytes());
       state = State.DEAD;
     }
@@ -91,7 +91,6 @@ public final class FrameDecoder extends ByteToMessageDecoder {
   /** Reads and checks a header; false when the rest of the input is to be discarded. */
   private boolean readHeader(ByteBuf in, List<Object> out) {
     header = FrameHeader.read(in);
-    requestId = header.requestId();
     Optional<DecodeFailure> problem = header.problem(maxMetaLength, maxPayloadLength);
     if (problem.isPresent() && problem.get().fatal()) {
       return die(out, problem.get(), in);
@@ -117,7 +116,7 @@ public final class FrameDecoder extends ByteToMessageDecoder {
         state = State.HEADER;
       }
     } catch (MalformedMessageException e) {
-      out.add(new DecodeFailure(requestId, Status.MALFORMED_MESSAGE, "malformed " + header.type() + ": "
+      out.add(new DecodeFailure(header.requestId(), Status.MALFORMED_MESSAGE, "malformed " + header.type() + ": "
           + e.getMessage(), false));
       remaining = payloadLength;
       state = remaining > 0 ? State.SKIP : State.HEADER;
