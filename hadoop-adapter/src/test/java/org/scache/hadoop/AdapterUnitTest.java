@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.io.DataOutputBuffer;
@@ -22,6 +23,7 @@ import org.apache.hadoop.yarn.util.AuxiliaryServiceHelper;
 import org.junit.jupiter.api.Test;
 import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
+import org.scache.common.testing.Await;
 
 /** The adapter's pieces that need no cluster. */
 class AdapterUnitTest {
@@ -211,10 +213,7 @@ class AdapterUnitTest {
       assertEquals(0, service.getMetaData().remaining(), "no worker address for containers yet");
 
       taken.close();
-      long deadline = System.nanoTime() + 20_000_000_000L;
-      while (service.worker() == null && System.nanoTime() < deadline) {
-        Thread.sleep(50);
-      }
+      Await.until(() -> service.worker() != null, Duration.ofSeconds(20), "the worker starts on its second try");
       assertEquals("127.0.0.1:" + taken.getLocalPort(), service.worker().info().address());
       assertFalse(service.startFailure().isPresent());
       assertEquals("127.0.0.1:" + taken.getLocalPort(), NodeWorkerAddress.decode(service.getMetaData()).orElseThrow());

@@ -6,6 +6,7 @@ import java.util.Collection;
 import java.util.function.IntFunction;
 import org.apache.hadoop.yarn.server.nodemanager.NodeManager;
 import org.apache.hadoop.yarn.server.nodemanager.containermanager.AuxServices;
+import org.scache.common.testing.Await;
 import org.scache.master.ScacheMaster;
 
 /**
@@ -18,18 +19,14 @@ public final class NodeManagerWorkers {
   /** Returns once {@code count} workers are live; throws with every NodeManager's state otherwise. */
   public static void awaitRegistered(ScacheMaster master, IntFunction<NodeManager> nodeManagers, int count,
       Duration timeout) throws InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (master.liveWorkers().size() < count) {
-      if (System.nanoTime() > deadline) {
-        StringBuilder sb = new StringBuilder("SCache workers did not register within ").append(timeout.toSeconds())
-            .append(" s; live: ").append(master.liveWorkers());
-        for (int i = 0; i < count; i++) {
-          sb.append("; NodeManager ").append(i).append(": ").append(describe(nodeManagers.apply(i)));
-        }
-        throw new IllegalStateException(sb.toString());
+    Await.until(() -> master.liveWorkers().size() >= count, timeout, () -> {
+      StringBuilder sb = new StringBuilder("SCache workers did not register within ").append(timeout.toSeconds())
+          .append(" s; live: ").append(master.liveWorkers());
+      for (int i = 0; i < count; i++) {
+        sb.append("; NodeManager ").append(i).append(": ").append(describe(nodeManagers.apply(i)));
       }
-      Thread.sleep(50);
-    }
+      return sb.toString();
+    });
   }
 
   /** The NodeManager's node id and state, and its worker's address or why it is not running. */

@@ -2,12 +2,14 @@ package org.scache.hadoop;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Random;
 import java.util.SortedMap;
@@ -33,6 +35,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
+import org.scache.common.testing.Await;
 
 /**
  * Reduces of a job that shuffles through SCache start on the NodeManager the master placed them on,
@@ -100,11 +103,14 @@ class ReducePlacementIT {
     Job job = job("master-loss-scache", input, true);
     job.submit();
     String appId = org.apache.hadoop.mapreduce.TypeConverter.toYarn(job.getJobID()).getAppId().toString();
-    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
-    while (!(job.mapProgress() >= 1.0f && placed(appId))) {
-      assertTrue(System.nanoTime() < deadline && !job.isComplete(), "maps finish and reduces are placed");
-      Thread.sleep(50);
-    }
+    Await.until(() -> {
+      try {
+        assertFalse(job.isComplete(), "the job ended before its maps finished and its reduces were placed");
+        return job.mapProgress() >= 1.0f && placed(appId);
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    }, Duration.ofMinutes(5), "maps finish and reduces are placed");
     cluster.master().close();
     System.out.println("MASTER-LOSS master stopped after the maps and the placement of " + appId);
 

@@ -22,6 +22,7 @@ import org.scache.common.BlockId;
 import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
 import org.scache.common.protocol.PartitionerKind;
+import org.scache.common.testing.Await;
 
 /**
  * The master and two workers as separate JVM processes, started from their main classes with a
@@ -100,26 +101,21 @@ class DaemonProcessIT {
     processes.add(p);
   }
 
-  private void awaitWorkers(ScacheClient c, int n) throws Exception {
-    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-    while (true) {
+  private void awaitWorkers(ScacheClient c, int n) {
+    Await.until(() -> Await.quietly(() -> c.workers().size() >= n), Duration.ofSeconds(60), this::daemonLogs);
+  }
+
+  private String daemonLogs() {
+    StringBuilder logs = new StringBuilder("workers did not register:\n");
+    for (String f : new String[] {"master", "worker0", "worker1"}) {
+      Path log = dir.resolve(f + ".log");
       try {
-        if (c.workers().size() >= n) {
-          return;
-        }
-      } catch (RuntimeException e) {
-        // the master is still starting
+        logs.append("--- ").append(f).append('\n').append(Files.exists(log) ? Files.readString(log) : "");
+      } catch (java.io.IOException e) {
+        logs.append("(unreadable: ").append(e.getMessage()).append(")\n");
       }
-      if (System.nanoTime() > deadline) {
-        StringBuilder logs = new StringBuilder();
-        for (String f : new String[] {"master", "worker0", "worker1"}) {
-          Path log = dir.resolve(f + ".log");
-          logs.append("--- ").append(f).append('\n').append(Files.exists(log) ? Files.readString(log) : "");
-        }
-        throw new AssertionError("workers did not register:\n" + logs);
-      }
-      Thread.sleep(100);
     }
+    return logs.toString();
   }
 
   private static int freePort() throws IOException {

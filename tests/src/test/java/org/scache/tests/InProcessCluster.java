@@ -7,6 +7,7 @@ import java.util.List;
 import org.scache.client.ScacheClient;
 import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
+import org.scache.common.testing.Await;
 import org.scache.master.ScacheMaster;
 import org.scache.worker.ScacheWorker;
 
@@ -77,14 +78,10 @@ public final class InProcessCluster implements AutoCloseable {
     workers.get(i).close();
   }
 
-  public void awaitRegistered(Duration timeout) throws InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (master.liveWorkers().size() < workers.size() || !workers.stream().allMatch(ScacheWorker::isRegistered)) {
-      if (System.nanoTime() > deadline) {
-        throw new IllegalStateException("workers did not register: " + master.liveWorkers());
-      }
-      Thread.sleep(20);
-    }
+  public void awaitRegistered(Duration timeout) {
+    Await.until(() -> master.liveWorkers().size() >= workers.size()
+        && workers.stream().allMatch(ScacheWorker::isRegistered), timeout,
+        () -> "workers did not register: " + master.liveWorkers());
   }
 
   public ScacheMaster master() {

@@ -24,6 +24,7 @@ import org.scache.common.config.ScacheOptions;
 import org.scache.common.protocol.Message;
 import org.scache.common.protocol.PartitionerKind;
 import org.scache.common.protocol.Status;
+import org.scache.common.testing.Await;
 import org.scache.master.predict.LinearRegressionPredictor;
 import org.scache.master.predict.ObservedMapOutput;
 import org.scache.master.predict.ReducePrediction;
@@ -390,13 +391,7 @@ class PrefetchScheduleIT {
     return shuffle * 1_000_000L + map * 1000L + attempt * 100L + reduce;
   }
 
-  private static void awaitTrue(BooleanSupplier condition, Duration timeout, String what) throws InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("timed out waiting until " + what);
-      }
-      Thread.sleep(20);
-    }
+  private static void awaitTrue(BooleanSupplier condition, Duration timeout, String what) {
+    Await.until(condition, timeout, what);
   }
 }

@@ -29,6 +29,7 @@ import org.scache.common.network.ScacheConnection;
 import org.scache.common.network.TransportSettings;
 import org.scache.common.protocol.Message;
 import org.scache.common.protocol.Status;
+import org.scache.common.testing.Await;
 
 /**
  * Clients on the worker's host put and get blocks through its shared memory: the bytes survive
@@ -193,17 +194,17 @@ class SharedMemoryIT {
       c.putBlock(id, BlockData.random(100_000, 9));
       c.removeApplication();
       // the master tells the workers in the background; a read may still succeed until then
-      long deadline = System.nanoTime() + WAIT.toNanos();
-      ScacheException e = null;
-      while (e == null && System.nanoTime() < deadline) {
+      ScacheException[] failed = new ScacheException[1];
+      Await.until(() -> {
         try {
           assertArrayEquals(BlockData.random(100_000, 9), c.getBlock(id));
-          Thread.sleep(10);
-        } catch (ScacheException failed) {
-          e = failed;
+          return false;
+        } catch (ScacheException refused) {
+          failed[0] = refused;
+          return true;
         }
-      }
-      assertTrue(e != null, "reads still succeed " + WAIT + " after the removal");
+      }, WAIT, "reads fail after the removal");
+      ScacheException e = failed[0];
       assertTrue(e.status() == Status.UNKNOWN_APPLICATION || e.status() == Status.BLOCK_NOT_FOUND
           || e.status() == Status.AUTH_FAILED, e.toString());
     }
@@ -249,14 +250,10 @@ class SharedMemoryIT {
     }
   }
 
-  private static void awaitUsedBytes(int worker, long expected) throws InterruptedException {
-    long deadline = System.nanoTime() + WAIT.toNanos();
-    while (cluster.stat(worker, "memory.used.bytes") != expected) {
-      if (System.nanoTime() > deadline) {
-        assertEquals(expected, cluster.stat(worker, "memory.used.bytes"), "memory in use on worker " + worker);
-      }
-      Thread.sleep(10);
-    }
+  private static void awaitUsedBytes(int worker, long expected) {
+    Await.until(() -> cluster.stat(worker, "memory.used.bytes") == expected, WAIT,
+        () -> "memory in use on worker " + worker + ": expected " + expected + " but was "
+            + cluster.stat(worker, "memory.used.bytes"));
   }
 
   /** One raw connection to a worker, for requests the client does not send as such. */

@@ -22,6 +22,7 @@ import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
 import org.scache.common.protocol.PartitionerKind;
 import org.scache.common.protocol.Status;
+import org.scache.common.testing.Await;
 
 /** A worker whose reserve is much smaller than the shuffle: spill, reload, read once, checksums. */
 @Timeout(180)
@@ -169,13 +170,7 @@ class SpillIT {
     awaitCondition(() -> c.workerStats().get(name) == value, name + " reaches " + value);
   }
 
-  static void awaitCondition(java.util.function.BooleanSupplier ok, String what) throws InterruptedException {
-    long deadline = System.nanoTime() + 20_000_000_000L;
-    while (!ok.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("timed out waiting until " + what);
-      }
-      Thread.sleep(20);
-    }
+  static void awaitCondition(java.util.function.BooleanSupplier ok, String what) {
+    Await.until(ok, java.time.Duration.ofSeconds(20), what);
   }
 }

@@ -18,6 +18,7 @@ import org.scache.common.ScacheException;
 import org.scache.common.protocol.Message;
 import org.scache.common.protocol.PartitionerKind;
 import org.scache.common.protocol.Status;
+import org.scache.common.testing.Await;
 
 /** Reduce input, attempts, placement, removal and a full reserve, on an in-process cluster of three workers. */
 @Timeout(120)
@@ -133,10 +134,8 @@ class StoreBehaviourIT {
       }
       assertTrue(usedMemory() >= before + (3 << 20));
       clients.get(0).removeApplication();
-      long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-      while (usedMemory() > before && System.nanoTime() < deadline) {
-        Thread.sleep(20);
-      }
+      Await.until(() -> usedMemory() <= before, Duration.ofSeconds(10),
+          () -> "memory of the removed application is given back: " + usedMemory() + " bytes used, " + before + " before");
       assertEquals(before, usedMemory(), "memory of the removed application is given back");
     } finally {
       clients.forEach(ScacheClient::close);

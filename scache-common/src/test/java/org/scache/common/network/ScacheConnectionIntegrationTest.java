@@ -34,6 +34,7 @@ import org.scache.common.ScacheException;
 import org.scache.common.auth.Credentials;
 import org.scache.common.protocol.Message;
 import org.scache.common.protocol.Status;
+import org.scache.common.testing.Await;
 import org.scache.common.testing.EchoishHandler;
 import org.scache.common.testing.NettyLeakExtension;
 import org.scache.common.testing.SampleMessages;
@@ -176,10 +177,7 @@ class ScacheConnectionIntegrationTest {
     assertEquals(Status.CONNECTION_FAILED, statusOf(f));
     assertTrue(System.nanoTime() - start < LONG.toNanos() / 2, "failed by the close, not by the timeout");
 
-    for (int i = 0; i < 100 && conn.isActive(); i++) {
-      Thread.sleep(10);
-    }
-    assertFalse(conn.isActive());
+    Await.until(() -> !conn.isActive(), Duration.ofSeconds(1), "the closed connection is inactive");
     assertEquals(Status.CONNECTION_FAILED,
         statusOf(conn.call(new Message.GetWorkerStats(), Optional.empty(), LONG)));
   }
@@ -206,9 +204,7 @@ class ScacheConnectionIntegrationTest {
     assertSame(first, connect());
     assertEquals("127.0.0.1:" + server.port(), first.peer());
     first.close();
-    for (int i = 0; i < 100 && first.isActive(); i++) {
-      Thread.sleep(10);
-    }
+    Await.until(() -> !first.isActive(), Duration.ofSeconds(1), "the closed connection is inactive");
     ScacheConnection second = connect();
     assertNotSame(first, second);
     Reply r = second.call(new Message.GetWorkerStats(), Optional.empty(), LONG).get(10, SECONDS);
