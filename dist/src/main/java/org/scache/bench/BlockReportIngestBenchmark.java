@@ -9,7 +9,9 @@ import org.scache.common.WorkerInfo;
 import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
 import org.scache.common.protocol.Message;
-import org.scache.common.protocol.PartitionerKind;
+import org.scache.common.shuffle.BlockSize;
+import org.scache.common.shuffle.PartitionerKind;
+import org.scache.common.shuffle.ShuffleSpec;
 import org.scache.master.ScacheMaster;
 
 /**
@@ -48,7 +50,7 @@ public final class BlockReportIngestBenchmark {
       master.handleTrusted(new Message.RegisterApplication(app, "secret".getBytes(StandardCharsets.UTF_8)));
       for (int run = 0; run <= runs; run++) {
         int shuffle = run;
-        master.handleTrusted(new Message.RegisterShuffle(app, shuffle, maps, reduces, PartitionerKind.HASH, 0));
+        master.handleTrusted(new Message.RegisterShuffle(new ShuffleSpec(app, shuffle, maps, reduces, PartitionerKind.HASH, 0)));
         List<Message.ReportBlocks> batches = batches(app, shuffle, maps, reduces, workers);
         long t0 = System.nanoTime();
         for (Message.ReportBlocks b : batches) {
@@ -67,7 +69,7 @@ public final class BlockReportIngestBenchmark {
   private static List<Message.ReportBlocks> batches(String app, int shuffle, int maps, int reduces,
       List<WorkerInfo> workers) {
     List<Message.ReportBlocks> out = new ArrayList<>();
-    List<Message.BlockSize> batch = new ArrayList<>(BATCH);
+    List<BlockSize> batch = new ArrayList<>(BATCH);
     String worker = null;
     for (int m = 0; m < maps; m++) {
       String holder = workers.get(m % workers.size()).workerId();
@@ -77,7 +79,7 @@ public final class BlockReportIngestBenchmark {
           batch = new ArrayList<>(BATCH);
         }
         worker = holder;
-        batch.add(new Message.BlockSize(new BlockId(app, shuffle, m, 0, r), 1000 + (m * 31 + r) % 4096));
+        batch.add(new BlockSize(new BlockId(app, shuffle, m, 0, r), 1000 + (m * 31 + r) % 4096));
       }
     }
     if (!batch.isEmpty()) {

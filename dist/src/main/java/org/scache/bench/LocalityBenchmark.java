@@ -10,8 +10,8 @@ import java.util.SplittableRandom;
 import org.scache.master.predict.ReducePrediction;
 import org.scache.master.schedule.FifoRoundRobinScheduler;
 import org.scache.master.schedule.HeuristicMinHeapScheduler;
+import org.scache.master.schedule.HostPlacement;
 import org.scache.master.schedule.RandomScheduler;
-import org.scache.master.schedule.ScheduleResult;
 
 /**
  * Network bytes a shuffle moves under each placement when 93% of every reducer's input comes from
@@ -61,8 +61,8 @@ final class LocalityBenchmark {
       }
       double total = Workloads.sum(sizes);
       double lowerBound = Math.max(total / HOSTS, Workloads.max(sizes));
-      ScheduleResult[] results = {
-        ScheduleResult.of(hosts, reduces, localityOptimal),
+      HostPlacement[] results = {
+        HostPlacement.of(hosts, reduces, localityOptimal),
         new RandomScheduler(random).schedule(MAPS, hosts, reduces),
         new FifoRoundRobinScheduler().schedule(MAPS, hosts, reduces),
         new HeuristicMinHeapScheduler(false).schedule(MAPS, hosts, reduces),

@@ -9,9 +9,9 @@ import java.util.SplittableRandom;
 import org.scache.master.predict.ReducePrediction;
 import org.scache.master.schedule.FifoRoundRobinScheduler;
 import org.scache.master.schedule.HeuristicMinHeapScheduler;
+import org.scache.master.schedule.HostPlacement;
 import org.scache.master.schedule.RandomScheduler;
 import org.scache.master.schedule.ReduceScheduler;
-import org.scache.master.schedule.ScheduleResult;
 
 /**
  * Simulates reduce-stage completion under the pre-scheduling algorithms (the paper's Fig. 3 setup)
@@ -69,9 +69,9 @@ public final class MakespanSimulator {
         ReduceScheduler[] schedulers = {
           new RandomScheduler(random), new FifoRoundRobinScheduler(), new HeuristicMinHeapScheduler()
         };
-        ScheduleResult heap = null;
+        HostPlacement heap = null;
         for (int s = 0; s < schedulers.length; s++) {
-          ScheduleResult result = schedulers[s].schedule(HOSTS, hosts, reduces);
+          HostPlacement result = schedulers[s].schedule(HOSTS, hosts, reduces);
           int column = s == 2 ? 3 : s;
           ratio[column] += stageMakespan(result, hosts, SLOTS, false) / lowerBound / TRIALS;
           heap = result;
@@ -97,7 +97,7 @@ public final class MakespanSimulator {
    * Completion time when each host runs its reduces on {@code slots} unit-speed slots, in reduce id
    * order (as frameworks launch them) or largest first.
    */
-  static double stageMakespan(ScheduleResult result, List<String> hosts, int slots, boolean largestFirst) {
+  static double stageMakespan(HostPlacement result, List<String> hosts, int slots, boolean largestFirst) {
     double makespan = 0;
     for (String host : hosts) {
       PriorityQueue<Double> free = new PriorityQueue<>();

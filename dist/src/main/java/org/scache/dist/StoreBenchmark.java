@@ -24,7 +24,7 @@ import org.scache.common.network.ConnectionPool;
 import org.scache.common.network.ScacheConnection;
 import org.scache.common.network.TransportSettings;
 import org.scache.common.protocol.Message;
-import org.scache.common.protocol.PartitionerKind;
+import org.scache.common.shuffle.PartitionerKind;
 
 /**
  * Measures the block store on this machine in one run and prints markdown tables: local put and

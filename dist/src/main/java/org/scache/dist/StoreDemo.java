@@ -14,7 +14,7 @@ import java.util.concurrent.CompletableFuture;
 import org.scache.client.ReduceInput;
 import org.scache.client.ScacheClient;
 import org.scache.common.BlockId;
-import org.scache.common.protocol.PartitionerKind;
+import org.scache.common.shuffle.PartitionerKind;
 
 /**
  * Shows SCache working end to end on one machine: starts a master and two workers as separate

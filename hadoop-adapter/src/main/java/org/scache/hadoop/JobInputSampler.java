@@ -15,9 +15,9 @@ import org.apache.hadoop.io.compress.SplittableCompressionCodec;
 import org.apache.hadoop.io.serializer.Deserializer;
 import org.apache.hadoop.io.serializer.SerializationFactory;
 import org.apache.hadoop.mapred.JobConf;
-import org.apache.hadoop.mapreduce.split.JobSplit.TaskSplitMetaInfo;
 import org.apache.hadoop.mapreduce.split.JobSplit.TaskSplitIndex;
-import org.scache.common.protocol.Message;
+import org.apache.hadoop.mapreduce.split.JobSplit.TaskSplitMetaInfo;
+import org.scache.common.shuffle.MapSample;
 import org.scache.sampling.ReservoirSampler;
 import org.scache.sampling.SplitSample;
 
@@ -57,13 +57,13 @@ final class JobInputSampler {
   }
 
   /** Samples every split of {@code splits}, in map order; map ids are the split indices. */
-  List<Message.MapSample> sample(TaskSplitMetaInfo[] splits) throws IOException, InterruptedException {
+  List<MapSample> sample(TaskSplitMetaInfo[] splits) throws IOException, InterruptedException {
     int reduces = conf.getNumReduceTasks();
     int capacity = Math.multiplyExact(samplesPerReduce, reduces);
     new CacheFileLinks(conf).linkIntoWorkingDirectory();
     MapFunction map = conf.getUseNewMapper() ? new NewApiMapFunction(conf, jobId) : new OldApiMapFunction(conf);
     SplittableRandom random = new SplittableRandom(seed);
-    List<Message.MapSample> samples = new ArrayList<>(splits.length);
+    List<MapSample> samples = new ArrayList<>(splits.length);
     for (int m = 0; m < splits.length; m++) {
       if (Thread.currentThread().isInterrupted()) {
         throw new InterruptedException("sampling interrupted");
@@ -77,7 +77,7 @@ final class JobInputSampler {
       }
       SplitSample sample = SplitSample.fromPartitionIds(splits[m].getInputDataLength(), capacity, reduces,
           reservoir.sample().stream().mapToInt(Integer::intValue).toArray());
-      samples.add(new Message.MapSample(m, sample.inputBytes(), capacity, counts(sample)));
+      samples.add(new MapSample(m, sample.inputBytes(), capacity, counts(sample)));
     }
     return samples;
   }

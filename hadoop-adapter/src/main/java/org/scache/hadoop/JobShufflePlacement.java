@@ -17,7 +17,7 @@ import org.scache.client.ShuffleHints;
 import org.scache.common.Clock;
 import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
-import org.scache.common.protocol.PartitionerKind;
+import org.scache.common.shuffle.PartitionerKind;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -2,7 +2,7 @@ package org.scache.hadoop;
 
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapreduce.MRJobConfig;
-import org.scache.common.protocol.PartitionerKind;
+import org.scache.common.shuffle.PartitionerKind;
 
 /** What a MapReduce job's partitioner is to the master's predictors: hash, range (total order) or custom. */
 final class PartitionerKinds {

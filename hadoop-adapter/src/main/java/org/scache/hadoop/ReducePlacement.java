@@ -11,7 +11,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.yarn.api.records.NodeId;
 import org.scache.common.Clock;
 import org.scache.common.WorkerInfo;
-import org.scache.common.protocol.Message;
+import org.scache.common.shuffle.ReduceAssignment;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -174,7 +174,7 @@ public final class ReducePlacement {
   }
 
   private List<WorkerInfo> workers() {
-    return watcher.schedule().map(s -> s.assignments().stream().map(Message.ReduceAssignment::worker).distinct()
+    return watcher.schedule().map(s -> s.assignments().stream().map(ReduceAssignment::worker).distinct()
         .toList()).orElse(List.of());
   }
 
@@ -184,7 +184,6 @@ public final class ReducePlacement {
   }
 
   private Optional<WorkerInfo> assignedWorker(int reduceId) {
-    return watcher.schedule().flatMap(s -> s.assignments().stream().filter(a -> a.reduceId() == reduceId)
-        .map(Message.ReduceAssignment::worker).findFirst());
+    return watcher.schedule().flatMap(s -> s.workerOf(reduceId));
   }
 }

@@ -29,7 +29,7 @@ import org.scache.client.ScacheClient;
 import org.scache.common.BlockId;
 import org.scache.common.DaemonThreads;
 import org.scache.common.ScacheException;
-import org.scache.common.protocol.PartitionerKind;
+import org.scache.common.shuffle.PartitionerKind;
 
 /**
  * Map-side collector ({@code mapreduce.job.map.output.collector.class}) that shuffles through

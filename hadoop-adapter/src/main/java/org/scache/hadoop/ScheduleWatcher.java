@@ -10,8 +10,8 @@ import org.scache.client.ScacheClient;
 import org.scache.common.Clock;
 import org.scache.common.DaemonThreads;
 import org.scache.common.ScacheException;
-import org.scache.common.protocol.Message;
 import org.scache.common.protocol.Status;
+import org.scache.common.shuffle.ShufflePlacement;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,7 +30,7 @@ final class ScheduleWatcher implements AutoCloseable {
   private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
       DaemonThreads.named("scache-schedule-watcher"));
   private volatile ScheduledFuture<?> polling;
-  private volatile Message.ScheduleResult schedule;
+  private volatile ShufflePlacement schedule;
   private volatile String gaveUp;
   private long unansweredSince = -1;
 
@@ -51,7 +51,7 @@ final class ScheduleWatcher implements AutoCloseable {
   }
 
   /** The placement, once the master has made it. */
-  Optional<Message.ScheduleResult> schedule() {
+  Optional<ShufflePlacement> schedule() {
     return Optional.ofNullable(schedule);
   }
 

@@ -31,7 +31,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.scache.common.config.ScacheOptions;
-import org.scache.common.protocol.Message;
+import org.scache.common.shuffle.MapSample;
 import org.scache.sampling.SplitSample;
 import org.scache.sampling.WeightedSamplingPredictor;
 
@@ -89,12 +89,12 @@ class JobInputSamplerTest {
     // the default samples per reduce; 1 MiB of each 8 MiB split is read, in 8 windows
     int samplesPerReduce = ScacheOptions.HADOOP_SAMPLING_SAMPLES_PER_REDUCE.parse(
         ScacheOptions.HADOOP_SAMPLING_SAMPLES_PER_REDUCE.defaultText());
-    List<Message.MapSample> samples =
+    List<MapSample> samples =
         new JobInputSampler(conf, job.getJobID(), samplesPerReduce, 1L << 20, 8, 42).sample(meta);
     assertTrue(PARTITION_LINK.isFile(), "the cache file was linked into the working directory");
 
     double[] predicted = new double[REDUCES];
-    for (Message.MapSample s : samples) {
+    for (MapSample s : samples) {
       double[] blocks = WeightedSamplingPredictor.blockSizes(SplitSample.of(s.inputBytes(), s.capacity(),
           s.countsPerReduce().stream().mapToInt(Integer::intValue).toArray()));
       for (int r = 0; r < REDUCES; r++) {

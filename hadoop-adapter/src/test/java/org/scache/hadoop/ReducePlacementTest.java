@@ -17,8 +17,9 @@ import org.junit.jupiter.api.Test;
 import org.scache.client.ScacheClient;
 import org.scache.common.ScacheException;
 import org.scache.common.WorkerInfo;
-import org.scache.common.protocol.Message;
 import org.scache.common.protocol.Status;
+import org.scache.common.shuffle.ReduceAssignment;
+import org.scache.common.shuffle.ShufflePlacement;
 import org.scache.common.testing.ManualClock;
 
 class ReducePlacementTest {
@@ -37,9 +38,9 @@ class ReducePlacementTest {
 
   /** Reduce 0 on W1, 1 and 2 on W2, 3 on W3; NM1..NM3 run W1..W3, all on one host name. */
   private void placed() {
-    doReturn(new Message.ScheduleResult("app", 0, "heuristic-minheap", List.of(
-        new Message.ReduceAssignment(0, W1, 0), new Message.ReduceAssignment(1, W2, 0),
-        new Message.ReduceAssignment(2, W2, 1), new Message.ReduceAssignment(3, W3, 0)))).when(client).getScheduleResult(0);
+    doReturn(new ShufflePlacement("app", 0, "heuristic-minheap", List.of(
+        new ReduceAssignment(0, W1, 0), new ReduceAssignment(1, W2, 0),
+        new ReduceAssignment(2, W2, 1), new ReduceAssignment(3, W3, 0)))).when(client).getScheduleResult(0);
     watcher.poll();
     nodes.recordServiceMetadata(NM1, Map.of("scache", NodeWorkerAddress.encode(W1.address())));
     nodes.recordServiceMetadata(NM2, Map.of("scache", NodeWorkerAddress.encode(W2.address())));

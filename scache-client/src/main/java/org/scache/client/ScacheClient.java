@@ -14,6 +14,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.scache.common.BlockId;
+import org.scache.common.Clock;
 import org.scache.common.ScacheException;
 import org.scache.common.WorkerInfo;
 import org.scache.common.auth.Credentials;
@@ -22,7 +23,11 @@ import org.scache.common.config.ScacheOptions;
 import org.scache.common.network.ClientConnections;
 import org.scache.common.network.Reply;
 import org.scache.common.protocol.Message;
-import org.scache.common.protocol.PartitionerKind;
+import org.scache.common.shuffle.BlockSize;
+import org.scache.common.shuffle.MapSample;
+import org.scache.common.shuffle.PartitionerKind;
+import org.scache.common.shuffle.ShufflePlacement;
+import org.scache.common.shuffle.ShuffleSpec;
 
 /**
  * The API a framework uses to shuffle through SCache, for one application: register shuffles, put
@@ -43,9 +48,11 @@ public final class ScacheClient implements AutoCloseable {
   private final Duration busyTimeout;
   private final ClientConnections connections;
   private final SharedMemoryPath local;
+  private final Clock clock;
 
-  private ScacheClient(ScacheConf conf, String appId, byte[] secret) {
+  private ScacheClient(ScacheConf conf, String appId, byte[] secret, ClientConnections connections, Clock clock) {
     this.appId = appId;
+    this.clock = clock;
     this.credentials = Credentials.application(appId, secret);
     this.masterAddress = conf.get(ScacheOptions.CLIENT_MASTER_ADDRESS);
     this.workerAddress = conf.get(ScacheOptions.CLIENT_WORKER_ADDRESS);
@@ -54,14 +61,25 @@ public final class ScacheClient implements AutoCloseable {
     this.backoff = conf.get(ScacheOptions.CLIENT_RETRY_BACKOFF);
     this.maxBackoff = conf.get(ScacheOptions.CLIENT_RETRY_BACKOFF_MAX);
     this.busyTimeout = conf.get(ScacheOptions.CLIENT_RETRY_BUSY_TIMEOUT);
-    this.connections = ClientConnections.of(conf, "scache-client");
+    this.connections = connections;
     this.local = new SharedMemoryPath(conf, connections, workerAddress, appId, credentials, timeout);
   }
 
   /** A client for application {@code appId}, whose requests are signed with {@code secret}. */
   public static ScacheClient create(ScacheConf conf, String appId, byte[] secret) {
     Objects.requireNonNull(conf, "conf");
-    return new ScacheClient(conf, appId, secret);
+    return new ScacheClient(conf, appId, secret, ClientConnections.of(conf, "scache-client"), Clock.SYSTEM);
+  }
+
+  /**
+   * A client that sends through {@code connections} and reads time from {@code clock}: for tests, and
+   * for embedding a client where connections are shared. The client closes {@code connections}.
+   */
+  static ScacheClient create(ScacheConf conf, String appId, byte[] secret, ClientConnections connections,
+      Clock clock) {
+    Objects.requireNonNull(conf, "conf");
+    return new ScacheClient(conf, appId, secret, Objects.requireNonNull(connections, "connections"),
+        Objects.requireNonNull(clock, "clock"));
   }
 
   public String appId() {
@@ -96,32 +114,39 @@ public final class ScacheClient implements AutoCloseable {
 
   public CompletableFuture<Void> registerShuffleAsync(int shuffleId, int numMaps, int numReduces,
       PartitionerKind partitioner, ShuffleHints hints) {
-    long now = System.currentTimeMillis();
-    return ack(masterAddress, () -> new Message.RegisterShuffle(appId, shuffleId, numMaps, numReduces, partitioner,
-        now, hints.mapInputBytes(), hints.stageId(), hints.predictor()));
+    ShuffleSpec spec = new ShuffleSpec(appId, shuffleId, numMaps, numReduces, partitioner, clock.millis(),
+        hints.mapInputBytes(), hints.stageId(), hints.predictor());
+    return ack(masterAddress, () -> new Message.RegisterShuffle(spec));
   }
 
   /**
    * Reports the sampling results of some maps of a shuffle (paper IV-A1), before or during its map
    * stage; once every map is sampled, a sampling shuffle is placed.
    */
-  public void reportSamples(int shuffleId, List<Message.MapSample> samples) {
+  public void reportSamples(int shuffleId, List<MapSample> samples) {
     join(reportSamplesAsync(shuffleId, samples));
   }
 
-  public CompletableFuture<Void> reportSamplesAsync(int shuffleId, List<Message.MapSample> samples) {
-    List<Message.MapSample> copy = List.copyOf(samples);
+  public CompletableFuture<Void> reportSamplesAsync(int shuffleId, List<MapSample> samples) {
+    List<MapSample> copy = List.copyOf(samples);
     return ack(masterAddress, () -> new Message.ReportSamples(appId, shuffleId, copy));
   }
 
-  /** Where each reduce of the shuffle is placed. */
-  public Message.ScheduleResult getScheduleResult(int shuffleId) {
+  /**
+   * Where each reduce of the shuffle is placed; fails with NOT_READY (after the client's retries)
+   * while the master has not placed it yet.
+   */
+  public ShufflePlacement getScheduleResult(int shuffleId) {
     return join(getScheduleResultAsync(shuffleId));
   }
 
-  public CompletableFuture<Message.ScheduleResult> getScheduleResultAsync(int shuffleId) {
+  public CompletableFuture<ShufflePlacement> getScheduleResultAsync(int shuffleId) {
     return call(masterAddress, () -> new Message.GetScheduleResult(appId, shuffleId), () -> Unpooled.EMPTY_BUFFER)
-        .thenApply(r -> r.as(Message.ScheduleResult.class));
+        .thenApply(r -> {
+          Message.ScheduleResult answer = r.as(Message.ScheduleResult.class);
+          r.payload().release();
+          return answer.placement();
+        });
   }
 
   public void unregisterShuffle(int shuffleId) {
@@ -239,7 +264,7 @@ public final class ScacheClient implements AutoCloseable {
           ByteBuffer all = copyOut(r.payload());
           List<ReduceInput.Block> blocks = new ArrayList<>(meta.blocks().size());
           int offset = 0;
-          for (Message.BlockSize b : meta.blocks()) {
+          for (BlockSize b : meta.blocks()) {
             blocks.add(new ReduceInput.Block(b.blockId(), all.slice(offset, (int) b.size())));
             offset += (int) b.size();
           }
@@ -283,7 +308,7 @@ public final class ScacheClient implements AutoCloseable {
    */
   private CompletableFuture<Reply> call(String address, Supplier<Message> request, Supplier<ByteBuf> payload) {
     CompletableFuture<Reply> result = new CompletableFuture<>();
-    attempt(address, request, payload, 1, 0, System.nanoTime(), result);
+    attempt(address, request, payload, 1, 0, clock.nanos(), result);
     return result;
   }
 
@@ -298,7 +323,7 @@ public final class ScacheClient implements AutoCloseable {
           }
           ScacheException se = ScacheException.from(e);
           if (se.status() == org.scache.common.protocol.Status.RETRY_LATER) {
-            long waited = System.nanoTime() - startNanos;
+            long waited = clock.nanos() - startNanos;
             if (waited >= busyTimeout.toNanos()) {
               result.completeExceptionally(new ScacheException(se.status(), "the worker at " + address
                   + " stayed busy for " + TimeUnit.NANOSECONDS.toSeconds(waited) + " s ("

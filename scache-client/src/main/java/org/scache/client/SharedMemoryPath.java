@@ -27,7 +27,6 @@ import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
 import org.scache.common.network.ClientConnection;
 import org.scache.common.network.ClientConnections;
-import org.scache.common.network.Reply;
 import org.scache.common.protocol.Message;
 import org.scache.common.protocol.Status;
 import org.slf4j.Logger;

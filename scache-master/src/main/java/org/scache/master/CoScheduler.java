@@ -9,22 +9,21 @@ import java.util.function.IntFunction;
 import org.scache.common.Clock;
 import org.scache.common.ShuffleKey;
 import org.scache.common.WorkerInfo;
-import org.scache.common.protocol.Message;
-import org.scache.common.protocol.Message.MapSample;
-import org.scache.common.protocol.Message.ReduceAssignment;
-import org.scache.common.protocol.Message.ReduceMove;
-import org.scache.common.protocol.Message.RegisterShuffle;
-import org.scache.common.protocol.PredictorChoice;
+import org.scache.common.shuffle.MapSample;
+import org.scache.common.shuffle.PredictorKind;
+import org.scache.common.shuffle.ReduceAssignment;
+import org.scache.common.shuffle.ReduceMove;
+import org.scache.common.shuffle.ShufflePlacement;
+import org.scache.common.shuffle.ShuffleSpec;
 import org.scache.master.predict.LinearRegressionPredictor;
 import org.scache.master.predict.ObservedMapOutput;
-import org.scache.master.predict.PredictorKind;
 import org.scache.master.predict.ReducePrediction;
 import org.scache.master.predict.SamplingPredictor;
 import org.scache.master.schedule.AccumulatedSchedule;
 import org.scache.master.schedule.AccumulatedScheduler;
 import org.scache.master.schedule.HeuristicMinHeapScheduler;
+import org.scache.master.schedule.HostPlacement;
 import org.scache.master.schedule.Reshuffle;
-import org.scache.master.schedule.ScheduleResult;
 import org.scache.sampling.SplitSample;
 import org.scache.sampling.WeightedSamplingPredictor;
 import org.slf4j.Logger;
@@ -42,7 +41,7 @@ final class CoScheduler {
   private static final Logger LOG = LoggerFactory.getLogger(CoScheduler.class);
 
   /** A placement just made, the re-shuffles it orders, and when it was made. */
-  record Decision(Message.ScheduleResult result, List<ReduceMove> moves, long madeAtMillis,
+  record Decision(ShufflePlacement result, List<ReduceMove> moves, long madeAtMillis,
       long submissionTimeMillis) {}
 
   private record StageKey(String appId, int stageId) {}
@@ -72,15 +71,13 @@ final class CoScheduler {
   }
 
   /** The predictor for a shuffle: its override, else the paper's rule. */
-  static PredictorKind predictorOf(RegisterShuffle shape) {
-    Optional<PredictorKind> override = shape.predictor() == PredictorChoice.AUTO ? Optional.empty()
-        : Optional.of(shape.predictor() == PredictorChoice.SAMPLING ? PredictorKind.SAMPLING : PredictorKind.REGRESSION);
-    return PredictorKind.choose(shape.partitioner(), override);
+  static PredictorKind predictorOf(ShuffleSpec shape) {
+    return shape.chosenPredictor();
   }
 
   /** Why {@code s} is not scheduled yet, for a NOT_READY answer. */
   String waitingFor(ShuffleState s) {
-    RegisterShuffle shape = s.shape().orElseThrow();
+    ShuffleSpec shape = s.shape().orElseThrow();
     String observed = s.availableMaps().size() + " of " + shape.numMaps() + " maps finished, "
         + mapsNeeded(shape.numMaps()) + " needed (observation threshold " + threshold + ")";
     return predictorOf(shape) == PredictorKind.SAMPLING
@@ -100,7 +97,7 @@ final class CoScheduler {
     if (s.schedule().isPresent() || s.shape().isEmpty() || live.isEmpty()) {
       return Optional.empty();
     }
-    RegisterShuffle shape = s.shape().get();
+    ShuffleSpec shape = s.shape().get();
     PredictorKind kind = predictorOf(shape);
     boolean sampled = kind == PredictorKind.SAMPLING && shape.numMaps() > 0
         && s.samples().size() == shape.numMaps();
@@ -135,7 +132,7 @@ final class CoScheduler {
   }
 
   /** Eq. 1 on the observed maps; unknown input sizes count as equal (then unobserved maps get the mean). */
-  private static List<ReducePrediction> byRegression(ShuffleState s, RegisterShuffle shape) {
+  private static List<ReducePrediction> byRegression(ShuffleState s, ShuffleSpec shape) {
     long[] inputs = new long[shape.numMaps()];
     for (int m = 0; m < inputs.length; m++) {
       inputs[m] = shape.mapInputBytes().isEmpty() ? 1 : shape.mapInputBytes().get(m);
@@ -147,7 +144,7 @@ final class CoScheduler {
   }
 
   /** Eq. 2 on the samples of every map; maps finished so far lend their holder to eq. 3. */
-  private static List<ReducePrediction> bySampling(ShuffleState s, RegisterShuffle shape) {
+  private static List<ReducePrediction> bySampling(ShuffleState s, ShuffleSpec shape) {
     Map<Integer, ShuffleState.MapOutput> outputs = s.finalOutputs(shape.numReduces());
     List<SplitSample> splits = new ArrayList<>(shape.numMaps());
     List<Optional<String>> hosts = new ArrayList<>(shape.numMaps());
@@ -165,17 +162,17 @@ final class CoScheduler {
         .predict(splits, hosts);
   }
 
-  private Decision place(ShuffleState s, RegisterShuffle shape, List<WorkerInfo> live,
+  private Decision place(ShuffleState s, ShuffleSpec shape, List<WorkerInfo> live,
       List<ReducePrediction> predictions, IntFunction<Optional<ShuffleState>> sameApp) {
     List<String> hosts = live.stream().map(WorkerInfo::workerId).toList();
     Map<String, WorkerInfo> byId = new HashMap<>();
     live.forEach(w -> byId.put(w.workerId(), w));
     int mapCount = Math.max(1, shape.numMaps());
-    ScheduleResult placed;
+    HostPlacement placed;
     String policy;
     List<Reshuffle> reshuffles = List.of();
     Stage stage = null;
-    if (shape.stageId() == RegisterShuffle.NO_STAGE) {
+    if (shape.stageId() == ShuffleSpec.NO_STAGE) {
       placed = new HeuristicMinHeapScheduler().schedule(mapCount, hosts, predictions);
       policy = MIN_HEAP;
     } else {
@@ -207,7 +204,7 @@ final class CoScheduler {
       stage.shuffles.add(shape.shuffleId());
     }
     ShuffleKey key = s.shuffle();
-    return new Decision(new Message.ScheduleResult(key.appId(), key.shuffleId(), policy, assignments), moves,
+    return new Decision(new ShufflePlacement(key.appId(), key.shuffleId(), policy, assignments), moves,
         clock.millis(), shape.submissionTimeMillis());
   }
 }

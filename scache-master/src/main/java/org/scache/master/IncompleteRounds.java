@@ -8,7 +8,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.scache.common.ShuffleKey;
-import org.scache.common.protocol.Message;
+import org.scache.common.shuffle.RoundState;
+import org.scache.common.shuffle.ShuffleRounds;
 
 /**
  * The cluster-wide view of the paper's all-or-nothing constraint (Section IV-B): which rounds of
@@ -24,9 +25,9 @@ final class IncompleteRounds {
    * Records what worker {@code workerId} reported; returns, for each shuffle whose set of incomplete
    * rounds changed, its new list.
    */
-  synchronized List<Message.RoundsIncomplete> report(String workerId, List<Message.RoundState> states) {
+  synchronized List<ShuffleRounds> report(String workerId, List<RoundState> states) {
     Set<ShuffleKey> changed = new HashSet<>();
-    for (Message.RoundState s : states) {
+    for (RoundState s : states) {
       ShuffleKey key = new ShuffleKey(s.appId(), s.shuffleId());
       Map<Integer, Set<String>> rounds = byShuffle.computeIfAbsent(key, k -> new HashMap<>());
       if (s.incomplete()) {
@@ -49,7 +50,7 @@ final class IncompleteRounds {
   }
 
   /** Forgets what a lost worker reported; returns the changed lists. */
-  synchronized List<Message.RoundsIncomplete> dropWorker(String workerId) {
+  synchronized List<ShuffleRounds> dropWorker(String workerId) {
     Set<ShuffleKey> changed = new HashSet<>();
     byShuffle.forEach((key, rounds) -> rounds.values().removeIf(workers -> {
       if (workers.remove(workerId) && workers.isEmpty()) {
@@ -75,13 +76,13 @@ final class IncompleteRounds {
     byShuffle.keySet().removeIf(k -> k.appId().equals(appId));
   }
 
-  private List<Message.RoundsIncomplete> listsOf(Set<ShuffleKey> changed) {
-    List<Message.RoundsIncomplete> out = new ArrayList<>();
+  private List<ShuffleRounds> listsOf(Set<ShuffleKey> changed) {
+    List<ShuffleRounds> out = new ArrayList<>();
     for (ShuffleKey k : changed) {
-      out.add(new Message.RoundsIncomplete(k.appId(), k.shuffleId(), of(k)));
+      out.add(new ShuffleRounds(k.appId(), k.shuffleId(), of(k)));
     }
-    out.sort(java.util.Comparator.comparing(Message.RoundsIncomplete::appId)
-        .thenComparingInt(Message.RoundsIncomplete::shuffleId));
+    out.sort(java.util.Comparator.comparing(ShuffleRounds::appId)
+        .thenComparingInt(ShuffleRounds::shuffleId));
     return out;
   }
 }

@@ -7,11 +7,11 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import org.scache.common.BlockId;
+import org.scache.common.ShuffleKey;
 import org.scache.common.WorkerInfo;
-import org.scache.common.protocol.Message;
-import org.scache.common.protocol.Message.BlockSize;
-import org.scache.common.protocol.Message.MapOutputReady;
-import org.scache.common.protocol.Message.ReduceAssignment;
+import org.scache.common.shuffle.BlockSize;
+import org.scache.common.shuffle.ReduceAssignment;
+import org.scache.common.shuffle.ShufflePlacement;
 
 /**
  * Tells the workers reduces are placed on about a map that finished after the placement: for each
@@ -19,14 +19,18 @@ import org.scache.common.protocol.Message.ReduceAssignment;
  * them as they appear. Blocks the worker holds itself are left out.
  */
 final class MapOutputNotices {
-  /** A notice and the worker it is for. */
-  record Notice(WorkerInfo to, MapOutputReady message) {}
+  /**
+   * A notice for worker {@code to}: map {@code mapId}'s final attempt {@code attempt} put these
+   * blocks of reduces placed on {@code to}, and {@code holder} has them.
+   */
+  record Notice(WorkerInfo to, ShuffleKey shuffle, int mapId, int attempt, WorkerInfo holder,
+      List<BlockSize> blocks) {}
 
   private MapOutputNotices() {}
 
   static List<Notice> forFinishedMap(ShuffleState s, int mapId, int attempt,
       Function<String, Optional<WorkerInfo>> liveWorker) {
-    Optional<Message.ScheduleResult> schedule = s.schedule();
+    Optional<ShufflePlacement> schedule = s.schedule();
     if (schedule.isEmpty()) {
       return List.of();
     }
@@ -44,8 +48,7 @@ final class MapOutputNotices {
     }
     List<Notice> notices = new ArrayList<>();
     byTargetAndHolder.forEach((key, blocks) -> liveWorker.apply(key.get(1)).ifPresent(holder ->
-        notices.add(new Notice(targets.get(key.get(0)), new MapOutputReady(s.shuffle().appId(),
-            s.shuffle().shuffleId(), mapId, attempt, holder, blocks)))));
+        notices.add(new Notice(targets.get(key.get(0)), s.shuffle(), mapId, attempt, holder, blocks))));
     return notices;
   }
 }

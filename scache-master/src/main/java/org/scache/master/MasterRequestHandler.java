@@ -15,95 +15,45 @@ import org.scache.common.protocol.Status;
  */
 @ChannelHandler.Sharable
 final class MasterRequestHandler extends RequestDispatcher {
-  private final ScacheMaster master;
+  private final MasterRequests requests;
+  private final ApplicationRegistry applications;
   private final byte[] clusterSecret;
 
-  MasterRequestHandler(ScacheMaster master, byte[] clusterSecret) {
-    this.master = master;
+  MasterRequestHandler(MasterRequests requests, ApplicationRegistry applications, byte[] clusterSecret) {
+    this.requests = requests;
+    this.applications = applications;
     this.clusterSecret = clusterSecret.clone();
   }
 
   @Override
   protected void onRequest(ChannelHandlerContext ctx, InboundFrame frame) {
+    authorize(frame);
+    reply(ctx, frame.requestId(), requests.serve(frame.message()));
+  }
+
+  private void authorize(InboundFrame frame) {
     Message m = frame.message();
-    Message answer = switch (m.type()) {
-      case REGISTER_WORKER -> {
-        requireCluster(frame);
-        yield master.registerWorker((Message.RegisterWorker) m);
-      }
-      case HEARTBEAT -> {
-        requireCluster(frame);
-        yield master.heartbeat((Message.Heartbeat) m);
-      }
-      case REPORT_BLOCKS -> {
-        requireCluster(frame);
-        yield master.reportBlocks((Message.ReportBlocks) m);
-      }
-      case FETCH_APP_SECRET -> {
-        requireCluster(frame);
-        yield new Message.AppSecret(master.applications().requireSecret(((Message.FetchAppSecret) m).appId()));
-      }
-      case LOCATE_BLOCKS -> {
-        Message.LocateBlocks l = (Message.LocateBlocks) m;
-        requireApplication(frame, l.appId());
-        yield master.locate(l);
-      }
+    switch (m.type()) {
+      case REGISTER_WORKER, HEARTBEAT, REPORT_BLOCKS, FETCH_APP_SECRET, REPORT_ROUNDS, REPORT_LOST_BLOCKS ->
+          requireCluster(frame);
+      case LOCATE_BLOCKS -> requireApplication(frame, ((Message.LocateBlocks) m).appId());
       case REGISTER_APPLICATION -> {
         Message.RegisterApplication r = (Message.RegisterApplication) m;
         if (!isCluster(frame) && !frame.verify(r.appId(), r.secret())) {
           throw new ScacheException(frame.auth().isEmpty() ? Status.AUTH_REQUIRED : Status.AUTH_FAILED,
               "REGISTER_APPLICATION must be signed with the secret it registers");
         }
-        master.applications().register(r.appId(), r.secret());
-        yield new Message.Ack();
       }
-      case REGISTER_SHUFFLE -> {
-        Message.RegisterShuffle r = (Message.RegisterShuffle) m;
-        requireApplication(frame, r.appId());
-        yield master.registerShuffle(r);
-      }
-      case MAP_FINISHED -> {
-        Message.MapFinished r = (Message.MapFinished) m;
-        requireApplication(frame, r.appId());
-        yield master.mapFinished(r);
-      }
-      case REPORT_SAMPLES -> {
-        Message.ReportSamples r = (Message.ReportSamples) m;
-        requireApplication(frame, r.appId());
-        yield master.reportSamples(r);
-      }
-      case GET_SCHEDULE_RESULT -> {
-        Message.GetScheduleResult r = (Message.GetScheduleResult) m;
-        requireApplication(frame, r.appId());
-        yield master.scheduleResult(r);
-      }
-      case UNREGISTER_SHUFFLE -> {
-        Message.UnregisterShuffle r = (Message.UnregisterShuffle) m;
-        requireApplication(frame, r.appId());
-        yield master.unregisterShuffle(r);
-      }
-      case REMOVE_APPLICATION -> {
-        Message.RemoveApplication r = (Message.RemoveApplication) m;
-        requireApplication(frame, r.appId());
-        yield master.removeApplication(r.appId());
-      }
-      case REPORT_ROUNDS -> {
-        requireCluster(frame);
-        yield master.reportRounds((Message.ReportRounds) m);
-      }
-      case REPORT_LOST_BLOCKS -> {
-        requireCluster(frame);
-        yield master.reportLostBlocks((Message.ReportLostBlocks) m);
-      }
-      case REDUCE_COMMITTED -> {
-        Message.ReduceCommitted r = (Message.ReduceCommitted) m;
-        requireApplication(frame, r.appId());
-        yield master.reduceCommitted(r);
-      }
-      case LIST_WORKERS -> new Message.Workers(master.workers().live());
+      case REGISTER_SHUFFLE -> requireApplication(frame, ((Message.RegisterShuffle) m).appId());
+      case MAP_FINISHED -> requireApplication(frame, ((Message.MapFinished) m).appId());
+      case REPORT_SAMPLES -> requireApplication(frame, ((Message.ReportSamples) m).appId());
+      case GET_SCHEDULE_RESULT -> requireApplication(frame, ((Message.GetScheduleResult) m).appId());
+      case UNREGISTER_SHUFFLE -> requireApplication(frame, ((Message.UnregisterShuffle) m).appId());
+      case REMOVE_APPLICATION -> requireApplication(frame, ((Message.RemoveApplication) m).appId());
+      case REDUCE_COMMITTED -> requireApplication(frame, ((Message.ReduceCommitted) m).appId());
+      case LIST_WORKERS -> { }
       default -> throw new ScacheException(Status.UNKNOWN_MESSAGE_TYPE, m.type() + " is not served by the master");
-    };
-    reply(ctx, frame.requestId(), answer);
+    }
   }
 
   private boolean isCluster(InboundFrame frame) {
@@ -132,7 +82,7 @@ final class MasterRequestHandler extends RequestDispatcher {
     if (!principal.equals(appId)) {
       throw new ScacheException(Status.AUTH_FAILED, "a request signed by " + principal + " cannot act for " + appId);
     }
-    if (!frame.verify(appId, master.applications().requireSecret(appId))) {
+    if (!frame.verify(appId, applications.requireSecret(appId))) {
       throw new ScacheException(Status.AUTH_FAILED, "wrong proof for " + appId);
     }
   }

@@ -8,11 +8,10 @@ import java.util.Optional;
 import org.scache.common.BlockId;
 import org.scache.common.ScacheException;
 import org.scache.common.ShuffleKey;
-import org.scache.common.protocol.Message.MapSample;
-import org.scache.common.protocol.Message.ReduceAssignment;
-import org.scache.common.protocol.Message.RegisterShuffle;
-import org.scache.common.protocol.Message.ScheduleResult;
 import org.scache.common.protocol.Status;
+import org.scache.common.shuffle.MapSample;
+import org.scache.common.shuffle.ShufflePlacement;
+import org.scache.common.shuffle.ShuffleSpec;
 
 /**
  * What the master knows of one shuffle: its shape, the reported size and holder of every block by
@@ -24,20 +23,20 @@ final class ShuffleState {
   record BlockEntry(int mapId, int attempt, long size, String holder) {}
 
   private final ShuffleKey key;
-  private Optional<RegisterShuffle> shape = Optional.empty();
+  private Optional<ShuffleSpec> shape = Optional.empty();
   private final Map<Integer, Map<Long, BlockEntry>> byReduce = new HashMap<>();
   private final Map<Integer, Integer> finalAttempts = new HashMap<>();
   private final java.util.TreeSet<Integer> lostMaps = new java.util.TreeSet<>();
-  private Optional<ScheduleResult> schedule = Optional.empty();
+  private Optional<ShufflePlacement> schedule = Optional.empty();
   private final Map<Integer, MapSample> samples = new HashMap<>();
 
   ShuffleState(ShuffleKey key) {
     this.key = key;
   }
 
-  void register(RegisterShuffle s) {
+  void register(ShuffleSpec s) {
     if (shape.isPresent()) {
-      RegisterShuffle known = shape.get();
+      ShuffleSpec known = shape.get();
       if (known.numMaps() != s.numMaps() || known.numReduces() != s.numReduces()
           || known.partitioner() != s.partitioner()) {
         throw new ScacheException(Status.SHUFFLE_CONFLICT, key + " is registered with " + known.numMaps() + " maps, "
@@ -56,7 +55,7 @@ final class ShuffleState {
     return key;
   }
 
-  Optional<RegisterShuffle> shape() {
+  Optional<ShuffleSpec> shape() {
     return shape;
   }
 
@@ -143,17 +142,17 @@ final class ShuffleState {
     return java.util.Collections.unmodifiableSortedSet(lostMaps);
   }
 
-  Optional<ScheduleResult> schedule() {
+  Optional<ShufflePlacement> schedule() {
     return schedule;
   }
 
-  void schedule(ScheduleResult result) {
+  void schedule(ShufflePlacement result) {
     schedule = Optional.of(result);
   }
 
   /** Records sampling results; a map sampled again keeps its latest sample. */
   void addSamples(List<MapSample> more) {
-    RegisterShuffle known = shape.orElseThrow(() -> new ScacheException(Status.UNKNOWN_SHUFFLE,
+    ShuffleSpec known = shape.orElseThrow(() -> new ScacheException(Status.UNKNOWN_SHUFFLE,
         key + " must be registered before its samples are reported"));
     for (MapSample m : more) {
       if (m.mapId() >= known.numMaps() || m.countsPerReduce().size() != known.numReduces()) {
@@ -232,13 +231,7 @@ final class ShuffleState {
 
   /** Moves reduce {@code reduceId} of the stored schedule to another worker and round (a re-shuffle). */
   void moveReduce(int reduceId, org.scache.common.WorkerInfo to, int round) {
-    schedule.ifPresent(old -> {
-      List<ReduceAssignment> list = new ArrayList<>(old.assignments().size());
-      for (ReduceAssignment a : old.assignments()) {
-        list.add(a.reduceId() == reduceId ? new ReduceAssignment(reduceId, to, round) : a);
-      }
-      schedule = Optional.of(new ScheduleResult(old.appId(), old.shuffleId(), old.policy(), list));
-    });
+    schedule = schedule.map(old -> old.withMoved(reduceId, to, round));
   }
 
   private static long mapAttempt(int map, int attempt) {

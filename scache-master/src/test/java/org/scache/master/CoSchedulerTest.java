@@ -15,13 +15,16 @@ import org.scache.common.BlockId;
 import org.scache.common.ScacheException;
 import org.scache.common.ShuffleKey;
 import org.scache.common.WorkerInfo;
-import org.scache.common.protocol.Message.RegisterShuffle;
-import org.scache.common.protocol.Message;
-import org.scache.common.protocol.PartitionerKind;
-import org.scache.common.protocol.PredictorChoice;
 import org.scache.common.protocol.Status;
+import org.scache.common.shuffle.BlockSize;
+import org.scache.common.shuffle.MapSample;
+import org.scache.common.shuffle.PartitionerKind;
+import org.scache.common.shuffle.PredictorKind;
+import org.scache.common.shuffle.ReduceAssignment;
+import org.scache.common.shuffle.ReduceMove;
+import org.scache.common.shuffle.ShufflePlacement;
+import org.scache.common.shuffle.ShuffleSpec;
 import org.scache.common.testing.ManualClock;
-import org.scache.master.predict.PredictorKind;
 
 class CoSchedulerTest {
   private static final List<WorkerInfo> LIVE = List.of(new WorkerInfo("w0", "h0", 1000),
@@ -33,8 +36,7 @@ class CoSchedulerTest {
 
   private ShuffleState shuffle(int id, int maps, int reduces, PartitionerKind kind, int stage) {
     ShuffleState s = new ShuffleState(new ShuffleKey("app", id));
-    s.register(new RegisterShuffle("app", id, maps, reduces, kind, clock.millis(), List.of(), stage,
-        PredictorChoice.AUTO));
+    s.register(new ShuffleSpec("app", id, maps, reduces, kind, clock.millis(), List.of(), stage, Optional.empty()));
     shuffles.put(id, s);
     return s;
   }
@@ -53,7 +55,7 @@ class CoSchedulerTest {
 
   @Test
   void scheduleIfDue_beforeThreshold_isEmpty_andAtThreshold_placesByAlgorithm1AtTheClockTime() {
-    ShuffleState s = shuffle(0, 4, 3, PartitionerKind.HASH, RegisterShuffle.NO_STAGE);
+    ShuffleState s = shuffle(0, 4, 3, PartitionerKind.HASH, ShuffleSpec.NO_STAGE);
     finish(s, 0, "w1", 900, 10, 10);
     assertTrue(schedule(s).isEmpty(), "1 of 4 maps is below the 0.5 threshold");
     clock.advance(Duration.ofMillis(1234));
@@ -69,19 +71,19 @@ class CoSchedulerTest {
 
   @Test
   void scheduleIfDue_withoutLiveWorkers_waits() {
-    ShuffleState s = shuffle(0, 1, 1, PartitionerKind.HASH, RegisterShuffle.NO_STAGE);
+    ShuffleState s = shuffle(0, 1, 1, PartitionerKind.HASH, ShuffleSpec.NO_STAGE);
     finish(s, 0, "w0", 1);
     assertTrue(scheduler.scheduleIfDue(s, List.of(), id -> Optional.empty()).isEmpty());
   }
 
   @Test
   void rangeShuffle_isPlacedWhenEveryMapIsSampled_evenWithNoMapFinished() {
-    ShuffleState s = shuffle(0, 2, 2, PartitionerKind.RANGE, RegisterShuffle.NO_STAGE);
+    ShuffleState s = shuffle(0, 2, 2, PartitionerKind.RANGE, ShuffleSpec.NO_STAGE);
     assertEquals(PredictorKind.SAMPLING, CoScheduler.predictorOf(s.shape().orElseThrow()));
-    s.addSamples(List.of(new Message.MapSample(0, 1000, 6, List.of(6, 0))));
+    s.addSamples(List.of(new MapSample(0, 1000, 6, List.of(6, 0))));
     assertTrue(schedule(s).isEmpty());
     assertTrue(scheduler.waitingFor(s).contains("samples of 1 of 2 maps"), scheduler.waitingFor(s));
-    s.addSamples(List.of(new Message.MapSample(1, 1000, 6, List.of(5, 1))));
+    s.addSamples(List.of(new MapSample(1, 1000, 6, List.of(5, 1))));
     CoScheduler.Decision d = schedule(s).orElseThrow();
     assertEquals(2, d.result().assignments().size());
     assertFalse(d.result().assignments().get(0).worker().equals(d.result().assignments().get(1).worker()),
@@ -90,17 +92,17 @@ class CoSchedulerTest {
 
   @Test
   void samples_withACapacityThatIsNotAMultipleOfTheReduces_areRefused() {
-    ShuffleState s = shuffle(0, 2, 2, PartitionerKind.RANGE, RegisterShuffle.NO_STAGE);
+    ShuffleState s = shuffle(0, 2, 2, PartitionerKind.RANGE, ShuffleSpec.NO_STAGE);
     ScacheException e = assertThrows(ScacheException.class,
-        () -> s.addSamples(List.of(new Message.MapSample(0, 1000, 5, List.of(5, 0)))));
+        () -> s.addSamples(List.of(new MapSample(0, 1000, 5, List.of(5, 0)))));
     assertEquals(Status.INVALID_ARGUMENT, e.status());
   }
 
   @Test
   void registration_withTheWrongNumberOfInputSizes_isRefused() {
     ShuffleState s = new ShuffleState(new ShuffleKey("app", 0));
-    ScacheException e = assertThrows(ScacheException.class, () -> s.register(new RegisterShuffle("app", 0, 3, 1,
-        PartitionerKind.HASH, 0, List.of(1L, 2L), RegisterShuffle.NO_STAGE, PredictorChoice.AUTO)));
+    ScacheException e = assertThrows(ScacheException.class, () -> s.register(new ShuffleSpec("app", 0, 3, 1,
+        PartitionerKind.HASH, 0, List.of(1L, 2L), ShuffleSpec.NO_STAGE, Optional.empty())));
     assertEquals(Status.INVALID_ARGUMENT, e.status());
   }
 
@@ -108,7 +110,7 @@ class CoSchedulerTest {
   void secondShuffleOfAStage_isPlacedByAlgorithm2_andAMovedReduceFollowsInTheEarlierShuffle() {
     ShuffleState first = shuffle(10, 1, 3, PartitionerKind.HASH, 7);
     finish(first, 0, "w0", 100, 100, 100);
-    Message.ScheduleResult a = schedule(first).orElseThrow().result();
+    ShufflePlacement a = schedule(first).orElseThrow().result();
     assertEquals(CoScheduler.MIN_HEAP, a.policy());
     assertEquals("w0", a.assignments().get(0).worker().workerId());
 
@@ -116,32 +118,32 @@ class CoSchedulerTest {
     finish(second, 0, "w1", 5000, 100, 100);
     CoScheduler.Decision d = schedule(second).orElseThrow();
     assertEquals(CoScheduler.ACCUMULATED, d.result().policy());
-    assertEquals(List.of(new Message.ReduceMove(10, 0, LIVE.get(0), LIVE.get(1))), d.moves());
+    assertEquals(List.of(new ReduceMove(10, 0, LIVE.get(0), LIVE.get(1))), d.moves());
     assertEquals("w1", first.schedule().orElseThrow().assignments().get(0).worker().workerId(),
         "reduce 0 of the earlier shuffle now runs where the stage's reduce 0 runs");
   }
 
   @Test
   void mapOutputNotices_afterTheSchedule_goToTheAssignedWorkers_butNotToTheHolder() {
-    ShuffleState s = shuffle(0, 2, 3, PartitionerKind.HASH, RegisterShuffle.NO_STAGE);
+    ShuffleState s = shuffle(0, 2, 3, PartitionerKind.HASH, ShuffleSpec.NO_STAGE);
     finish(s, 0, "w0", 300, 200, 100);
-    Message.ScheduleResult placed = schedule(s).orElseThrow().result();
+    ShufflePlacement placed = schedule(s).orElseThrow().result();
     finish(s, 1, "w0", 30, 20, 10);
     Map<String, WorkerInfo> byId = new HashMap<>();
     LIVE.forEach(w -> byId.put(w.workerId(), w));
     List<MapOutputNotices.Notice> notices = MapOutputNotices.forFinishedMap(s, 1, 0,
         id -> Optional.ofNullable(byId.get(id)));
     int expected = 0;
-    for (Message.ReduceAssignment a : placed.assignments()) {
+    for (ReduceAssignment a : placed.assignments()) {
       if (!a.worker().workerId().equals("w0")) {
         expected++;
       }
     }
-    assertEquals(expected, notices.stream().mapToInt(n -> n.message().blocks().size()).sum());
+    assertEquals(expected, notices.stream().mapToInt(n -> n.blocks().size()).sum());
     for (MapOutputNotices.Notice n : notices) {
       assertFalse(n.to().workerId().equals("w0"));
-      assertEquals("w0", n.message().holder().workerId());
-      for (Message.BlockSize b : n.message().blocks()) {
+      assertEquals("w0", n.holder().workerId());
+      for (BlockSize b : n.blocks()) {
         assertEquals(n.to(), placed.assignments().get(b.blockId().reduceId()).worker());
       }
     }

@@ -5,38 +5,37 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.scache.common.ShuffleKey;
-import org.scache.common.protocol.Message;
-import org.scache.common.protocol.Message.RoundState;
-import org.scache.common.protocol.Message.RoundsIncomplete;
+import org.scache.common.shuffle.RoundState;
+import org.scache.common.shuffle.ShuffleRounds;
 
 class IncompleteRoundsTest {
   private final IncompleteRounds rounds = new IncompleteRounds();
 
   @Test
   void firstWorkerToSpillFromARound_makesItIncompleteForEveryone_andTheLastToReloadMakesItComplete() {
-    assertEquals(List.of(new RoundsIncomplete("a", 0, List.of(2))),
+    assertEquals(List.of(new ShuffleRounds("a", 0, List.of(2))),
         rounds.report("w1", List.of(new RoundState("a", 0, 2, true))));
     assertEquals(List.of(), rounds.report("w2", List.of(new RoundState("a", 0, 2, true))),
         "already incomplete: nothing to tell");
     assertEquals(List.of(), rounds.report("w1", List.of(new RoundState("a", 0, 2, false))));
     assertEquals(List.of(2), rounds.of(new ShuffleKey("a", 0)));
-    assertEquals(List.of(new RoundsIncomplete("a", 0, List.of())),
+    assertEquals(List.of(new ShuffleRounds("a", 0, List.of())),
         rounds.report("w2", List.of(new RoundState("a", 0, 2, false))));
   }
 
   @Test
   void report_listsEveryIncompleteRoundOfTheShuffle_ascending() {
     rounds.report("w1", List.of(new RoundState("a", 0, 5, true)));
-    List<Message.RoundsIncomplete> told = rounds.report("w2", List.of(new RoundState("a", 0, 1, true),
+    List<ShuffleRounds> told = rounds.report("w2", List.of(new RoundState("a", 0, 1, true),
         new RoundState("a", 1, 0, true)));
-    assertEquals(List.of(new RoundsIncomplete("a", 0, List.of(1, 5)), new RoundsIncomplete("a", 1, List.of(0))),
+    assertEquals(List.of(new ShuffleRounds("a", 0, List.of(1, 5)), new ShuffleRounds("a", 1, List.of(0))),
         told);
   }
 
   @Test
   void lostWorker_noLongerHoldsRoundsIncomplete() {
     rounds.report("w1", List.of(new RoundState("a", 0, 3, true)));
-    assertEquals(List.of(new RoundsIncomplete("a", 0, List.of())), rounds.dropWorker("w1"));
+    assertEquals(List.of(new ShuffleRounds("a", 0, List.of())), rounds.dropWorker("w1"));
     assertEquals(List.of(), rounds.dropWorker("w1"));
   }
 

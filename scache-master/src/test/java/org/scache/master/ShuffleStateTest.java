@@ -9,9 +9,9 @@ import org.junit.jupiter.api.Test;
 import org.scache.common.BlockId;
 import org.scache.common.ScacheException;
 import org.scache.common.ShuffleKey;
-import org.scache.common.protocol.Message.RegisterShuffle;
-import org.scache.common.protocol.PartitionerKind;
 import org.scache.common.protocol.Status;
+import org.scache.common.shuffle.PartitionerKind;
+import org.scache.common.shuffle.ShuffleSpec;
 
 class ShuffleStateTest {
   private final ShuffleState state = new ShuffleState(new ShuffleKey("app", 0));
@@ -60,10 +60,10 @@ class ShuffleStateTest {
 
   @Test
   void registerAgain_withOtherShape_isAConflict() {
-    state.register(new RegisterShuffle("app", 0, 2, 3, PartitionerKind.HASH, 0));
-    state.register(new RegisterShuffle("app", 0, 2, 3, PartitionerKind.HASH, 5));
+    state.register(new ShuffleSpec("app", 0, 2, 3, PartitionerKind.HASH, 0));
+    state.register(new ShuffleSpec("app", 0, 2, 3, PartitionerKind.HASH, 5));
     ScacheException e = assertThrows(ScacheException.class,
-        () -> state.register(new RegisterShuffle("app", 0, 2, 4, PartitionerKind.HASH, 0)));
+        () -> state.register(new ShuffleSpec("app", 0, 2, 4, PartitionerKind.HASH, 0)));
     assertEquals(Status.SHUFFLE_CONFLICT, e.status());
   }
 }

@@ -18,10 +18,10 @@ import org.scache.common.auth.Credentials;
 import org.scache.common.network.ConnectionPool;
 import org.scache.common.network.Reply;
 import org.scache.common.protocol.Message;
-import org.scache.common.protocol.Message.BlockLocation;
-import org.scache.common.protocol.Message.BlockSize;
 import org.scache.common.protocol.Message.BlocksData;
 import org.scache.common.protocol.Status;
+import org.scache.common.shuffle.BlockLocation;
+import org.scache.common.shuffle.BlockSize;
 
 /**
  * Reads blocks for a client of this worker: from the local store when held here, otherwise from

@@ -22,9 +22,9 @@ import org.scache.common.Clock;
 import org.scache.common.DaemonThreads;
 import org.scache.common.ScacheException;
 import org.scache.common.ShuffleKey;
-import org.scache.common.protocol.Message;
-import org.scache.common.protocol.Message.BlockSize;
 import org.scache.common.protocol.Status;
+import org.scache.common.shuffle.BlockSize;
+import org.scache.common.shuffle.RoundState;
 import org.scache.worker.spill.SpillCandidate;
 import org.scache.worker.spill.SpillPolicy;
 import org.slf4j.Logger;
@@ -707,15 +707,15 @@ final class BlockStore implements AutoCloseable {
       synchronized (this) {
         now = locallyIncomplete();
       }
-      List<Message.RoundState> changes = new ArrayList<>();
+      List<RoundState> changes = new ArrayList<>();
       for (RoundKey k : now) {
         if (!reportedIncomplete.contains(k)) {
-          changes.add(new Message.RoundState(k.shuffle().appId(), k.shuffle().shuffleId(), k.round(), true));
+          changes.add(new RoundState(k.shuffle().appId(), k.shuffle().shuffleId(), k.round(), true));
         }
       }
       for (RoundKey k : reportedIncomplete) {
         if (!now.contains(k)) {
-          changes.add(new Message.RoundState(k.shuffle().appId(), k.shuffle().shuffleId(), k.round(), false));
+          changes.add(new RoundState(k.shuffle().appId(), k.shuffle().shuffleId(), k.round(), false));
         }
       }
       reportedIncomplete.clear();
@@ -727,9 +727,9 @@ final class BlockStore implements AutoCloseable {
   }
 
   /** The rounds this worker keeps only in part now (to tell a master that lost track). */
-  List<Message.RoundState> incompleteRounds() {
+  List<RoundState> incompleteRounds() {
     synchronized (reportedIncomplete) {
-      return reportedIncomplete.stream().map(k -> new Message.RoundState(k.shuffle().appId(),
+      return reportedIncomplete.stream().map(k -> new RoundState(k.shuffle().appId(),
           k.shuffle().shuffleId(), k.round(), true)).toList();
     }
   }

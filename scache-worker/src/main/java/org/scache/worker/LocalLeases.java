@@ -15,6 +15,7 @@ import org.scache.common.BlockId;
 import org.scache.common.ScacheException;
 import org.scache.common.protocol.Message;
 import org.scache.common.protocol.Status;
+import org.scache.common.shuffle.BlockSize;
 
 /**
  * What one connection from a local client holds of a worker's shared memory: leased ranges that
@@ -28,7 +29,7 @@ final class LocalLeases {
   private final MemoryPool pool;
   private final BlockStore store;
   private final WorkerCounters counters;
-  private final Consumer<Message.BlockSize> stored;
+  private final Consumer<BlockSize> stored;
   private final String workerId;
   private final Map<Long, Lease> leases = new HashMap<>();
   private final Map<Long, Pin> pins = new HashMap<>();
@@ -36,7 +37,7 @@ final class LocalLeases {
   private boolean closed;
 
   /** {@code stored} is told of every block committed here (to report it to the master). */
-  LocalLeases(MemoryPool pool, BlockStore store, WorkerCounters counters, Consumer<Message.BlockSize> stored,
+  LocalLeases(MemoryPool pool, BlockStore store, WorkerCounters counters, Consumer<BlockSize> stored,
       String workerId) {
     this.pool = pool;
     this.store = store;
@@ -152,7 +153,7 @@ final class LocalLeases {
       counters.putBlocks.increment();
       counters.putBytes.add(m.length());
       counters.localCommits.increment();
-      stored.accept(new Message.BlockSize(id, m.length()));
+      stored.accept(new BlockSize(id, m.length()));
     } else {
       counters.duplicatePuts.increment();
     }

@@ -19,8 +19,9 @@ import org.scache.common.auth.Credentials;
 import org.scache.common.network.ConnectionPool;
 import org.scache.common.network.Reply;
 import org.scache.common.protocol.Message;
-import org.scache.common.protocol.Message.BlockSize;
 import org.scache.common.protocol.Status;
+import org.scache.common.shuffle.BlockSize;
+import org.scache.common.shuffle.RoundState;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -86,7 +87,7 @@ final class MasterLink implements AutoCloseable {
   }
 
   /** Tells the master which rounds this worker started or stopped keeping only in part; best effort. */
-  void reportRounds(List<Message.RoundState> changes) {
+  void reportRounds(List<RoundState> changes) {
     thread.execute(() -> {
       if (registered) {
         sendBestEffort(new Message.ReportRounds(self.workerId(), changes));
@@ -164,7 +165,7 @@ final class MasterLink implements AutoCloseable {
       fullReportNeeded = true;
       flush();
       finishedMaps.values().forEach(list -> list.forEach(this::sendInOrder));
-      List<Message.RoundState> partial = store.incompleteRounds();
+      List<RoundState> partial = store.incompleteRounds();
       if (!partial.isEmpty()) {
         sendBestEffort(new Message.ReportRounds(self.workerId(), partial));
       }

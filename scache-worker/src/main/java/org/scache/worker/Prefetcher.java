@@ -22,10 +22,13 @@ import org.scache.common.auth.Credentials;
 import org.scache.common.network.ConnectionPool;
 import org.scache.common.network.Reply;
 import org.scache.common.protocol.Message;
-import org.scache.common.protocol.Message.BlockLocation;
-import org.scache.common.protocol.Message.BlockSize;
 import org.scache.common.protocol.Message.BlocksData;
 import org.scache.common.protocol.Status;
+import org.scache.common.shuffle.BlockLocation;
+import org.scache.common.shuffle.BlockSize;
+import org.scache.common.shuffle.ReduceAssignment;
+import org.scache.common.shuffle.ReduceMove;
+import org.scache.common.shuffle.ShufflePlacement;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -88,13 +91,13 @@ final class Prefetcher {
     if (!limits.enabled()) {
       return;
     }
-    Message.ScheduleResult s = m.schedule();
-    for (Message.ReduceAssignment a : s.assignments()) {
+    ShufflePlacement s = m.placement();
+    for (ReduceAssignment a : s.assignments()) {
       if (a.worker().workerId().equals(self.workerId())) {
         locateAndQueue(new ShuffleKey(s.appId(), s.shuffleId()), a.reduceId());
       }
     }
-    for (Message.ReduceMove move : m.moves()) {
+    for (ReduceMove move : m.moves()) {
       if (move.to().workerId().equals(self.workerId())) {
         locateAndQueue(new ShuffleKey(s.appId(), move.shuffleId()), move.reduceId());
       }

@@ -8,6 +8,9 @@ import java.util.Optional;
 import java.util.Set;
 import org.scache.common.ShuffleKey;
 import org.scache.common.protocol.Message;
+import org.scache.common.shuffle.ReduceAssignment;
+import org.scache.common.shuffle.ReduceMove;
+import org.scache.common.shuffle.ShufflePlacement;
 
 /**
  * What a worker knows of the pre-schedule, for choosing what to spill: each placed shuffle's
@@ -35,15 +38,15 @@ final class RoundBook {
 
   /** Learns a placement, and the rounds of the earlier shuffles' reduces it moved. */
   synchronized void scheduled(Message.ShuffleScheduled m) {
-    Message.ScheduleResult s = m.schedule();
+    ShufflePlacement s = m.placement();
     ShuffleKey key = new ShuffleKey(s.appId(), s.shuffleId());
     Shuffle shuffle = shuffles.computeIfAbsent(key, k -> new Shuffle(m.submissionTimeMillis()));
     Map<Integer, Integer> rounds = new HashMap<>();
-    for (Message.ReduceAssignment a : s.assignments()) {
+    for (ReduceAssignment a : s.assignments()) {
       shuffle.roundOfReduce.put(a.reduceId(), a.round());
       rounds.put(a.reduceId(), a.round());
     }
-    for (Message.ReduceMove move : m.moves()) {
+    for (ReduceMove move : m.moves()) {
       Shuffle earlier = shuffles.get(new ShuffleKey(s.appId(), move.shuffleId()));
       Integer round = rounds.get(move.reduceId());
       if (earlier != null && round != null) {

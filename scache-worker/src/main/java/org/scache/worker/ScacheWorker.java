@@ -17,6 +17,7 @@ import org.scache.common.network.ConnectionPool;
 import org.scache.common.network.ScacheServer;
 import org.scache.common.network.TransportSettings;
 import org.scache.common.protocol.Message;
+import org.scache.common.shuffle.RoundState;
 import org.scache.worker.spill.SpillPolicy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -82,7 +83,7 @@ public final class ScacheWorker implements AutoCloseable {
     link[0] = masterLink;
     store.events(new StoreEvents() {
       @Override
-      public void roundsChanged(java.util.List<Message.RoundState> changes) {
+      public void roundsChanged(java.util.List<RoundState> changes) {
         masterLink.reportRounds(changes);
       }
 

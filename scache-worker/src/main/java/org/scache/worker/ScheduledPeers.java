@@ -8,6 +8,9 @@ import java.util.Map;
 import org.scache.common.ShuffleKey;
 import org.scache.common.WorkerInfo;
 import org.scache.common.protocol.Message;
+import org.scache.common.shuffle.ReduceAssignment;
+import org.scache.common.shuffle.ReduceMove;
+import org.scache.common.shuffle.ShufflePlacement;
 
 /**
  * The workers each placed shuffle names, as the master's placements announced them: where each reduce's
@@ -20,15 +23,15 @@ final class ScheduledPeers {
   private final Map<ShuffleKey, Map<String, WorkerInfo>> workers = new HashMap<>();
 
   synchronized void scheduled(Message.ShuffleScheduled m) {
-    Message.ScheduleResult s = m.schedule();
+    ShufflePlacement s = m.placement();
     ShuffleKey key = new ShuffleKey(s.appId(), s.shuffleId());
     Map<Integer, WorkerInfo> byReduce = reduceWorkers.computeIfAbsent(key, k -> new HashMap<>());
     Map<String, WorkerInfo> all = workers.computeIfAbsent(key, k -> new LinkedHashMap<>());
-    for (Message.ReduceAssignment a : s.assignments()) {
+    for (ReduceAssignment a : s.assignments()) {
       byReduce.put(a.reduceId(), a.worker());
       all.put(a.worker().workerId(), a.worker());
     }
-    for (Message.ReduceMove move : m.moves()) {
+    for (ReduceMove move : m.moves()) {
       ShuffleKey moved = new ShuffleKey(s.appId(), move.shuffleId());
       reduceWorkers.computeIfAbsent(moved, k -> new HashMap<>()).put(move.reduceId(), move.to());
       workers.computeIfAbsent(moved, k -> new LinkedHashMap<>()).put(move.to().workerId(), move.to());

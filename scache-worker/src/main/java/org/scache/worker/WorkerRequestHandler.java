@@ -8,9 +8,9 @@ import org.scache.common.network.RequestDispatcher;
 import org.scache.common.protocol.DecodeFailure;
 import org.scache.common.protocol.InboundFrame;
 import org.scache.common.protocol.Message;
-import org.scache.common.protocol.Message.BlockSize;
 import org.scache.common.protocol.PayloadChunk;
 import org.scache.common.protocol.Status;
+import org.scache.common.shuffle.BlockSize;
 
 /**
  * Serves one connection to a worker: puts stream straight into reserved memory, reads are answered

@@ -28,6 +28,10 @@ import org.scache.common.ShuffleKey;
 import org.scache.common.WorkerInfo;
 import org.scache.common.protocol.Message;
 import org.scache.common.protocol.Status;
+import org.scache.common.shuffle.BlockSize;
+import org.scache.common.shuffle.ReduceAssignment;
+import org.scache.common.shuffle.RoundState;
+import org.scache.common.shuffle.ShufflePlacement;
 import org.scache.common.testing.ManualClock;
 import org.scache.worker.spill.SpillPolicy;
 
@@ -42,7 +46,7 @@ class BlockStoreSpillTest {
   private SpillStore disk;
   private final ManualClock clock = new ManualClock();
   private final WorkerCounters counters = new WorkerCounters();
-  private final List<Message.RoundState> roundEvents = new ArrayList<>();
+  private final List<RoundState> roundEvents = new ArrayList<>();
   private final List<BlockId> lost = new ArrayList<>();
 
   private void open(int reserveBlocks, long diskCapacity) throws Exception {
@@ -56,7 +60,7 @@ class BlockStoreSpillTest {
     store = new BlockStore(pool, Optional.of(disk), policy, new RoundBook(), clock, counters, 16 * BLOCK);
     store.events(new StoreEvents() {
       @Override
-      public synchronized void roundsChanged(List<Message.RoundState> changes) {
+      public synchronized void roundsChanged(List<RoundState> changes) {
         roundEvents.addAll(changes);
       }
 
@@ -103,11 +107,11 @@ class BlockStoreSpillTest {
 
   /** Places shuffle {@code shuffle} of app "a": reduce r runs in round r / slots, submitted at {@code submitted}. */
   private void schedule(int shuffle, long submitted, int reduces, int slots) {
-    List<Message.ReduceAssignment> list = new ArrayList<>();
+    List<ReduceAssignment> list = new ArrayList<>();
     for (int r = 0; r < reduces; r++) {
-      list.add(new Message.ReduceAssignment(r, HERE, r / slots));
+      list.add(new ReduceAssignment(r, HERE, r / slots));
     }
-    store.rounds().scheduled(new Message.ShuffleScheduled(new Message.ScheduleResult("a", shuffle, "test", list),
+    store.rounds().scheduled(new Message.ShuffleScheduled(new ShufflePlacement("a", shuffle, "test", list),
         List.of(), submitted));
   }
 
@@ -167,7 +171,7 @@ class BlockStoreSpillTest {
     put(id(0, 0, 0), BLOCK);
     put(id(0, 0, 3), BLOCK);
     ByteBuf copyBytes = Unpooled.wrappedBuffer(content(id(0, 1, 1), BLOCK));
-    store.storeCopies(List.of(new Message.BlockSize(id(0, 1, 1), BLOCK)), copyBytes);
+    store.storeCopies(List.of(new BlockSize(id(0, 1, 1), BLOCK)), copyBytes);
     copyBytes.release();
     put(id(0, 0, 2), BLOCK);
     store.markConsumed(id(0, 0, 0));
@@ -331,9 +335,9 @@ class BlockStoreSpillTest {
     put(id(0, 0, 0), BLOCK);
     put(id(0, 0, 1), BLOCK);
     put(id(0, 1, 0), BLOCK);
-    assertEquals(List.of(new Message.RoundState("a", 0, 1, true)), roundEvents);
+    assertEquals(List.of(new RoundState("a", 0, 1, true)), roundEvents);
     store.removeShuffle(new ShuffleKey("a", 0));
-    assertEquals(new Message.RoundState("a", 0, 1, false), roundEvents.get(roundEvents.size() - 1));
+    assertEquals(new RoundState("a", 0, 1, false), roundEvents.get(roundEvents.size() - 1));
   }
 
   @Test

@@ -26,6 +26,7 @@ import org.scache.common.ScacheException;
 import org.scache.common.ShuffleKey;
 import org.scache.common.protocol.Message;
 import org.scache.common.protocol.Status;
+import org.scache.common.shuffle.BlockSize;
 
 class LocalLeasesTest {
   private static final long RESERVE = 4 << 20;
@@ -34,7 +35,7 @@ class LocalLeasesTest {
   private MemoryPool pool;
   private BlockStore store;
   private WorkerCounters counters;
-  private List<Message.BlockSize> reported;
+  private List<BlockSize> reported;
   private LocalLeases leases;
 
   @BeforeEach
@@ -117,7 +118,7 @@ class LocalLeasesTest {
     b.readBytes(back);
     b.release();
     assertEquals(ByteBuffer.wrap(data), ByteBuffer.wrap(back));
-    assertEquals(List.of(new Message.BlockSize(block(0), 1000)), reported);
+    assertEquals(List.of(new BlockSize(block(0), 1000)), reported);
     assertEquals(1, counters.localCommits.sum());
     assertEquals(1 << 16, pool.usedBytes(), "the lease holds its range, partly as the block");
     leases.release(lease.leaseId());
@@ -271,7 +272,7 @@ class LocalLeasesTest {
         for (LocalLeases c : connections) {
           held += c.leasedBytes();
         }
-        for (Message.BlockSize b : store.inventory()) {
+        for (BlockSize b : store.inventory()) {
           held += b.size() == 0 ? 0 : MemoryPool.align(b.size());
         }
         assertEquals(held, pool.usedBytes(), "step " + step);

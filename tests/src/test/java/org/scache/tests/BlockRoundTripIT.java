@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.scache.client.ScacheClient;
 import org.scache.common.BlockId;
-import org.scache.common.protocol.PartitionerKind;
+import org.scache.common.shuffle.PartitionerKind;
 
 /** Ten thousand blocks of random sizes put across three workers read back, byte for byte, from every worker. */
 @Timeout(600)

@@ -21,7 +21,7 @@ import org.scache.client.ScacheClient;
 import org.scache.common.BlockId;
 import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
-import org.scache.common.protocol.PartitionerKind;
+import org.scache.common.shuffle.PartitionerKind;
 
 /**
  * Clients on blocking connections (scache.client.transport.mode=blocking, what task JVMs use) do

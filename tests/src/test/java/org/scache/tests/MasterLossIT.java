@@ -17,9 +17,10 @@ import org.scache.common.BlockId;
 import org.scache.common.ScacheException;
 import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
-import org.scache.common.protocol.Message;
-import org.scache.common.protocol.PartitionerKind;
 import org.scache.common.protocol.Status;
+import org.scache.common.shuffle.MapSample;
+import org.scache.common.shuffle.PartitionerKind;
+import org.scache.common.shuffle.ShufflePlacement;
 
 /**
  * The master stops after it placed a shuffle: every block stays readable through any worker, found on the
@@ -55,12 +56,12 @@ class MasterLossIT {
       ScacheClient first = clients.get(0);
       first.registerApplication();
       first.registerShuffle(0, MAPS, REDUCES, PartitionerKind.RANGE, ShuffleHints.NONE);
-      List<Message.MapSample> samples = new ArrayList<>();
+      List<MapSample> samples = new ArrayList<>();
       for (int m = 0; m < MAPS; m++) {
-        samples.add(new Message.MapSample(m, 3000, 3 * REDUCES, List.of(3, 3, 3)));
+        samples.add(new MapSample(m, 3000, 3 * REDUCES, List.of(3, 3, 3)));
       }
       first.reportSamples(0, samples);
-      Message.ScheduleResult placed = first.getScheduleResult(0);
+      ShufflePlacement placed = first.getScheduleResult(0);
       assertEquals(3, placed.assignments().stream().map(a -> a.worker().workerId()).distinct().count(),
           "one reduce on each worker");
       // map m runs on worker m

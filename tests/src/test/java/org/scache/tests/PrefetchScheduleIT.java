@@ -21,9 +21,11 @@ import org.scache.common.BlockId;
 import org.scache.common.ScacheException;
 import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
-import org.scache.common.protocol.Message;
-import org.scache.common.protocol.PartitionerKind;
 import org.scache.common.protocol.Status;
+import org.scache.common.shuffle.MapSample;
+import org.scache.common.shuffle.PartitionerKind;
+import org.scache.common.shuffle.ReduceAssignment;
+import org.scache.common.shuffle.ShufflePlacement;
 import org.scache.common.testing.Await;
 import org.scache.master.predict.LinearRegressionPredictor;
 import org.scache.master.predict.ObservedMapOutput;
@@ -32,7 +34,7 @@ import org.scache.master.predict.SamplingPredictor;
 import org.scache.master.schedule.AccumulatedSchedule;
 import org.scache.master.schedule.AccumulatedScheduler;
 import org.scache.master.schedule.HeuristicMinHeapScheduler;
-import org.scache.master.schedule.ScheduleResult;
+import org.scache.master.schedule.HostPlacement;
 import org.scache.sampling.SplitSample;
 import org.scache.sampling.WeightedSamplingPredictor;
 
@@ -81,7 +83,7 @@ class PrefetchScheduleIT {
       for (int m = 0; m < needed; m++) {
         runMap(clients.get(m % 3), app, shuffle, m, 0, reduces, inputs.get(m));
       }
-      Message.ScheduleResult placed = clients.get(0).getScheduleResult(shuffle);
+      ShufflePlacement placed = clients.get(0).getScheduleResult(shuffle);
 
       List<ObservedMapOutput> observed = new ArrayList<>();
       for (int m = 0; m < needed; m++) {
@@ -93,14 +95,14 @@ class PrefetchScheduleIT {
       }
       long[] inputArray = inputs.stream().mapToLong(Long::longValue).toArray();
       List<ReducePrediction> predicted = new LinearRegressionPredictor(reduces).predict(inputArray, observed);
-      ScheduleResult expected = new HeuristicMinHeapScheduler().schedule(maps, HOSTS, predicted);
+      HostPlacement expected = new HeuristicMinHeapScheduler().schedule(maps, HOSTS, predicted);
       assertPlacement(expected, placed, "heuristic-minheap");
 
       for (int m = needed; m < maps; m++) {
         runMap(clients.get(m % 3), app, shuffle, m, 0, reduces, inputs.get(m));
       }
       awaitPrefetched(placed, app, shuffle, maps, reduces);
-      for (Message.ReduceAssignment a : placed.assignments()) {
+      for (ReduceAssignment a : placed.assignments()) {
         int w = workerIndex(a);
         Map<String, Long> before = cluster.worker(w).stats();
         ReduceInput in = clients.get(w).getReduceInput(shuffle, a.reduceId());
@@ -136,17 +138,17 @@ class PrefetchScheduleIT {
     try {
       clients.get(0).registerApplication();
       clients.get(0).registerShuffle(shuffle, maps, reduces, PartitionerKind.RANGE, ShuffleHints.NONE);
-      List<Message.MapSample> samples = new ArrayList<>();
+      List<MapSample> samples = new ArrayList<>();
       List<SplitSample> splits = new ArrayList<>();
       for (int m = 0; m < maps; m++) {
-        samples.add(new Message.MapSample(m, inputs.get(m), capacity, counts.get(m)));
+        samples.add(new MapSample(m, inputs.get(m), capacity, counts.get(m)));
         splits.add(SplitSample.of(inputs.get(m), capacity, counts.get(m).stream().mapToInt(i -> i).toArray()));
       }
       clients.get(0).reportSamples(shuffle, samples.subList(0, 2));
       assertEquals(Status.NOT_READY, assertThrows(ScacheException.class,
           () -> clients.get(0).getScheduleResult(shuffle)).status());
       clients.get(0).reportSamples(shuffle, samples.subList(2, 4));
-      Message.ScheduleResult placed = clients.get(0).getScheduleResult(shuffle);
+      ShufflePlacement placed = clients.get(0).getScheduleResult(shuffle);
 
       List<ReducePrediction> predicted = new SamplingPredictor(new WeightedSamplingPredictor(reduces, 3))
           .predict(splits, java.util.Collections.nCopies(maps, Optional.<String>empty()));
@@ -156,7 +158,7 @@ class PrefetchScheduleIT {
         runRangeMap(clients.get(m % 3), app, shuffle, m, counts.get(m));
       }
       awaitPrefetched(placed, app, shuffle, maps, reduces);
-      for (Message.ReduceAssignment a : placed.assignments()) {
+      for (ReduceAssignment a : placed.assignments()) {
         int w = workerIndex(a);
         long remoteBefore = cluster.worker(w).stats().get("read.remote.blocks");
         ReduceInput in = clients.get(w).getReduceInput(shuffle, a.reduceId());
@@ -192,11 +194,11 @@ class PrefetchScheduleIT {
       for (int m = 0; m < maps; m++) {
         runMapWithSizes(clients.get(0), app, 10, m, sizesA);
       }
-      Message.ScheduleResult first = clients.get(0).getScheduleResult(10);
+      ShufflePlacement first = clients.get(0).getScheduleResult(10);
       for (int m = 0; m < maps; m++) {
         runMapWithSizes(clients.get(1), app, 11, m, sizesB);
       }
-      Message.ScheduleResult second = clients.get(0).getScheduleResult(11);
+      ShufflePlacement second = clients.get(0).getScheduleResult(11);
 
       AccumulatedScheduler acc = new AccumulatedScheduler();
       long[] inputs = {1000, 1};
@@ -206,7 +208,7 @@ class PrefetchScheduleIT {
       assertPlacement(b.result(), second, "accumulated");
       assertFalse(b.reshuffles().isEmpty(), "the data is shaped so that Algorithm 2 moves a reduce");
 
-      Message.ScheduleResult firstNow = clients.get(0).getScheduleResult(10);
+      ShufflePlacement firstNow = clients.get(0).getScheduleResult(10);
       for (var move : b.reshuffles()) {
         int r = move.reduceId();
         assertEquals(move.toHost(), firstNow.assignments().get(r).worker().workerId(),
@@ -264,7 +266,7 @@ class PrefetchScheduleIT {
         runMapWithSizes(c0, app, shuffle, 0, sizes);
         runMapWithSizes(c1, app, shuffle, 1, sizes);
       }
-      Message.ScheduleResult placed = c0.getScheduleResult(shuffle);
+      ShufflePlacement placed = c0.getScheduleResult(shuffle);
       own.stopWorker(1);
       awaitTrue(() -> own.master().liveWorkers().size() == 2, Duration.ofSeconds(10), "worker-1 expires");
       // map 1's output died with its worker: it is run again (attempt 1) on worker 2, and map 2 too
@@ -273,7 +275,7 @@ class PrefetchScheduleIT {
       }
       c2.mapFinished(shuffle, 1, 1);
       runMapWithSizes(c2, app, shuffle, 2, sizes);
-      for (Message.ReduceAssignment a : placed.assignments()) {
+      for (ReduceAssignment a : placed.assignments()) {
         int w = workerIndex(a);
         if (w == 1) {
           continue;
@@ -312,20 +314,20 @@ class PrefetchScheduleIT {
     return new LinearRegressionPredictor(perMapSizes.length).predict(inputs, observed);
   }
 
-  private static void assertPlacement(ScheduleResult expected, Message.ScheduleResult placed, String policy) {
+  private static void assertPlacement(HostPlacement expected, ShufflePlacement placed, String policy) {
     assertEquals(policy, placed.policy());
     assertEquals(expected.reduceCount(), placed.assignments().size());
-    for (Message.ReduceAssignment a : placed.assignments()) {
+    for (ReduceAssignment a : placed.assignments()) {
       assertEquals(expected.hostOf(a.reduceId()), a.worker().workerId(), "host of reduce " + a.reduceId());
       assertEquals(expected.roundOf(a.reduceId(), 1), a.round(), "round of reduce " + a.reduceId());
     }
   }
 
   /** Waits until every block of every reduce is held by the reduce's worker (put there or prefetched). */
-  private static void awaitPrefetched(Message.ScheduleResult placed, String app, int shuffle, int maps, int reduces)
+  private static void awaitPrefetched(ShufflePlacement placed, String app, int shuffle, int maps, int reduces)
       throws InterruptedException {
     long expectedCopies = 0;
-    for (Message.ReduceAssignment a : placed.assignments()) {
+    for (ReduceAssignment a : placed.assignments()) {
       for (int m = 0; m < maps; m++) {
         // map m ran on worker m % 3
         if (m % 3 != workerIndex(a)) {
@@ -360,7 +362,7 @@ class PrefetchScheduleIT {
         cluster.client(2, app, "secret"));
   }
 
-  private static int workerIndex(Message.ReduceAssignment a) {
+  private static int workerIndex(ReduceAssignment a) {
     return HOSTS.indexOf(a.worker().workerId());
   }
 

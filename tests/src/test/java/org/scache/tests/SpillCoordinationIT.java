@@ -10,7 +10,7 @@ import org.scache.client.ScacheClient;
 import org.scache.common.BlockId;
 import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
-import org.scache.common.protocol.PartitionerKind;
+import org.scache.common.shuffle.PartitionerKind;
 
 /**
  * All-or-nothing across the cluster: when one worker spills from a round, the master tells every

@@ -9,7 +9,6 @@ import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -20,8 +19,8 @@ import org.scache.common.BlockId;
 import org.scache.common.ScacheException;
 import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
-import org.scache.common.protocol.PartitionerKind;
 import org.scache.common.protocol.Status;
+import org.scache.common.shuffle.PartitionerKind;
 import org.scache.common.testing.Await;
 
 /** A worker whose reserve is much smaller than the shuffle: spill, reload, read once, checksums. */

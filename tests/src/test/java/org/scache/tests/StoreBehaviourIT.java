@@ -15,9 +15,10 @@ import org.scache.client.ReduceInput;
 import org.scache.client.ScacheClient;
 import org.scache.common.BlockId;
 import org.scache.common.ScacheException;
-import org.scache.common.protocol.Message;
-import org.scache.common.protocol.PartitionerKind;
 import org.scache.common.protocol.Status;
+import org.scache.common.shuffle.PartitionerKind;
+import org.scache.common.shuffle.ReduceAssignment;
+import org.scache.common.shuffle.ShufflePlacement;
 import org.scache.common.testing.Await;
 
 /** Reduce input, attempts, placement, removal and a full reserve, on an in-process cluster of three workers. */
@@ -152,12 +153,12 @@ class StoreBehaviourIT {
       assertEquals(Status.NOT_READY, early.status());
       c.putBlock(new BlockId(app, 0, 0, 0, 0), new byte[] {1});
       c.mapFinished(0, 0, 0);
-      Message.ScheduleResult s = c.getScheduleResult(0);
+      ShufflePlacement s = c.getScheduleResult(0);
       assertEquals("heuristic-minheap", s.policy());
       assertEquals(7, s.assignments().size());
       int[] perWorker = new int[3];
       for (int r = 0; r < 7; r++) {
-        Message.ReduceAssignment a = s.assignments().get(r);
+        ReduceAssignment a = s.assignments().get(r);
         assertEquals(r, a.reduceId());
         int w = Integer.parseInt(a.worker().workerId().substring("worker-".length()));
         assertEquals(perWorker[w]++, a.round(), "rounds count up per worker with one slot");

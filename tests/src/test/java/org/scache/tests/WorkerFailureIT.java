@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Timeout;
 import org.scache.client.ScacheClient;
 import org.scache.common.BlockId;
 import org.scache.common.ScacheException;
-import org.scache.common.protocol.PartitionerKind;
 import org.scache.common.protocol.Status;
+import org.scache.common.shuffle.PartitionerKind;
 
 /** A worker that dies takes its blocks with it: readers get BLOCK_NOT_FOUND promptly, never a hang. */
 @Timeout(120)

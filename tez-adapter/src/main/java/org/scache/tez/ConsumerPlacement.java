@@ -5,7 +5,8 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import org.scache.common.WorkerInfo;
-import org.scache.common.protocol.Message;
+import org.scache.common.shuffle.ReduceAssignment;
+import org.scache.common.shuffle.ShufflePlacement;
 
 /**
  * Which worker a consumer task belongs on: the pre-schedule places each reduce partition of each
@@ -17,12 +18,12 @@ import org.scache.common.protocol.Message;
 final class ConsumerPlacement {
   private ConsumerPlacement() {}
 
-  static Optional<WorkerInfo> workerFor(Collection<Message.ScheduleResult> schedules, Collection<Integer> partitions) {
+  static Optional<WorkerInfo> workerFor(Collection<ShufflePlacement> schedules, Collection<Integer> partitions) {
     Map<String, Integer> votes = new HashMap<>();
     Map<String, WorkerInfo> workers = new HashMap<>();
     String last = null;
-    for (Message.ScheduleResult schedule : schedules) {
-      for (Message.ReduceAssignment a : schedule.assignments()) {
+    for (ShufflePlacement schedule : schedules) {
+      for (ReduceAssignment a : schedule.assignments()) {
         if (partitions.contains(a.reduceId())) {
           votes.merge(a.worker().workerId(), 1, Integer::sum);
           workers.put(a.worker().workerId(), a.worker());

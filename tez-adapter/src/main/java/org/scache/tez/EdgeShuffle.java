@@ -4,7 +4,7 @@ import java.io.IOException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.tez.runtime.library.api.TezRuntimeConfiguration;
 import org.scache.client.ShuffleHints;
-import org.scache.common.protocol.PartitionerKind;
+import org.scache.common.shuffle.PartitionerKind;
 
 /**
  * The SCache shuffle of one Tez edge, as its output and input see it: the shuffle id (from the DAG

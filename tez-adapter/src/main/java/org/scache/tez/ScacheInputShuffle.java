@@ -22,6 +22,7 @@ import org.scache.common.BlockId;
 import org.scache.common.DaemonThreads;
 import org.scache.common.ScacheException;
 import org.scache.common.protocol.Status;
+import org.scache.common.shuffle.ShufflePlacement;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -218,7 +219,7 @@ final class ScacheInputShuffle<R> {
     if (edges.isEmpty()) {
       edges.add(ownEdge);
     }
-    List<org.scache.common.protocol.Message.ScheduleResult> schedules = new ArrayList<>();
+    List<ShufflePlacement> schedules = new ArrayList<>();
     for (int edge : edges) {
       int shuffle = TezScacheSettings.shuffleId(context.getDagIdentifier(), edge);
       try {

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.security.token.Token;
 import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.apache.tez.common.TezUtils;
 import org.apache.tez.common.security.JobTokenIdentifier;
@@ -28,13 +29,12 @@ import org.apache.tez.runtime.api.Event;
 import org.apache.tez.runtime.api.InputSpecUpdate;
 import org.apache.tez.runtime.api.TaskAttemptIdentifier;
 import org.apache.tez.runtime.api.events.VertexManagerEvent;
-import org.apache.hadoop.security.token.Token;
 import org.scache.client.ScacheClient;
 import org.scache.common.ScacheException;
 import org.scache.common.WorkerInfo;
 import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
-import org.scache.common.protocol.Message;
+import org.scache.common.shuffle.ShufflePlacement;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -181,7 +181,7 @@ public class ScacheShuffleVertexManager extends VertexManagerPlugin {
   }
 
   /** The master's placement of every SCache input shuffle of this vertex, when all are placed. */
-  private Optional<List<Message.ScheduleResult>> schedules(Duration wait) {
+  private Optional<List<ShufflePlacement>> schedules(Duration wait) {
     if (dagId < 0 || sourceEdges.isEmpty()) {
       return Optional.empty();
     }
@@ -189,7 +189,7 @@ public class ScacheShuffleVertexManager extends VertexManagerPlugin {
     while (true) {
       try {
         ScacheClient c = client();
-        List<Message.ScheduleResult> out = new ArrayList<>();
+        List<ShufflePlacement> out = new ArrayList<>();
         // in edge order, as the consumer tasks vote
         for (int edge : new java.util.TreeSet<>(sourceEdges.values())) {
           out.add(c.getScheduleResult(TezScacheSettings.shuffleId(dagId, edge)));
@@ -334,7 +334,7 @@ public class ScacheShuffleVertexManager extends VertexManagerPlugin {
         return;
       }
       boolean lastChance = force || allSourcesDone();
-      Optional<List<Message.ScheduleResult>> schedules = schedules(lastChance
+      Optional<List<ShufflePlacement>> schedules = schedules(lastChance
           ? TezScacheSettings.duration(conf, TezScacheSettings.SCHEDULE_WAIT, TezScacheSettings.SCHEDULE_WAIT_DEFAULT)
           : Duration.ZERO);
       if (schedules.isEmpty() && !lastChance) {

@@ -17,7 +17,8 @@ import org.apache.tez.runtime.api.events.DataMovementEvent;
 import org.apache.tez.runtime.api.events.InputFailedEvent;
 import org.junit.jupiter.api.Test;
 import org.scache.common.WorkerInfo;
-import org.scache.common.protocol.Message;
+import org.scache.common.shuffle.ReduceAssignment;
+import org.scache.common.shuffle.ShufflePlacement;
 
 /** The adapter's pieces that need no cluster: event bookkeeping, payload formats, placement rules. */
 class TezAdapterUnitTest {
@@ -98,12 +99,12 @@ class TezAdapterUnitTest {
 
   @Test
   void consumerPlacement_majorityOfPartitionsAndShuffles_tiesGoToTheLastShuffle() {
-    Message.ScheduleResult left = new Message.ScheduleResult("app", 1, "p", List.of(
-        new Message.ReduceAssignment(0, W1, 0), new Message.ReduceAssignment(1, W2, 0),
-        new Message.ReduceAssignment(2, W2, 0)));
-    Message.ScheduleResult right = new Message.ScheduleResult("app", 2, "p", List.of(
-        new Message.ReduceAssignment(0, W2, 0), new Message.ReduceAssignment(1, W2, 0),
-        new Message.ReduceAssignment(2, W1, 0)));
+    ShufflePlacement left = new ShufflePlacement("app", 1, "p", List.of(
+        new ReduceAssignment(0, W1, 0), new ReduceAssignment(1, W2, 0),
+        new ReduceAssignment(2, W2, 0)));
+    ShufflePlacement right = new ShufflePlacement("app", 2, "p", List.of(
+        new ReduceAssignment(0, W2, 0), new ReduceAssignment(1, W2, 0),
+        new ReduceAssignment(2, W1, 0)));
     assertEquals(Optional.of(W2), ConsumerPlacement.workerFor(List.of(left), List.of(1, 2)));
     assertEquals(Optional.of(W1), ConsumerPlacement.workerFor(List.of(left), List.of(0)));
     // partition 0: W1 in the first shuffle, W2 in the last: the tie goes to the last

@@ -12,8 +12,8 @@ import org.apache.hadoop.examples.terasort.TeraValidate;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapreduce.JobID;
 import org.apache.hadoop.mapreduce.MRJobConfig;
-import org.scache.hadoop.MiniScacheYarnCluster;
 import org.scache.common.config.ScacheOptions;
+import org.scache.hadoop.MiniScacheYarnCluster;
 import org.scache.hadoop.ScacheJob;
 
 /**

@@ -6,6 +6,13 @@ import java.util.Map;
 import java.util.Objects;
 import org.scache.common.BlockId;
 import org.scache.common.WorkerInfo;
+import org.scache.common.shuffle.BlockLocation;
+import org.scache.common.shuffle.BlockSize;
+import org.scache.common.shuffle.MapSample;
+import org.scache.common.shuffle.ReduceMove;
+import org.scache.common.shuffle.RoundState;
+import org.scache.common.shuffle.ShufflePlacement;
+import org.scache.common.shuffle.ShuffleSpec;
 
 /**
  * Every request and answer SCache sends. Messages are plain values; {@link MessageCodec} is the one
@@ -15,15 +22,6 @@ import org.scache.common.WorkerInfo;
 public sealed interface Message {
 
   MessageType type();
-
-  /** A block's id and its size in bytes. */
-  record BlockSize(BlockId blockId, long size) {}
-
-  /** Where a block is stored and how large it is. */
-  record BlockLocation(BlockId blockId, long size, WorkerInfo holder) {}
-
-  /** One reduce partition's place: its worker and the round it runs in there. */
-  record ReduceAssignment(int reduceId, WorkerInfo worker, int round) {}
 
   // ---------------------------------------------------------------- requests
 
@@ -88,27 +86,14 @@ public sealed interface Message {
     }
   }
 
-  /**
-   * Registers a shuffle's shape and what prediction needs: the input size of every map (empty when
-   * unknown), the reduce stage it feeds ({@link #NO_STAGE} when it is the stage's only shuffle) and
-   * the predictor to use.
-   */
-  record RegisterShuffle(String appId, int shuffleId, int numMaps, int numReduces, PartitionerKind partitioner,
-      long submissionTimeMillis, List<Long> mapInputBytes, int stageId, PredictorChoice predictor)
-      implements Message {
-    /** The stage id of a shuffle that shares its reduce stage with no other shuffle. */
-    public static final int NO_STAGE = -1;
-
+  /** Registers a shuffle: its shape and what prediction and placement need. */
+  record RegisterShuffle(ShuffleSpec shuffle) implements Message {
     public RegisterShuffle {
-      mapInputBytes = List.copyOf(mapInputBytes);
-      Objects.requireNonNull(predictor, "predictor");
+      Objects.requireNonNull(shuffle, "shuffle");
     }
 
-    /** A registration without input sizes, stage or predictor choice. */
-    public RegisterShuffle(String appId, int shuffleId, int numMaps, int numReduces, PartitionerKind partitioner,
-        long submissionTimeMillis) {
-      this(appId, shuffleId, numMaps, numReduces, partitioner, submissionTimeMillis, List.of(), NO_STAGE,
-          PredictorChoice.AUTO);
+    public String appId() {
+      return shuffle.appId();
     }
 
     public MessageType type() {
@@ -214,16 +199,6 @@ public sealed interface Message {
     }
   }
 
-  /**
-   * The sampling result of one map's input split (paper IV-A1): its input size, the sample
-   * capacity {@code s × p}, and how many sampled records the partitioner sent to each reduce.
-   */
-  record MapSample(int mapId, long inputBytes, int capacity, List<Integer> countsPerReduce) {
-    public MapSample {
-      countsPerReduce = List.copyOf(countsPerReduce);
-    }
-  }
-
   /** Framework to master, before or during the map stage: sampling results of some maps. */
   record ReportSamples(String appId, int shuffleId, List<MapSample> samples) implements Message {
     public ReportSamples {
@@ -235,21 +210,16 @@ public sealed interface Message {
     }
   }
 
-  /**
-   * A re-shuffle ordered by Algorithm 2: reduce {@code reduceId} of the earlier shuffle {@code
-   * shuffleId} moved from {@code from} to {@code to}, which fetches its blocks.
-   */
-  record ReduceMove(int shuffleId, int reduceId, WorkerInfo from, WorkerInfo to) {}
 
   /**
    * Master to workers (cluster principal): a shuffle's reduces are placed; each worker prefetches
    * the blocks of the reduces placed on it and of the reduces moved to it. The shuffle's submission
    * time orders shuffles when a worker chooses what to spill (later submitted, spilled first).
    */
-  record ShuffleScheduled(ScheduleResult schedule, List<ReduceMove> moves, long submissionTimeMillis)
+  record ShuffleScheduled(ShufflePlacement placement, List<ReduceMove> moves, long submissionTimeMillis)
       implements Message {
     public ShuffleScheduled {
-      Objects.requireNonNull(schedule, "schedule");
+      Objects.requireNonNull(placement, "placement");
       moves = List.copyOf(moves);
     }
 
@@ -333,11 +303,6 @@ public sealed interface Message {
 
   // ---------------------------------------------------------------- reserve, spill and read-once
 
-  /**
-   * One round of a shuffle on a worker (the blocks of the reduces that run together there, paper
-   * IV-B's unit of storage) and whether that worker had to spill part of it.
-   */
-  record RoundState(String appId, int shuffleId, int round, boolean incomplete) {}
 
   /** Worker to master: rounds this worker started or stopped keeping only in part (spilled from or reloaded). */
   record ReportRounds(String workerId, List<RoundState> rounds) implements Message {
@@ -412,10 +377,9 @@ public sealed interface Message {
   }
 
   /** The placement of every reduce of a shuffle, and the name of the policy that made it. */
-  record ScheduleResult(String appId, int shuffleId, String policy, List<ReduceAssignment> assignments)
-      implements Message {
+  record ScheduleResult(ShufflePlacement placement) implements Message {
     public ScheduleResult {
-      assignments = List.copyOf(assignments);
+      Objects.requireNonNull(placement, "placement");
     }
 
     public MessageType type() {

@@ -4,14 +4,13 @@ import io.netty.buffer.ByteBuf;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.scache.common.BlockId;
 import org.scache.common.WorkerInfo;
 import org.scache.common.protocol.Message.Ack;
 import org.scache.common.protocol.Message.AppSecret;
 import org.scache.common.protocol.Message.BlockData;
-import org.scache.common.protocol.Message.BlockLocation;
 import org.scache.common.protocol.Message.BlockLocations;
-import org.scache.common.protocol.Message.BlockSize;
 import org.scache.common.protocol.Message.BlocksData;
 import org.scache.common.protocol.Message.Error;
 import org.scache.common.protocol.Message.FetchAppSecret;
@@ -25,23 +24,30 @@ import org.scache.common.protocol.Message.HeartbeatAck;
 import org.scache.common.protocol.Message.ListWorkers;
 import org.scache.common.protocol.Message.LocateBlocks;
 import org.scache.common.protocol.Message.MapFinished;
+import org.scache.common.protocol.Message.MapOutputReady;
 import org.scache.common.protocol.Message.PutBlock;
-import org.scache.common.protocol.Message.ReduceAssignment;
 import org.scache.common.protocol.Message.RegisterApplication;
 import org.scache.common.protocol.Message.RegisterShuffle;
 import org.scache.common.protocol.Message.RegisterWorker;
 import org.scache.common.protocol.Message.RemoveApplication;
 import org.scache.common.protocol.Message.ReportBlocks;
+import org.scache.common.protocol.Message.ReportSamples;
 import org.scache.common.protocol.Message.ScheduleResult;
+import org.scache.common.protocol.Message.ShuffleScheduled;
 import org.scache.common.protocol.Message.UnregisterShuffle;
 import org.scache.common.protocol.Message.WorkerRegistered;
 import org.scache.common.protocol.Message.WorkerStats;
-import org.scache.common.protocol.Message.MapOutputReady;
-import org.scache.common.protocol.Message.MapSample;
-import org.scache.common.protocol.Message.ReduceMove;
-import org.scache.common.protocol.Message.ReportSamples;
-import org.scache.common.protocol.Message.ShuffleScheduled;
 import org.scache.common.protocol.Message.Workers;
+import org.scache.common.shuffle.BlockLocation;
+import org.scache.common.shuffle.BlockSize;
+import org.scache.common.shuffle.MapSample;
+import org.scache.common.shuffle.PartitionerKind;
+import org.scache.common.shuffle.PredictorKind;
+import org.scache.common.shuffle.ReduceAssignment;
+import org.scache.common.shuffle.ReduceMove;
+import org.scache.common.shuffle.RoundState;
+import org.scache.common.shuffle.ShufflePlacement;
+import org.scache.common.shuffle.ShuffleSpec;
 
 /**
  * Encodes and decodes the metadata of every message type. Field order and widths are the
@@ -76,12 +82,12 @@ public final class MessageCodec {
         w.writeString(m.appId()).writeBytes(m.secret());
       }
       case REGISTER_SHUFFLE -> {
-        RegisterShuffle m = (RegisterShuffle) message;
+        ShuffleSpec m = ((RegisterShuffle) message).shuffle();
         w.writeString(m.appId()).writeInt(m.shuffleId()).writeInt(m.numMaps())
-          .writeInt(m.numReduces()).writeByte(m.partitioner().code()).writeLong(m.submissionTimeMillis());
+          .writeInt(m.numReduces()).writeByte(WireCodes.partitioner(m.partitioner())).writeLong(m.submissionTimeMillis());
         w.writeInt(m.mapInputBytes().size());
         m.mapInputBytes().forEach(w::writeLong);
-        w.writeInt(m.stageId()).writeByte(m.predictor().code());
+        w.writeInt(m.stageId()).writeByte(WireCodes.predictor(m.predictor()));
       }
       case MAP_FINISHED -> {
         MapFinished m = (MapFinished) message;
@@ -139,11 +145,7 @@ public final class MessageCodec {
       }
       case SHUFFLE_SCHEDULED -> {
         ShuffleScheduled m = (ShuffleScheduled) message;
-        ScheduleResult s = m.schedule();
-        w.writeString(s.appId()).writeInt(s.shuffleId()).writeString(s.policy()).writeInt(s.assignments().size());
-        for (ReduceAssignment a : s.assignments()) {
-          writeWorker(w.writeInt(a.reduceId()), a.worker()).writeInt(a.round());
-        }
+        writePlacement(w, m.placement());
         w.writeInt(m.moves().size());
         for (ReduceMove move : m.moves()) {
           writeWorker(writeWorker(w.writeInt(move.shuffleId()).writeInt(move.reduceId()), move.from()), move.to());
@@ -177,7 +179,7 @@ public final class MessageCodec {
       case REPORT_ROUNDS -> {
         Message.ReportRounds m = (Message.ReportRounds) message;
         w.writeString(m.workerId()).writeInt(m.rounds().size());
-        for (Message.RoundState round : m.rounds()) {
+        for (RoundState round : m.rounds()) {
           w.writeString(round.appId()).writeInt(round.shuffleId()).writeInt(round.round())
               .writeByte(round.incomplete() ? 1 : 0);
         }
@@ -208,11 +210,7 @@ public final class MessageCodec {
         writeStrings(w, m.removedApps());
       }
       case SCHEDULE_RESULT -> {
-        ScheduleResult m = (ScheduleResult) message;
-        w.writeString(m.appId()).writeInt(m.shuffleId()).writeString(m.policy()).writeInt(m.assignments().size());
-        for (ReduceAssignment a : m.assignments()) {
-          writeWorker(w.writeInt(a.reduceId()), a.worker()).writeInt(a.round());
-        }
+        writePlacement(w, ((ScheduleResult) message).placement());
       }
       case WORKERS -> {
         Workers m = (Workers) message;
@@ -292,7 +290,7 @@ public final class MessageCodec {
         int maps = r.readNonNegativeInt("map count");
         int reduces = r.readNonNegativeInt("reduce count");
         int kind = r.readUnsignedByte("partitioner kind");
-        PartitionerKind pk = PartitionerKind.fromCode(kind)
+        PartitionerKind pk = WireCodes.partitioner(kind)
             .orElseThrow(() -> new MalformedMessageException("unknown partitioner kind " + kind));
         long submitted = r.readLong("submission time");
         int inputs = r.readCount("map input sizes", 8);
@@ -301,13 +299,14 @@ public final class MessageCodec {
           inputBytes.add(r.readNonNegativeLong("map input size"));
         }
         int stage = r.readInt("stage id");
-        if (stage < RegisterShuffle.NO_STAGE) {
+        if (stage < ShuffleSpec.NO_STAGE) {
           throw new MalformedMessageException("stage id must be -1 (none) or a stage id: " + stage);
         }
         int choice = r.readUnsignedByte("predictor");
-        PredictorChoice predictor = PredictorChoice.fromCode(choice)
+        Optional<PredictorKind> predictor = WireCodes.predictor(choice)
             .orElseThrow(() -> new MalformedMessageException("unknown predictor " + choice));
-        yield new RegisterShuffle(app, shuffle, maps, reduces, pk, submitted, inputBytes, stage, predictor);
+        yield new RegisterShuffle(new ShuffleSpec(app, shuffle, maps, reduces, pk, submitted, inputBytes, stage,
+            predictor));
       }
       case MAP_FINISHED -> new MapFinished(r.readNonEmptyString("application id"), r.readNonNegativeInt("shuffle id"),
           r.readNonNegativeInt("map id"), r.readNonNegativeInt("attempt"));
@@ -374,7 +373,7 @@ public final class MessageCodec {
           moveList.add(new ReduceMove(r.readNonNegativeInt("shuffle id"), r.readNonNegativeInt("reduce id"),
               readWorker(r), readWorker(r)));
         }
-        yield new ShuffleScheduled(new ScheduleResult(app, shuffle, policy, list), moveList,
+        yield new ShuffleScheduled(new ShufflePlacement(app, shuffle, policy, list), moveList,
             r.readLong("submission time"));
       }
       case MAP_OUTPUT_READY -> {
@@ -399,7 +398,7 @@ public final class MessageCodec {
       }
       case REPORT_ROUNDS -> {
         String worker = r.readNonEmptyString("worker id");
-        List<Message.RoundState> rounds = readList(r, "rounds", 2 + 1 + 4 + 4 + 1, () -> {
+        List<RoundState> rounds = readList(r, "rounds", 2 + 1 + 4 + 4 + 1, () -> {
           String app = r.readNonEmptyString("application id");
           int shuffle = r.readNonNegativeInt("shuffle id");
           int round = r.readNonNegativeInt("round");
@@ -407,7 +406,7 @@ public final class MessageCodec {
           if (flag > 1) {
             throw new MalformedMessageException("incomplete must be 0 or 1: " + flag);
           }
-          return new Message.RoundState(app, shuffle, round, flag == 1);
+          return new RoundState(app, shuffle, round, flag == 1);
         });
         yield new Message.ReportRounds(worker, rounds);
       }
@@ -432,7 +431,7 @@ public final class MessageCodec {
         int shuffle = r.readNonNegativeInt("shuffle id");
         String policy = r.readString("policy");
         List<ReduceAssignment> list = readList(r, "assignments", 4 + WORKER_MIN_BYTES + 4, () -> readAssignment(r));
-        yield new ScheduleResult(app, shuffle, policy, list);
+        yield new ScheduleResult(new ShufflePlacement(app, shuffle, policy, list));
       }
       case WORKERS -> {
         List<WorkerInfo> list = readList(r, "workers", WORKER_MIN_BYTES, () -> readWorker(r));
@@ -506,6 +505,13 @@ public final class MessageCodec {
 
   private static BlockSize readBlockSize(WireReader r) throws MalformedMessageException {
     return new BlockSize(readBlockId(r), r.readNonNegativeLong("block size"));
+  }
+
+  private static void writePlacement(WireWriter w, ShufflePlacement p) {
+    w.writeString(p.appId()).writeInt(p.shuffleId()).writeString(p.policy()).writeInt(p.assignments().size());
+    for (ReduceAssignment a : p.assignments()) {
+      writeWorker(w.writeInt(a.reduceId()), a.worker()).writeInt(a.round());
+    }
   }
 
   private static ReduceAssignment readAssignment(WireReader r) throws MalformedMessageException {

@@ -9,6 +9,8 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.scache.common.shuffle.PartitionerKind;
+import org.scache.common.shuffle.PredictorKind;
 
 /** Message type ids and status codes are unique, one byte / small numbers, and found again by number. */
 class WireRegistryTest {
@@ -60,8 +62,18 @@ class WireRegistryTest {
   @Test
   void partitionerKinds_codesRoundTrip() {
     for (PartitionerKind k : PartitionerKind.values()) {
-      assertEquals(k, PartitionerKind.fromCode(k.code()).orElseThrow());
+      assertEquals(k, WireCodes.partitioner(WireCodes.partitioner(k)).orElseThrow());
     }
-    assertTrue(PartitionerKind.fromCode(3).isEmpty());
+    assertTrue(WireCodes.partitioner(3).isEmpty());
+  }
+
+  @Test
+  void predictorChoices_codesRoundTrip_zeroMeaningThePapersRule() {
+    assertEquals(0, WireCodes.predictor(java.util.Optional.empty()));
+    for (PredictorKind k : PredictorKind.values()) {
+      assertEquals(java.util.Optional.of(k),
+          WireCodes.predictor(WireCodes.predictor(java.util.Optional.of(k))).orElseThrow());
+    }
+    assertTrue(WireCodes.predictor(3).isEmpty());
   }
 }

@@ -3,15 +3,24 @@ package org.scache.common.testing;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import org.scache.common.BlockId;
 import org.scache.common.WorkerInfo;
 import org.scache.common.auth.Credentials;
 import org.scache.common.protocol.Message;
 import org.scache.common.protocol.MessageType;
-import org.scache.common.protocol.PartitionerKind;
-import org.scache.common.protocol.PredictorChoice;
 import org.scache.common.protocol.Status;
+import org.scache.common.shuffle.BlockLocation;
+import org.scache.common.shuffle.BlockSize;
+import org.scache.common.shuffle.MapSample;
+import org.scache.common.shuffle.PartitionerKind;
+import org.scache.common.shuffle.PredictorKind;
+import org.scache.common.shuffle.ReduceAssignment;
+import org.scache.common.shuffle.ReduceMove;
+import org.scache.common.shuffle.RoundState;
+import org.scache.common.shuffle.ShufflePlacement;
+import org.scache.common.shuffle.ShuffleSpec;
 
 /**
  * One representative message of every {@link MessageType}, with a payload for the types that carry
@@ -38,10 +47,10 @@ public final class SampleMessages {
       case REGISTER_WORKER -> new Message.RegisterWorker(WORKER_1, 1L << 30, 12_345);
       case HEARTBEAT -> new Message.Heartbeat("worker-1", 1L << 30, 4096, 7, List.of(APP, "app-\u00fc-2", ""));
       case REPORT_BLOCKS -> new Message.ReportBlocks("worker-1",
-          List.of(new Message.BlockSize(BLOCK_1, BLOCK_1_SIZE), new Message.BlockSize(BLOCK_2, 0)));
+          List.of(new BlockSize(BLOCK_1, BLOCK_1_SIZE), new BlockSize(BLOCK_2, 0)));
       case REGISTER_APPLICATION -> new Message.RegisterApplication(APP, APP_SECRET);
-      case REGISTER_SHUFFLE -> new Message.RegisterShuffle(APP, 3, 4, 20, PartitionerKind.RANGE,
-          1_700_000_000_000L, List.of(1L << 30, 0L, 12_345L, 1L << 40), 2, PredictorChoice.SAMPLING);
+      case REGISTER_SHUFFLE -> new Message.RegisterShuffle(new ShuffleSpec(APP, 3, 4, 20, PartitionerKind.RANGE,
+          1_700_000_000_000L, List.of(1L << 30, 0L, 12_345L, 1L << 40), 2, Optional.of(PredictorKind.SAMPLING)));
       case MAP_FINISHED -> new Message.MapFinished(APP, 3, 42, 1);
       case GET_SCHEDULE_RESULT -> new Message.GetScheduleResult(APP, 3);
       case UNREGISTER_SHUFFLE -> new Message.UnregisterShuffle(APP, 3);
@@ -55,36 +64,36 @@ public final class SampleMessages {
       case FETCH_BLOCKS -> new Message.FetchBlocks(List.of(BLOCK_1, BLOCK_2));
       case GET_WORKER_STATS -> new Message.GetWorkerStats();
       case REPORT_SAMPLES -> new Message.ReportSamples(APP, 3, List.of(
-          new Message.MapSample(0, 1L << 30, 6, List.of(3, 0, 3)), new Message.MapSample(42, 0, 6, List.of(0, 0, 0))));
-      case SHUFFLE_SCHEDULED -> new Message.ShuffleScheduled(new Message.ScheduleResult(APP, 3, "accumulated",
-          List.of(new Message.ReduceAssignment(0, WORKER_1, 0), new Message.ReduceAssignment(1, WORKER_2, 0))),
-          List.of(new Message.ReduceMove(2, 1, WORKER_1, WORKER_2)), 1_700_000_000_000L);
+          new MapSample(0, 1L << 30, 6, List.of(3, 0, 3)), new MapSample(42, 0, 6, List.of(0, 0, 0))));
+      case SHUFFLE_SCHEDULED -> new Message.ShuffleScheduled(new ShufflePlacement(APP, 3, "accumulated",
+          List.of(new ReduceAssignment(0, WORKER_1, 0), new ReduceAssignment(1, WORKER_2, 0))),
+          List.of(new ReduceMove(2, 1, WORKER_1, WORKER_2)), 1_700_000_000_000L);
       case MAP_OUTPUT_READY -> new Message.MapOutputReady(APP, 3, 42, 1, WORKER_1,
-          List.of(new Message.BlockSize(BLOCK_1, BLOCK_1_SIZE)));
+          List.of(new BlockSize(BLOCK_1, BLOCK_1_SIZE)));
       case OPEN_LOCAL -> new Message.OpenLocal(APP);
       case LEASE_MEMORY -> new Message.LeaseMemory(APP, 64L << 20);
       case COMMIT_LEASED -> new Message.CommitLeased(BLOCK_1, 9, (1L << 30) + 4096, BLOCK_1_SIZE);
       case RELEASE_LEASE -> new Message.ReleaseLease(9);
       case PIN_BLOCK -> new Message.PinBlock(BLOCK_2);
       case UNPIN -> new Message.Unpin(List.of(5L, 6L, Long.MAX_VALUE));
-      case REPORT_ROUNDS -> new Message.ReportRounds("worker-1", List.of(new Message.RoundState(APP, 3, 0, true),
-          new Message.RoundState("app-\u00fc-2", 0, 7, false)));
+      case REPORT_ROUNDS -> new Message.ReportRounds("worker-1", List.of(new RoundState(APP, 3, 0, true),
+          new RoundState("app-\u00fc-2", 0, 7, false)));
       case ROUNDS_INCOMPLETE -> new Message.RoundsIncomplete(APP, 3, List.of(0, 2, 5));
       case REDUCE_COMMITTED -> new Message.ReduceCommitted(APP, 3, 7);
       case REPORT_LOST_BLOCKS -> new Message.ReportLostBlocks("worker-1", List.of(BLOCK_1, BLOCK_2));
       case ACK -> new Message.Ack();
       case WORKER_REGISTERED -> new Message.WorkerRegistered(1000);
       case HEARTBEAT_ACK -> new Message.HeartbeatAck(List.of("app-0"));
-      case SCHEDULE_RESULT -> new Message.ScheduleResult(APP, 3, "heuristic-min-heap",
-          List.of(new Message.ReduceAssignment(0, WORKER_1, 0), new Message.ReduceAssignment(1, WORKER_2, 1)));
+      case SCHEDULE_RESULT -> new Message.ScheduleResult(new ShufflePlacement(APP, 3, "heuristic-min-heap",
+          List.of(new ReduceAssignment(0, WORKER_1, 0), new ReduceAssignment(1, WORKER_2, 1))));
       case WORKERS -> new Message.Workers(List.of(WORKER_1, WORKER_2));
       case APP_SECRET -> new Message.AppSecret(APP_SECRET);
       case BLOCK_LOCATIONS -> new Message.BlockLocations(100, 42,
-          List.of(new Message.BlockLocation(BLOCK_1, BLOCK_1_SIZE, WORKER_1),
-              new Message.BlockLocation(BLOCK_2, BLOCK_2_SIZE, WORKER_2)));
+          List.of(new BlockLocation(BLOCK_1, BLOCK_1_SIZE, WORKER_1),
+              new BlockLocation(BLOCK_2, BLOCK_2_SIZE, WORKER_2)));
       case BLOCK_DATA -> new Message.BlockData(BLOCK_1);
       case BLOCKS_DATA -> new Message.BlocksData(100, 100,
-          List.of(new Message.BlockSize(BLOCK_1, BLOCK_1_SIZE), new Message.BlockSize(BLOCK_2, BLOCK_2_SIZE)));
+          List.of(new BlockSize(BLOCK_1, BLOCK_1_SIZE), new BlockSize(BLOCK_2, BLOCK_2_SIZE)));
       case WORKER_STATS -> new Message.WorkerStats(Map.of("blocks.stored", 12L, "bytes.used", 4096L, "delta", -3L));
       case LOCAL_SEGMENTS -> new Message.LocalSegments(List.of(
           new Message.LocalSegment(0, "/dev/shm/scache-worker-1-4242-0.mem", 1L << 30),

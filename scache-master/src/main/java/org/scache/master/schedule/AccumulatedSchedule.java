@@ -21,7 +21,7 @@ public record AccumulatedSchedule(
   }
 
   /** The final placement. */
-  public ScheduleResult result() {
+  public HostPlacement result() {
     return schedule.result();
   }
 }

@@ -63,7 +63,7 @@ public final class AccumulatedScheduler {
       accumulated.add(prev == null ? reduce : accumulate(reduce, prev));
     }
     MinHeapSchedule schedule = scheduler.scheduleDetailed(mapCount, hosts, accumulated);
-    ScheduleResult result = schedule.result();
+    HostPlacement result = schedule.result();
     List<Reshuffle> reshuffles = new ArrayList<>();
     Map<Integer, AccumulatedReduce> updates = new TreeMap<>();
     for (ReducePrediction reduce : accumulated) {

@@ -10,7 +10,7 @@ import org.scache.master.predict.ReducePrediction;
 public final class FifoRoundRobinScheduler implements ReduceScheduler {
 
   @Override
-  public ScheduleResult schedule(int mapCount, List<String> hosts, List<ReducePrediction> reduces) {
+  public HostPlacement schedule(int mapCount, List<String> hosts, List<ReducePrediction> reduces) {
     return ScheduleInputs.dealRoundRobin(mapCount, hosts, reduces, SchedulerOrders::byReduceId);
   }
 }

@@ -63,7 +63,7 @@ public final class HeuristicMinHeapScheduler implements ReduceScheduler {
   }
 
   @Override
-  public ScheduleResult schedule(int mapCount, List<String> hosts, List<ReducePrediction> reduces) {
+  public HostPlacement schedule(int mapCount, List<String> hosts, List<ReducePrediction> reduces) {
     return scheduleDetailed(mapCount, hosts, reduces).result();
   }
 
@@ -98,7 +98,7 @@ public final class HeuristicMinHeapScheduler implements ReduceScheduler {
       counts[host]++;
       heap.siftDownTop();
     }
-    ScheduleResult beforeSwap = new ScheduleResult(hosts, ids, sizes, assigned);
+    HostPlacement beforeSwap = new HostPlacement(hosts, ids, sizes, assigned);
     double max = 0;
     for (double load : loads) {
       max = Math.max(max, load);
@@ -131,7 +131,7 @@ public final class HeuristicMinHeapScheduler implements ReduceScheduler {
       move(r, from, to, members, assigned, loads, sizes);
       swaps.add(new LocalitySwap(ids[r], hosts.get(from), hosts.get(to), returned, upper));
     }
-    ScheduleResult result = new ScheduleResult(hosts, ids, sizes, assigned);
+    HostPlacement result = new HostPlacement(hosts, ids, sizes, assigned);
     return new MinHeapSchedule(beforeSwap, result, swaps, max);
   }
 

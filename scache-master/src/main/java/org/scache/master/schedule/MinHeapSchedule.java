@@ -12,7 +12,7 @@ import java.util.List;
  * @param maxLoadBeforeSwap the largest host load after LPT, the {@code max} of the pseudocode
  */
 public record MinHeapSchedule(
-    ScheduleResult beforeSwap, ScheduleResult result, List<LocalitySwap> swaps, double maxLoadBeforeSwap) {
+    HostPlacement beforeSwap, HostPlacement result, List<LocalitySwap> swaps, double maxLoadBeforeSwap) {
 
   /** Copies the swap list. */
   public MinHeapSchedule {

@@ -19,7 +19,7 @@ public final class RandomScheduler implements ReduceScheduler {
   }
 
   @Override
-  public ScheduleResult schedule(int mapCount, List<String> hosts, List<ReducePrediction> reduces) {
+  public HostPlacement schedule(int mapCount, List<String> hosts, List<ReducePrediction> reduces) {
     return ScheduleInputs.dealRoundRobin(mapCount, hosts, reduces, ids -> {
       int[] order = SchedulerOrders.byReduceId(ids);
       for (int k = order.length - 1; k > 0; k--) {

@@ -13,5 +13,5 @@ public interface ReduceScheduler {
    * @param hosts the candidate hosts (worker ids), distinct; their order breaks ties
    * @param reduces the predicted reduces, distinct reduce ids
    */
-  ScheduleResult schedule(int mapCount, List<String> hosts, List<ReducePrediction> reduces);
+  HostPlacement schedule(int mapCount, List<String> hosts, List<ReducePrediction> reduces);
 }

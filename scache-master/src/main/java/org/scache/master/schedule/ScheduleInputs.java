@@ -25,7 +25,7 @@ final class ScheduleInputs {
     return index;
   }
 
-  /** Checks the reduce list and its elements are not null (duplicates are found by ScheduleResult). */
+  /** Checks the reduce list and its elements are not null (duplicates are found by HostPlacement). */
   static void checkReduces(List<ReducePrediction> reduces) {
     Objects.requireNonNull(reduces, "reduces");
     for (ReducePrediction reduce : reduces) {
@@ -38,7 +38,7 @@ final class ScheduleInputs {
    * gives: it receives the reduce ids and returns positions into {@code reduces}. The framework-like
    * baselines differ only in that order.
    */
-  static ScheduleResult dealRoundRobin(int mapCount, List<String> hosts, List<ReducePrediction> reduces,
+  static HostPlacement dealRoundRobin(int mapCount, List<String> hosts, List<ReducePrediction> reduces,
       java.util.function.UnaryOperator<int[]> orderOf) {
     require(mapCount >= 1, "map count must be at least 1 but was %d", mapCount);
     indexHosts(hosts);
@@ -55,6 +55,6 @@ final class ScheduleInputs {
     for (int k = 0; k < n; k++) {
       assigned[order[k]] = k % hosts.size();
     }
-    return new ScheduleResult(hosts, ids, sizes, assigned);
+    return new HostPlacement(hosts, ids, sizes, assigned);
   }
 }

@@ -100,7 +100,7 @@ class AccumulatedSchedulerTest {
   void schedule_heavyEarlierData_pinsReducesSoNoReshuffle() {
     AccumulatedScheduler scheduler = new AccumulatedScheduler();
     List<ReducePrediction> big = List.of(plain(0, 100), plain(1, 90), plain(2, 80), plain(3, 70));
-    ScheduleResult first = scheduler.schedule(4, HOSTS, big).result();
+    HostPlacement first = scheduler.schedule(4, HOSTS, big).result();
     List<ReducePrediction> small = List.of(plain(0, 1), plain(1, 9), plain(2, 2), plain(3, 8));
     AccumulatedSchedule second = scheduler.schedule(4, HOSTS, small);
     assertTrue(second.reshuffles().isEmpty(), () -> "unexpected " + second.reshuffles());

@@ -19,7 +19,7 @@ class BaselineSchedulersTest {
 
   @Test
   void fifo_dealsReduceIdsInOrderRoundRobin() {
-    ScheduleResult result = new FifoRoundRobinScheduler().schedule(1, List.of("a", "b"), reduces(3, 1, 2, 0, 4));
+    HostPlacement result = new FifoRoundRobinScheduler().schedule(1, List.of("a", "b"), reduces(3, 1, 2, 0, 4));
     assertEquals(Map.of(0, "a", 1, "b", 2, "a", 3, "b", 4, "a"), result.assignment());
     assertEquals(9, result.loadOf("a"));
   }
@@ -28,9 +28,9 @@ class BaselineSchedulersTest {
   void random_sameSeed_samePlacement_andCountsDifferByAtMostOne() {
     List<ReducePrediction> reduces = reduces(IntStream.range(0, 101).toArray());
     List<String> hosts = List.of("a", "b", "c", "d");
-    ScheduleResult first = new RandomScheduler(new SplittableRandom(9)).schedule(1, hosts, reduces);
-    ScheduleResult again = new RandomScheduler(new SplittableRandom(9)).schedule(1, hosts, reduces);
-    ScheduleResult other = new RandomScheduler(new SplittableRandom(10)).schedule(1, hosts, reduces);
+    HostPlacement first = new RandomScheduler(new SplittableRandom(9)).schedule(1, hosts, reduces);
+    HostPlacement again = new RandomScheduler(new SplittableRandom(9)).schedule(1, hosts, reduces);
+    HostPlacement other = new RandomScheduler(new SplittableRandom(10)).schedule(1, hosts, reduces);
     assertEquals(first.assignment(), again.assignment());
     assertNotEquals(first.assignment(), other.assignment());
     for (String host : hosts) {

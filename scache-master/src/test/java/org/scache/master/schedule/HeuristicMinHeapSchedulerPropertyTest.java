@@ -52,7 +52,7 @@ class HeuristicMinHeapSchedulerPropertyTest {
     for (int trial = 0; trial < CASES; trial++) {
       Case c = randomCase(random, 12, 80);
       MinHeapSchedule schedule = scheduler.scheduleDetailed(c.maps(), c.hosts(), c.reduces());
-      for (ScheduleResult result : List.of(schedule.beforeSwap(), schedule.result())) {
+      for (HostPlacement result : List.of(schedule.beforeSwap(), schedule.result())) {
         Map<Integer, String> assignment = result.assignment();
         assertEquals(c.reduces().size(), assignment.size(), "trial " + trial);
         double total = 0;
@@ -86,7 +86,7 @@ class HeuristicMinHeapSchedulerPropertyTest {
       if (c.reduces().isEmpty()) {
         continue;
       }
-      ScheduleResult lpt = scheduler.scheduleDetailed(c.maps(), c.hosts(), c.reduces()).beforeSwap();
+      HostPlacement lpt = scheduler.scheduleDetailed(c.maps(), c.hosts(), c.reduces()).beforeSwap();
       double total = c.reduces().stream().mapToDouble(ReducePrediction::size).sum();
       double largest = c.reduces().stream().mapToDouble(ReducePrediction::size).max().orElse(0);
       int hosts = c.hosts().size();
@@ -123,7 +123,7 @@ class HeuristicMinHeapSchedulerPropertyTest {
   @Test
   void schedule_fourUnitReducesOnThreeHosts_exceedsFourThirdsOfSimpleLowerBoundButIsOptimal() {
     List<ReducePrediction> reduces = IntStream.range(0, 4).mapToObj(i -> ReducePrediction.withoutHost(i, 1)).toList();
-    ScheduleResult lpt = scheduler.schedule(1, List.of("a", "b", "c"), reduces);
+    HostPlacement lpt = scheduler.schedule(1, List.of("a", "b", "c"), reduces);
     assertEquals(2.0, lpt.maxLoad());
     assertTrue(lpt.maxLoad() > 4.0 / 3 * (4.0 / 3));
   }

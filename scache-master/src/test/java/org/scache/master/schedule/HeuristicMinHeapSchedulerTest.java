@@ -24,7 +24,7 @@ class HeuristicMinHeapSchedulerTest {
 
   @Test
   void schedule_oneHost_assignsEverythingToIt() {
-    ScheduleResult result =
+    HostPlacement result =
         scheduler.schedule(4, List.of("a"), List.of(plain(0, 3), local(1, 5, 1.0, "elsewhere"), plain(2, 0)));
     assertEquals(Map.of(0, "a", 1, "a", 2, "a"), result.assignment());
     assertEquals(8, result.loadOf("a"), EPS);
@@ -32,7 +32,7 @@ class HeuristicMinHeapSchedulerTest {
 
   @Test
   void schedule_moreHostsThanReduces_largestReducesTakeFirstHosts() {
-    ScheduleResult result = scheduler.schedule(1, List.of("h0", "h1", "h2", "h3"), List.of(plain(0, 1), plain(1, 3)));
+    HostPlacement result = scheduler.schedule(1, List.of("h0", "h1", "h2", "h3"), List.of(plain(0, 1), plain(1, 3)));
     assertEquals("h0", result.hostOf(1));
     assertEquals("h1", result.hostOf(0));
     assertEquals(List.of(), result.reducesOn("h2"));
@@ -42,7 +42,7 @@ class HeuristicMinHeapSchedulerTest {
   @Test
   void schedule_emptyReduces_areSpreadNotPiledOnFirstHost() {
     List<ReducePrediction> reduces = List.of(plain(0, 0), plain(1, 0), plain(2, 0), plain(3, 0), plain(4, 0), plain(5, 0));
-    ScheduleResult result = scheduler.schedule(3, List.of("a", "b", "c"), reduces);
+    HostPlacement result = scheduler.schedule(3, List.of("a", "b", "c"), reduces);
     assertEquals(List.of(0, 3), result.reducesOn("a"));
     assertEquals(List.of(1, 4), result.reducesOn("b"));
     assertEquals(List.of(2, 5), result.reducesOn("c"));
@@ -51,7 +51,7 @@ class HeuristicMinHeapSchedulerTest {
   @Test
   void schedule_equalSizes_lowerReduceIdFirstAndHostOrderBreaksTies() {
     List<ReducePrediction> reduces = List.of(plain(3, 2), plain(1, 2), plain(0, 2), plain(2, 2));
-    ScheduleResult result = scheduler.schedule(2, List.of("b", "a"), reduces);
+    HostPlacement result = scheduler.schedule(2, List.of("b", "a"), reduces);
     assertEquals(Map.of(0, "b", 1, "a", 2, "b", 3, "a"), result.assignment());
   }
 
@@ -59,7 +59,7 @@ class HeuristicMinHeapSchedulerTest {
   void schedule_handCheckedLpt_placesLargestOnLeastLoaded() {
     // LPT: 5→a, 4→b, 3(id 2)→b (7), 3(id 3)→a (8), 2→b (9)
     List<ReducePrediction> reduces = List.of(plain(0, 5), plain(1, 4), plain(2, 3), plain(3, 3), plain(4, 2));
-    ScheduleResult result = scheduler.schedule(2, List.of("a", "b"), reduces);
+    HostPlacement result = scheduler.schedule(2, List.of("a", "b"), reduces);
     assertEquals(List.of(0, 3), result.reducesOn("a"));
     assertEquals(List.of(1, 2, 4), result.reducesOn("b"));
     assertEquals(9, result.maxLoad(), EPS);
@@ -140,14 +140,14 @@ class HeuristicMinHeapSchedulerTest {
   void schedule_singleMapAllDataLocal_usesTenPercentSlack() {
     // a = {0(10)}, b = {1(9), 2(1)}; 2's data is all on a: a + 1 = 11 ≤ 1.1 × 10
     List<ReducePrediction> reduces = List.of(plain(0, 10), plain(1, 9), local(2, 1, 1.0, "a"));
-    ScheduleResult result = scheduler.schedule(1, List.of("a", "b"), reduces);
+    HostPlacement result = scheduler.schedule(1, List.of("a", "b"), reduces);
     assertEquals("a", result.hostOf(2));
   }
 
   @Test
   void schedule_withoutLocalitySwap_isPlainLpt() {
     List<ReducePrediction> reduces = List.of(plain(0, 5), plain(1, 5), local(2, 1, 1.0, "b"));
-    ScheduleResult result = new HeuristicMinHeapScheduler(false).schedule(2, List.of("a", "b"), reduces);
+    HostPlacement result = new HeuristicMinHeapScheduler(false).schedule(2, List.of("a", "b"), reduces);
     assertEquals("a", result.hostOf(2));
   }
 
@@ -177,7 +177,7 @@ class HeuristicMinHeapSchedulerTest {
 
   @Test
   void schedule_noReduces_returnsEmptyPlacement() {
-    ScheduleResult result = scheduler.schedule(1, List.of("a", "b"), List.of());
+    HostPlacement result = scheduler.schedule(1, List.of("a", "b"), List.of());
     assertEquals(0, result.reduceCount());
     assertEquals(0, result.maxLoad(), EPS);
   }

@@ -8,7 +8,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.scache.master.predict.ReducePrediction;
 
-class ScheduleResultTest {
+class HostPlacementTest {
 
   private static final List<ReducePrediction> REDUCES =
       List.of(
@@ -18,13 +18,13 @@ class ScheduleResultTest {
           ReducePrediction.withoutHost(9, 4),
           ReducePrediction.withoutHost(4, 5));
 
-  private static ScheduleResult result() {
-    return ScheduleResult.of(List.of("a", "b"), REDUCES, Map.of(7, "a", 2, "a", 5, "a", 9, "a", 4, "b"));
+  private static HostPlacement result() {
+    return HostPlacement.of(List.of("a", "b"), REDUCES, Map.of(7, "a", 2, "a", 5, "a", 9, "a", 4, "b"));
   }
 
   @Test
   void roundOf_reducesOnHostOrderedById_roundIsPositionOverSlots() {
-    ScheduleResult result = result();
+    HostPlacement result = result();
     assertEquals(List.of(2, 5, 7, 9), result.reducesOn("a"));
     assertEquals(0, result.roundOf(2, 2));
     assertEquals(0, result.roundOf(5, 2));
@@ -38,7 +38,7 @@ class ScheduleResultTest {
 
   @Test
   void loads_sumReduceSizesPerHostInHostOrder() {
-    ScheduleResult result = result();
+    HostPlacement result = result();
     assertEquals(Map.of("a", 10.0, "b", 5.0), result.loads());
     assertEquals(List.of("a", "b"), List.copyOf(result.loads().keySet()));
     assertEquals(10.0, result.maxLoad());
@@ -51,16 +51,16 @@ class ScheduleResultTest {
         "reduce 4 has no host in the assignment",
         assertThrows(
                 IllegalArgumentException.class,
-                () -> ScheduleResult.of(List.of("a"), REDUCES, Map.of(7, "a", 2, "a", 5, "a", 9, "a", 3, "a")))
+                () -> HostPlacement.of(List.of("a"), REDUCES, Map.of(7, "a", 2, "a", 5, "a", 9, "a", 3, "a")))
             .getMessage());
     assertThrows(
         IllegalArgumentException.class,
-        () -> ScheduleResult.of(List.of("a"), REDUCES, Map.of(7, "a", 2, "a", 5, "a", 9, "a", 4, "z")));
+        () -> HostPlacement.of(List.of("a"), REDUCES, Map.of(7, "a", 2, "a", 5, "a", 9, "a", 4, "z")));
   }
 
   @Test
   void queries_unknownReduceOrHostOrBadSlots_throw() {
-    ScheduleResult result = result();
+    HostPlacement result = result();
     assertThrows(IllegalArgumentException.class, () -> result.hostOf(3));
     assertThrows(IllegalArgumentException.class, () -> result.loadOf("z"));
     assertThrows(IllegalArgumentException.class, () -> result.roundOf(2, 0));

@@ -1,17 +1,17 @@
-package org.scache.master.predict;
+package org.scache.common.shuffle;
 
 import java.util.Objects;
 import java.util.Optional;
-import org.scache.common.protocol.PartitionerKind;
 
 /**
  * Which reduce-size predictor a shuffle uses: linear regression on observed map outputs (eq. 1) or
- * weighted reservoir sampling of the map input (eq. 2).
+ * weighted reservoir sampling of the map input (eq. 2). A shuffle names one to override the paper's
+ * rule, or none to follow it.
  */
 public enum PredictorKind {
   /** Eq. 1, fitted on the map outputs observed so far. */
   REGRESSION,
-  /** Eq. 2, from a sampling job run before the map stage. */
+  /** Eq. 2, from samples of every map's input reported before or during the map stage. */
   SAMPLING;
 
   /**

@@ -1,10 +1,9 @@
-package org.scache.master.predict;
+package org.scache.common.shuffle;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
-import org.scache.common.protocol.PartitionerKind;
 
 class PredictorKindTest {
 

@@ -20,7 +20,7 @@ import org.scache.master.predict.ReducePrediction;
  * launch lower task ids first, and the reduce at position {@code k} of its host runs in round
  * {@code k / slotsPerHost}. Immutable.
  */
-public final class ScheduleResult {
+public final class HostPlacement {
   private final List<String> hosts;
   private final int[] reduceIds;
   private final double[] sizes;
@@ -34,7 +34,7 @@ public final class ScheduleResult {
    *
    * @throws IllegalArgumentException on a duplicate reduce id
    */
-  ScheduleResult(List<String> hosts, int[] reduceIds, double[] sizes, int[] hostIndex) {
+  HostPlacement(List<String> hosts, int[] reduceIds, double[] sizes, int[] hostIndex) {
     this.hosts = List.copyOf(hosts);
     int n = reduceIds.length;
     long[] keys = new long[n];
@@ -73,7 +73,7 @@ public final class ScheduleResult {
    * @param reduces the reduces with their predicted sizes
    * @param assignment the host of every reduce id in {@code reduces}, each one of {@code hosts}
    */
-  public static ScheduleResult of(
+  public static HostPlacement of(
       List<String> hosts, List<ReducePrediction> reduces, Map<Integer, String> assignment) {
     Map<String, Integer> index = ScheduleInputs.indexHosts(hosts);
     ScheduleInputs.checkReduces(reduces);
@@ -97,7 +97,7 @@ public final class ScheduleResult {
       require(h != null, "reduce %d is assigned to unknown host %s", reduce.reduceId(), host);
       assigned[i] = h;
     }
-    return new ScheduleResult(hosts, ids, sizes, assigned);
+    return new HostPlacement(hosts, ids, sizes, assigned);
   }
 
   /** The hosts, in the order given to the scheduler. */
@@ -197,7 +197,7 @@ public final class ScheduleResult {
     for (int h = 0; h < hosts.size(); h++) {
       counts.put(hosts.get(h), reducesByHost[h].length);
     }
-    return "ScheduleResult[reduces=" + reduceIds.length + ", hosts=" + hosts.size() + ", maxLoad=" + maxLoad()
+    return "HostPlacement[reduces=" + reduceIds.length + ", hosts=" + hosts.size() + ", maxLoad=" + maxLoad()
         + ", reducesPerHost=" + counts + "]";
   }
 }

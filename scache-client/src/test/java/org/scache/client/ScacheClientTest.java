@@ -1,0 +1,238 @@
+package org.scache.client;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.scache.client.ScriptedConnections.answer;
+import static org.scache.client.ScriptedConnections.refuse;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiFunction;
+import org.junit.jupiter.api.Test;
+import org.scache.common.BlockId;
+import org.scache.common.Clock;
+import org.scache.common.ScacheException;
+import org.scache.common.WorkerInfo;
+import org.scache.common.auth.Credentials;
+import org.scache.common.config.ScacheConf;
+import org.scache.common.config.ScacheOptions;
+import org.scache.common.network.Reply;
+import org.scache.common.protocol.Message;
+import org.scache.common.protocol.Status;
+import org.scache.common.shuffle.BlockSize;
+import org.scache.common.shuffle.MapSample;
+import org.scache.common.shuffle.PartitionerKind;
+import org.scache.common.shuffle.PredictorKind;
+import org.scache.common.shuffle.ReduceAssignment;
+import org.scache.common.shuffle.ShufflePlacement;
+import org.scache.common.shuffle.ShuffleSpec;
+import org.scache.common.testing.ManualClock;
+
+/** The client's translation between its domain API and the protocol, its retries and its clock. */
+class ScacheClientTest {
+  private static final String MASTER = "master.example:17010";
+  private static final String WORKER = "worker.example:17020";
+  private static final String APP = "app-1";
+  private static final byte[] SECRET = "secret".getBytes(StandardCharsets.UTF_8);
+  private static final WorkerInfo W1 = new WorkerInfo("w1", "host-1", 17020);
+  private static final WorkerInfo W2 = new WorkerInfo("w2", "host-2", 17020);
+
+  private final ManualClock clock = new ManualClock();
+
+  private static ScacheConf conf() {
+    return ScacheConf.empty()
+        .with(ScacheOptions.CLIENT_MASTER_ADDRESS, MASTER)
+        .with(ScacheOptions.CLIENT_WORKER_ADDRESS, WORKER)
+        .with(ScacheOptions.CLIENT_RETRY_MAX, 3)
+        .with(ScacheOptions.CLIENT_RETRY_BACKOFF, Duration.ofMillis(1))
+        .with(ScacheOptions.CLIENT_RETRY_BACKOFF_MAX, Duration.ofMillis(2))
+        .with(ScacheOptions.CLIENT_RETRY_BUSY_TIMEOUT, Duration.ofSeconds(30))
+        .with(ScacheOptions.CLIENT_LOCAL_SHM_ENABLED, false);
+  }
+
+  private ScacheClient client(ScriptedConnections connections, Clock clock) {
+    return ScacheClient.create(conf(), APP, SECRET, connections, clock);
+  }
+
+  private static ScriptedConnections acking() {
+    return new ScriptedConnections((peer, m) -> answer(new Message.Ack()));
+  }
+
+  @Test
+  void registerShuffle_sendsTheSpecWithTheClockTimeAndHints_toTheMaster_signedByTheApplication() {
+    ScriptedConnections connections = acking();
+    try (ScacheClient c = client(connections, clock)) {
+      c.registerShuffle(4, 10, 3, PartitionerKind.RANGE,
+          ShuffleHints.inputSizes(java.util.Collections.nCopies(10, 7L)).inStage(2)
+              .withPredictor(PredictorKind.REGRESSION));
+    }
+    ScriptedConnections.Sent sent = connections.sent().get(0);
+    assertEquals(MASTER, sent.peer());
+    assertEquals(Optional.of(APP), sent.credentials().map(Credentials::principal));
+    ShuffleSpec spec = ((Message.RegisterShuffle) sent.message()).shuffle();
+    assertEquals(new ShuffleSpec(APP, 4, 10, 3, PartitionerKind.RANGE, clock.millis(),
+        java.util.Collections.nCopies(10, 7L), 2, Optional.of(PredictorKind.REGRESSION)), spec);
+  }
+
+  @Test
+  void getScheduleResult_answersTheMastersPlacementAsADomainValue() {
+    ShufflePlacement placed = new ShufflePlacement(APP, 4, "heuristic-minheap",
+        List.of(new ReduceAssignment(0, W2, 0), new ReduceAssignment(1, W1, 0), new ReduceAssignment(2, W2, 1)));
+    ScriptedConnections connections = new ScriptedConnections((peer, m) -> answer(new Message.ScheduleResult(placed)));
+    try (ScacheClient c = client(connections, clock)) {
+      ShufflePlacement got = c.getScheduleResult(4);
+      assertEquals(placed, got);
+      assertEquals(Optional.of(W1), got.workerOf(1));
+      assertEquals(Optional.empty(), got.workerOf(3));
+    }
+    assertEquals(new Message.GetScheduleResult(APP, 4), connections.sent().get(0).message());
+  }
+
+  @Test
+  void reportSamples_sendsTheSamplesOfTheShuffle() {
+    ScriptedConnections connections = acking();
+    List<MapSample> samples = List.of(new MapSample(0, 100, 4, List.of(1, 3)), new MapSample(1, 50, 4, List.of(2, 2)));
+    try (ScacheClient c = client(connections, clock)) {
+      c.reportSamples(4, samples);
+    }
+    assertEquals(new Message.ReportSamples(APP, 4, samples), connections.sent().get(0).message());
+  }
+
+  @Test
+  void transientFailure_isTriedAgain_andSucceeds() {
+    AtomicInteger calls = new AtomicInteger();
+    ScriptedConnections connections = new ScriptedConnections((peer, m) -> {
+      if (calls.incrementAndGet() < 3) {
+        throw refuse(Status.NOT_READY);
+      }
+      return answer(new Message.Ack());
+    });
+    try (ScacheClient c = client(connections, clock)) {
+      c.unregisterShuffle(1);
+    }
+    assertEquals(3, connections.sent().size(), "two failures, then the third attempt");
+  }
+
+  @Test
+  void transientFailure_afterTheLastAttempt_failsWithItsStatus() {
+    ScriptedConnections connections = new ScriptedConnections((peer, m) -> {
+      throw refuse(Status.CONNECTION_FAILED);
+    });
+    try (ScacheClient c = client(connections, clock)) {
+      ScacheException e = assertThrows(ScacheException.class, () -> c.mapFinished(0, 1, 0));
+      assertEquals(Status.CONNECTION_FAILED, e.status());
+    }
+    assertEquals(3, connections.sent().size());
+  }
+
+  @Test
+  void permanentFailure_isNotTriedAgain() {
+    ScriptedConnections connections = new ScriptedConnections((peer, m) -> {
+      throw refuse(Status.AUTH_FAILED);
+    });
+    try (ScacheClient c = client(connections, clock)) {
+      ScacheException e = assertThrows(ScacheException.class, c::registerApplication);
+      assertEquals(Status.AUTH_FAILED, e.status());
+    }
+    assertEquals(1, connections.sent().size());
+  }
+
+  @Test
+  void busyWorker_isTriedAgainUntilTheBusyTimeoutHasPassedOnTheClock() {
+    // every reading of this clock is 10 s later than the one before
+    Clock ticking = new Clock() {
+      private long nanos;
+
+      @Override
+      public synchronized long millis() {
+        return nanos / 1_000_000;
+      }
+
+      @Override
+      public synchronized long nanos() {
+        nanos += Duration.ofSeconds(10).toNanos();
+        return nanos;
+      }
+    };
+    ScriptedConnections connections = new ScriptedConnections((peer, m) -> {
+      throw refuse(Status.RETRY_LATER);
+    });
+    try (ScacheClient c = client(connections, ticking)) {
+      ScacheException e = assertThrows(ScacheException.class,
+          () -> c.putBlock(new BlockId(APP, 0, 0, 0, 0), new byte[10]));
+      assertEquals(Status.RETRY_LATER, e.status());
+      assertTrue(e.getMessage().contains("stayed busy for 30 s"), e.getMessage());
+    }
+    assertEquals(3, connections.sent().size(), "first try at 10 s, retries at 20 s and 30 s, given up at 40 s");
+  }
+
+  @Test
+  void putBlock_sendsTheBytesAsPayloadToThisNodesWorker() {
+    ScriptedConnections connections = acking();
+    BlockId id = new BlockId(APP, 2, 5, 1, 3);
+    try (ScacheClient c = client(connections, clock)) {
+      c.putBlock(id, ByteBuffer.wrap(new byte[1234]));
+    }
+    ScriptedConnections.Sent sent = connections.sent().get(0);
+    assertEquals(WORKER, sent.peer());
+    assertEquals(new Message.PutBlock(id), sent.message());
+    assertEquals(1234, sent.payloadBytes());
+  }
+
+  @Test
+  void putBlock_ofAnotherApplication_isRefusedBeforeSending() {
+    ScriptedConnections connections = acking();
+    try (ScacheClient c = client(connections, clock)) {
+      assertThrows(IllegalArgumentException.class, () -> c.putBlock(new BlockId("other", 0, 0, 0, 0), new byte[1]));
+    }
+    assertTrue(connections.sent().isEmpty());
+  }
+
+  @Test
+  void getReduceInput_splitsThePayloadIntoTheBlocksTheAnswerNames() {
+    BlockId a = new BlockId(APP, 1, 0, 0, 2);
+    BlockId b = new BlockId(APP, 1, 1, 0, 2);
+    byte[] payload = "aaabbbbb".getBytes(StandardCharsets.US_ASCII);
+    ScriptedConnections connections = new ScriptedConnections((peer, m) -> answer(
+        new Message.BlocksData(3, 2, List.of(new BlockSize(a, 3), new BlockSize(b, 5))), payload));
+    try (ScacheClient c = client(connections, clock)) {
+      ReduceInput in = c.getReduceInput(1, 2, Duration.ZERO);
+      assertFalse(in.isComplete(), "2 of 3 maps finished");
+      assertEquals(2, in.blocks().size());
+      assertEquals(a, in.blocks().get(0).blockId());
+      assertArrayEquals("aaa".getBytes(StandardCharsets.US_ASCII), bytes(in.blocks().get(0).data()));
+      assertArrayEquals("bbbbb".getBytes(StandardCharsets.US_ASCII), bytes(in.blocks().get(1).data()));
+    }
+    assertEquals(new Message.GetReduceInput(APP, 1, 2, 0), connections.sent().get(0).message());
+  }
+
+  @Test
+  void getReduceInput_whosePayloadDisagreesWithItsBlockSizes_failsAsMalformed() {
+    BiFunction<String, Message, Reply> script = (peer, m) -> answer(
+        new Message.BlocksData(1, 1, List.of(new BlockSize(new BlockId(APP, 1, 0, 0, 2), 10))), new byte[4]);
+    try (ScacheClient c = client(new ScriptedConnections(script), clock)) {
+      ScacheException e = assertThrows(ScacheException.class, () -> c.getReduceInput(1, 2));
+      assertEquals(Status.MALFORMED_MESSAGE, e.status());
+    }
+  }
+
+  @Test
+  void close_closesTheConnections() {
+    ScriptedConnections connections = acking();
+    client(connections, clock).close();
+    assertTrue(connections.isClosed());
+  }
+
+  private static byte[] bytes(ByteBuffer b) {
+    byte[] out = new byte[b.remaining()];
+    b.duplicate().get(out);
+    return out;
+  }
+}

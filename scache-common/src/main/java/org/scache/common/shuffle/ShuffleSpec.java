@@ -1,0 +1,36 @@
+package org.scache.common.shuffle;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What a framework declares about a shuffle when it registers it: its maps and reduces, its
+ * partitioner, when it was submitted, and what helps predict and place it: every map's input size
+ * (empty when unknown), the reduce stage it feeds ({@link #NO_STAGE} when it is the stage's only
+ * shuffle) and a predictor that overrides the paper's rule (empty to follow it).
+ */
+public record ShuffleSpec(String appId, int shuffleId, int numMaps, int numReduces, PartitionerKind partitioner,
+    long submissionTimeMillis, List<Long> mapInputBytes, int stageId, Optional<PredictorKind> predictor) {
+  /** The stage id of a shuffle that shares its reduce stage with no other shuffle. */
+  public static final int NO_STAGE = -1;
+
+  public ShuffleSpec {
+    Objects.requireNonNull(appId, "appId");
+    Objects.requireNonNull(partitioner, "partitioner");
+    Objects.requireNonNull(predictor, "predictor");
+    mapInputBytes = List.copyOf(mapInputBytes);
+  }
+
+  /** A shuffle without input sizes, stage or predictor choice. */
+  public ShuffleSpec(String appId, int shuffleId, int numMaps, int numReduces, PartitionerKind partitioner,
+      long submissionTimeMillis) {
+    this(appId, shuffleId, numMaps, numReduces, partitioner, submissionTimeMillis, List.of(), NO_STAGE,
+        Optional.empty());
+  }
+
+  /** The predictor this shuffle uses: its override, else the paper's rule for its partitioner. */
+  public PredictorKind chosenPredictor() {
+    return PredictorKind.choose(partitioner, predictor);
+  }
+}

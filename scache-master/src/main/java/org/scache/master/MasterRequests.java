@@ -1,0 +1,274 @@
+package org.scache.master;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.scache.common.BlockId;
+import org.scache.common.ScacheException;
+import org.scache.common.ShuffleKey;
+import org.scache.common.WorkerInfo;
+import org.scache.common.protocol.Message;
+import org.scache.common.protocol.Status;
+import org.scache.common.shuffle.BlockLocation;
+import org.scache.common.shuffle.BlockSize;
+import org.scache.common.shuffle.ShuffleRounds;
+import org.scache.common.shuffle.ShuffleSpec;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Serves every request the master answers, once it is authorized: registers workers, applications
+ * and shuffles, takes block reports and finished maps, places shuffles when they are due, locates
+ * blocks, and tells workers what they must know. It is the master's edge between messages and its
+ * state: the registries and the co-scheduler hold domain types only. No networking here: answers are
+ * returned, and messages to workers go through the {@link WorkerNotifier}.
+ */
+final class MasterRequests {
+  private static final Logger LOG = LoggerFactory.getLogger(MasterRequests.class);
+
+  private final WorkerRegistry workers;
+  private final ApplicationRegistry applications;
+  private final ShuffleRegistry shuffles;
+  private final CoScheduler coScheduler;
+  private final IncompleteRounds incompleteRounds;
+  private final WorkerNotifier notifier;
+  private final long heartbeatMillis;
+
+  MasterRequests(WorkerRegistry workers, ApplicationRegistry applications, ShuffleRegistry shuffles,
+      CoScheduler coScheduler, IncompleteRounds incompleteRounds, WorkerNotifier notifier, long heartbeatMillis) {
+    this.workers = workers;
+    this.applications = applications;
+    this.shuffles = shuffles;
+    this.coScheduler = coScheduler;
+    this.incompleteRounds = incompleteRounds;
+    this.notifier = notifier;
+    this.heartbeatMillis = heartbeatMillis;
+  }
+
+  /** Answers an authorized request; UNKNOWN_MESSAGE_TYPE for a message the master does not serve. */
+  Message serve(Message m) {
+    return switch (m.type()) {
+      case REGISTER_WORKER -> registerWorker((Message.RegisterWorker) m);
+      case HEARTBEAT -> heartbeat((Message.Heartbeat) m);
+      case REPORT_BLOCKS -> reportBlocks((Message.ReportBlocks) m);
+      case FETCH_APP_SECRET -> new Message.AppSecret(applications.requireSecret(((Message.FetchAppSecret) m).appId()));
+      case REGISTER_APPLICATION -> registerApplication((Message.RegisterApplication) m);
+      case REGISTER_SHUFFLE -> registerShuffle(((Message.RegisterShuffle) m).shuffle());
+      case MAP_FINISHED -> mapFinished((Message.MapFinished) m);
+      case REPORT_SAMPLES -> reportSamples((Message.ReportSamples) m);
+      case GET_SCHEDULE_RESULT -> scheduleResult((Message.GetScheduleResult) m);
+      case LOCATE_BLOCKS -> locate((Message.LocateBlocks) m);
+      case UNREGISTER_SHUFFLE -> unregisterShuffle((Message.UnregisterShuffle) m);
+      case REMOVE_APPLICATION -> removeApplication(((Message.RemoveApplication) m).appId());
+      case REPORT_ROUNDS -> reportRounds((Message.ReportRounds) m);
+      case REPORT_LOST_BLOCKS -> reportLostBlocks((Message.ReportLostBlocks) m);
+      case REDUCE_COMMITTED -> reduceCommitted((Message.ReduceCommitted) m);
+      case LIST_WORKERS -> new Message.Workers(workers.live());
+      default -> throw new ScacheException(Status.UNKNOWN_MESSAGE_TYPE, m.type() + " is not served by the master");
+    };
+  }
+
+  /** Forgets the workers that sent no heartbeat for too long: their blocks are lost. */
+  void expireWorkers() {
+    for (WorkerInfo w : workers.expire()) {
+      shuffles.dropHolder(w.workerId());
+      incompleteRounds.dropWorker(w.workerId()).forEach(this::tellIncompleteRounds);
+      LOG.warn("worker {} at {} sent no heartbeat for too long; its blocks are lost", w.workerId(), w.address());
+    }
+  }
+
+  private Message registerWorker(Message.RegisterWorker m) {
+    workers.register(m.worker(), m.reservedBytes(), m.usedBytes());
+    shuffles.dropHolder(m.worker().workerId());
+    LOG.info("worker {} registered from {} with {} bytes reserved", m.worker().workerId(), m.worker().address(),
+        m.reservedBytes());
+    return new Message.WorkerRegistered(heartbeatMillis);
+  }
+
+  private Message heartbeat(Message.Heartbeat m) {
+    if (!workers.heartbeat(m.workerId(), m.reservedBytes(), m.usedBytes())) {
+      throw new ScacheException(Status.UNKNOWN_WORKER, "worker " + m.workerId() + " is not registered");
+    }
+    return new Message.HeartbeatAck(applications.removedAmong(m.heldApps()));
+  }
+
+  private Message registerApplication(Message.RegisterApplication m) {
+    applications.register(m.appId(), m.secret());
+    return new Message.Ack();
+  }
+
+  private Message reportBlocks(Message.ReportBlocks m) {
+    requireLiveWorker(m.workerId());
+    List<BlockSize> blocks = m.blocks();
+    int i = 0;
+    while (i < blocks.size()) {
+      // one lock and one application check per run of blocks of the same shuffle
+      ShuffleKey key = blocks.get(i).blockId().shuffle();
+      int end = i + 1;
+      while (end < blocks.size() && blocks.get(end).blockId().shuffle().equals(key)) {
+        end++;
+      }
+      if (applications.isRegistered(key.appId())) {
+        List<BlockSize> run = blocks.subList(i, end);
+        shuffles.with(key, s -> {
+          for (BlockSize b : run) {
+            s.report(b.blockId(), b.size(), m.workerId());
+          }
+          return null;
+        });
+      }
+      i = end;
+    }
+    return new Message.Ack();
+  }
+
+  private Message registerShuffle(ShuffleSpec spec) {
+    applications.requireSecret(spec.appId());
+    Optional<CoScheduler.Decision> made = shuffles.with(new ShuffleKey(spec.appId(), spec.shuffleId()), s -> {
+      s.register(spec);
+      return scheduleIfDue(s);
+    });
+    made.ifPresent(this::broadcast);
+    return new Message.Ack();
+  }
+
+  private Message reportSamples(Message.ReportSamples m) {
+    applications.requireSecret(m.appId());
+    Optional<CoScheduler.Decision> made = shuffles.withExisting(new ShuffleKey(m.appId(), m.shuffleId()), s -> {
+      s.addSamples(m.samples());
+      return scheduleIfDue(s);
+    });
+    made.ifPresent(this::broadcast);
+    return new Message.Ack();
+  }
+
+  private Optional<CoScheduler.Decision> scheduleIfDue(ShuffleState s) {
+    String app = s.shuffle().appId();
+    return coScheduler.scheduleIfDue(s, workers.live(), id -> shuffles.peek(new ShuffleKey(app, id)));
+  }
+
+  /** Tells every live worker of a new placement, so the workers it names start prefetching. */
+  private void broadcast(CoScheduler.Decision d) {
+    notifier.tellAll(workers.live(), new Message.ShuffleScheduled(d.result(), d.moves(), d.submissionTimeMillis()));
+  }
+
+  /**
+   * A worker spilled from rounds or loaded them back whole: when that changes which rounds of a
+   * shuffle are incomplete somewhere, every live worker is told, so that all spill those rounds first.
+   */
+  private Message reportRounds(Message.ReportRounds m) {
+    requireLiveWorker(m.workerId());
+    incompleteRounds.report(m.workerId(), m.rounds()).forEach(this::tellIncompleteRounds);
+    return new Message.Ack();
+  }
+
+  private void tellIncompleteRounds(ShuffleRounds r) {
+    notifier.tellAll(workers.live(), new Message.RoundsIncomplete(r.appId(), r.shuffleId(), r.rounds()));
+  }
+
+  /** A worker lost blocks it held: their maps are lost (to be re-run) if they were final. */
+  private Message reportLostBlocks(Message.ReportLostBlocks m) {
+    for (BlockId id : m.blockIds()) {
+      try {
+        shuffles.withExisting(id.shuffle(), s -> {
+          s.dropBlock(id, m.workerId());
+          return null;
+        });
+        LOG.warn("worker {} lost block {}; map {} must be re-run", m.workerId(), id, id.mapId());
+      } catch (ScacheException e) {
+        LOG.debug("worker {} lost block {} of a shuffle already gone", m.workerId(), id);
+      }
+    }
+    return new Message.Ack();
+  }
+
+  /** A reducer committed: every worker frees its input blocks. */
+  private Message reduceCommitted(Message.ReduceCommitted m) {
+    applications.requireSecret(m.appId());
+    notifier.tellAll(workers.live(), m);
+    return new Message.Ack();
+  }
+
+  private Message mapFinished(Message.MapFinished m) {
+    applications.requireSecret(m.appId());
+    List<MapOutputNotices.Notice> notices = new ArrayList<>();
+    Optional<CoScheduler.Decision> made = shuffles.with(new ShuffleKey(m.appId(), m.shuffleId()), s -> {
+      s.mapFinished(m.mapId(), m.attempt());
+      if (s.schedule().isPresent()) {
+        notices.addAll(MapOutputNotices.forFinishedMap(s, m.mapId(), m.attempt(), workers::get));
+        return Optional.<CoScheduler.Decision>empty();
+      }
+      return scheduleIfDue(s);
+    });
+    made.ifPresent(this::broadcast);
+    notices.forEach(n -> notifier.tell(n.to(), new Message.MapOutputReady(n.shuffle().appId(),
+        n.shuffle().shuffleId(), n.mapId(), n.attempt(), n.holder(), n.blocks())));
+    return new Message.Ack();
+  }
+
+  private Message locate(Message.LocateBlocks m) {
+    return shuffles.withExisting(new ShuffleKey(m.appId(), m.shuffleId()), s -> {
+      List<ShuffleState.BlockEntry> entries = m.mapId() < 0 ? s.finalBlocks(m.reduceId())
+          : s.blocksOf(m.reduceId(), m.mapId());
+      List<BlockLocation> found = new ArrayList<>(entries.size());
+      List<String> lost = new ArrayList<>();
+      for (ShuffleState.BlockEntry e : entries) {
+        Optional<WorkerInfo> holder = workers.get(e.holder());
+        if (holder.isPresent()) {
+          found.add(new BlockLocation(new BlockId(m.appId(), m.shuffleId(), e.mapId(), e.attempt(), m.reduceId()),
+              e.size(), holder.get()));
+        } else {
+          lost.add("map " + e.mapId() + " attempt " + e.attempt() + " on worker " + e.holder());
+        }
+      }
+      if (m.mapId() < 0) {
+        s.lostMaps().forEach(map -> lost.add("map " + map));
+      }
+      if (!lost.isEmpty() && m.mapId() < 0) {
+        throw new ScacheException(Status.BLOCK_NOT_FOUND, "reduce " + m.reduceId() + " of " + s.shuffle()
+            + " lost the output of " + String.join(", ", lost) + " (its worker died or restarted): re-run those maps");
+      }
+      int numMaps = s.shape().map(ShuffleSpec::numMaps).orElse(0);
+      return new Message.BlockLocations(numMaps, s.finishedMaps(), found);
+    });
+  }
+
+  private Message scheduleResult(Message.GetScheduleResult m) {
+    ShuffleKey key = new ShuffleKey(m.appId(), m.shuffleId());
+    return shuffles.withExisting(key, s -> {
+      if (s.schedule().isPresent()) {
+        return new Message.ScheduleResult(s.schedule().get());
+      }
+      s.shape().orElseThrow(() -> new ScacheException(Status.UNKNOWN_SHUFFLE,
+          key + " has blocks but was never registered, so its reduce count is unknown"));
+      if (workers.live().isEmpty()) {
+        throw new ScacheException(Status.NOT_READY, "no live worker to place " + key + " on");
+      }
+      throw new ScacheException(Status.NOT_READY, key + " is not scheduled yet: " + coScheduler.waitingFor(s));
+    });
+  }
+
+  private Message unregisterShuffle(Message.UnregisterShuffle m) {
+    ShuffleKey key = new ShuffleKey(m.appId(), m.shuffleId());
+    shuffles.remove(key);
+    incompleteRounds.forgetShuffle(key);
+    notifier.tellAll(workers.live(), m);
+    return new Message.Ack();
+  }
+
+  private Message removeApplication(String appId) {
+    applications.remove(appId);
+    shuffles.removeApplication(appId);
+    coScheduler.forgetApplication(appId);
+    incompleteRounds.forgetApplication(appId);
+    notifier.tellAll(workers.live(), new Message.RemoveApplication(appId));
+    LOG.info("application {} removed", appId);
+    return new Message.Ack();
+  }
+
+  private void requireLiveWorker(String workerId) {
+    if (!workers.isLive(workerId)) {
+      throw new ScacheException(Status.UNKNOWN_WORKER, "worker " + workerId + " is not registered");
+    }
+  }
+}
