@@ -5,8 +5,8 @@ import java.util.function.Function;
 
 /**
  * One typed configuration key: its name ({@code scache.<role>.<subsystem>.<name>}), type, default
- * and documentation. Entries are declared once, in {@link ScacheOptions}, and the configuration
- * page is generated from them.
+ * and documentation. Entries are declared once, in an {@link OptionSet} ({@link ScacheOptions} for
+ * the daemons and the client, one per adapter), and the configuration page is generated from them.
  */
 public final class ConfigEntry<T> {
   private final String key;
@@ -26,10 +26,6 @@ public final class ConfigEntry<T> {
     this.defaultText = defaultText;
     this.doc = doc;
     this.parser = parser;
-    if (!key.matches(KEY_PATTERN)) {
-      throw new IllegalArgumentException("config key must look like scache.<role>.<subsystem>.<name> (or be the job "
-          + "switch " + JOB_SWITCH + "): " + key);
-    }
   }
 
   public String key() {

@@ -1,17 +1,16 @@
 package org.scache.common.config;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
-import java.util.function.Function;
 
 /**
  * Every configuration key SCache reads, declared once with its type, default and documentation.
  * {@code docs/configuration.md} is generated from this list ({@link ConfigDocs}).
  */
 public final class ScacheOptions {
-  private static final List<ConfigEntry<?>> ALL = new ArrayList<>();
+  /** scache.&lt;role&gt;.&lt;subsystem&gt;.&lt;name&gt;, or the job switch. */
+  private static final OptionSet OPTIONS = new OptionSet(ConfigEntry.KEY_PATTERN,
+      "scache.<role>.<subsystem>.<name> (or the job switch " + ConfigEntry.JOB_SWITCH + ")");
 
   // ---------------------------------------------------------------- network
   public static final ConfigEntry<Integer> NETWORK_FRAME_META_MAX = intBytes("scache.network.frame.meta.max.bytes",
@@ -208,61 +207,42 @@ public final class ScacheOptions {
 
   /** Every declared entry, in declaration order. */
   public static List<ConfigEntry<?>> all() {
-    return Collections.unmodifiableList(ALL);
-  }
-
-  private static <T> ConfigEntry<T> add(String key, String type, String def, String doc, Function<String, T> p) {
-    ConfigEntry<T> e = new ConfigEntry<>(key, type, def, doc, p);
-    e.parse(def.isEmpty() && !type.equals("string") ? "0" : def);
-    ALL.add(e);
-    return e;
+    return OPTIONS.all();
   }
 
   private static ConfigEntry<Integer> intEntry(String key, int def, String doc) {
-    return add(key, "int", Integer.toString(def), doc, Integer::parseInt);
+    return OPTIONS.intEntry(key, def, doc);
   }
 
   private static ConfigEntry<Long> bytes(String key, String def, String doc) {
-    return add(key, "bytes", def, doc, ValueParsers::bytes);
+    return OPTIONS.bytes(key, def, doc);
   }
 
   private static ConfigEntry<Integer> intBytes(String key, String def, String doc) {
-    return add(key, "bytes", def, doc, t -> Math.toIntExact(ValueParsers.bytes(t)));
+    return OPTIONS.intBytes(key, def, doc);
   }
 
   private static ConfigEntry<Duration> duration(String key, String def, String doc) {
-    return add(key, "duration", def, doc, ValueParsers::duration);
+    return OPTIONS.duration(key, def, doc);
   }
 
   private static ConfigEntry<Double> fraction(String key, double def, String doc) {
-    return add(key, "fraction", Double.toString(def), doc, t -> {
-      double v = Double.parseDouble(t);
-      if (!(v >= 0 && v <= 1)) {
-        throw new IllegalArgumentException("a fraction must be in [0, 1]");
-      }
-      return v;
-    });
+    return OPTIONS.fraction(key, def, doc);
   }
 
   private static ConfigEntry<Boolean> bool(String key, boolean def, String doc) {
-    return add(key, "boolean", Boolean.toString(def), doc, ValueParsers::bool);
+    return OPTIONS.bool(key, def, doc);
   }
 
   private static ConfigEntry<String> string(String key, String def, String doc) {
-    return add(key, "string", def, doc, s -> s);
+    return OPTIONS.string(key, def, doc);
   }
 
   private static ConfigEntry<String> choice(String key, String def, String doc, String... values) {
-    List<String> allowed = List.of(values);
-    return add(key, String.join(" or ", values), def, doc, s -> {
-      if (!allowed.contains(s)) {
-        throw new IllegalArgumentException("must be one of " + String.join(", ", allowed));
-      }
-      return s;
-    });
+    return OPTIONS.choice(key, def, doc, values);
   }
 
   private static ConfigEntry<String> hostPort(String key, String def, String doc) {
-    return add(key, "host:port", def, doc, ValueParsers::hostPort);
+    return OPTIONS.hostPort(key, def, doc);
   }
 }

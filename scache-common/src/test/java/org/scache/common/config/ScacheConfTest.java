@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -129,10 +130,18 @@ class ScacheConfTest {
   }
 
   @Test
-  void configEntry_badKey_isRejected() {
-    assertThrows(IllegalArgumentException.class, () -> new ConfigEntry<>("scache.port", "int", "1", "d", s -> s));
-    assertThrows(IllegalArgumentException.class,
-        () -> new ConfigEntry<>("other.worker.rpc.port", "int", "1", "d", s -> s));
+  void optionSet_keyOutsideItsPattern_isRejected() {
+    OptionSet set = new OptionSet(ConfigEntry.KEY_PATTERN, "scache.<role>.<subsystem>.<name>");
+    assertThrows(IllegalArgumentException.class, () -> set.intEntry("scache.port", 1, "d"));
+    assertThrows(IllegalArgumentException.class, () -> set.intEntry("other.worker.rpc.port", 1, "d"));
+    assertEquals(List.of(), set.all());
+  }
+
+  @Test
+  void optionSet_badDefault_isRejectedAtDeclaration() {
+    OptionSet set = new OptionSet("x\\.[a-z]+", "x.<name>");
+    assertThrows(IllegalArgumentException.class, () -> set.intEntry("x.port", 1, "d").parse("many"));
+    assertThrows(IllegalArgumentException.class, () -> set.fraction("x.share", 1.5, "d"));
   }
 
   @Test
