@@ -1,0 +1,139 @@
+package org.scache.spark;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.apache.spark.ShuffleDependency;
+import org.apache.spark.SparkContext;
+import org.apache.spark.SparkContext$;
+import org.scache.client.ScacheClient;
+import org.scache.client.ShuffleHints;
+import org.scache.common.Clock;
+import org.scache.common.DaemonThreads;
+import org.scache.common.shuffle.MapSample;
+import org.scache.common.shuffle.PartitionerKind;
+import org.scache.common.shuffle.ShufflePlacement;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The driver's side of SCache for one application: registers the application and each shuffle
+ * (with its stage id for Algorithm 2), samples the input of range- and custom-partitioned shuffles,
+ * answers where the master placed a shuffle's reduces, and removes the application at the end.
+ */
+final class DriverShuffles implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(DriverShuffles.class);
+  private static final String DAG_EVENT_LOOP = "dag-scheduler-event-loop";
+  private static final String SQL_EXECUTION_ID = "spark.sql.execution.id";
+  /** How long a placement answered by the master is reused: a later shuffle of its stage may move its reduces. */
+  private static final long PLACEMENT_REUSE_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+  private record Cached(ShufflePlacement placement, long atNanos) {}
+
+  private final ApplicationClient client;
+  private final SparkScacheConf conf;
+  private final Clock clock;
+  private final ShuffleStages stages = new ShuffleStages();
+  private final Map<Integer, Cached> placements = new ConcurrentHashMap<>();
+  private final ExecutorService sampling = Executors.newSingleThreadExecutor(DaemonThreads.named("scache-sampling"));
+  private boolean registered;
+
+  DriverShuffles(ApplicationClient client, SparkScacheConf conf, Clock clock) {
+    this.client = client;
+    this.conf = conf;
+    this.clock = clock;
+  }
+
+  /** Registers a new shuffle with the master; for a shuffle to sample, starts or runs its sampling job. */
+  <K, V, C> void register(int shuffleId, ShuffleDependency<K, V, C> dep, int numMaps) {
+    ScacheClient c = registeredClient();
+    PartitionerKind kind = PartitionerKinds.of(dep.partitioner());
+    Optional<SparkContext> sc = Optional.ofNullable(SparkContext$.MODULE$.getActive().getOrElse(() -> null));
+    Optional<String> sqlExecution = sc.map(s -> s.getLocalProperty(SQL_EXECUTION_ID));
+    int stage = stages.stageOf(dep.partitioner(), sqlExecution);
+    c.registerShuffle(shuffleId, numMaps, dep.partitioner().numPartitions(), kind, ShuffleHints.NONE.inStage(stage));
+    placements.remove(shuffleId);
+    LOG.info("shuffle {} through SCache: {} maps, {} reduces, {} partitioner, stage {}{}", shuffleId, numMaps,
+        dep.partitioner().numPartitions(), kind, stage, sqlExecution.map(id -> " (SQL execution " + id + ")")
+            .orElse(" (thread " + Thread.currentThread().getName() + ")"));
+    if (kind != PartitionerKind.HASH && numMaps > 0 && conf.get(SparkScacheOptions.SAMPLING_ENABLED)) {
+      Runnable job = () -> sample(shuffleId, dep);
+      if (Thread.currentThread().getName().equals(DAG_EVENT_LOOP)) {
+        // the scheduler's own thread cannot wait for a job: sample in the background, best effort
+        sampling.execute(job);
+      } else {
+        job.run();
+      }
+    }
+  }
+
+  private <K, V, C> void sample(int shuffleId, ShuffleDependency<K, V, C> dep) {
+    try {
+      long start = clock.nanos();
+      List<MapSample> samples = RangeSampler.sample(dep, conf.get(SparkScacheOptions.SAMPLES_PER_REDUCE), shuffleId);
+      client.get().reportSamples(shuffleId, samples);
+      LOG.info("shuffle {}: sampled {} map partitions in {} ms", shuffleId, samples.size(),
+          TimeUnit.NANOSECONDS.toMillis(clock.nanos() - start));
+    } catch (RuntimeException e) {
+      LOG.warn("shuffle {}: sampling failed ({}); the master predicts it by regression", shuffleId, e.toString());
+    }
+  }
+
+  /** Where the master placed the shuffle's reduces, waiting at most {@code wait}; empty if not (yet) placed. */
+  Optional<ShufflePlacement> placement(int shuffleId, Duration wait) {
+    Cached cached = placements.get(shuffleId);
+    if (cached != null && clock.nanos() - cached.atNanos() < PLACEMENT_REUSE_NANOS) {
+      return Optional.of(cached.placement());
+    }
+    try {
+      ShufflePlacement p = client.get().getScheduleResultAsync(shuffleId).get(wait.toMillis(), TimeUnit.MILLISECONDS);
+      placements.put(shuffleId, new Cached(p, clock.nanos()));
+      return Optional.of(p);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return Optional.empty();
+    } catch (Exception e) {
+      LOG.debug("no SCache placement of shuffle {}: {}", shuffleId, e.toString());
+      return Optional.empty();
+    }
+  }
+
+  /** Frees the shuffle's blocks on every worker. */
+  void unregister(int shuffleId) {
+    placements.remove(shuffleId);
+    try {
+      client.get().unregisterShuffle(shuffleId);
+    } catch (RuntimeException e) {
+      LOG.warn("could not unregister shuffle {} from SCache: {}", shuffleId, e.toString());
+    }
+  }
+
+  private synchronized ScacheClient registeredClient() {
+    ScacheClient c = client.get();
+    if (!registered) {
+      c.registerApplication();
+      registered = true;
+    }
+    return c;
+  }
+
+  /** Frees everything the application stored, on every worker. */
+  @Override
+  public void close() {
+    sampling.shutdownNow();
+    synchronized (this) {
+      if (registered) {
+        try {
+          client.get().removeApplication();
+        } catch (RuntimeException e) {
+          LOG.warn("could not remove application {} from SCache: {}", client.appId(), e.toString());
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,205 @@
+package org.scache.spark;
+
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.apache.spark.ShuffleDependency;
+import org.apache.spark.SparkConf;
+import org.apache.spark.SparkEnv;
+import org.apache.spark.TaskContext;
+import org.apache.spark.shuffle.ShuffleBlockResolver;
+import org.apache.spark.shuffle.ShuffleHandle;
+import org.apache.spark.shuffle.ShuffleManager;
+import org.apache.spark.shuffle.ShuffleReadMetricsReporter;
+import org.apache.spark.shuffle.ShuffleReader;
+import org.apache.spark.shuffle.ShuffleWriteMetricsReporter;
+import org.apache.spark.shuffle.ShuffleWriter;
+import org.apache.spark.shuffle.sort.SortShuffleManager;
+import org.apache.spark.storage.BlockManagerId;
+import org.apache.spark.storage.BlockManagerId$;
+import org.scache.client.ScacheClient;
+import org.scache.common.Clock;
+import org.scache.common.WorkerInfo;
+import org.scache.common.config.ScacheConf;
+import org.scache.common.config.ScacheOptions;
+import org.scache.common.shuffle.ShufflePlacement;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import scala.Option;
+
+/**
+ * Spark's {@code spark.shuffle.manager} for shuffling through SCache. When the application starts,
+ * the driver asks the SCache master for its live workers: if it answers with at least one, every
+ * shuffle of the application goes through SCache; otherwise every shuffle uses Spark's sort shuffle
+ * and the driver logs one warning. Map tasks put one block per partition into the worker on their
+ * node; reduce tasks read their input through that worker; the driver registers each shuffle so
+ * that the master predicts and places its reduces (see {@link ScachePlacementPlugin} for running
+ * them where they were placed).
+ */
+public final class ScacheShuffleManager implements ShuffleManager {
+  private static final Logger LOG = LoggerFactory.getLogger(ScacheShuffleManager.class);
+  /** The executor id of the location a map status names: SCache's worker holds the output, not the executor. */
+  static final String SCACHE_EXECUTOR_PREFIX = "scache@";
+
+  private final SparkConf sparkConf;
+  private final boolean isDriver;
+  private final SparkScacheConf conf;
+  private final SortShuffleManager sort;
+  private final boolean active;
+  private final Object lock = new Object();
+  private ApplicationClient client;
+  private DriverShuffles driver;
+
+  public ScacheShuffleManager(SparkConf sparkConf, boolean isDriver) {
+    this.sparkConf = sparkConf;
+    this.isDriver = isDriver;
+    this.conf = new SparkScacheConf(sparkConf);
+    this.sort = new SortShuffleManager(sparkConf);
+    this.active = isDriver && masterUsable();
+    if (active && !sparkConf.contains(SparkScacheOptions.APP_SECRET_KEY)) {
+      byte[] secret = new byte[32];
+      new SecureRandom().nextBytes(secret);
+      // executors receive the driver's configuration when they start; the key name has Spark redact it
+      sparkConf.set(SparkScacheOptions.APP_SECRET_KEY, Base64.getEncoder().encodeToString(secret));
+    }
+  }
+
+  /** Whether the driver shuffles through SCache (decided once, at start; executors follow the handles). */
+  public boolean isActive() {
+    return active;
+  }
+
+  private boolean masterUsable() {
+    ScacheConf scache = conf.scache();
+    Duration wait = conf.get(SparkScacheOptions.START_CHECK_TIMEOUT);
+    String master = scache.get(ScacheOptions.CLIENT_MASTER_ADDRESS);
+    try (ScacheClient probe = ScacheClient.create(scache.with(ScacheOptions.CLIENT_RETRY_MAX, 1)
+        .with(ScacheOptions.CLIENT_REQUEST_TIMEOUT, wait).with(ScacheOptions.CLIENT_LOCAL_SHM_ENABLED, false),
+        "spark-probe", new byte[1])) {
+      List<WorkerInfo> workers = probe.workers();
+      if (workers.isEmpty()) {
+        LOG.warn("the SCache master at {} lists no live worker: this application shuffles with Spark's sort shuffle",
+            master);
+        return false;
+      }
+      LOG.info("shuffling through SCache: master {} lists {} live workers", master, workers.size());
+      return true;
+    } catch (RuntimeException e) {
+      LOG.warn("the SCache master at {} did not answer within {} ms ({}): this application shuffles with Spark's "
+          + "sort shuffle", master, wait.toMillis(), e.getMessage());
+      return false;
+    }
+  }
+
+  @Override
+  public <K, V, C> ShuffleHandle registerShuffle(int shuffleId, ShuffleDependency<K, V, C> dependency) {
+    if (!active) {
+      return sort.registerShuffle(shuffleId, dependency);
+    }
+    int numMaps = dependency.rdd().partitions().length;
+    driver().register(shuffleId, dependency, numMaps);
+    return new ScacheShuffleHandle<>(shuffleId, dependency, appId(), numMaps);
+  }
+
+  @Override
+  @SuppressWarnings("unchecked")
+  public <K, V> ShuffleWriter<K, V> getWriter(ShuffleHandle handle, long mapId, TaskContext context,
+      ShuffleWriteMetricsReporter metrics) {
+    if (!(handle instanceof ScacheShuffleHandle)) {
+      return sort.getWriter(handle, mapId, context, metrics);
+    }
+    ApplicationClient c = client();
+    String worker = workerAddress();
+    BlockManagerId location = BlockManagerId$.MODULE$.apply(SCACHE_EXECUTOR_PREFIX + worker,
+        SparkEnv.get().blockManager().blockManagerId().host(), port(worker), Option.empty());
+    return new ScacheShuffleWriter<>((ScacheShuffleHandle<K, V, ?>) handle, c.get(), mapId, context, metrics, location,
+        conf.get(SparkScacheOptions.PUT_BUFFER));
+  }
+
+  @Override
+  @SuppressWarnings("unchecked")
+  public <K, C> ShuffleReader<K, C> getReader(ShuffleHandle handle, int startMapIndex, int endMapIndex,
+      int startPartition, int endPartition, TaskContext context, ShuffleReadMetricsReporter metrics) {
+    if (!(handle instanceof ScacheShuffleHandle)) {
+      return sort.getReader(handle, startMapIndex, endMapIndex, startPartition, endPartition, context, metrics);
+    }
+    return new ScacheShuffleReader<>((ScacheShuffleHandle<K, ?, C>) handle, client().get(), startMapIndex,
+        endMapIndex, startPartition, endPartition, context, metrics);
+  }
+
+  @Override
+  public boolean unregisterShuffle(int shuffleId) {
+    boolean removed = sort.unregisterShuffle(shuffleId);
+    if (active) {
+      driver().unregister(shuffleId);
+    }
+    return removed;
+  }
+
+  @Override
+  public ShuffleBlockResolver shuffleBlockResolver() {
+    return sort.shuffleBlockResolver();
+  }
+
+  /** Where the master placed a shuffle's reduces (driver only), waiting at most the configured time. */
+  java.util.Optional<ShufflePlacement> placement(int shuffleId) {
+    if (!active) {
+      return java.util.Optional.empty();
+    }
+    return driver().placement(shuffleId, conf.get(SparkScacheOptions.PLACEMENT_WAIT));
+  }
+
+  @Override
+  public void stop() {
+    sort.stop();
+    synchronized (lock) {
+      if (driver != null) {
+        driver.close();
+      }
+      if (client != null) {
+        client.close();
+      }
+    }
+  }
+
+  private DriverShuffles driver() {
+    synchronized (lock) {
+      if (driver == null) {
+        driver = new DriverShuffles(client(), conf, Clock.SYSTEM);
+      }
+      return driver;
+    }
+  }
+
+  private ApplicationClient client() {
+    synchronized (lock) {
+      if (client == null) {
+        String secret = sparkConf.get(SparkScacheOptions.APP_SECRET_KEY, "");
+        if (secret.isEmpty()) {
+          throw new IllegalStateException("the driver sent no SCache secret (" + SparkScacheOptions.APP_SECRET_KEY
+              + "): is " + getClass().getName() + " the driver's spark.shuffle.manager too?");
+        }
+        client = new ApplicationClient(conf.scache(), appId(), Base64.getDecoder().decode(secret),
+            this::workerAddress);
+      }
+      return client;
+    }
+  }
+
+  private String appId() {
+    return sparkConf.getAppId();
+  }
+
+  private String workerAddress() {
+    return conf.workerAddress(SparkEnv.get().blockManager().blockManagerId().host(), System.getenv());
+  }
+
+  private static int port(String hostPort) {
+    return Integer.parseInt(hostPort.substring(hostPort.lastIndexOf(':') + 1));
+  }
+
+
+}

@@ -1,0 +1,161 @@
+package org.scache.spark;
+
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.TreeMap;
+import org.apache.spark.InterruptibleIterator;
+import org.apache.spark.ShuffleDependency;
+import org.apache.spark.SparkEnv;
+import org.apache.spark.TaskContext;
+import org.apache.spark.serializer.SerializerInstance;
+import org.apache.spark.serializer.SerializerManager;
+import org.apache.spark.shuffle.FetchFailedException;
+import org.apache.spark.shuffle.ShuffleReadMetricsReporter;
+import org.apache.spark.shuffle.ShuffleReader;
+import org.apache.spark.util.collection.ExternalSorter;
+import org.scache.client.ScacheClient;
+import scala.Option;
+import scala.Product2;
+import scala.collection.AbstractIterator;
+import scala.collection.Iterator;
+import scala.math.Ordering;
+
+/**
+ * A reduce task's reader of a range of reduce partitions and map outputs, every form Spark asks for
+ * (whole partitions, coalesced partition ranges, adaptive skew splits by map range). Blocks come from
+ * this node's worker, one reduce partition at a time; each is decoded with Spark's own streams, then
+ * aggregated and sorted as Spark's own reader does.
+ */
+final class ScacheShuffleReader<K, C> implements ShuffleReader<K, C> {
+  private final ScacheShuffleHandle<K, ?, C> handle;
+  private final ScacheClient client;
+  private final int startMapIndex;
+  private final int endMapIndex;
+  private final int startPartition;
+  private final int endPartition;
+  private final TaskContext context;
+  private final ShuffleReadMetricsReporter metrics;
+
+  ScacheShuffleReader(ScacheShuffleHandle<K, ?, C> handle, ScacheClient client, int startMapIndex, int endMapIndex,
+      int startPartition, int endPartition, TaskContext context, ShuffleReadMetricsReporter metrics) {
+    this.handle = handle;
+    this.client = client;
+    this.startMapIndex = startMapIndex;
+    this.endMapIndex = endMapIndex;
+    this.startPartition = startPartition;
+    this.endPartition = endPartition;
+    this.context = context;
+    this.metrics = metrics;
+  }
+
+  @Override
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  public Iterator<Product2<K, C>> read() {
+    ShuffleDependency<K, ?, C> dep = (ShuffleDependency<K, ?, C>) handle.dependency();
+    SparkEnv env = SparkEnv.get();
+    List<ExpectedBlock> expected = ExpectedBlock.from(env.mapOutputTracker().getMapSizesByExecutorId(
+        handle.shuffleId(), startMapIndex, endMapIndex, startPartition, endPartition));
+    TreeMap<Integer, List<ExpectedBlock>> byReduce = new TreeMap<>();
+    for (ExpectedBlock b : expected) {
+      byReduce.computeIfAbsent(b.reduceId(), r -> new ArrayList<>()).add(b);
+    }
+    byReduce.values().forEach(list -> list.sort((a, b) -> Integer.compare(a.mapIndex(), b.mapIndex())));
+    boolean everyMap = startMapIndex == 0 && endMapIndex >= handle.numMaps();
+    ReduceBlockSource source = new ReduceBlockSource(client, handle.appId(), handle.shuffleId(), everyMap, metrics);
+
+    Iterator<Product2<Object, Object>> records = new RecordIterator(source, byReduce, env.serializerManager(),
+        dep.serializer().newInstance());
+    Iterator<Product2<Object, Object>> counted = new InterruptibleIterator<>(context, records);
+
+    Iterator<Product2<K, C>> aggregated;
+    if (dep.aggregator().isDefined()) {
+      aggregated = dep.mapSideCombine()
+          ? (Iterator) dep.aggregator().get().combineCombinersByKey((Iterator) counted, context)
+          : (Iterator) dep.aggregator().get().combineValuesByKey((Iterator) counted, context);
+    } else {
+      aggregated = (Iterator) counted;
+    }
+    Option<Ordering<K>> ordering = dep.keyOrdering();
+    if (ordering.isDefined()) {
+      ExternalSorter<K, C, C> sorter = new ExternalSorter<>(context, Option.empty(), Option.empty(), ordering,
+          dep.serializer());
+      return new InterruptibleIterator<>(context, sorter.insertAllAndUpdateMetrics(aggregated));
+    }
+    return aggregated instanceof InterruptibleIterator ? aggregated : new InterruptibleIterator<>(context, aggregated);
+  }
+
+  /** The records of every block, reduce partition by reduce partition, counted in the task's read metrics. */
+  private final class RecordIterator extends AbstractIterator<Product2<Object, Object>> {
+    private final ReduceBlockSource source;
+    private final java.util.Iterator<java.util.Map.Entry<Integer, List<ExpectedBlock>>> reduces;
+    private final SerializerManager serializers;
+    private final SerializerInstance serializer;
+    private java.util.Iterator<ReduceBlockSource.ReadBlock> blocks = Collections.emptyIterator();
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private Iterator<scala.Tuple2<Object, Object>> current = (Iterator) scala.collection.Iterator$.MODULE$.empty();
+    private boolean merged;
+
+    RecordIterator(ReduceBlockSource source, TreeMap<Integer, List<ExpectedBlock>> byReduce,
+        SerializerManager serializers, SerializerInstance serializer) {
+      this.source = source;
+      this.reduces = byReduce.entrySet().iterator();
+      this.serializers = serializers;
+      this.serializer = serializer;
+    }
+
+    @Override
+    public boolean hasNext() {
+      while (!current.hasNext()) {
+        if (!blocks.hasNext()) {
+          if (!reduces.hasNext()) {
+            if (!merged) {
+              merged = true;
+              context.taskMetrics().mergeShuffleReadMetrics();
+            }
+            return false;
+          }
+          java.util.Map.Entry<Integer, List<ExpectedBlock>> next = reduces.next();
+          try {
+            blocks = source.read(next.getKey(), next.getValue()).iterator();
+          } catch (FetchFailedException e) {
+            throw sneaky(e);
+          }
+          continue;
+        }
+        ReduceBlockSource.ReadBlock b = blocks.next();
+        ByteBuffer data = b.data();
+        InputStream raw = data.hasArray()
+            ? new ByteArrayInputStream(data.array(), data.arrayOffset() + data.position(), data.remaining())
+            : new ByteArrayInputStream(copy(data));
+        InputStream in = serializers.wrapStream(b.block().sparkId(handle.shuffleId()), raw);
+        current = serializer.deserializeStream(in).asKeyValueIterator();
+      }
+      return true;
+    }
+
+    @Override
+    public Product2<Object, Object> next() {
+      if (!hasNext()) {
+        throw new java.util.NoSuchElementException();
+      }
+      metrics.incRecordsRead(1);
+      return current.next();
+    }
+  }
+
+  private static byte[] copy(ByteBuffer b) {
+    byte[] out = new byte[b.remaining()];
+    b.duplicate().get(out);
+    return out;
+  }
+
+  /** Throws a checked FetchFailedException through Scala's iterator methods, as Spark's own fetcher does. */
+  @SuppressWarnings("unchecked")
+  private static <E extends Throwable> RuntimeException sneaky(Throwable e) throws E {
+    throw (E) e;
+  }
+}

@@ -1,0 +1,48 @@
+package org.scache.spark;
+
+import java.time.Duration;
+import java.util.List;
+import org.scache.common.config.ConfigEntry;
+import org.scache.common.config.OptionSet;
+
+/**
+ * The Spark adapter's own keys, set in {@code spark-defaults.conf} or with {@code --conf}. Every
+ * other SCache key is given to the adapter as {@code spark.} followed by the key, for example
+ * {@code spark.scache.client.master.address}.
+ */
+public final class SparkScacheOptions {
+  private static final OptionSet OPTIONS = new OptionSet("spark\\.scache\\.[a-z]+(\\.[a-z]+)+",
+      "spark.scache.<subsystem>.<name>");
+
+  public static final ConfigEntry<Duration> START_CHECK_TIMEOUT = OPTIONS.duration(
+      "spark.scache.start.check.timeout", "5s", "How long the driver waits for the SCache master when the "
+          + "application starts. If the master does not answer, or lists no live worker, the whole application "
+          + "shuffles with Spark's sort shuffle, and the driver logs one warning.");
+  public static final ConfigEntry<String> YARN_AUX_SERVICE = OPTIONS.string("spark.scache.yarn.aux.service.name",
+      "scache", "On YARN, the name of SCache's auxiliary service: an executor finds its node's worker in the "
+          + "service's metadata, which the NodeManager passes in the environment variable NM_AUX_SERVICE_<name>. "
+          + "Elsewhere (standalone, local), an executor's worker is at the executor's host and "
+          + "spark.scache.worker.rpc.port.");
+  public static final ConfigEntry<Duration> PLACEMENT_WAIT = OPTIONS.duration("spark.scache.placement.wait", "2s",
+      "How long the placing scheduler waits for the master's placement of a shuffle when it submits the tasks "
+          + "that read it; past it the tasks are submitted without SCache's preference.");
+  public static final ConfigEntry<Boolean> SAMPLING_ENABLED = OPTIONS.bool("spark.scache.sampling.enabled", true,
+      "Sample the map input of range- and custom-partitioned shuffles before their map stage (paper III-B2), so "
+          + "the master places their reduces before any map has run. The sampling job reads the map side's parent "
+          + "once more; without it such shuffles are predicted by regression once maps have finished.");
+  public static final ConfigEntry<Integer> SAMPLES_PER_REDUCE = OPTIONS.intEntry(
+      "spark.scache.sampling.samples.per.reduce", 20, "Records sampled from each map's input per reduce "
+          + "partition (the paper's s).");
+  public static final ConfigEntry<Long> PUT_BUFFER = OPTIONS.bytes("spark.scache.map.put.buffer.bytes", "64m",
+      "Bytes of a map task's partitions that may be waiting to be stored on the worker; past it the map waits.");
+
+  /** Set by the driver for its executors: not for users. */
+  static final String APP_SECRET_KEY = "spark.scache.internal.app.secret";
+
+  private SparkScacheOptions() {}
+
+  /** Every key of the adapter, in declaration order. */
+  public static List<ConfigEntry<?>> all() {
+    return OPTIONS.all();
+  }
+}

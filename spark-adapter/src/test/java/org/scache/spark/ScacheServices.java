@@ -1,0 +1,87 @@
+package org.scache.spark;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.scache.common.config.ScacheConf;
+import org.scache.common.config.ScacheOptions;
+import org.scache.common.testing.Await;
+import org.scache.master.ScacheMaster;
+import org.scache.worker.ScacheWorker;
+
+/**
+ * A real SCache master and real workers in this JVM, for Spark tests: each worker listens on its own
+ * address (one per simulated host) and advertises it, so that the master's placement names hosts
+ * Spark's executors run on.
+ */
+final class ScacheServices implements AutoCloseable {
+  static final String CLUSTER_SECRET = "spark-test-cluster-secret";
+
+  private final ScacheMaster master;
+  private final List<ScacheWorker> workers = new ArrayList<>();
+
+  /** A master and one worker per host in {@code hosts}, all workers on {@code workerPort} (0: any port). */
+  static ScacheServices start(List<String> hosts, int workerPort, long reserveBytes) throws Exception {
+    return new ScacheServices(hosts, workerPort, reserveBytes);
+  }
+
+  private ScacheServices(List<String> hosts, int workerPort, long reserveBytes) throws Exception {
+    ScacheConf conf = ScacheConf.empty()
+        .with(ScacheOptions.SECURITY_CLUSTER_SECRET, CLUSTER_SECRET)
+        .with(ScacheOptions.MASTER_BIND_HOST, "127.0.0.1")
+        .with(ScacheOptions.MASTER_PORT, 0)
+        .with(ScacheOptions.MASTER_HEARTBEAT_INTERVAL.key(), "200ms")
+        .with(ScacheOptions.MASTER_WORKER_EXPIRY.key(), "3s");
+    master = ScacheMaster.start(conf);
+    Path spill = Files.createTempDirectory("scache-spark-spill");
+    for (int i = 0; i < hosts.size(); i++) {
+      String host = hosts.get(i);
+      workers.add(ScacheWorker.start(conf
+          .with(ScacheOptions.WORKER_MASTER_ADDRESS, "127.0.0.1:" + master.port())
+          .with(ScacheOptions.WORKER_ID, "worker-" + i)
+          .with(ScacheOptions.WORKER_BIND_HOST, host.startsWith("127.") ? host : "0.0.0.0")
+          .with(ScacheOptions.WORKER_ADVERTISED_HOST, host)
+          .with(ScacheOptions.WORKER_PORT, workerPort)
+          .with(ScacheOptions.WORKER_SPILL_DIRS, spill.resolve("worker-" + i).toString())
+          .with(ScacheOptions.WORKER_MEMORY_RESERVE.key(), Long.toString(reserveBytes))));
+    }
+    Await.until(() -> master.liveWorkers().size() == hosts.size() && workers.stream().allMatch(ScacheWorker::isRegistered),
+        Duration.ofSeconds(20), () -> "workers did not register: " + master.liveWorkers());
+  }
+
+  String masterAddress() {
+    return "127.0.0.1:" + master.port();
+  }
+
+  ScacheWorker worker(int i) {
+    return workers.get(i);
+  }
+
+  int workerPort(int i) {
+    return workers.get(i).info().port();
+  }
+
+  /** A counter of worker {@code i}. */
+  long stat(int i, String name) {
+    Map<String, Long> stats = workers.get(i).stats();
+    return stats.getOrDefault(name, 0L);
+  }
+
+  /** The sum of a counter over every worker. */
+  long total(String name) {
+    long sum = 0;
+    for (int i = 0; i < workers.size(); i++) {
+      sum += stat(i, name);
+    }
+    return sum;
+  }
+
+  @Override
+  public void close() {
+    workers.forEach(ScacheWorker::close);
+    master.close();
+  }
+}

@@ -1,0 +1,82 @@
+package org.scache.spark;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.spark.SparkConf;
+import org.apache.spark.SparkEnv;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.util.Utils;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import scala.Tuple2;
+
+/**
+ * RDD and SQL shuffles of every kind through SCache on a local cluster of two executor processes,
+ * each output equal to the same job's on Spark's sort shuffle: groupByKey, reduceByKey, sortByKey
+ * (range partitioner, sampled), a join, a map task failing once, a SQL aggregation with adaptive
+ * coalescing and a SQL join with an adaptive skew split.
+ */
+class SparkShuffleIT {
+  private static ScacheServices scache;
+
+  @BeforeAll
+  static void startScache() throws Exception {
+    // the executors of a local cluster run on this machine's host name, which the worker advertises
+    scache = ScacheServices.start(List.of(Utils.localHostName()), 0, 256L << 20);
+  }
+
+  @AfterAll
+  static void stopScache() {
+    if (scache != null) {
+      scache.close();
+    }
+  }
+
+  private static Map<String, Object> runAll(SparkConf conf, boolean throughScache) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    SparkSession spark = SparkSession.builder().config(ShuffleJobs.adaptive(conf)).getOrCreate();
+    try (JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext())) {
+      if (throughScache) {
+        assertInstanceOf(ScacheShuffleManager.class, SparkEnv.get().shuffleManager());
+        assertTrue(((ScacheShuffleManager) SparkEnv.get().shuffleManager()).isActive(), "SCache is in use");
+      }
+      out.put("groupByKey", ShuffleJobs.groupByKey(sc));
+      out.put("reduceByKey", ShuffleJobs.reduceByKey(sc));
+      out.put("sortByKey", ShuffleJobs.sortByKey(sc));
+      out.put("join", ShuffleJobs.join(sc));
+      out.put("mapFailingOnce", ShuffleJobs.mapFailingOnce(sc));
+      out.put("sqlAggregation", ShuffleJobs.sqlAggregation(spark));
+      Tuple2<List<String>, String> skew = ShuffleJobs.sqlSkewJoin(spark);
+      out.put("sqlSkewJoin", skew._1());
+      assertTrue(skew._2().contains("skew=true"), "adaptive execution split the skewed partition:\n" + skew._2());
+    } finally {
+      spark.stop();
+    }
+    return out;
+  }
+
+  @Test
+  void everyShuffleForm_givesTheSameOutputAsSparksSortShuffle() {
+    long before = scache.total("put.blocks");
+    Map<String, Object> viaScache = runAll(SparkConfs.scache(
+        SparkConfs.base("local-cluster[2,1,1024]", "scache-shuffle-it"), scache.masterAddress())
+        .set("spark.scache.client.worker.address", "127.0.0.1:" + scache.workerPort(0)), true);
+    long putThroughScache = scache.total("put.blocks") - before;
+    Map<String, Object> viaSort = runAll(SparkConfs.base("local[2,4]", "sort-shuffle-it"), false);
+    for (String job : viaSort.keySet()) {
+      assertEquals(viaSort.get(job), viaScache.get(job), job + " differs between the shuffles");
+      assertTrue(!((List<?>) viaSort.get(job)).isEmpty(), job + " has output");
+    }
+    assertTrue(putThroughScache > 0, "map output went into SCache");
+    System.out.printf("SPARK-SHUFFLE %d blocks put, %d read locally, %d read remotely, %d prefetched%n",
+        putThroughScache, scache.total("read.local.blocks"), scache.total("read.remote.blocks"),
+        scache.total("prefetch.blocks"));
+  }
+}
