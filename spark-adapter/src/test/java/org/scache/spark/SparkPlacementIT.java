@@ -1,0 +1,141 @@
+package org.scache.spark;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.spark.SparkConf;
+import org.apache.spark.SparkEnv;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.scheduler.SparkListener;
+import org.apache.spark.scheduler.SparkListenerTaskEnd;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.scache.common.shuffle.ShufflePlacement;
+import scala.Tuple2;
+
+/**
+ * Reduce tasks run on the hosts SCache placed them on, with executors on two distinct hosts (a
+ * standalone Spark cluster whose workers listen on 127.0.0.2 and 127.0.0.3, each beside an SCache
+ * worker on the same address), and read their input from their own node.
+ */
+class SparkPlacementIT {
+  private static final List<String> HOSTS = List.of("127.0.0.2", "127.0.0.3");
+  private static ScacheServices scache;
+  private static StandaloneSparkCluster spark;
+  private static int workerPort;
+
+  @BeforeAll
+  static void start() throws Exception {
+    workerPort = portFreeOnEvery(HOSTS);
+    scache = ScacheServices.start(HOSTS, workerPort, 256L << 20);
+    spark = new StandaloneSparkCluster(HOSTS, 1, 1024);
+  }
+
+  @AfterAll
+  static void stop() {
+    if (spark != null) {
+      spark.close();
+    }
+    if (scache != null) {
+      scache.close();
+    }
+  }
+
+  /** The host and reduce partition of every task of the job's last stage. */
+  private static final class ResultTasks extends SparkListener {
+    final Map<Integer, Map<Integer, String>> hostByStageAndPartition = new ConcurrentHashMap<>();
+
+    @Override
+    public void onTaskEnd(SparkListenerTaskEnd end) {
+      hostByStageAndPartition.computeIfAbsent(end.stageId(), s -> new ConcurrentHashMap<>())
+          .put(end.taskInfo().index(), end.taskInfo().host());
+    }
+  }
+
+  private static List<String> wordCount(JavaSparkContext sc) {
+    List<String> out = new ArrayList<>(sc.parallelize(ShuffleJobs.numbers(60_000), 8)
+        .mapToPair(i -> new Tuple2<>("w" + (i * 7919L % 1000), 1L)).reduceByKey(Long::sum, 6)
+        .map(kv -> kv._1() + "=" + kv._2()).collect());
+    out.sort(null);
+    return out;
+  }
+
+  @Test
+  void reduceTasks_runOnTheirPlacedHosts_andReadTheirInputOnTheirNode() throws Exception {
+    SparkConf conf = SparkConfs.scache(SparkConfs.base(spark.masterUrl(), "placement-it"), scache.masterAddress())
+        .set("spark.scache.worker.rpc.port", Integer.toString(workerPort))
+        .set("spark.cores.max", "2")
+        // a placed task waits for its host rather than run elsewhere at once
+        .set("spark.locality.wait", "30s");
+    ResultTasks tasks = new ResultTasks();
+    List<String> viaScache;
+    ShufflePlacement placement;
+    Set<String> executorHosts = new TreeSet<>();
+    try (JavaSparkContext sc = new JavaSparkContext(conf)) {
+      sc.sc().addSparkListener(tasks);
+      awaitExecutors(sc, 2);
+      for (org.apache.spark.SparkExecutorInfo e : sc.sc().statusTracker().getExecutorInfos()) {
+        executorHosts.add(e.host());
+      }
+      viaScache = wordCount(sc);
+      placement = ((ScacheShuffleManager) SparkEnv.get().shuffleManager()).placement(0).orElseThrow();
+      sc.sc().listenerBus().waitUntilEmpty();
+    }
+    assertTrue(executorHosts.containsAll(HOSTS), "executors on both hosts: " + executorHosts);
+    int lastStage = tasks.hostByStageAndPartition.keySet().stream().max(Integer::compare).orElseThrow();
+    Map<Integer, String> reduceHosts = tasks.hostByStageAndPartition.get(lastStage);
+    assertEquals(6, reduceHosts.size());
+    Set<String> placedHosts = new TreeSet<>();
+    for (Map.Entry<Integer, String> t : reduceHosts.entrySet()) {
+      String placed = placement.workerOf(t.getKey()).orElseThrow().host();
+      placedHosts.add(placed);
+      assertEquals(placed, t.getValue(), "reduce " + t.getKey() + " ran on its placed host");
+    }
+    assertEquals(Set.copyOf(HOSTS), placedHosts, "the master placed reduces on both hosts");
+    System.out.printf("SPARK-PLACEMENT 6 of 6 reduces on their placed host; blocks read locally %d, prefetched %d, "
+        + "remotely %d%n", scache.total("read.local.blocks"), scache.total("prefetch.blocks"),
+        scache.total("read.remote.blocks"));
+    assertTrue(scache.total("prefetch.blocks") > 0, "blocks were prefetched to the reduces' hosts");
+    assertEquals(0, scache.total("read.remote.blocks"), "every reduce read its input on its own node");
+
+    try (JavaSparkContext sc = new JavaSparkContext(SparkConfs.base("local[2]", "placement-it-sort"))) {
+      assertEquals(wordCount(sc), viaScache, "the same output as Spark's sort shuffle");
+    }
+  }
+
+  private static void awaitExecutors(JavaSparkContext sc, int n) {
+    org.scache.common.testing.Await.until(() -> sc.sc().statusTracker().getExecutorInfos().length >= n + 1,
+        java.time.Duration.ofSeconds(60), "executors registered");
+  }
+
+  /** A port no address in {@code hosts} has in use. */
+  private static int portFreeOnEvery(List<String> hosts) throws Exception {
+    for (int tries = 0; tries < 50; tries++) {
+      int port;
+      try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName(hosts.get(0)))) {
+        port = s.getLocalPort();
+      }
+      boolean free = true;
+      for (String h : hosts) {
+        try (ServerSocket s = new ServerSocket(port, 1, InetAddress.getByName(h))) {
+          s.getLocalPort();
+        } catch (java.io.IOException taken) {
+          free = false;
+        }
+      }
+      if (free) {
+        return port;
+      }
+    }
+    throw new IllegalStateException("no port free on every one of " + hosts);
+  }
+}
