@@ -112,6 +112,70 @@ class SparkPlacementIT {
     }
   }
 
+  @Test
+  void executorLostDuringTheMapStage_theJobFinishesRight_withNoStageSubmittedAgain() throws Exception {
+    SparkConf conf = SparkConfs.scache(SparkConfs.base(spark.masterUrl(), "executor-loss-it"), scache.masterAddress())
+        .set("spark.scache.worker.rpc.port", Integer.toString(workerPort))
+        .set("spark.cores.max", "2");
+    MapTasks maps = new MapTasks();
+    List<String> viaScache;
+    try (JavaSparkContext sc = new JavaSparkContext(conf)) {
+      sc.sc().addSparkListener(maps);
+      awaitExecutors(sc, 2);
+      Thread killer = new Thread(() -> {
+        org.scache.common.testing.Await.until(() -> maps.finishedOn.size() >= 3, java.time.Duration.ofSeconds(60),
+            "three map tasks finished");
+        String victim = maps.finishedOn.get(0);
+        System.out.println("EXECUTOR-LOSS killing executor " + victim + " after " + maps.finishedOn.size()
+            + " map tasks finished");
+        sc.sc().killExecutor(victim);
+      });
+      killer.start();
+      viaScache = new ArrayList<>(sc.parallelize(ShuffleJobs.numbers(16_000), 8).mapPartitions(it -> {
+        Thread.sleep(700);
+        return it;
+      }).mapToPair(i -> new Tuple2<>(i % 37, 1L)).reduceByKey(Long::sum, 4).map(kv -> kv._1() + "=" + kv._2())
+          .collect());
+      killer.join();
+      sc.sc().listenerBus().waitUntilEmpty();
+    }
+    viaScache.sort(null);
+    List<String> expected = new ArrayList<>();
+    for (int k = 0; k < 37; k++) {
+      expected.add(k + "=" + (16_000 / 37 + (k < 16_000 % 37 ? 1 : 0)));
+    }
+    expected.sort(null);
+    assertEquals(expected, viaScache);
+    assertEquals(Set.of(0), maps.stageAttempts, "no stage was submitted again: no reduce lost its input");
+    System.out.printf("EXECUTOR-LOSS %d map task launches for 8 maps%n", maps.launches);
+  }
+
+  /** Executors of finished map tasks, in order, and the attempt numbers of submitted stages. */
+  private static final class MapTasks extends SparkListener {
+    final List<String> finishedOn = new java.util.concurrent.CopyOnWriteArrayList<>();
+    final Set<Integer> stageAttempts = ConcurrentHashMap.newKeySet();
+    volatile int launches;
+
+    @Override
+    public void onStageSubmitted(org.apache.spark.scheduler.SparkListenerStageSubmitted submitted) {
+      stageAttempts.add(submitted.stageInfo().attemptNumber());
+    }
+
+    @Override
+    public void onTaskStart(org.apache.spark.scheduler.SparkListenerTaskStart start) {
+      if (start.stageId() == 0) {
+        launches++;
+      }
+    }
+
+    @Override
+    public void onTaskEnd(SparkListenerTaskEnd end) {
+      if (end.stageId() == 0 && end.taskInfo().successful()) {
+        finishedOn.add(end.taskInfo().executorId());
+      }
+    }
+  }
+
   private static void awaitExecutors(JavaSparkContext sc, int n) {
     org.scache.common.testing.Await.until(() -> sc.sc().statusTracker().getExecutorInfos().length >= n + 1,
         java.time.Duration.ofSeconds(60), "executors registered");
