@@ -3,6 +3,7 @@ package org.scache.hadoop;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.function.IntConsumer;
 import org.apache.hadoop.fs.FSDataInputStream;
@@ -77,7 +78,11 @@ final class JobInputSampler {
       }
       SplitSample sample = SplitSample.fromPartitionIds(splits[m].getInputDataLength(), capacity, reduces,
           reservoir.sample().stream().mapToInt(Integer::intValue).toArray());
-      samples.add(new MapSample(m, sample.inputBytes(), capacity, counts(sample)));
+      // YARN prefers to run the map on a host of its split; with data on the local file system there is none
+      String[] locations = splits[m].getLocations();
+      Optional<String> host = locations == null || locations.length == 0 || locations[0].equals("localhost")
+          ? Optional.empty() : Optional.of(locations[0]);
+      samples.add(new MapSample(m, sample.inputBytes(), capacity, counts(sample), host));
     }
     return samples;
   }

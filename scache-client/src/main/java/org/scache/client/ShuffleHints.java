@@ -9,11 +9,15 @@ import org.scache.common.shuffle.ShuffleSpec;
 /**
  * What a framework knows of a shuffle that helps the master predict and place its reduces: the
  * input size of every map (empty when unknown), the reduce stage it feeds when that stage reads
- * several shuffles, and a predictor overriding the partitioner's rule (empty to follow it).
+ * several shuffles, a predictor overriding the partitioner's rule (empty to follow it), and how many
+ * reduces the framework runs at once on a worker's node ({@link ShuffleSpec#MASTER_SLOTS}: the master's
+ * configured number), from which the master numbers the rounds of the placement.
  */
-public record ShuffleHints(List<Long> mapInputBytes, int stageId, Optional<PredictorKind> predictor) {
-  /** No input sizes, no shared stage, the paper's predictor rule. */
-  public static final ShuffleHints NONE = new ShuffleHints(List.of(), ShuffleSpec.NO_STAGE, Optional.empty());
+public record ShuffleHints(List<Long> mapInputBytes, int stageId, Optional<PredictorKind> predictor,
+    int slotsPerWorker) {
+  /** No input sizes, no shared stage, the paper's predictor rule, the master's slots. */
+  public static final ShuffleHints NONE = new ShuffleHints(List.of(), ShuffleSpec.NO_STAGE, Optional.empty(),
+      ShuffleSpec.MASTER_SLOTS);
 
   public ShuffleHints {
     mapInputBytes = List.copyOf(mapInputBytes);
@@ -21,20 +25,28 @@ public record ShuffleHints(List<Long> mapInputBytes, int stageId, Optional<Predi
     if (stageId < ShuffleSpec.NO_STAGE) {
       throw new IllegalArgumentException("stage id must be -1 (none) or not negative: " + stageId);
     }
+    if (slotsPerWorker < 0) {
+      throw new IllegalArgumentException("slots per worker must not be negative: " + slotsPerWorker);
+    }
   }
 
   /** Hints with the input size of every map, in map id order. */
   public static ShuffleHints inputSizes(List<Long> mapInputBytes) {
-    return new ShuffleHints(mapInputBytes, ShuffleSpec.NO_STAGE, Optional.empty());
+    return new ShuffleHints(mapInputBytes, ShuffleSpec.NO_STAGE, Optional.empty(), ShuffleSpec.MASTER_SLOTS);
   }
 
   /** These hints, for a shuffle feeding reduce stage {@code stageId} with other shuffles. */
   public ShuffleHints inStage(int stageId) {
-    return new ShuffleHints(mapInputBytes, stageId, predictor);
+    return new ShuffleHints(mapInputBytes, stageId, predictor, slotsPerWorker);
   }
 
   /** These hints with the predictor forced to {@code kind}. */
   public ShuffleHints withPredictor(PredictorKind kind) {
-    return new ShuffleHints(mapInputBytes, stageId, Optional.of(kind));
+    return new ShuffleHints(mapInputBytes, stageId, Optional.of(kind), slotsPerWorker);
+  }
+
+  /** These hints, for a framework that runs {@code slots} reduces at once on a worker's node. */
+  public ShuffleHints withSlotsPerWorker(int slots) {
+    return new ShuffleHints(mapInputBytes, stageId, predictor, slots);
   }
 }

@@ -23,7 +23,6 @@ import org.scache.master.schedule.AccumulatedSchedule;
 import org.scache.master.schedule.AccumulatedScheduler;
 import org.scache.master.schedule.HeuristicMinHeapScheduler;
 import org.scache.master.schedule.HostPlacement;
-import org.scache.master.schedule.Reshuffle;
 import org.scache.sampling.SplitSample;
 import org.scache.sampling.WeightedSamplingPredictor;
 import org.slf4j.Logger;
@@ -109,7 +108,7 @@ final class CoScheduler {
     }
     List<ReducePrediction> predictions = shape.numReduces() == 0 || shape.numMaps() == 0
         ? zeroPredictions(shape.numReduces())
-        : sampled ? bySampling(s, shape) : byRegression(s, shape);
+        : sampled ? bySampling(s, shape, live) : byRegression(s, shape);
     Decision d = place(s, shape, live, predictions, sameApp);
     s.schedule(d.result());
     LOG.info("{}: {} reduces placed by {} ({} predictor) {} ms after registration, {} re-shuffles", s.shuffle(),
@@ -143,8 +142,13 @@ final class CoScheduler {
     return new LinearRegressionPredictor(shape.numReduces()).predict(inputs, observed);
   }
 
-  /** Eq. 2 on the samples of every map; maps finished so far lend their holder to eq. 3. */
-  private static List<ReducePrediction> bySampling(ShuffleState s, ShuffleSpec shape) {
+  /**
+   * Eq. 2 on the samples of every map. Eq. 3 takes each map's holder: the worker its output is on for
+   * a map finished so far, else the worker on the host the framework expects it to run on.
+   */
+  private static List<ReducePrediction> bySampling(ShuffleState s, ShuffleSpec shape, List<WorkerInfo> live) {
+    Map<String, String> workerOnHost = new HashMap<>();
+    live.forEach(w -> workerOnHost.putIfAbsent(w.host(), w.workerId()));
     Map<Integer, ShuffleState.MapOutput> outputs = s.finalOutputs(shape.numReduces());
     List<SplitSample> splits = new ArrayList<>(shape.numMaps());
     List<Optional<String>> hosts = new ArrayList<>(shape.numMaps());
@@ -155,7 +159,8 @@ final class CoScheduler {
       splits.add(SplitSample.of(sample.inputBytes(), sample.capacity(), counts));
       capacity = sample.capacity();
       ShuffleState.MapOutput out = outputs.get(m);
-      hosts.add(out == null ? Optional.empty() : out.host());
+      Optional<String> holder = out == null ? Optional.empty() : out.host();
+      hosts.add(holder.isPresent() ? holder : sample.expectedHost().map(workerOnHost::get));
     }
     int samplesPerReduce = capacity / shape.numReduces();
     return new SamplingPredictor(new WeightedSamplingPredictor(shape.numReduces(), samplesPerReduce))
@@ -168,9 +173,9 @@ final class CoScheduler {
     Map<String, WorkerInfo> byId = new HashMap<>();
     live.forEach(w -> byId.put(w.workerId(), w));
     int mapCount = Math.max(1, shape.numMaps());
+    int slots = shape.slotsPerWorker() == ShuffleSpec.MASTER_SLOTS ? slotsPerWorker : shape.slotsPerWorker();
     HostPlacement placed;
     String policy;
-    List<Reshuffle> reshuffles = List.of();
     Stage stage = null;
     if (shape.stageId() == ShuffleSpec.NO_STAGE) {
       placed = new HeuristicMinHeapScheduler().schedule(mapCount, hosts, predictions);
@@ -180,24 +185,25 @@ final class CoScheduler {
       stage.shuffles.removeIf(id -> sameApp.apply(id).flatMap(ShuffleState::schedule).isEmpty());
       AccumulatedSchedule acc = stage.scheduler.schedule(mapCount, hosts, predictions);
       placed = acc.result();
-      reshuffles = acc.reshuffles();
       policy = stage.shuffles.isEmpty() ? MIN_HEAP : ACCUMULATED;
     }
     List<ReduceAssignment> assignments = new ArrayList<>(shape.numReduces());
     for (int r = 0; r < shape.numReduces(); r++) {
-      assignments.add(new ReduceAssignment(r, byId.get(placed.hostOf(r)), placed.roundOf(r, slotsPerWorker)));
+      assignments.add(new ReduceAssignment(r, byId.get(placed.hostOf(r)), placed.roundOf(r, slots)));
     }
     List<ReduceMove> moves = new ArrayList<>();
     if (stage != null) {
-      for (Reshuffle move : reshuffles) {
-        ReduceAssignment now = assignments.get(move.reduceId());
+      // a reduce of the stage reads every shuffle of the stage: the earlier shuffles' placement of it
+      // follows this one's, its worker (a re-shuffle) and its round alike
+      for (ReduceAssignment now : assignments) {
         for (int earlier : stage.shuffles) {
           Optional<ShuffleState> e = sameApp.apply(earlier);
-          Optional<ReduceAssignment> before = e.flatMap(ShuffleState::schedule).flatMap(sr -> sr.assignments()
-              .stream().filter(a -> a.reduceId() == move.reduceId()).findFirst());
-          if (before.isPresent() && !before.get().worker().workerId().equals(now.worker().workerId())) {
-            moves.add(new ReduceMove(earlier, move.reduceId(), before.get().worker(), now.worker()));
-            e.get().moveReduce(move.reduceId(), now.worker(), now.round());
+          Optional<ReduceAssignment> before = e.flatMap(ShuffleState::schedule)
+              .flatMap(sr -> sr.assignment(now.reduceId()));
+          if (before.isPresent() && (!before.get().worker().workerId().equals(now.worker().workerId())
+              || before.get().round() != now.round())) {
+            moves.add(new ReduceMove(earlier, now.reduceId(), before.get().worker(), now.worker()));
+            e.get().moveReduce(now.reduceId(), now.worker(), now.round());
           }
         }
       }

@@ -118,7 +118,8 @@ class CoSchedulerTest {
     finish(second, 0, "w1", 5000, 100, 100);
     CoScheduler.Decision d = schedule(second).orElseThrow();
     assertEquals(CoScheduler.ACCUMULATED, d.result().policy());
-    assertEquals(List.of(new ReduceMove(10, 0, LIVE.get(0), LIVE.get(1))), d.moves());
+    assertEquals(List.of(new ReduceMove(10, 0, LIVE.get(0), LIVE.get(1))),
+        d.moves().stream().filter(ReduceMove::changesWorker).toList());
     assertEquals("w1", first.schedule().orElseThrow().assignments().get(0).worker().workerId(),
         "reduce 0 of the earlier shuffle now runs where the stage's reduce 0 runs");
   }
@@ -147,5 +148,74 @@ class CoSchedulerTest {
         assertEquals(n.to(), placed.assignments().get(b.blockId().reduceId()).worker());
       }
     }
+  }
+
+  @Test
+  void laterShuffleOfAStage_givesTheEarlierShufflesReducesItsRounds_movedOrNot() {
+    // two 1-slot workers; the map outputs are on a host that is no worker, so no locality swap
+    List<WorkerInfo> two = LIVE.subList(0, 2);
+    ShuffleState first = shuffle(20, 1, 4, PartitionerKind.HASH, 9);
+    finish(first, 0, "elsewhere", 10, 8, 6, 4);
+    assertTrue(scheduler.scheduleIfDue(first, two, id -> Optional.ofNullable(shuffles.get(id))).isPresent());
+    ShuffleState second = shuffle(21, 1, 4, PartitionerKind.HASH, 9);
+    finish(second, 0, "elsewhere", 1, 1, 30, 1);
+    CoScheduler.Decision d = scheduler.scheduleIfDue(second, two, id -> Optional.ofNullable(shuffles.get(id)))
+        .orElseThrow();
+    ShufflePlacement earlier = first.schedule().orElseThrow();
+    for (ReduceAssignment now : d.result().assignments()) {
+      assertEquals(now, earlier.assignment(now.reduceId()).orElseThrow(),
+          "reduce " + now.reduceId() + " of the earlier shuffle runs with the stage: same worker, same round");
+    }
+    for (ReduceMove m : d.moves()) {
+      assertEquals(20, m.shuffleId());
+    }
+    assertTrue(d.moves().stream().anyMatch(m -> !m.changesWorker()), "a reduce that stayed changed its round");
+  }
+
+  /** A TeraSort-like second shuffle: map m sends 93 % of its sampled records to reduce m. */
+  private ShuffleState diagonal(int id, int n, boolean withHosts) {
+    ShuffleState s = shuffle(id, n, n, PartitionerKind.RANGE, ShuffleSpec.NO_STAGE);
+    List<MapSample> samples = new java.util.ArrayList<>();
+    for (int m = 0; m < n; m++) {
+      List<Integer> counts = new java.util.ArrayList<>();
+      for (int r = 0; r < n; r++) {
+        counts.add(r == m ? 93 : (r == (m + 1) % n ? 7 : 0));
+      }
+      // map m runs on the host of worker (n - 1 - m): no placement that ignores the hosts finds it by chance
+      samples.add(new MapSample(m, 1_000_000, 100 * n, counts,
+          withHosts ? Optional.of(LIVE.get(n - 1 - m).host()) : Optional.empty()));
+    }
+    s.addSamples(samples);
+    return s;
+  }
+
+  @Test
+  void sampledShuffle_placedBeforeAnyMapRan_keepsEachReduceBesideTheMapExpectedToFeedItMost() {
+    ShufflePlacement placed = schedule(diagonal(30, 3, true)).orElseThrow().result();
+    for (int r = 0; r < 3; r++) {
+      assertEquals(LIVE.get(2 - r), placed.workerOf(r).orElseThrow(),
+          "reduce " + r + " on the host of map " + r + ", which sends it 93 % of its input");
+    }
+  }
+
+  @Test
+  void sampledShuffle_withoutExpectedHosts_isPlacedBySizeAlone() {
+    ShufflePlacement placed = schedule(diagonal(31, 3, false)).orElseThrow().result();
+    assertEquals(3, placed.assignments().stream().map(a -> a.worker()).distinct().count());
+  }
+
+  @Test
+  void roundsOfAShuffle_comeFromTheSlotsItsFrameworkNames_elseFromTheMasters() {
+    ShuffleState own = new ShuffleState(new ShuffleKey("app", 40));
+    own.register(new ShuffleSpec("app", 40, 1, 6, PartitionerKind.HASH, 0, List.of(), ShuffleSpec.NO_STAGE,
+        Optional.empty(), 2));
+    shuffles.put(40, own);
+    finish(own, 0, "elsewhere", 6, 6, 6, 6, 6, 6);
+    assertTrue(schedule(own).orElseThrow().result().assignments().stream().allMatch(a -> a.round() == 0),
+        "two reduces per worker, two slots: one round");
+    ShuffleState master = shuffle(41, 1, 6, PartitionerKind.HASH, ShuffleSpec.NO_STAGE);
+    finish(master, 0, "elsewhere", 6, 6, 6, 6, 6, 6);
+    assertEquals(java.util.Set.of(0, 1), schedule(master).orElseThrow().result().assignments().stream()
+        .map(a -> a.round()).collect(java.util.stream.Collectors.toSet()), "the master's one slot: two rounds");
   }
 }

@@ -98,7 +98,7 @@ final class Prefetcher {
       }
     }
     for (ReduceMove move : m.moves()) {
-      if (move.to().workerId().equals(self.workerId())) {
+      if (move.changesWorker() && move.to().workerId().equals(self.workerId())) {
         locateAndQueue(new ShuffleKey(s.appId(), move.shuffleId()), move.reduceId());
       }
     }

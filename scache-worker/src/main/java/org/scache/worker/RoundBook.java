@@ -36,7 +36,7 @@ final class RoundBook {
 
   private final Map<ShuffleKey, Shuffle> shuffles = new HashMap<>();
 
-  /** Learns a placement, and the rounds of the earlier shuffles' reduces it moved. */
+  /** Learns a placement, and the new rounds of the earlier shuffles' reduces it moved or re-rounded. */
   synchronized void scheduled(Message.ShuffleScheduled m) {
     ShufflePlacement s = m.placement();
     ShuffleKey key = new ShuffleKey(s.appId(), s.shuffleId());

@@ -56,7 +56,8 @@ final class DriverShuffles implements AutoCloseable {
     Optional<SparkContext> sc = Optional.ofNullable(SparkContext$.MODULE$.getActive().getOrElse(() -> null));
     Optional<String> sqlExecution = sc.map(s -> s.getLocalProperty(SQL_EXECUTION_ID));
     int stage = stages.stageOf(dep.partitioner(), sqlExecution);
-    c.registerShuffle(shuffleId, numMaps, dep.partitioner().numPartitions(), kind, ShuffleHints.NONE.inStage(stage));
+    c.registerShuffle(shuffleId, numMaps, dep.partitioner().numPartitions(), kind,
+        ShuffleHints.NONE.inStage(stage).withSlotsPerWorker(sc.map(DriverShuffles::slotsPerHost).orElse(0)));
     placements.remove(shuffleId);
     LOG.info("shuffle {} through SCache: {} maps, {} reduces, {} partitioner, stage {}{}", shuffleId, numMaps,
         dep.partitioner().numPartitions(), kind, stage, sqlExecution.map(id -> " (SQL execution " + id + ")")
@@ -70,6 +71,24 @@ final class DriverShuffles implements AutoCloseable {
         job.run();
       }
     }
+  }
+
+  /**
+   * The reduce tasks one host runs at once: the application's task slots (Spark's default parallelism
+   * is its executors' cores) over the hosts its executors are on; 0 (the master's number) before any
+   * executor has registered.
+   */
+  static int slotsPerHost(SparkContext sc) {
+    java.util.Set<String> hosts = new java.util.HashSet<>();
+    scala.collection.Iterator<String> it = sc.getExecutorMemoryStatus().keysIterator();
+    String driver = sc.env().blockManager().blockManagerId().hostPort();
+    while (it.hasNext()) {
+      String hostPort = it.next();
+      if (!hostPort.equals(driver) || sc.isLocal()) {
+        hosts.add(hostPort.substring(0, hostPort.lastIndexOf(':')));
+      }
+    }
+    return hosts.isEmpty() ? 0 : Math.max(1, (sc.defaultParallelism() + hosts.size() - 1) / hosts.size());
   }
 
   private <K, V, C> void sample(int shuffleId, ShuffleDependency<K, V, C> dep) {

@@ -4,8 +4,10 @@ import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Optional;
 import java.util.SplittableRandom;
 import org.apache.spark.Partitioner;
+import org.apache.spark.SparkEnv;
 import org.apache.spark.ShuffleDependency;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.util.SizeEstimator;
@@ -18,8 +20,9 @@ import scala.reflect.ClassTag$;
  * Samples the map input of a shuffle whose partitioner is not a hash (paper III-B2): one Spark job
  * over the map side's RDD reservoir-samples {@code s × p} records of every map partition, counts the
  * sampled records each reduce partition gets from the shuffle's own partitioner, and estimates the
- * partition's size from the records' sizes. The master places such a shuffle from these samples
- * before any of its maps has run.
+ * partition's size from the records' sizes; the host the sampling task ran on is where the map is
+ * expected to run (both follow the partition's preferred locations). The master places such a
+ * shuffle from these samples before any of its maps has run.
  */
 final class RangeSampler {
   private RangeSampler() {}
@@ -38,13 +41,13 @@ final class RangeSampler {
       for (int c : p.counts()) {
         counts.add(c);
       }
-      samples.add(new MapSample(p.mapIndex(), p.inputBytes(), capacity, counts));
+      samples.add(new MapSample(p.mapIndex(), p.inputBytes(), capacity, counts, Optional.of(p.host())));
     }
     return samples;
   }
 
   /** A map partition's sample as it travels from the sampling task to the driver. */
-  private record PartitionSample(int mapIndex, long inputBytes, int[] counts) implements Serializable {}
+  private record PartitionSample(int mapIndex, long inputBytes, int[] counts, String host) implements Serializable {}
 
   /** The sample of one map partition, run in the sampling job's task. */
   private static final class SampleOnePartition<K, V>
@@ -73,7 +76,9 @@ final class RangeSampler {
         sampledBytes += SizeEstimator.estimate(r);
       }
       long inputBytes = sampled.isEmpty() ? 0 : sampledBytes * sampler.seen() / sampled.size();
-      return List.of(new PartitionSample(mapIndex, inputBytes, counts)).iterator();
+      // a map's sampling task runs where the map's input prefers, as the map task itself will
+      String host = SparkEnv.get().blockManager().blockManagerId().host();
+      return List.of(new PartitionSample(mapIndex, inputBytes, counts, host)).iterator();
     }
   }
 }

@@ -87,7 +87,7 @@ public final class MessageCodec {
           .writeInt(m.numReduces()).writeByte(WireCodes.partitioner(m.partitioner())).writeLong(m.submissionTimeMillis());
         w.writeInt(m.mapInputBytes().size());
         m.mapInputBytes().forEach(w::writeLong);
-        w.writeInt(m.stageId()).writeByte(WireCodes.predictor(m.predictor()));
+        w.writeInt(m.stageId()).writeByte(WireCodes.predictor(m.predictor())).writeInt(m.slotsPerWorker());
       }
       case MAP_FINISHED -> {
         MapFinished m = (MapFinished) message;
@@ -141,6 +141,7 @@ public final class MessageCodec {
           w.writeInt(sample.mapId()).writeLong(sample.inputBytes()).writeInt(sample.capacity())
               .writeInt(sample.countsPerReduce().size());
           sample.countsPerReduce().forEach(w::writeInt);
+          w.writeString(sample.expectedHost().orElse(""));
         }
       }
       case SHUFFLE_SCHEDULED -> {
@@ -305,8 +306,9 @@ public final class MessageCodec {
         int choice = r.readUnsignedByte("predictor");
         Optional<PredictorKind> predictor = WireCodes.predictor(choice)
             .orElseThrow(() -> new MalformedMessageException("unknown predictor " + choice));
+        int slots = r.readNonNegativeInt("slots per worker");
         yield new RegisterShuffle(new ShuffleSpec(app, shuffle, maps, reduces, pk, submitted, inputBytes, stage,
-            predictor));
+            predictor, slots));
       }
       case MAP_FINISHED -> new MapFinished(r.readNonEmptyString("application id"), r.readNonNegativeInt("shuffle id"),
           r.readNonNegativeInt("map id"), r.readNonNegativeInt("attempt"));
@@ -347,7 +349,7 @@ public final class MessageCodec {
       case REPORT_SAMPLES -> {
         String app = r.readNonEmptyString("application id");
         int shuffle = r.readNonNegativeInt("shuffle id");
-        int n = r.readCount("samples", 4 + 8 + 4 + 4);
+        int n = r.readCount("samples", 4 + 8 + 4 + 4 + 2);
         List<MapSample> samples = WireReader.listOf(n);
         for (int i = 0; i < n; i++) {
           int map = r.readNonNegativeInt("map id");
@@ -358,7 +360,8 @@ public final class MessageCodec {
           for (int k = 0; k < reduces; k++) {
             counts.add(r.readNonNegativeInt("sample count"));
           }
-          samples.add(new MapSample(map, input, capacity, counts));
+          String host = r.readString("expected host");
+          samples.add(new MapSample(map, input, capacity, counts, host.isEmpty() ? Optional.empty() : Optional.of(host)));
         }
         yield new ReportSamples(app, shuffle, samples);
       }

@@ -8,18 +8,32 @@ import java.util.Optional;
  * What a framework declares about a shuffle when it registers it: its maps and reduces, its
  * partitioner, when it was submitted, and what helps predict and place it: every map's input size
  * (empty when unknown), the reduce stage it feeds ({@link #NO_STAGE} when it is the stage's only
- * shuffle) and a predictor that overrides the paper's rule (empty to follow it).
+ * shuffle), a predictor that overrides the paper's rule (empty to follow it), and how many of its
+ * reduces a worker's node runs at once ({@link #MASTER_SLOTS}: the master's configured number).
  */
 public record ShuffleSpec(String appId, int shuffleId, int numMaps, int numReduces, PartitionerKind partitioner,
-    long submissionTimeMillis, List<Long> mapInputBytes, int stageId, Optional<PredictorKind> predictor) {
+    long submissionTimeMillis, List<Long> mapInputBytes, int stageId, Optional<PredictorKind> predictor,
+    int slotsPerWorker) {
   /** The stage id of a shuffle that shares its reduce stage with no other shuffle. */
   public static final int NO_STAGE = -1;
+  /** The slots per worker of a shuffle whose framework does not say: the master's configured number. */
+  public static final int MASTER_SLOTS = 0;
 
   public ShuffleSpec {
     Objects.requireNonNull(appId, "appId");
     Objects.requireNonNull(partitioner, "partitioner");
     Objects.requireNonNull(predictor, "predictor");
     mapInputBytes = List.copyOf(mapInputBytes);
+    if (slotsPerWorker < 0) {
+      throw new IllegalArgumentException("slots per worker must not be negative: " + slotsPerWorker);
+    }
+  }
+
+  /** A shuffle whose rounds the master derives from its own slots per worker. */
+  public ShuffleSpec(String appId, int shuffleId, int numMaps, int numReduces, PartitionerKind partitioner,
+      long submissionTimeMillis, List<Long> mapInputBytes, int stageId, Optional<PredictorKind> predictor) {
+    this(appId, shuffleId, numMaps, numReduces, partitioner, submissionTimeMillis, mapInputBytes, stageId, predictor,
+        MASTER_SLOTS);
   }
 
   /** A shuffle without input sizes, stage or predictor choice. */

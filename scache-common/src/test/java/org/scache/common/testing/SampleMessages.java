@@ -50,7 +50,7 @@ public final class SampleMessages {
           List.of(new BlockSize(BLOCK_1, BLOCK_1_SIZE), new BlockSize(BLOCK_2, 0)));
       case REGISTER_APPLICATION -> new Message.RegisterApplication(APP, APP_SECRET);
       case REGISTER_SHUFFLE -> new Message.RegisterShuffle(new ShuffleSpec(APP, 3, 4, 20, PartitionerKind.RANGE,
-          1_700_000_000_000L, List.of(1L << 30, 0L, 12_345L, 1L << 40), 2, Optional.of(PredictorKind.SAMPLING)));
+          1_700_000_000_000L, List.of(1L << 30, 0L, 12_345L, 1L << 40), 2, Optional.of(PredictorKind.SAMPLING), 4));
       case MAP_FINISHED -> new Message.MapFinished(APP, 3, 42, 1);
       case GET_SCHEDULE_RESULT -> new Message.GetScheduleResult(APP, 3);
       case UNREGISTER_SHUFFLE -> new Message.UnregisterShuffle(APP, 3);
@@ -64,7 +64,7 @@ public final class SampleMessages {
       case FETCH_BLOCKS -> new Message.FetchBlocks(List.of(BLOCK_1, BLOCK_2));
       case GET_WORKER_STATS -> new Message.GetWorkerStats();
       case REPORT_SAMPLES -> new Message.ReportSamples(APP, 3, List.of(
-          new MapSample(0, 1L << 30, 6, List.of(3, 0, 3)), new MapSample(42, 0, 6, List.of(0, 0, 0))));
+          new MapSample(0, 1L << 30, 6, List.of(3, 0, 3), Optional.of("host-a.example")), new MapSample(42, 0, 6, List.of(0, 0, 0))));
       case SHUFFLE_SCHEDULED -> new Message.ShuffleScheduled(new ShufflePlacement(APP, 3, "accumulated",
           List.of(new ReduceAssignment(0, WORKER_1, 0), new ReduceAssignment(1, WORKER_2, 0))),
           List.of(new ReduceMove(2, 1, WORKER_1, WORKER_2)), 1_700_000_000_000L);
