@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.scache.common.BlockId;
 import org.scache.common.ScacheException;
 import org.scache.common.WorkerInfo;
@@ -42,11 +43,14 @@ final class BlockReader {
   private final WorkerCounters counters;
   private final ReduceInputLocator inputs;
   private final ScheduledPeers peers;
+  private final InFlightCopies copies;
 
   BlockReader(BlockStore store, MasterLink master, ConnectionPool connections, Credentials cluster, WorkerInfo self,
-      Duration timeout, WorkerCounters counters, ReduceInputLocator inputs, ScheduledPeers peers) {
+      Duration timeout, WorkerCounters counters, ReduceInputLocator inputs, ScheduledPeers peers,
+      InFlightCopies copies) {
     this.inputs = inputs;
     this.peers = peers;
+    this.copies = copies;
     this.store = store;
     this.master = master;
     this.connections = connections;
@@ -113,63 +117,74 @@ final class BlockReader {
 
   /**
    * The final-attempt blocks of every finished map for one reduce, ordered by map id, waiting up to
-   * {@code waitMillis} for every map to finish (see {@link ReduceInputLocator}). Blocks held here,
-   * put or prefetched, are read here; the rest is fetched from their holders, one fetch per holder.
+   * {@code waitMillis} for every map to finish (see {@link ReduceInputLocator}). Blocks on their way
+   * here (prefetched) are waited for, at most the fetch timeout; blocks held here, put or prefetched, are read here; the rest is
+   * fetched from their holders, one fetch per holder.
    */
   CompletableFuture<Blocks> readReduceInput(String appId, int shuffleId, int reduceId, long waitMillis) {
     return inputs.locate(appId, shuffleId, reduceId, waitMillis).thenCompose(found -> {
-      List<BlockLocation> locs = new ArrayList<>(found.locations());
-      locs.sort(Comparator.comparingInt(l -> l.blockId().mapId()));
-      Map<String, List<BlockLocation>> byHolder = new LinkedHashMap<>();
-      Map<BlockId, ByteBuf> data = new java.util.concurrent.ConcurrentHashMap<>();
-      List<CompletableFuture<Void>> parts = new ArrayList<>();
-      List<BlockId> here = new ArrayList<>();
+      List<BlockId> elsewhere = found.locations().stream()
+          .filter(l -> !l.holder().workerId().equals(self.workerId()) && store.get(l.blockId()).isEmpty())
+          .map(BlockLocation::blockId).toList();
+      // at most as long as one fetch may take: then what has not landed is fetched from its holder
+      return copies.whenSettled(elsewhere).completeOnTimeout(null, timeout.toMillis(), TimeUnit.MILLISECONDS)
+          .thenCompose(settled -> assemble(found, reduceId));
+    });
+  }
+
+  /** The reduce's blocks of {@code found}: those held here read here, the others fetched from their holders. */
+  private CompletableFuture<Blocks> assemble(Message.BlockLocations found, int reduceId) {
+    List<BlockLocation> locs = new ArrayList<>(found.locations());
+    locs.sort(Comparator.comparingInt(l -> l.blockId().mapId()));
+    Map<String, List<BlockLocation>> byHolder = new LinkedHashMap<>();
+    Map<BlockId, ByteBuf> data = new java.util.concurrent.ConcurrentHashMap<>();
+    List<CompletableFuture<Void>> parts = new ArrayList<>();
+    List<BlockId> here = new ArrayList<>();
+    for (BlockLocation l : locs) {
+      if (store.get(l.blockId()).isPresent()) {
+        here.add(l.blockId()); // held here, in memory or spilled to disk
+      } else if (l.holder().workerId().equals(self.workerId())) {
+        parts.add(CompletableFuture.failedFuture(new ScacheException(Status.BLOCK_NOT_FOUND,
+            l.blockId() + " is no longer stored on worker " + self.workerId())));
+      } else {
+        byHolder.computeIfAbsent(l.holder().workerId(), k -> new ArrayList<>()).add(l);
+      }
+    }
+    if (!here.isEmpty()) {
+      parts.add(store.readAllAsync(here).thenAccept(local -> {
+        List<ByteBuf> got = new ArrayList<>(local.size());
+        local.forEach(b -> b.ifPresent(got::add));
+        if (got.size() < here.size()) {
+          got.forEach(ByteBuf::release);
+          throw new ScacheException(Status.BLOCK_NOT_FOUND, "blocks of reduce " + reduceId
+              + " are no longer stored on worker " + self.workerId());
+        }
+        for (int i = 0; i < here.size(); i++) {
+          countLocal(here.get(i), got.get(i));
+          store.markConsumed(here.get(i));
+          data.put(here.get(i), got.get(i));
+        }
+      }));
+    }
+    for (List<BlockLocation> group : byHolder.values()) {
+      WorkerInfo holder = group.get(0).holder();
+      List<BlockId> ids = group.stream().map(BlockLocation::blockId).toList();
+      parts.add(fetch(holder, ids).thenAccept(b -> split(b, data)));
+    }
+    return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new)).handle((v, e) -> {
+      if (e != null) {
+        // every part has finished (allOf waits for all): nothing lands in data after this
+        data.values().forEach(ByteBuf::release);
+        throw ScacheException.from(e);
+      }
+      CompositeByteBuf payload = Unpooled.compositeBuffer(Integer.MAX_VALUE);
+      List<BlockSize> sizes = new ArrayList<>(locs.size());
       for (BlockLocation l : locs) {
-        if (store.get(l.blockId()).isPresent()) {
-          here.add(l.blockId()); // held here, in memory or spilled to disk
-        } else if (l.holder().workerId().equals(self.workerId())) {
-          parts.add(CompletableFuture.failedFuture(new ScacheException(Status.BLOCK_NOT_FOUND,
-              l.blockId() + " is no longer stored on worker " + self.workerId())));
-        } else {
-          byHolder.computeIfAbsent(l.holder().workerId(), k -> new ArrayList<>()).add(l);
-        }
+        ByteBuf b = data.get(l.blockId());
+        sizes.add(new BlockSize(l.blockId(), b.readableBytes()));
+        payload.addComponent(true, b);
       }
-      if (!here.isEmpty()) {
-        parts.add(store.readAllAsync(here).thenAccept(local -> {
-          List<ByteBuf> got = new ArrayList<>(local.size());
-          local.forEach(b -> b.ifPresent(got::add));
-          if (got.size() < here.size()) {
-            got.forEach(ByteBuf::release);
-            throw new ScacheException(Status.BLOCK_NOT_FOUND, "blocks of reduce " + reduceId
-                + " are no longer stored on worker " + self.workerId());
-          }
-          for (int i = 0; i < here.size(); i++) {
-            countLocal(here.get(i), got.get(i));
-            store.markConsumed(here.get(i));
-            data.put(here.get(i), got.get(i));
-          }
-        }));
-      }
-      for (List<BlockLocation> group : byHolder.values()) {
-        WorkerInfo holder = group.get(0).holder();
-        List<BlockId> ids = group.stream().map(BlockLocation::blockId).toList();
-        parts.add(fetch(holder, ids).thenAccept(b -> split(b, data)));
-      }
-      return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new)).handle((v, e) -> {
-        if (e != null) {
-          // every part has finished (allOf waits for all): nothing lands in data after this
-          data.values().forEach(ByteBuf::release);
-          throw ScacheException.from(e);
-        }
-        CompositeByteBuf payload = Unpooled.compositeBuffer(Integer.MAX_VALUE);
-        List<BlockSize> sizes = new ArrayList<>(locs.size());
-        for (BlockLocation l : locs) {
-          ByteBuf b = data.get(l.blockId());
-          sizes.add(new BlockSize(l.blockId(), b.readableBytes()));
-          payload.addComponent(true, b);
-        }
-        return new Blocks(new BlocksData(found.numMaps(), found.finishedMaps(), sizes), payload);
-      });
+      return new Blocks(new BlocksData(found.numMaps(), found.finishedMaps(), sizes), payload);
     });
   }
 

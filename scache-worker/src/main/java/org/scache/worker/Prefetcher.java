@@ -4,7 +4,9 @@ import io.netty.buffer.ByteBuf;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -12,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.scache.common.BlockId;
@@ -37,9 +40,10 @@ import org.slf4j.LoggerFactory;
  * (paper Section IV-A): when the schedule arrives, the blocks of the maps finished so far; then the
  * blocks of each map that finishes later, as the master announces them. Copies land in this
  * worker's {@link BlockStore}, each reduce's blocks of one fetch as slices of one region, so reads
- * find them locally. Fetches are batched per holder and bounded in number and bandwidth.
+ * find them locally. Fetches are batched per holder and bounded in number and bandwidth. A read of
+ * a reduce whose blocks are still on their way waits for them ({@link #whenSettled}).
  */
-final class Prefetcher {
+final class Prefetcher implements InFlightCopies {
   private static final Logger LOG = LoggerFactory.getLogger(Prefetcher.class);
 
   /** A block to copy here and the worker it is copied from. */
@@ -62,6 +66,8 @@ final class Prefetcher {
   // guarded by this
   private final Map<String, ArrayDeque<Wanted>> queues = new LinkedHashMap<>();
   private final Set<BlockId> wanted = new HashSet<>();
+  /** Reads waiting for wanted blocks: completed once the block is no longer wanted (landed or given up). */
+  private final Map<BlockId, CompletableFuture<Void>> settled = new HashMap<>();
   private final Set<ShuffleKey> active = new HashSet<>();
   /** Recently removed shuffles and applications: late announcements of them are ignored. */
   private final Set<Object> removed = java.util.Collections.newSetFromMap(new LinkedHashMap<>() {
@@ -119,11 +125,13 @@ final class Prefetcher {
 
   /** Stops copying blocks of the shuffle; returns once no copy of it can land any more. */
   void forgetShuffle(ShuffleKey key) {
+    List<CompletableFuture<Void>> done;
     synchronized (this) {
       active.remove(key);
       removed.add(key);
-      purge(id -> id.shuffle().equals(key));
+      done = purge(id -> id.shuffle().equals(key));
     }
+    done.forEach(f -> f.complete(null));
     synchronized (landing) {
       // a landing in progress finishes before the caller removes the shuffle's blocks
     }
@@ -131,26 +139,70 @@ final class Prefetcher {
 
   /** Stops copying blocks of the application. */
   void forgetApplication(String appId) {
+    List<CompletableFuture<Void>> done;
     synchronized (this) {
       active.removeIf(k -> k.appId().equals(appId));
       removed.add(appId);
-      purge(id -> id.appId().equals(appId));
+      done = purge(id -> id.appId().equals(appId));
     }
+    done.forEach(f -> f.complete(null));
     synchronized (landing) {
       // as in forgetShuffle
     }
   }
 
-  private void purge(java.util.function.Predicate<BlockId> which) {
+  /** Drops the queued blocks {@code which} selects; the waits to complete, outside the lock. Guarded by this. */
+  private List<CompletableFuture<Void>> purge(java.util.function.Predicate<BlockId> which) {
+    List<CompletableFuture<Void>> done = new ArrayList<>();
     for (ArrayDeque<Wanted> q : queues.values()) {
       q.removeIf(w -> {
         if (which.test(w.id())) {
-          wanted.remove(w.id());
+          unwant(w.id(), done);
           return true;
         }
         return false;
       });
     }
+    return done;
+  }
+
+  /** The block is no longer wanted; a read waiting for it is added to {@code done}. Guarded by this. */
+  private void unwant(BlockId id, List<CompletableFuture<Void>> done) {
+    wanted.remove(id);
+    CompletableFuture<Void> waiting = settled.remove(id);
+    if (waiting != null) {
+      done.add(waiting);
+    }
+  }
+
+  /**
+   * Completes once none of {@code ids} is being copied here any more: each has landed, or its copy
+   * failed or was dropped (the caller then reads it from its holder). A reduce that starts while its
+   * input is still on its way waits for it rather than fetch the same bytes a second time, and its
+   * queued blocks go to the front of their holders' queues.
+   */
+  @Override
+  public CompletableFuture<Void> whenSettled(Collection<BlockId> ids) {
+    List<CompletableFuture<Void>> waits = new ArrayList<>();
+    synchronized (this) {
+      Set<BlockId> claimed = new HashSet<>();
+      for (BlockId id : ids) {
+        if (wanted.contains(id)) {
+          waits.add(settled.computeIfAbsent(id, k -> new CompletableFuture<>()));
+          claimed.add(id);
+        }
+      }
+      if (!claimed.isEmpty()) {
+        for (ArrayDeque<Wanted> q : queues.values()) {
+          List<Wanted> first = new ArrayList<>();
+          q.removeIf(w -> claimed.contains(w.id()) && first.add(w));
+          for (int i = first.size() - 1; i >= 0; i--) {
+            q.addFirst(first.get(i));
+          }
+        }
+      }
+    }
+    return CompletableFuture.allOf(waits.toArray(CompletableFuture[]::new));
   }
 
   private void locateAndQueue(ShuffleKey key, int reduceId) {
@@ -277,10 +329,12 @@ final class Prefetcher {
             counters.prefetchFailures.increment();
             LOG.warn("prefetch of {} blocks from {} failed: {}", ids.size(), holder.workerId(), ex.toString());
           } finally {
+            List<CompletableFuture<Void>> done = new ArrayList<>();
             synchronized (this) {
-              ids.forEach(wanted::remove);
+              ids.forEach(id -> unwant(id, done));
               inflight--;
             }
+            done.forEach(f -> f.complete(null));
             pump();
           }
         });

@@ -94,14 +94,14 @@ public final class ScacheWorker implements AutoCloseable {
     });
     timers = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
         DaemonThreads.named("scache-worker-timers-" + info.workerId()));
-    reader = new BlockReader(store, masterLink, connections, cluster, info, fetchTimeout, counters,
-        new ReduceInputLocator(masterLink, timers, org.scache.common.Clock.SYSTEM,
-            conf.get(ScacheOptions.WORKER_REDUCE_INPUT_WAIT)), peers);
     prefetcher = new Prefetcher(store, masterLink, connections, cluster, info, fetchTimeout, counters, timers,
         new Prefetcher.Limits(conf.get(ScacheOptions.WORKER_PREFETCH_ENABLED),
             Math.max(1, conf.get(ScacheOptions.WORKER_PREFETCH_MAX_INFLIGHT)),
             Math.max(1, Math.min(conf.get(ScacheOptions.WORKER_PREFETCH_BATCH), Integer.MAX_VALUE)),
             conf.get(ScacheOptions.WORKER_PREFETCH_BANDWIDTH)));
+    reader = new BlockReader(store, masterLink, connections, cluster, info, fetchTimeout, counters,
+        new ReduceInputLocator(masterLink, timers, org.scache.common.Clock.SYSTEM,
+            conf.get(ScacheOptions.WORKER_REDUCE_INPUT_WAIT)), peers, prefetcher);
     masterLink.start();
     LOG.info("worker {} serving on {} with {} bytes reserved", info.workerId(), info.address(), reserve);
   }

@@ -37,17 +37,33 @@ final class RangeSampler {
     List<MapSample> samples = new ArrayList<>();
     for (PartitionSample p : records.mapPartitionsWithIndex(new SampleOnePartition<K, V>(partitioner, capacity, seed),
         false).collect()) {
-      List<Integer> counts = new ArrayList<>(p.counts().length);
-      for (int c : p.counts()) {
+      List<Integer> counts = new ArrayList<>(p.counts.length);
+      for (int c : p.counts) {
         counts.add(c);
       }
-      samples.add(new MapSample(p.mapIndex(), p.inputBytes(), capacity, counts, Optional.of(p.host())));
+      samples.add(new MapSample(p.mapIndex, p.inputBytes, capacity, counts, Optional.of(p.host)));
     }
     return samples;
   }
 
-  /** A map partition's sample as it travels from the sampling task to the driver. */
-  private record PartitionSample(int mapIndex, long inputBytes, int[] counts, String host) implements Serializable {}
+  /**
+   * A map partition's sample as it travels from the sampling task to the driver, in the application's
+   * serializer: a class, not a record, since Kryo cannot build records.
+   */
+  private static final class PartitionSample implements Serializable {
+    private static final long serialVersionUID = 1L;
+    private final int mapIndex;
+    private final long inputBytes;
+    private final int[] counts;
+    private final String host;
+
+    PartitionSample(int mapIndex, long inputBytes, int[] counts, String host) {
+      this.mapIndex = mapIndex;
+      this.inputBytes = inputBytes;
+      this.counts = counts;
+      this.host = host;
+    }
+  }
 
   /** The sample of one map partition, run in the sampling job's task. */
   private static final class SampleOnePartition<K, V>

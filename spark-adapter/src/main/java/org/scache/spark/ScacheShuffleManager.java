@@ -144,8 +144,11 @@ public final class ScacheShuffleManager implements ShuffleManager {
     return sort.shuffleBlockResolver();
   }
 
-  /** Where the master placed a shuffle's reduces (driver only), waiting at most the configured time. */
-  java.util.Optional<ShufflePlacement> placement(int shuffleId) {
+  /**
+   * Where the master placed a shuffle's reduces (driver only; empty when SCache is not in use), waiting at
+   * most {@code spark.scache.placement.wait}: what tools and benchmarks compare the reduce tasks' hosts with.
+   */
+  public java.util.Optional<ShufflePlacement> placement(int shuffleId) {
     if (!active) {
       return java.util.Optional.empty();
     }

@@ -21,7 +21,8 @@ import scala.Tuple2;
  * RDD and SQL shuffles of every kind through SCache on a local cluster of two executor processes,
  * each output equal to the same job's on Spark's sort shuffle: groupByKey, reduceByKey, sortByKey
  * (range partitioner, sampled), a join, a map task failing once, a SQL aggregation with adaptive
- * coalescing and a SQL join with an adaptive skew split.
+ * coalescing and a SQL join with an adaptive skew split; and the RDD shuffles again with Kryo as the
+ * application's serializer, which also carries the range sampler's results to the driver.
  */
 class SparkShuffleIT {
   private static ScacheServices scache;
@@ -78,5 +79,26 @@ class SparkShuffleIT {
     System.out.printf("SPARK-SHUFFLE %d blocks put, %d read locally, %d read remotely, %d prefetched%n",
         putThroughScache, scache.total("read.local.blocks"), scache.total("read.remote.blocks"),
         scache.total("prefetch.blocks"));
+  }
+
+  private static Map<String, Object> runRddJobs(SparkConf conf) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    try (JavaSparkContext sc = new JavaSparkContext(conf)) {
+      out.put("groupByKey", ShuffleJobs.groupByKey(sc));
+      out.put("sortByKey", ShuffleJobs.sortByKey(sc));
+      out.put("join", ShuffleJobs.join(sc));
+    }
+    return out;
+  }
+
+  @Test
+  void withKryo_rangeSampledAndHashedShuffles_giveTheSameOutputAsSparksSortShuffle() {
+    String kryo = "org.apache.spark.serializer.KryoSerializer";
+    Map<String, Object> viaScache = runRddJobs(SparkConfs.scache(
+        SparkConfs.base("local-cluster[2,1,1024]", "scache-kryo-it"), scache.masterAddress())
+        .set("spark.scache.client.worker.address", "127.0.0.1:" + scache.workerPort(0))
+        .set("spark.serializer", kryo));
+    Map<String, Object> viaSort = runRddJobs(SparkConfs.base("local[2]", "sort-kryo-it").set("spark.serializer", kryo));
+    assertEquals(viaSort, viaScache, "the shuffles differ with Kryo");
   }
 }

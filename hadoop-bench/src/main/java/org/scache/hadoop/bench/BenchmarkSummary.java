@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.ToDoubleFunction;
+import org.scache.bench.ByteSize;
+import org.scache.bench.Stats;
 
 /**
  * The benchmark's results: per size, the medians over the repetitions, next to the targets, and every

@@ -8,8 +8,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.scache.bench.ByteSize;
+import org.scache.bench.chart.LinkRateChart;
+import org.scache.bench.netns.Directories;
+import org.scache.bench.netns.LinkSampler;
 import org.scache.hadoop.bench.netns.ClassPaths;
-import org.scache.hadoop.bench.netns.LinkSampler;
 import org.scache.hadoop.bench.netns.NetnsCluster;
 
 /**
@@ -60,7 +63,7 @@ public final class NetnsBenchmark {
     Path results = module.resolve("target").resolve(NAME);
     Console console;
     try {
-      NetnsCluster.deleteRecursively(results);
+      Directories.deleteRecursively(results);
       Files.createDirectories(results);
       console = Console.start(results.resolve(NAME + ".log"));
     } catch (IOException e) {
@@ -103,8 +106,8 @@ public final class NetnsBenchmark {
           Files.writeString(linkResults.resolve("network.csv"), NetworkPhases.csv(runs), StandardCharsets.UTF_8);
           Files.writeString(linkResults.resolve("link-samples.csv"), samplesCsv(samples), StandardCharsets.UTF_8);
           Path chart = results.resolve("network-" + link + ".png");
-          NetworkChart.write(chart, "TeraSort of " + ByteSize.format(largest) + ", node links " + link, runs, samples,
-              largest);
+          LinkRateChart.write(chart, "TeraSort of " + ByteSize.format(largest) + ", node links " + link,
+              NetworkPhases.lastPair(runs, largest), samples);
           summary.append("links ").append(link).append(":\n")
               .append(Files.readString(linkResults.resolve("summary.txt"), StandardCharsets.UTF_8))
               .append(NetworkPhases.format(runs)).append('\n');

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.scache.bench.ByteSize;
 import org.scache.hadoop.bench.netns.ClassPaths;
 import org.scache.hadoop.bench.netns.NetnsCluster;
 

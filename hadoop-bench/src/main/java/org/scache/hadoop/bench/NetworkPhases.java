@@ -10,7 +10,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
-import org.scache.hadoop.bench.netns.LinkSampler;
+import org.scache.bench.ByteSize;
+import org.scache.bench.chart.LinkRateChart;
+import org.scache.bench.netns.LinkSampler;
 
 /**
  * One TeraSort run of the namespaced cluster with the bytes its nodes sent over their links during its
@@ -41,6 +43,18 @@ record NetworkPhases(long size, int repetition, Shuffle shuffle, String jobId, l
           LinkSampler.sentBetween(samples, nodes, lastMap, finish)));
     }
     return out;
+  }
+
+  /** The last repetition of {@code size}, one chart panel per shuffle; empty when there is none. */
+  static List<LinkRateChart.Run> lastPair(List<NetworkPhases> runs, long size) {
+    int lastRep = runs.stream().filter(r -> r.size == size).mapToInt(NetworkPhases::repetition).max().orElse(-1);
+    List<LinkRateChart.Run> pair = new ArrayList<>();
+    for (Shuffle s : Shuffle.values()) {
+      runs.stream().filter(r -> r.size == size && r.repetition == lastRep && r.shuffle == s).findFirst()
+          .ifPresent(r -> pair.add(new LinkRateChart.Run(s.label() + ", repetition " + lastRep, r.submit, r.lastMapFinish,
+              r.finish, r.sentDuringMaps, r.sentAfterMaps)));
+    }
+    return pair;
   }
 
   double fractionDuringMaps() {

@@ -3,6 +3,8 @@ package org.scache.hadoop.bench;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
+import org.scache.bench.ByteSize;
+import org.scache.bench.Stats;
 
 /** The demo's report: one TeraSort on Hadoop's shuffle and one through SCache, side by side. */
 final class PairReport {

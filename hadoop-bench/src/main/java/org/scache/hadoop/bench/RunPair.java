@@ -1,5 +1,7 @@
 package org.scache.hadoop.bench;
 
+import org.scache.bench.Stats;
+
 /** One repetition at one size: the same input sorted on Hadoop's shuffle and through SCache. */
 record RunPair(long size, int repetition, boolean hadoopFirst, TerasortRunner.SortRun hadoop,
     TerasortRunner.SortRun scache) {

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.scache.bench.ByteSize;
 import org.scache.hadoop.MiniScacheYarnCluster;
 
 /**

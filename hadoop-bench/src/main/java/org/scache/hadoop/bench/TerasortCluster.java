@@ -8,6 +8,7 @@ import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.scache.bench.ByteSize;
 import org.scache.common.WorkerInfo;
 import org.scache.common.config.ScacheOptions;
 import org.scache.hadoop.MiniScacheYarnCluster;

@@ -4,6 +4,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import org.scache.bench.ByteSize;
 
 /**
  * The demo: a mini YARN cluster of three NodeManagers, each hosting an SCache worker, and an SCache

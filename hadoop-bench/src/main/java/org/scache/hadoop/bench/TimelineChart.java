@@ -10,6 +10,8 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import org.scache.bench.chart.PngCanvas;
+import org.scache.bench.chart.Ticks;
 
 /**
  * A PNG of the stage timelines of TeraSort jobs, one panel per job on one time axis (seconds since each
@@ -74,7 +76,7 @@ final class TimelineChart {
     int rowsBottom = rowsTop + rows * rowHeight;
 
     // grid and axis
-    double step = tickStep(span / 1000.0);
+    double step = Ticks.step(span / 1000.0);
     g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
     for (double t = 0; t <= span / 1000.0 + 1e-9; t += step) {
       int x = LEFT + (int) Math.round(t * 1000 / span * plotWidth);
@@ -176,16 +178,5 @@ final class TimelineChart {
     g.setColor(TEXT);
     g.drawString(label, x + 32, y);
     return x + 32 + g.getFontMetrics().stringWidth(label) + 24;
-  }
-
-  /** A round step that gives at most about 12 ticks. */
-  static double tickStep(double seconds) {
-    double[] steps = {0.5, 1, 2, 5, 10, 15, 20, 30, 60, 120, 300, 600, 1200, 1800, 3600};
-    for (double s : steps) {
-      if (seconds / s <= 12) {
-        return s;
-      }
-    }
-    return 7200;
   }
 }

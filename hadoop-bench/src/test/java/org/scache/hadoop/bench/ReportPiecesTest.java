@@ -14,6 +14,8 @@ import javax.imageio.ImageIO;
 import org.apache.hadoop.mapreduce.JobID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.scache.bench.ByteSize;
+import org.scache.bench.Stats;
 
 /** The pieces of the demo's and the benchmark's reports, on made-up jobs (no cluster). */
 class ReportPiecesTest {

@@ -14,6 +14,11 @@ import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.scache.bench.netns.Directories;
+import org.scache.bench.netns.HostProcess;
+import org.scache.bench.netns.LinkSampler;
+import org.scache.bench.netns.LogFollower;
+import org.scache.bench.netns.NodeNetwork;
 
 /**
  * A Hadoop cluster of separate daemons on this machine, one network namespace per host
@@ -67,7 +72,7 @@ public final class NetnsCluster implements AutoCloseable {
     if (missing != null) {
       throw new IllegalStateException(missing);
     }
-    deleteRecursively(runDir);
+    Directories.deleteRecursively(runDir);
     Files.createDirectories(runDir.resolve("data"));
     NodeNetwork network = NodeNetwork.create(nodes);
     NetnsCluster cluster = new NetnsCluster(runDir.toAbsolutePath(), network, classPaths);
@@ -290,14 +295,5 @@ public final class NetnsCluster implements AutoCloseable {
       p.stop(Duration.ofSeconds(10));
     }
     network.close();
-  }
-
-  public static void deleteRecursively(Path p) throws IOException {
-    if (!Files.exists(p)) {
-      return;
-    }
-    try (Stream<Path> s = Files.walk(p)) {
-      s.sorted(java.util.Comparator.reverseOrder()).forEach(x -> x.toFile().delete());
-    }
   }
 }

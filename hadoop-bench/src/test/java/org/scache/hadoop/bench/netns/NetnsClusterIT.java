@@ -25,6 +25,8 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
+import org.scache.bench.netns.Directories;
+import org.scache.bench.netns.NodeNetwork;
 
 /**
  * TeraSort on the namespaced cluster: three NodeManager hosts with names and addresses of their own,
@@ -43,7 +45,7 @@ class NetnsClusterIT {
   static void start() throws Exception {
     String missing = NodeNetwork.whatIsMissing();
     assumeTrue(missing == null, () -> "namespaced cluster not possible here: " + missing);
-    NetnsCluster.deleteRecursively(RESULTS);
+    Directories.deleteRecursively(RESULTS);
     cluster = NetnsCluster.start(Path.of("target", "netns-cluster-it").toAbsolutePath(), 3, 512L << 20,
         ClassPaths.of(Path.of("").toAbsolutePath()));
   }

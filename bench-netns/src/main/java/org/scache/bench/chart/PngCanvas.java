@@ -1,4 +1,4 @@
-package org.scache.hadoop.bench;
+package org.scache.bench.chart;
 
 import java.awt.Color;
 import java.awt.Graphics2D;
@@ -10,16 +10,16 @@ import java.nio.file.Path;
 import javax.imageio.ImageIO;
 
 /** The charts' drawing surface: a white, antialiased image, written out as a PNG. */
-final class PngCanvas {
+public final class PngCanvas {
   private final BufferedImage image;
 
-  PngCanvas(int width, int height) {
+  public PngCanvas(int width, int height) {
     System.setProperty("java.awt.headless", "true");
     this.image = new BufferedImage(width, height, BufferedImage.TYPE_INT_RGB);
   }
 
   /** A graphics context over the whole image, cleared to white; dispose it when done. */
-  Graphics2D graphics() {
+  public Graphics2D graphics() {
     Graphics2D g = image.createGraphics();
     g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
     g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
@@ -28,7 +28,7 @@ final class PngCanvas {
     return g;
   }
 
-  void write(Path png) throws IOException {
+  public void write(Path png) throws IOException {
     Files.createDirectories(png.toAbsolutePath().getParent());
     if (!ImageIO.write(image, "png", png.toFile())) {
       throw new IOException("no PNG writer in this JVM");

@@ -1,4 +1,4 @@
-package org.scache.hadoop.bench.netns;
+package org.scache.bench.netns;
 
 import java.io.IOException;
 import java.io.RandomAccessFile;
@@ -8,11 +8,11 @@ import java.nio.file.Path;
 import java.util.function.Consumer;
 
 /** Hands every new line of a growing log file to a consumer, from a thread of its own, until closed. */
-final class LogFollower implements AutoCloseable {
+public final class LogFollower implements AutoCloseable {
   private final Thread thread;
   private volatile boolean closed;
 
-  LogFollower(Path log, Consumer<String> lines) {
+  public LogFollower(Path log, Consumer<String> lines) {
     thread = new Thread(() -> follow(log, lines), "follow-" + log.getFileName());
     thread.setDaemon(true);
     thread.start();

@@ -1,13 +1,13 @@
-package org.scache.hadoop.bench;
+package org.scache.bench;
 
 import java.util.Collection;
 
 /** Medians and ratios as the reports print them. */
-final class Stats {
+public final class Stats {
   private Stats() {}
 
   /** The median, the mean of the middle two for an even count; NaN when there are no values. */
-  static double median(Collection<Double> values) {
+  public static double median(Collection<Double> values) {
     double[] v = values.stream().filter(x -> !Double.isNaN(x)).mapToDouble(Double::doubleValue).sorted().toArray();
     if (v.length == 0) {
       return Double.NaN;
@@ -16,7 +16,7 @@ final class Stats {
   }
 
   /** {@code a / b}, NaN when {@code b} is 0 or either is NaN. */
-  static double ratio(double a, double b) {
+  public static double ratio(double a, double b) {
     return b == 0 || Double.isNaN(a) || Double.isNaN(b) ? Double.NaN : a / b;
   }
 }

@@ -1,4 +1,4 @@
-package org.scache.hadoop.bench;
+package org.scache.bench.chart;
 
 import java.awt.BasicStroke;
 import java.awt.Color;
@@ -9,14 +9,15 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import org.scache.hadoop.bench.netns.LinkSampler;
+import org.scache.bench.ByteSize;
+import org.scache.bench.netns.LinkSampler;
 
 /**
- * A PNG of the rate at which each node sent over its link during two TeraSort runs of one size and
- * repetition (Hadoop's shuffle above, SCache below), seconds since submission on the x axis, with the
- * end of the map stage marked: where the shuffle's bytes cross the network.
+ * A PNG of the rate at which each node sent over its link during a few runs (one panel each, as a job
+ * on one shuffle above the same job on the other), seconds since the run's start on the x axis, with the
+ * end of its map stage marked: where the shuffle's bytes cross the network.
  */
-final class NetworkChart {
+public final class LinkRateChart {
   private static final int WIDTH = 1100;
   private static final int PANEL = 230;
   private static final int LEFT = 80;
@@ -24,24 +25,24 @@ final class NetworkChart {
   private static final Color[] NODE_COLORS = {new Color(0x4C78A8), new Color(0xE8740C), new Color(0x54A24B),
       new Color(0xB279A2), new Color(0x9D755D), new Color(0x72B7B2)};
 
-  private NetworkChart() {}
+  /**
+   * One run's panel: its label (the shuffle), its start, the end of its map stage and its end (epoch ms),
+   * and the bytes the nodes sent during and after its map stage.
+   */
+  public record Run(String label, long start, long mapEnd, long end, long sentDuringMaps, long sentAfterMaps) {}
 
-  /** Charts the last repetition of {@code size} in {@code runs}; does nothing if it has no pair of runs. */
-  static void write(Path png, String title, List<NetworkPhases> runs, List<LinkSampler.Sample> samples, long size)
+  private LinkRateChart() {}
+
+  /** Charts {@code pair} (one panel per run, in order) under {@code title}; nothing when it is empty. */
+  public static void write(Path png, String title, List<Run> pair, List<LinkSampler.Sample> samples)
       throws IOException {
-    int lastRep = runs.stream().filter(r -> r.size() == size).mapToInt(NetworkPhases::repetition).max().orElse(-1);
-    List<NetworkPhases> pair = new ArrayList<>();
-    for (Shuffle s : Shuffle.values()) {
-      runs.stream().filter(r -> r.size() == size && r.repetition() == lastRep && r.shuffle() == s).findFirst()
-          .ifPresent(pair::add);
-    }
     if (pair.isEmpty()) {
       return;
     }
     List<String> nodes = samples.stream().map(LinkSampler.Sample::node).distinct().sorted().toList();
-    long span = pair.stream().mapToLong(r -> r.finish() - r.submit()).max().orElse(1);
+    long span = pair.stream().mapToLong(r -> r.end() - r.start()).max().orElse(1);
     double peak = 1;
-    for (NetworkPhases r : pair) {
+    for (Run r : pair) {
       for (String node : nodes) {
         for (double[] p : rates(samples, node, r)) {
           peak = Math.max(peak, p[1]);
@@ -54,7 +55,7 @@ final class NetworkChart {
     try {
       g.setColor(Color.DARK_GRAY);
       g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 16));
-      g.drawString(title + ": MB/s each node sent (repetition " + lastRep + ")", LEFT, 24);
+      g.drawString(title + ": MB/s each node sent", LEFT, 24);
       int x = LEFT;
       g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
       for (int i = 0; i < nodes.size(); i++) {
@@ -65,7 +66,7 @@ final class NetworkChart {
         x += 90;
       }
       int top = 70;
-      for (NetworkPhases r : pair) {
+      for (Run r : pair) {
         panel(g, r, samples, nodes, top, span, peak);
         top += PANEL + 60;
       }
@@ -75,14 +76,14 @@ final class NetworkChart {
     canvas.write(png);
   }
 
-  private static void panel(Graphics2D g, NetworkPhases r, List<LinkSampler.Sample> samples, List<String> nodes,
+  private static void panel(Graphics2D g, Run r, List<LinkSampler.Sample> samples, List<String> nodes,
       int top, long span, double peak) {
     int plotWidth = WIDTH - LEFT - RIGHT;
     int plotTop = top + 20;
     int bottom = plotTop + PANEL;
     g.setColor(Color.DARK_GRAY);
     g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 13));
-    g.drawString(String.format(Locale.ROOT, "%s: %s sent during the maps, %s after", r.shuffle().label(),
+    g.drawString(String.format(Locale.ROOT, "%s: %s sent during the maps, %s after", r.label(),
         ByteSize.format(r.sentDuringMaps()), ByteSize.format(r.sentAfterMaps())), LEFT, top + 12);
     g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
     g.setColor(new Color(0xE6E6E6));
@@ -95,13 +96,13 @@ final class NetworkChart {
       int y = bottom - i * PANEL / 4;
       g.drawString(String.format(Locale.ROOT, "%.0f", peak * i / 4 / 1e6), LEFT - 40, y + 4);
     }
-    double step = TimelineChart.tickStep(span / 1000.0);
+    double step = Ticks.step(span / 1000.0);
     for (double s = 0; s <= span / 1000.0; s += step) {
       int px = LEFT + (int) (s * 1000 / span * plotWidth);
       g.drawString(String.format(Locale.ROOT, "%.0f", s), px - 6, bottom + 16);
     }
-    g.drawString("seconds since the job was submitted", LEFT + plotWidth - 200, bottom + 32);
-    int mapEnd = LEFT + (int) ((double) (r.lastMapFinish() - r.submit()) / span * plotWidth);
+    g.drawString("seconds since the job started", LEFT + plotWidth - 200, bottom + 32);
+    int mapEnd = LEFT + (int) ((double) (r.mapEnd() - r.start()) / span * plotWidth);
     g.setStroke(new BasicStroke(1f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {4f, 4f}, 0f));
     g.drawLine(mapEnd, plotTop, mapEnd, bottom);
     g.drawString("maps done", mapEnd + 4, plotTop + 10);
@@ -111,7 +112,7 @@ final class NetworkChart {
       int lastX = -1;
       int lastY = -1;
       for (double[] p : rates(samples, nodes.get(i), r)) {
-        int px = LEFT + (int) ((p[0] - r.submit()) / span * plotWidth);
+        int px = LEFT + (int) ((p[0] - r.start()) / span * plotWidth);
         int py = bottom - (int) (p[1] / peak * PANEL);
         if (lastX >= 0) {
           g.drawLine(lastX, lastY, px, py);
@@ -124,11 +125,11 @@ final class NetworkChart {
   }
 
   /** (time, bytes per second sent) of {@code node} between consecutive samples within the run. */
-  private static List<double[]> rates(List<LinkSampler.Sample> samples, String node, NetworkPhases r) {
+  private static List<double[]> rates(List<LinkSampler.Sample> samples, String node, Run r) {
     List<double[]> out = new ArrayList<>();
     LinkSampler.Sample prev = null;
     for (LinkSampler.Sample s : samples) {
-      if (!s.node().equals(node) || s.time() < r.submit() || s.time() > r.finish()) {
+      if (!s.node().equals(node) || s.time() < r.start() || s.time() > r.end()) {
         continue;
       }
       if (prev != null && s.time() > prev.time()) {

@@ -1,4 +1,4 @@
-package org.scache.hadoop.bench.netns;
+package org.scache.bench.netns;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -18,7 +18,7 @@ public final class LinkSampler implements AutoCloseable {
   private final Thread thread;
   private volatile boolean closed;
 
-  LinkSampler(NodeNetwork network, long periodMs) {
+  public LinkSampler(NodeNetwork network, long periodMs) {
     this.network = network;
     this.periodMs = periodMs;
     thread = new Thread(this::run, "link-sampler");

@@ -1,4 +1,4 @@
-package org.scache.hadoop.bench.netns;
+package org.scache.bench.netns;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -12,7 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 /** A JVM running on one host of the {@link NodeNetwork}, its output in a log file. */
-final class HostProcess implements AutoCloseable {
+public final class HostProcess implements AutoCloseable {
   private final String name;
   private final Process process;
   private final Path log;
@@ -27,7 +27,7 @@ final class HostProcess implements AutoCloseable {
    * Starts {@code java jvmOptions -cp classPath mainClass args} on {@code host} with {@code env}
    * added to this process's environment, writing its output to {@code log}.
    */
-  static HostProcess start(String name, NodeNetwork.Host host, List<String> jvmOptions, List<Path> classPath,
+  public static HostProcess start(String name, NodeNetwork.Host host, List<String> jvmOptions, List<Path> classPath,
       String mainClass, List<String> args, Map<String, String> env, Path log) throws IOException {
     List<String> java = new ArrayList<>();
     java.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -43,20 +43,20 @@ final class HostProcess implements AutoCloseable {
     return new HostProcess(name, pb.start(), log);
   }
 
-  String name() {
+  public String name() {
     return name;
   }
 
-  Path log() {
+  public Path log() {
     return log;
   }
 
-  boolean isAlive() {
+  public boolean isAlive() {
     return process.isAlive();
   }
 
   /** Waits for the process to exit; returns its exit code, or fails after {@code timeout}. */
-  int waitFor(Duration timeout) throws InterruptedException, IOException {
+  public int waitFor(Duration timeout) throws InterruptedException, IOException {
     if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
       throw new IOException(name + " did not finish within " + timeout.toSeconds() + " s; see " + log);
     }
@@ -67,7 +67,7 @@ final class HostProcess implements AutoCloseable {
    * Waits until {@code count} lines of the log match {@code line}; fails with the log's tail when the
    * process exits first or the time is up.
    */
-  void awaitLog(String what, Predicate<String> line, int count, Duration timeout)
+  public void awaitLog(String what, Predicate<String> line, int count, Duration timeout)
       throws IOException, InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (true) {
@@ -95,7 +95,7 @@ final class HostProcess implements AutoCloseable {
     }
   }
 
-  String tail(int n) throws IOException {
+  public String tail(int n) throws IOException {
     if (!Files.exists(log)) {
       return "(no log)";
     }
@@ -104,7 +104,7 @@ final class HostProcess implements AutoCloseable {
   }
 
   /** Stops the JVM: SIGTERM, and SIGKILL if it is still there after {@code grace}. */
-  void stop(Duration grace) {
+  public void stop(Duration grace) {
     if (!process.isAlive()) {
       return;
     }
@@ -120,7 +120,7 @@ final class HostProcess implements AutoCloseable {
   }
 
   /** Kills the JVM at once (SIGKILL), as a crash would. */
-  void kill() {
+  public void kill() {
     process.destroyForcibly();
   }
 

@@ -1,4 +1,4 @@
-package org.scache.hadoop.bench.netns;
+package org.scache.bench.netns;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -6,18 +6,18 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /** Runs the short system commands the harness needs ({@code ip}, {@code tc}, {@code kill}) and says what failed. */
-final class Shell {
+public final class Shell {
   private static final long TIMEOUT_SECONDS = 30;
 
   private Shell() {}
 
   /** Runs {@code command}; returns its output, or fails with its exit code and output. */
-  static String run(String... command) throws IOException {
+  public static String run(String... command) throws IOException {
     return runFor(TIMEOUT_SECONDS, command);
   }
 
   /** As {@link #run}, for a command that may take up to {@code seconds}. */
-  static String runFor(long seconds, String... command) throws IOException {
+  public static String runFor(long seconds, String... command) throws IOException {
     Result r = exec(List.of(command), seconds);
     if (r.exit != 0) {
       throw new IOException(String.join(" ", command) + " failed (exit " + r.exit + "): " + r.output.strip());
@@ -26,7 +26,7 @@ final class Shell {
   }
 
   /** Runs {@code command} for teardown: a failure (the thing is already gone) is not an error. */
-  static void quietly(String... command) {
+  public static void quietly(String... command) {
     try {
       exec(List.of(command), TIMEOUT_SECONDS);
     } catch (IOException e) {
@@ -35,7 +35,7 @@ final class Shell {
   }
 
   /** Whether {@code command} ran and exited with 0. */
-  static boolean succeeds(String... command) {
+  public static boolean succeeds(String... command) {
     try {
       return exec(List.of(command), TIMEOUT_SECONDS).exit == 0;
     } catch (IOException e) {

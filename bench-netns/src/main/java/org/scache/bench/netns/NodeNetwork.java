@@ -1,4 +1,4 @@
-package org.scache.hadoop.bench.netns;
+package org.scache.bench.netns;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -22,14 +22,14 @@ import java.util.Locale;
  * <p>Everything is named with the prefix {@value #PREFIX}; {@link #create} first removes what a run
  * that was killed left behind, and {@link #close} removes it all, also from a shutdown hook.
  */
-final class NodeNetwork implements AutoCloseable {
-  static final String PREFIX = "scache-";
+public final class NodeNetwork implements AutoCloseable {
+  public static final String PREFIX = "scache-";
   private static final String BRIDGE = PREFIX + "br0";
   private static final String SUBNET = "10.213.7.";
   private static final Path NETNS_ETC = Path.of("/etc/netns");
 
   /** A host of the cluster: its name, namespace, address, and the root namespace's end of its link. */
-  record Host(String name, String namespace, String address, String link) {}
+  public record Host(String name, String namespace, String address, String link) {}
 
   private final Host control;
   private final List<Host> nodes;
@@ -45,7 +45,7 @@ final class NodeNetwork implements AutoCloseable {
    * Why the harness cannot run on this machine (not root, a command or a kernel feature missing), or
    * null when it can.
    */
-  static String whatIsMissing() {
+  public static String whatIsMissing() {
     if (!"root".equals(System.getProperty("user.name"))) {
       return "the namespaced cluster needs root (network namespaces, veth pairs, tc); running as "
           + System.getProperty("user.name");
@@ -81,7 +81,7 @@ final class NodeNetwork implements AutoCloseable {
   }
 
   /** Creates the bridge, the control host and {@code nodeCount} node hosts, after removing any left over. */
-  static NodeNetwork create(int nodeCount) throws IOException {
+  public static NodeNetwork create(int nodeCount) throws IOException {
     if (nodeCount < 1 || nodeCount > 200) {
       throw new IllegalArgumentException("between 1 and 200 nodes, not " + nodeCount);
     }
@@ -122,15 +122,15 @@ final class NodeNetwork implements AutoCloseable {
     return new Host(name, PREFIX + name, SUBNET + lastOctet, "scv-" + name);
   }
 
-  Host control() {
+  public Host control() {
     return control;
   }
 
-  List<Host> nodes() {
+  public List<Host> nodes() {
     return nodes;
   }
 
-  List<Host> hosts() {
+  public List<Host> hosts() {
     List<Host> all = new ArrayList<>();
     all.add(control);
     all.addAll(nodes);
@@ -141,7 +141,7 @@ final class NodeNetwork implements AutoCloseable {
    * Limits {@code host}'s link to {@code mbit} Mbit/s each way, with {@code delayMs} of one-way delay
    * when above 0 (that needs the kernel's netem); 0 Mbit/s removes the limit.
    */
-  void shape(Host host, int mbit, double delayMs) throws IOException {
+  public void shape(Host host, int mbit, double delayMs) throws IOException {
     Shell.quietly("tc", "qdisc", "del", "dev", host.link(), "root");
     Shell.quietly("ip", "netns", "exec", host.namespace(), "tc", "qdisc", "del", "dev", "eth0", "root");
     if (mbit <= 0 && delayMs <= 0) {
@@ -176,7 +176,7 @@ final class NodeNetwork implements AutoCloseable {
   }
 
   /** Bytes {@code host} has received and sent on its link so far. */
-  long[] counters(Host host) throws IOException {
+  public long[] counters(Host host) throws IOException {
     Path stats = Path.of("/sys/class/net", host.link(), "statistics");
     // the root namespace's end: what it transmits, the host receives
     long received = Long.parseLong(Files.readString(stats.resolve("tx_bytes")).trim());
@@ -185,7 +185,7 @@ final class NodeNetwork implements AutoCloseable {
   }
 
   /** The command line that runs {@code command} on {@code host}: in its namespace, with its host name. */
-  static List<String> onHost(Host host, List<String> command) {
+  public static List<String> onHost(Host host, List<String> command) {
     List<String> out = new ArrayList<>(List.of("ip", "netns", "exec", host.namespace(), "unshare", "--uts", "sh",
         "-c", "hostname \"$0\" && exec \"$@\"", host.name()));
     out.addAll(command);
@@ -193,7 +193,7 @@ final class NodeNetwork implements AutoCloseable {
   }
 
   /** Kills every process of {@code host}'s namespace: the host is lost, as a machine that fails. */
-  void killEverything(Host host) {
+  public void killEverything(Host host) {
     killAll(host.namespace());
   }
 
@@ -231,7 +231,7 @@ final class NodeNetwork implements AutoCloseable {
   }
 
   /** Removes the namespaces, links and bridge of an earlier run that did not get to clean up. */
-  static void removeLeftovers() throws IOException {
+  public static void removeLeftovers() throws IOException {
     for (String line : Shell.run("ip", "netns", "list").split("\n")) {
       String ns = line.trim().split("\\s+")[0];
       if (ns.startsWith(PREFIX)) {

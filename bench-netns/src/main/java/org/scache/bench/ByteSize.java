@@ -1,19 +1,19 @@
-package org.scache.hadoop.bench;
+package org.scache.bench;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
 /** Sizes as the options take them (256m, 1g, 512k, or bytes) and as the reports print them (binary units). */
-final class ByteSize {
-  static final long KIB = 1024;
-  static final long MIB = 1024 * KIB;
-  static final long GIB = 1024 * MIB;
+public final class ByteSize {
+  public static final long KIB = 1024;
+  public static final long MIB = 1024 * KIB;
+  public static final long GIB = 1024 * MIB;
 
   private ByteSize() {}
 
   /** {@code 256m} is 256 MiB; {@code 1g}, {@code 1.5g}, {@code 512k} and a plain number of bytes also work. */
-  static long parse(String text) {
+  public static long parse(String text) {
     String s = text.trim().toLowerCase(Locale.ROOT);
     long unit = 1;
     if (s.endsWith("ib")) {
@@ -43,7 +43,7 @@ final class ByteSize {
   }
 
   /** Comma-separated sizes, each as {@link #parse} takes it. */
-  static List<Long> parseList(String text) {
+  public static List<Long> parseList(String text) {
     List<Long> sizes = new ArrayList<>();
     for (String s : text.split(",")) {
       sizes.add(parse(s));
@@ -52,7 +52,7 @@ final class ByteSize {
   }
 
   /** 256 MiB, 1.5 GiB, 12.3 MiB, 800 KiB, 17 B. */
-  static String format(long bytes) {
+  public static String format(long bytes) {
     if (bytes >= GIB) {
       return trim(bytes / (double) GIB) + " GiB";
     }
@@ -66,7 +66,7 @@ final class ByteSize {
   }
 
   /** A short form for file names: 256m, 1g, 1536m. */
-  static String tag(long bytes) {
+  public static String tag(long bytes) {
     if (bytes % GIB == 0) {
       return bytes / GIB + "g";
     }

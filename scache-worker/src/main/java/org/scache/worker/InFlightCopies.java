@@ -1,0 +1,17 @@
+package org.scache.worker;
+
+import java.util.Collection;
+import java.util.concurrent.CompletableFuture;
+import org.scache.common.BlockId;
+
+/** Blocks being copied to this worker, which a read should wait for rather than fetch a second time. */
+interface InFlightCopies {
+  /** No copy in flight: a read fetches what it does not find here. */
+  InFlightCopies NONE = ids -> CompletableFuture.completedFuture(null);
+
+  /**
+   * Completes (never exceptionally) once none of {@code ids} is on its way here any more: each has
+   * landed or its copy was given up.
+   */
+  CompletableFuture<Void> whenSettled(Collection<BlockId> ids);
+}

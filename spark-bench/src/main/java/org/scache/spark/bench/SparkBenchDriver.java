@@ -1,0 +1,123 @@
+package org.scache.spark.bench;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.spark.SparkConf;
+import org.apache.spark.SparkEnv;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.scache.common.shuffle.ShufflePlacement;
+import org.scache.spark.ScacheShuffleManager;
+
+/**
+ * An application's driver: runs one benchmark program on one shuffle against the cluster's Spark
+ * master and writes what it measured ({@link RunFigures}) to a file. One application per run, so that
+ * every run starts its executors afresh.
+ *
+ * <pre>
+ * SparkBenchDriver --program groupby|terasort|teragen --shuffle sort|scache --size BYTES --maps 24
+ *     --reduces 12 --spark-master spark://ctl:7077 --scache-master ctl:17010 --scache-worker-port 17020
+ *     --executors 3 --executor-cores 2 --executor-memory 1024m --extra-class-path a:b --data DIR --figures FILE
+ * </pre>
+ */
+public final class SparkBenchDriver {
+  private SparkBenchDriver() {}
+
+  public static void main(String[] args) throws Exception {
+    Map<String, String> o = options(args);
+    BenchJobs.Program program = "teragen".equals(o.get("program")) ? null : BenchJobs.Program.parse(o.get("program"));
+    boolean scache = "scache".equals(o.get("shuffle"));
+    long size = Long.parseLong(o.get("size"));
+    int maps = Integer.parseInt(o.get("maps"));
+    int reduces = Integer.parseInt(o.get("reduces"));
+    int executors = Integer.parseInt(o.get("executors"));
+    int cores = Integer.parseInt(o.get("executor-cores"));
+    SparkConf conf = new SparkConf().setMaster(o.get("spark-master"))
+        .setAppName(o.get("program") + "-" + o.get("shuffle"))
+        .set("spark.ui.enabled", "false")
+        .set("spark.executor.cores", Integer.toString(cores))
+        .set("spark.cores.max", Integer.toString(executors * cores))
+        .set("spark.executor.memory", o.get("executor-memory"))
+        .set("spark.executor.extraClassPath", o.get("extra-class-path"))
+        .set("spark.executor.extraJavaOptions", String.join(" ", SparkJavaOptions.JAVA_OPENS))
+        .set("spark.serializer", "org.apache.spark.serializer.KryoSerializer")
+        .set("spark.default.parallelism", Integer.toString(reduces));
+    if (scache) {
+      conf.set("spark.shuffle.manager", ScacheShuffleManager.class.getName())
+          .set("spark.plugins", "org.scache.spark.ScachePlacementPlugin")
+          .set("spark.scache.client.master.address", o.get("scache-master"))
+          .set("spark.scache.worker.rpc.port", o.get("scache-worker-port"));
+    }
+    try (JavaSparkContext sc = new JavaSparkContext(conf)) {
+      awaitExecutors(sc, executors);
+      if (program == null) {
+        BenchJobs.teraGen(sc, size, maps, o.get("data"));
+        return;
+      }
+      StageFigures figures = new StageFigures();
+      sc.sc().addSparkListener(figures);
+      long start = System.currentTimeMillis();
+      String output = switch (program) {
+        case GROUPBY -> BenchJobs.groupBy(sc, size, maps, reduces);
+        case TERASORT -> BenchJobs.teraSort(sc, o.get("data"), reduces);
+      };
+      long end = System.currentTimeMillis();
+      sc.sc().listenerBus().waitUntilEmpty();
+      Map<Integer, String> placed = scache ? placedHosts() : null;
+      RunFigures run = RunFigures.of(program.label(), o.get("shuffle"), output, start, end, figures,
+          placed == null ? null : placed::get);
+      run.write(Path.of(o.get("figures")));
+      Files.writeString(tasksFile(Path.of(o.get("figures"))), RunFigures.tasksCsv(figures));
+      System.out.println("RUN " + program.label() + " " + o.get("shuffle") + " " + output + " in " + run.jobMs() + " ms");
+    }
+  }
+
+  /** Where the driver writing {@code figures} writes its tasks. */
+  static Path tasksFile(Path figures) {
+    return figures.resolveSibling(figures.getFileName().toString().replace(".properties", "") + "-tasks.csv");
+  }
+
+  /** The hosts SCache placed the application's first shuffle's reduces on. */
+  private static Map<Integer, String> placedHosts() {
+    Map<Integer, String> hosts = new HashMap<>();
+    ScacheShuffleManager manager = (ScacheShuffleManager) SparkEnv.get().shuffleManager();
+    Optional<ShufflePlacement> placement = manager.placement(0);
+    placement.ifPresent(p -> p.assignments().forEach(a -> hosts.put(a.reduceId(), a.worker().host())));
+    return hosts;
+  }
+
+  private static void awaitExecutors(JavaSparkContext sc, int executors) throws InterruptedException {
+    long deadline = System.nanoTime() + 120_000_000_000L;
+    // the driver is listed among the executors
+    while (sc.sc().statusTracker().getExecutorInfos().length < executors + 1) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("only " + (sc.sc().statusTracker().getExecutorInfos().length - 1) + " of "
+            + executors + " executors registered within 120 s");
+      }
+      Thread.sleep(200);
+    }
+  }
+
+  private static Map<String, String> options(String[] args) {
+    Map<String, String> o = new HashMap<>();
+    for (int i = 0; i + 1 < args.length; i += 2) {
+      if (!args[i].startsWith("--")) {
+        throw new IllegalArgumentException("expected --name value pairs, not " + List.of(args));
+      }
+      o.put(args[i].substring(2), args[i + 1]);
+    }
+    for (String required : List.of("program", "shuffle", "size", "maps", "reduces", "spark-master", "executors",
+        "executor-cores", "executor-memory", "extra-class-path", "figures")) {
+      if (!o.containsKey(required)) {
+        throw new IllegalArgumentException("--" + required + " is required");
+      }
+    }
+    if (Files.isDirectory(Path.of(o.get("figures")))) {
+      throw new IllegalArgumentException("--figures names a file");
+    }
+    return o;
+  }
+}

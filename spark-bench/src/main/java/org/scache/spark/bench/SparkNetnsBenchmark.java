@@ -1,0 +1,273 @@
+package org.scache.spark.bench;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.ToDoubleFunction;
+import org.scache.bench.ByteSize;
+import org.scache.bench.Stats;
+import org.scache.bench.chart.LinkRateChart;
+import org.scache.bench.netns.Directories;
+import org.scache.bench.netns.LinkSampler;
+
+/**
+ * Spark's sort shuffle against SCache on the namespaced Spark cluster: each program runs as its own
+ * application on each shuffle, the two alternating (which goes first changes every repetition), at each
+ * link rate; the report gives per program and rate the medians of the job, its map and reduce stages,
+ * the reduce tasks' shuffle read (fetch wait) times, the share of the bytes the nodes sent during the
+ * map stage, and how many reduce tasks ran where SCache placed them, with SCache's ratio to the sort
+ * shuffle. Every run's output digest must equal the sort shuffle's, or the benchmark fails.
+ *
+ * <p>{@code mvn -B -ntp -q -pl spark-bench exec:exec@spark-netns-benchmark -Dspark.bench.args="--links 40"};
+ * {@code --help} lists the options. Runs as root (network namespaces, tc).
+ */
+public final class SparkNetnsBenchmark {
+  private static final List<String> SHUFFLES = List.of("sort", "scache");
+
+  private final Map<String, String> options;
+  private final SparkNetnsCluster cluster;
+  private final Path results;
+  private final List<Row> rows = new ArrayList<>();
+
+  /**
+   * One run with the link rate it ran at, the file its figures are in, and the bytes the nodes sent during
+   * and after its map stage.
+   */
+  record Row(int mbit, int repetition, Path figures, RunFigures run, long sentDuringMaps, long sentAfterMaps) {
+    double shareDuringMaps() {
+      long total = sentDuringMaps + sentAfterMaps;
+      return total == 0 ? Double.NaN : (double) sentDuringMaps / total;
+    }
+  }
+
+  private SparkNetnsBenchmark(Map<String, String> options, SparkNetnsCluster cluster, Path results) {
+    this.options = options;
+    this.cluster = cluster;
+    this.results = results;
+  }
+
+  public static void main(String[] args) throws Exception {
+    Map<String, String> o = defaults();
+    for (int i = 0; i < args.length; i++) {
+      if (args[i].equals("--help")) {
+        System.out.println("options (defaults): " + defaults());
+        return;
+      }
+      String name = args[i].replaceFirst("^--", "");
+      if (!o.containsKey(name) || i + 1 >= args.length) {
+        throw new IllegalArgumentException("unknown option or no value: " + args[i] + "; options: " + defaults().keySet());
+      }
+      o.put(name, args[++i]);
+    }
+    Path module = Path.of("").toAbsolutePath();
+    Path results = module.resolve("target").resolve("spark-netns-results");
+    Directories.deleteRecursively(results);
+    Files.createDirectories(results);
+    SparkNetnsCluster.NodeShape shape = new SparkNetnsCluster.NodeShape(Integer.parseInt(o.get("cores")),
+        Integer.parseInt(o.get("executor-memory-mb")), ByteSize.parse(o.get("reserve")));
+    System.out.println("starting the cluster: " + o.get("nodes") + " nodes, " + shape);
+    try (SparkNetnsCluster cluster = SparkNetnsCluster.start(module.resolve("target").resolve("spark-netns-run"),
+        Integer.parseInt(o.get("nodes")), shape, SparkClassPaths.of(module))) {
+      int code = new SparkNetnsBenchmark(o, cluster, results).run();
+      System.exit(code);
+    }
+  }
+
+  private static Map<String, String> defaults() {
+    Map<String, String> o = new LinkedHashMap<>();
+    o.put("programs", "groupby,terasort");
+    o.put("size", "512m");
+    o.put("maps", "24");
+    o.put("reduces", "12");
+    o.put("links", "40");
+    o.put("repetitions", "2");
+    o.put("nodes", "3");
+    o.put("cores", "2");
+    o.put("executor-memory-mb", "1024");
+    o.put("reserve", "768m");
+    return o;
+  }
+
+  private int run() throws IOException, InterruptedException {
+    long size = ByteSize.parse(options.get("size"));
+    int repetitions = Integer.parseInt(options.get("repetitions"));
+    Map<String, String> expected = new HashMap<>();
+    int mismatches = 0;
+    try (LinkSampler sampler = cluster.sampleLinks(250)) {
+      for (String programName : options.get("programs").split(",")) {
+        BenchJobs.Program program = BenchJobs.Program.parse(programName);
+        if (program == BenchJobs.Program.TERASORT) {
+          cluster.shapeNodeLinks(0);
+          driver("teragen", "sort", size, results.resolve("teragen.properties"));
+        }
+        for (String link : options.get("links").split(",")) {
+          int mbit = Integer.parseInt(link.trim());
+          cluster.shapeNodeLinks(mbit);
+          for (int rep = 1; rep <= repetitions; rep++) {
+            List<String> order = rep % 2 == 1 ? SHUFFLES : List.of("scache", "sort");
+            for (String shuffle : order) {
+              Path figures = results.resolve(program.label() + "-" + mbit + "mbit-" + rep + "-" + shuffle
+                  + ".properties");
+              driver(program.label(), shuffle, size, figures);
+              RunFigures run = RunFigures.read(figures);
+              List<LinkSampler.Sample> samples = sampler.samples();
+              Row row = new Row(mbit, rep, figures, run,
+                  LinkSampler.sentBetween(samples, cluster.nodeNames(), run.mapStart(), run.mapEnd()),
+                  LinkSampler.sentBetween(samples, cluster.nodeNames(), run.mapEnd(), run.jobEnd()));
+              rows.add(row);
+              String first = expected.putIfAbsent(program.label(), run.output());
+              if (first != null && !first.equals(run.output())) {
+                mismatches++;
+                System.out.println("OUTPUT DIFFERS: " + run.output() + " against " + first);
+              }
+              System.out.println(line(row));
+            }
+          }
+        }
+      }
+      Files.writeString(results.resolve("links.csv"), linksCsv(sampler.samples()), StandardCharsets.UTF_8);
+      charts(sampler.samples());
+    }
+    Files.writeString(results.resolve("runs.csv"), csv(), StandardCharsets.UTF_8);
+    String summary = summary() + (mismatches == 0 ? "every run's output equals the sort shuffle's\n"
+        : mismatches + " runs' output DIFFERS from the sort shuffle's\n");
+    Files.writeString(results.resolve("summary.txt"), summary, StandardCharsets.UTF_8);
+    System.out.println();
+    System.out.print(summary);
+    System.out.println("figures, runs.csv and links.csv in " + results);
+    return mismatches == 0 ? 0 : 1;
+  }
+
+  /** For each program and link rate, its last repetition on both shuffles: a network chart and a timeline. */
+  private void charts(List<LinkSampler.Sample> samples) throws IOException {
+    Map<String, List<Row>> groups = new LinkedHashMap<>();
+    rows.forEach(r -> groups.computeIfAbsent(r.run.program() + "-" + (r.mbit == 0 ? "unshaped" : r.mbit + "mbit"),
+        k -> new ArrayList<>()).add(r));
+    for (Map.Entry<String, List<Row>> group : groups.entrySet()) {
+      int last = group.getValue().stream().mapToInt(Row::repetition).max().orElse(0);
+      List<LinkRateChart.Run> network = new ArrayList<>();
+      List<SparkTimelineChart.Panel> timeline = new ArrayList<>();
+      for (String shuffle : SHUFFLES) {
+        for (Row r : group.getValue()) {
+          if (r.repetition == last && r.run.shuffle().equals(shuffle)) {
+            String label = (shuffle.equals("sort") ? "Spark's sort shuffle" : "SCache") + ", repetition " + last;
+            network.add(new LinkRateChart.Run(label, r.run.jobStart(), r.run.mapEnd(), r.run.jobEnd(),
+                r.sentDuringMaps, r.sentAfterMaps));
+            timeline.add(new SparkTimelineChart.Panel(label, r.run.jobStart(), r.run.jobEnd(),
+                SparkTimelineChart.readTasks(SparkBenchDriver.tasksFile(r.figures))));
+          }
+        }
+      }
+      String title = group.getKey().replace("-", ", ").replace("mbit", " Mbit/s node links");
+      LinkRateChart.write(results.resolve("network-" + group.getKey() + ".png"), title, network, samples);
+      SparkTimelineChart.write(results.resolve("timeline-" + group.getKey() + ".png"), title, timeline);
+    }
+  }
+
+  private void driver(String program, String shuffle, long size, Path figures) throws IOException, InterruptedException {
+    SparkNetnsCluster.NodeShape shape = cluster.shape();
+    List<String> args = List.of("--program", program, "--shuffle", shuffle, "--size", Long.toString(size),
+        "--maps", options.get("maps"), "--reduces", options.get("reduces"),
+        "--spark-master", cluster.sparkMasterUrl(), "--scache-master", cluster.scacheMasterAddress(),
+        "--scache-worker-port", Integer.toString(SparkNetnsCluster.SCACHE_WORKER_PORT),
+        "--executors", Integer.toString(cluster.nodeNames().size()), "--executor-cores", Integer.toString(shape.cores()),
+        "--executor-memory", shape.executorMemoryMb() + "m",
+        "--extra-class-path", cluster.classPaths().adapterJar() + ":" + cluster.classPaths().jobClasses(),
+        "--data", cluster.runDir().resolve("data").resolve("terasort-input").toString(),
+        "--figures", figures.toString());
+    String name = "driver-" + figures.getFileName().toString().replace(".properties", "");
+    int code = cluster.runDriver(name, SparkBenchDriver.class.getName(), args, Duration.ofMinutes(30),
+        l -> { });
+    if (code != 0) {
+      throw new IOException(name + " failed (exit " + code + "); see " + cluster.runDir().resolve("logs")
+          .resolve(name + ".log"));
+    }
+  }
+
+  private static String line(Row r) {
+    RunFigures f = r.run;
+    return String.format(Locale.ROOT, "%-8s %4s Mbit/s #%d %-6s job %6.1f s  maps %6.1f s  reduces %6.1f s  "
+        + "fetch wait/task %5.2f s (max %5.2f)  sent during maps %3.0f%%  placed %s  cpu maps %5.1f s reduces %5.1f s",
+        f.program(), r.mbit == 0 ? "-" : Integer.toString(r.mbit), r.repetition, f.shuffle(), f.jobMs() / 1e3,
+        f.mapStageMs() / 1e3, f.reduceStageMs() / 1e3, f.fetchWaitMedianMs() / 1e3, f.fetchWaitMaxMs() / 1e3,
+        100 * r.shareDuringMaps(), f.onPlacedHost() < 0 ? "-" : f.onPlacedHost() + "/" + f.reduceTasks(),
+        f.mapCpuMs() / 1e3, f.reduceCpuMs() / 1e3);
+  }
+
+  private String summary() {
+    StringBuilder sb = new StringBuilder(String.format(Locale.ROOT,
+        "Spark %s, %s nodes x %s cores, %s per program, %s maps, %s reduces, %s repetitions; medians%n",
+        "3.5.9", options.get("nodes"), options.get("cores"), ByteSize.format(ByteSize.parse(options.get("size"))),
+        options.get("maps"), options.get("reduces"), options.get("repetitions")));
+    sb.append(String.format(Locale.ROOT, "%-9s %-7s %-7s %8s %8s %8s %11s %11s %9s %8s %9s %9s%n", "program", "link",
+        "shuffle", "job s", "maps s", "reduce s", "wait/task s", "wait sum s", "sent@maps", "placed", "map cpu s",
+        "red cpu s"));
+    Map<String, List<Row>> groups = new LinkedHashMap<>();
+    rows.forEach(r -> groups.computeIfAbsent(r.run.program() + "|" + r.mbit, k -> new ArrayList<>()).add(r));
+    groups.forEach((key, list) -> {
+      Map<String, double[]> medians = new HashMap<>();
+      for (String shuffle : SHUFFLES) {
+        List<Row> of = list.stream().filter(r -> r.run.shuffle().equals(shuffle)).toList();
+        double[] m = {
+            median(of, r -> r.run.jobMs() / 1e3), median(of, r -> r.run.mapStageMs() / 1e3),
+            median(of, r -> r.run.reduceStageMs() / 1e3), median(of, r -> r.run.fetchWaitMedianMs() / 1e3),
+            median(of, r -> r.run.fetchWaitTotalMs() / 1e3), median(of, Row::shareDuringMaps),
+            median(of, r -> r.run.onPlacedHost()), median(of, r -> r.run.mapCpuMs() / 1e3),
+            median(of, r -> r.run.reduceCpuMs() / 1e3)};
+        medians.put(shuffle, m);
+        Row any = list.get(0);
+        sb.append(String.format(Locale.ROOT, "%-9s %-7s %-7s %8.1f %8.1f %8.1f %11.2f %11.1f %8.0f%% %8s %9.1f %9.1f%n",
+            any.run.program(), any.mbit == 0 ? "none" : any.mbit + "M", shuffle, m[0], m[1], m[2], m[3], m[4],
+            100 * m[5], m[6] < 0 ? "-" : String.format(Locale.ROOT, "%.0f/%d", m[6], any.run.reduceTasks()), m[7],
+            m[8]));
+      }
+      double[] s = medians.get("sort");
+      double[] c = medians.get("scache");
+      sb.append(String.format(Locale.ROOT, "%-9s %-7s %-7s %7.2fx %7.2fx %7.2fx %10.2fx %10.2fx %9s %8s %8.2fx %8.2fx%n",
+          "", "", "ratio", Stats.ratio(c[0], s[0]), Stats.ratio(c[1], s[1]), Stats.ratio(c[2], s[2]),
+          Stats.ratio(c[3], s[3]), Stats.ratio(c[4], s[4]), "", "", Stats.ratio(c[7], s[7]),
+          Stats.ratio(c[8], s[8])));
+    });
+    return sb.toString();
+  }
+
+  private static double median(List<Row> rows, ToDoubleFunction<Row> f) {
+    return Stats.median(rows.stream().map(r -> f.applyAsDouble(r)).toList());
+  }
+
+  private String csv() {
+    StringBuilder sb = new StringBuilder("program,link_mbit,repetition,shuffle,job_ms,map_stage_ms,reduce_stage_ms,"
+        + "fetch_wait_median_ms,fetch_wait_max_ms,fetch_wait_total_ms,shuffle_bytes,local_bytes,remote_bytes,"
+        + "reduce_tasks,on_placed_host,map_cpu_ms,reduce_cpu_ms,sent_during_maps,sent_after_maps,job_start_ms,"
+        + "map_end_ms,job_end_ms,output\n");
+    for (Row r : rows) {
+      RunFigures f = r.run;
+      sb.append(String.join(",", f.program(), Integer.toString(r.mbit), Integer.toString(r.repetition), f.shuffle(),
+          Long.toString(f.jobMs()), Long.toString(f.mapStageMs()), Long.toString(f.reduceStageMs()),
+          Long.toString(f.fetchWaitMedianMs()), Long.toString(f.fetchWaitMaxMs()), Long.toString(f.fetchWaitTotalMs()),
+          Long.toString(f.shuffleBytes()), Long.toString(f.localBytes()), Long.toString(f.remoteBytes()),
+          Integer.toString(f.reduceTasks()), Integer.toString(f.onPlacedHost()), Long.toString(f.mapCpuMs()),
+          Long.toString(f.reduceCpuMs()), Long.toString(r.sentDuringMaps), Long.toString(r.sentAfterMaps),
+          Long.toString(f.jobStart()), Long.toString(f.mapEnd()), Long.toString(f.jobEnd()),
+          '"' + f.output() + '"')).append('\n');
+    }
+    return sb.toString();
+  }
+
+  private static String linksCsv(List<LinkSampler.Sample> samples) {
+    StringBuilder sb = new StringBuilder("time_ms,node,received_bytes,sent_bytes\n");
+    for (LinkSampler.Sample s : samples) {
+      sb.append(s.time()).append(',').append(s.node()).append(',').append(s.received()).append(',').append(s.sent())
+          .append('\n');
+    }
+    return sb.toString();
+  }
+}

@@ -1,0 +1,106 @@
+package org.scache.tests;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.scache.client.ReduceInput;
+import org.scache.client.ScacheClient;
+import org.scache.client.ShuffleHints;
+import org.scache.common.BlockId;
+import org.scache.common.ScacheException;
+import org.scache.common.config.ScacheConf;
+import org.scache.common.config.ScacheOptions;
+import org.scache.common.shuffle.MapSample;
+import org.scache.common.shuffle.PartitionerKind;
+import org.scache.common.shuffle.ReduceAssignment;
+import org.scache.common.shuffle.ShufflePlacement;
+import org.scache.common.testing.Await;
+
+/**
+ * A reduce that starts while its input is still on its way to its worker (prefetch paced at 1 MiB/s
+ * here, as on a slow link) waits for the prefetch and reads every block once: the worker fetches
+ * nothing a second time from the blocks' holder.
+ */
+class PrefetchInFlightIT {
+  private static final int MAPS = 4;
+  private static final int BLOCK = 512 * 1024;
+  private static InProcessCluster cluster;
+
+  @BeforeAll
+  static void start() throws Exception {
+    cluster = InProcessCluster.start(2, 64L << 20, ScacheConf.empty()
+        .with(ScacheOptions.WORKER_PREFETCH_BANDWIDTH.key(), "1m")
+        .with(ScacheOptions.WORKER_PREFETCH_BATCH.key(), "256k"));
+  }
+
+  @AfterAll
+  static void stop() {
+    cluster.close();
+  }
+
+  @Test
+  void aReduceReadWhileItsBlocksArePrefetched_waitsForThem_andFetchesNothingTwice() throws Exception {
+    String app = "app-in-flight";
+    int shuffle = 1;
+    ScacheClient mapSide = cluster.client(0, app, "secret");
+    ScacheClient reduceSide = cluster.client(1, app, "secret");
+    try {
+      mapSide.registerApplication();
+      mapSide.registerShuffle(shuffle, MAPS, 2, PartitionerKind.RANGE, ShuffleHints.NONE);
+      List<MapSample> samples = new ArrayList<>();
+      for (int m = 0; m < MAPS; m++) {
+        samples.add(new MapSample(m, 2L * BLOCK, 12, List.of(6, 6)));
+      }
+      mapSide.reportSamples(shuffle, samples);
+      AtomicReference<ShufflePlacement> placed = new AtomicReference<>();
+      Await.until(() -> {
+        try {
+          placed.set(mapSide.getScheduleResult(shuffle));
+          return true;
+        } catch (ScacheException notYet) {
+          return false;
+        }
+      }, Duration.ofSeconds(20), "the sampled shuffle is placed");
+      String worker1 = cluster.worker(1).info().workerId();
+      int reduce = placed.get().assignments().stream().filter(a -> a.worker().workerId().equals(worker1))
+          .mapToInt(ReduceAssignment::reduceId).findFirst().orElseThrow();
+
+      long remoteBefore = cluster.stat(1, "read.remote.blocks");
+      long prefetchedBefore = cluster.stat(1, "read.prefetched.blocks");
+      // every map runs on worker 0: the reduce placed on worker 1 has all its input to prefetch
+      for (int m = 0; m < MAPS; m++) {
+        for (int r = 0; r < 2; r++) {
+          mapSide.putBlock(new BlockId(app, shuffle, m, 0, r), BlockData.bytes(seed(m, r), BLOCK));
+        }
+        mapSide.mapFinished(shuffle, m, 0);
+      }
+      ReduceInput input = reduceSide.getReduceInput(shuffle, reduce);
+
+      assertEquals(MAPS, input.blocks().size());
+      for (int m = 0; m < MAPS; m++) {
+        ReduceInput.Block b = input.blocks().get(m);
+        assertEquals(new BlockId(app, shuffle, m, 0, reduce), b.blockId());
+        assertTrue(BlockData.matches(seed(m, reduce), BLOCK, b.data()), b.blockId() + " differs");
+      }
+      assertEquals(0, cluster.stat(1, "read.remote.blocks") - remoteBefore,
+          "no block on its way was fetched a second time");
+      assertEquals(MAPS, cluster.stat(1, "read.prefetched.blocks") - prefetchedBefore,
+          "every block was read from its prefetched copy");
+    } finally {
+      mapSide.removeApplication();
+      mapSide.close();
+      reduceSide.close();
+    }
+  }
+
+  private static long seed(int map, int reduce) {
+    return 7_000_000L + map * 1000L + reduce;
+  }
+}
