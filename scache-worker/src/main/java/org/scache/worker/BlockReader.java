@@ -145,7 +145,8 @@ final class BlockReader {
         here.add(l.blockId()); // held here, in memory or spilled to disk
       } else if (l.holder().workerId().equals(self.workerId())) {
         parts.add(CompletableFuture.failedFuture(new ScacheException(Status.BLOCK_NOT_FOUND,
-            l.blockId() + " is no longer stored on worker " + self.workerId())));
+            l.blockId() + " is no longer stored on worker " + self.workerId() + ": re-run map "
+                + l.blockId().mapId())));
       } else {
         byHolder.computeIfAbsent(l.holder().workerId(), k -> new ArrayList<>()).add(l);
       }

@@ -1,11 +1,17 @@
 package org.scache.spark;
 
-import java.io.ByteArrayOutputStream;
+import java.io.BufferedOutputStream;
+import java.io.File;
+import java.io.FileOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
+import java.nio.file.Files;
 import java.util.ArrayDeque;
+import java.util.Arrays;
 import java.util.Deque;
+import java.util.function.Supplier;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import org.apache.spark.shuffle.api.ShuffleMapOutputWriter;
@@ -16,10 +22,12 @@ import org.scache.common.BlockId;
 import org.scache.common.ScacheException;
 
 /**
- * Where Spark's sorter writes a map task's partitions: each partition's bytes (serialized and
- * compressed by Spark's own streams) are collected in memory and put as one SCache block when the
- * sorter closes the partition, while the sorter goes on with the next one. At most
- * {@code maxPendingBytes} of puts are outstanding; {@link #commitAllPartitions} waits for them all.
+ * Where a map task writes its partitions: each partition's bytes (serialized and compressed by
+ * Spark's own streams) are collected in memory and put as one SCache block when the writer closes
+ * the partition, while the task goes on. The memory the buffers take is acquired from
+ * {@link PartitionMemory}; a buffer that cannot get more goes on in a local file, and is read back
+ * whole when it is put. At most {@code maxPendingBytes} of puts are outstanding;
+ * {@link #commitAllPartitions} waits for them all.
  */
 final class PartitionBlockWriter implements ShuffleMapOutputWriter {
   private final ScacheClient client;
@@ -29,14 +37,29 @@ final class PartitionBlockWriter implements ShuffleMapOutputWriter {
   private final int attempt;
   private final long[] lengths;
   private final long maxPendingBytes;
+  private final PartitionMemory memory;
+  private final Supplier<File> tempFiles;
   private final Deque<Pending> pending = new ArrayDeque<>();
+  private final java.util.List<PartitionBuffer> buffers = new java.util.ArrayList<>();
   private long pendingBytes;
   private long putNanos;
+  private long spilledBytes;
 
-  private record Pending(CompletableFuture<Void> put, long bytes) {}
+  private record Pending(CompletableFuture<Void> put, long bytes, long reserved) {}
 
+  /** A writer whose buffers stay in memory, whatever their size. */
   PartitionBlockWriter(ScacheClient client, String appId, int shuffleId, int mapIndex, int attempt, int numPartitions,
       long maxPendingBytes) {
+    this(client, appId, shuffleId, mapIndex, attempt, numPartitions, maxPendingBytes, PartitionMemory.unlimited(),
+        () -> {
+          throw new IllegalStateException("unlimited buffers need no file");
+        });
+  }
+
+  PartitionBlockWriter(ScacheClient client, String appId, int shuffleId, int mapIndex, int attempt, int numPartitions,
+      long maxPendingBytes, PartitionMemory memory, Supplier<File> tempFiles) {
+    this.memory = memory;
+    this.tempFiles = tempFiles;
     this.client = client;
     this.appId = appId;
     this.shuffleId = shuffleId;
@@ -55,6 +78,7 @@ final class PartitionBlockWriter implements ShuffleMapOutputWriter {
       public OutputStream openStream() {
         if (stream == null) {
           stream = new PartitionBuffer(reducePartitionId);
+          buffers.add(stream);
         }
         return stream;
       }
@@ -80,6 +104,7 @@ final class PartitionBlockWriter implements ShuffleMapOutputWriter {
     // blocks already put stay with this attempt, which never becomes the map's final one
     pending.forEach(p -> p.put().cancel(false));
     pending.clear();
+    buffers.forEach(PartitionBuffer::discard);
   }
 
   /** Nanoseconds spent waiting for puts, for the task's shuffle write time. */
@@ -87,13 +112,19 @@ final class PartitionBlockWriter implements ShuffleMapOutputWriter {
     return putNanos;
   }
 
-  private void put(int partition, byte[] bytes, int length) throws IOException {
+  /** Bytes that went to local files because the task's memory was taken. */
+  long spilledBytes() {
+    return spilledBytes;
+  }
+
+  private void put(int partition, byte[] bytes, int length, long reserved) throws IOException {
     lengths[partition] = length;
     if (length == 0) {
+      memory.release(reserved);
       return;
     }
     BlockId id = new BlockId(appId, shuffleId, mapIndex, attempt, partition);
-    pending.add(new Pending(client.putBlockAsync(id, ByteBuffer.wrap(bytes, 0, length)), length));
+    pending.add(new Pending(client.putBlockAsync(id, ByteBuffer.wrap(bytes, 0, length)), length, reserved));
     pendingBytes += length;
     while (pendingBytes > maxPendingBytes && pending.size() > 1) {
       awaitOldest();
@@ -111,24 +142,114 @@ final class PartitionBlockWriter implements ShuffleMapOutputWriter {
     } finally {
       putNanos += System.nanoTime() - start;
       pendingBytes -= oldest.bytes();
+      memory.release(oldest.reserved());
     }
   }
 
-  /** One partition's bytes, put as a block when Spark closes the stream. */
-  private final class PartitionBuffer extends ByteArrayOutputStream {
+  /**
+   * One partition's bytes, put as a block when the task closes the stream: in memory while the task's
+   * memory allows, then in a local file.
+   */
+  private final class PartitionBuffer extends OutputStream {
+    private static final int MAX_ARRAY = Integer.MAX_VALUE - 16;
     private final int partition;
+    private byte[] buf = new byte[0];
+    private int count;
+    private long reserved;
+    private File file;
+    private OutputStream fileOut;
+    private long fileBytes;
     private boolean closed;
 
     PartitionBuffer(int partition) {
-      super(64 * 1024);
       this.partition = partition;
+    }
+
+    int size() {
+      return (int) Math.min(Integer.MAX_VALUE, count + fileBytes);
+    }
+
+    @Override
+    public void write(int b) throws IOException {
+      write(new byte[] {(byte) b}, 0, 1);
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+      if (fileOut == null && fits(count + (long) len)) {
+        System.arraycopy(b, off, buf, count, len);
+        count += len;
+        return;
+      }
+      if (fileOut == null) {
+        file = tempFiles.get();
+        fileOut = new BufferedOutputStream(new FileOutputStream(file), 64 * 1024);
+      }
+      fileOut.write(b, off, len);
+      fileBytes += len;
+      spilledBytes += len;
+    }
+
+    /** Whether the buffer holds {@code needed} bytes, grown if the task's memory allows. */
+    private boolean fits(long needed) {
+      if (needed <= buf.length) {
+        return true;
+      }
+      if (needed > MAX_ARRAY) {
+        return false;
+      }
+      int grown = (int) Math.min(MAX_ARRAY, Math.max(needed, Math.max(64 * 1024, 2L * buf.length)));
+      if (!memory.reserve(grown - buf.length)) {
+        return false;
+      }
+      reserved += grown - buf.length;
+      buf = Arrays.copyOf(buf, grown);
+      return true;
+    }
+
+    /** Drops what the buffer holds, its file included: the map attempt failed. */
+    void discard() {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      buf = null;
+      if (fileOut != null) {
+        try {
+          fileOut.close();
+          Files.deleteIfExists(file.toPath());
+        } catch (IOException e) {
+          // Spark removes its local directories when the executor stops
+        }
+      }
     }
 
     @Override
     public void close() throws IOException {
-      if (!closed) {
-        closed = true;
-        put(partition, buf, count);
+      if (closed) {
+        return;
+      }
+      closed = true;
+      if (fileOut == null) {
+        put(partition, buf, count, reserved);
+        return;
+      }
+      fileOut.close();
+      try {
+        long total = count + fileBytes;
+        if (total > MAX_ARRAY) {
+          throw new IOException("partition " + partition + " of map " + mapIndex + " is " + total
+              + " bytes, more than one SCache block can hold");
+        }
+        byte[] whole = Arrays.copyOf(buf, (int) total);
+        try (InputStream in = Files.newInputStream(file.toPath())) {
+          in.readNBytes(whole, count, (int) fileBytes);
+        }
+        memory.release(reserved);
+        buf = null;
+        put(partition, whole, (int) total, 0);
+      } finally {
+        Files.deleteIfExists(file.toPath());
       }
     }
   }

@@ -1,23 +1,33 @@
 package org.scache.spark;
 
 import java.io.IOException;
+import org.apache.spark.Partitioner;
 import org.apache.spark.ShuffleDependency;
+import org.apache.spark.SparkEnv;
 import org.apache.spark.TaskContext;
 import org.apache.spark.scheduler.MapStatus;
 import org.apache.spark.scheduler.MapStatus$;
+import org.apache.spark.serializer.SerializationStream;
+import org.apache.spark.serializer.SerializerInstance;
+import org.apache.spark.serializer.SerializerManager;
 import org.apache.spark.shuffle.ShuffleWriteMetricsReporter;
 import org.apache.spark.shuffle.ShuffleWriter;
 import org.apache.spark.storage.BlockManagerId;
+import org.apache.spark.storage.ShuffleBlockId;
 import org.apache.spark.util.collection.ExternalSorter;
 import org.scache.client.ScacheClient;
 import scala.Option;
 import scala.Product2;
 import scala.collection.Iterator;
+import scala.reflect.ClassTag;
+import scala.reflect.ClassTag$;
 
 /**
- * A map task's writer: Spark's own sorter partitions the records (combining them on the map side
- * when the shuffle asks for it) and serializes and compresses each partition as Spark's sort
- * shuffle does; each partition becomes one SCache block on this node's worker, put while the next
+ * A map task's writer, as Spark's sort shuffle writes: with few partitions
+ * ({@code spark.shuffle.sort.bypassMergeThreshold}) and no map-side combine, each record is
+ * serialized and compressed straight into its partition's stream; otherwise Spark's own sorter
+ * partitions the records (combining them on the map side when the shuffle asks for it) and
+ * serializes and compresses each partition; each partition becomes one SCache block on this node's worker, put while the next
  * is written. The map is then declared finished with this task attempt as its attempt, and the
  * map status carries the true block sizes.
  */
@@ -30,6 +40,7 @@ final class ScacheShuffleWriter<K, V, C> extends ShuffleWriter<K, V> {
   private final BlockManagerId location;
   private final long maxPendingBytes;
   private ExternalSorter<K, V, ?> sorter;
+  private PartitionMemory memory;
   private MapStatus status;
   private long[] lengths;
   private boolean stopping;
@@ -48,25 +59,79 @@ final class ScacheShuffleWriter<K, V, C> extends ShuffleWriter<K, V> {
   @Override
   public void write(Iterator<Product2<K, V>> records) throws IOException {
     ShuffleDependency<K, V, C> dep = handle.dependency();
-    if (dep.mapSideCombine()) {
-      sorter = new ExternalSorter<K, V, C>(context, dep.aggregator(), Option.apply(dep.partitioner()),
-          dep.keyOrdering(), dep.serializer());
-    } else {
-      // as Spark's sort shuffle: neither combined nor sorted here; a sortByKey sorts on the reduce side
-      sorter = new ExternalSorter<K, V, V>(context, Option.empty(), Option.apply(dep.partitioner()), Option.empty(),
-          dep.serializer());
-    }
-    sorter.insertAll(records);
     int mapIndex = context.partitionId();
     int attempt = BlockAttempts.of(mapTaskId);
-    PartitionBlockWriter out = new PartitionBlockWriter(client, handle.appId(), handle.shuffleId(), mapIndex, attempt,
-        handle.numReduces(), maxPendingBytes);
-    sorter.writePartitionedMapOutput(handle.shuffleId(), mapTaskId, out, metrics);
-    lengths = out.commitAllPartitions(sorter.getChecksums()).getPartitionLengths();
+    long[] checksums;
+    PartitionBlockWriter out;
+    if (!dep.mapSideCombine() && handle.numReduces() <= SparkEnv.get().conf()
+        .getInt("spark.shuffle.sort.bypassMergeThreshold", 200)) {
+      // as Spark's sort shuffle for few partitions and no map-side combine: each record straight to its
+      // partition's stream, neither buffered as objects nor sorted
+      memory = PartitionMemory.of(context.taskMemoryManager());
+      out = new PartitionBlockWriter(client, handle.appId(), handle.shuffleId(), mapIndex, attempt,
+          handle.numReduces(), maxPendingBytes, memory,
+          () -> SparkEnv.get().blockManager().diskBlockManager().createTempLocalBlock()._2());
+      writeStraight(dep, records, out);
+      checksums = new long[0];
+    } else {
+      if (dep.mapSideCombine()) {
+        sorter = new ExternalSorter<K, V, C>(context, dep.aggregator(), Option.apply(dep.partitioner()),
+            dep.keyOrdering(), dep.serializer());
+      } else {
+        // as Spark's sort shuffle: neither combined nor sorted here; a sortByKey sorts on the reduce side
+        sorter = new ExternalSorter<K, V, V>(context, Option.empty(), Option.apply(dep.partitioner()), Option.empty(),
+            dep.serializer());
+      }
+      sorter.insertAll(records);
+      out = new PartitionBlockWriter(client, handle.appId(), handle.shuffleId(), mapIndex, attempt,
+          handle.numReduces(), maxPendingBytes);
+      sorter.writePartitionedMapOutput(handle.shuffleId(), mapTaskId, out, metrics);
+      checksums = sorter.getChecksums();
+    }
+    lengths = out.commitAllPartitions(checksums).getPartitionLengths();
     long start = System.nanoTime();
     client.mapFinished(handle.shuffleId(), mapIndex, attempt);
     metrics.incWriteTime(out.putNanos() + System.nanoTime() - start);
     status = MapStatus$.MODULE$.apply(location, lengths, mapTaskId);
+  }
+
+  /** Serializes and compresses each record into its partition's stream; closing a stream puts the partition. */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private void writeStraight(ShuffleDependency<K, V, C> dep, Iterator<Product2<K, V>> records, PartitionBlockWriter out)
+      throws IOException {
+    SerializerInstance serializer = dep.serializer().newInstance();
+    SerializerManager streams = SparkEnv.get().serializerManager();
+    Partitioner partitioner = dep.partitioner();
+    SerializationStream[] open = new SerializationStream[handle.numReduces()];
+    ClassTag any = ClassTag$.MODULE$.Any();
+    boolean written = false;
+    try {
+      while (records.hasNext()) {
+        Product2<K, V> r = records.next();
+        int p = partitioner.getPartition(r._1());
+        if (open[p] == null) {
+          open[p] = serializer.serializeStream(streams.wrapStream(new ShuffleBlockId(handle.shuffleId(), mapTaskId, p),
+              out.getPartitionWriter(p).openStream()));
+        }
+        open[p].writeKey(r._1(), any);
+        open[p].writeValue(r._2(), any);
+        metrics.incRecordsWritten(1);
+      }
+      long bytes = 0;
+      for (int p = 0; p < open.length; p++) {
+        if (open[p] != null) {
+          open[p].close();
+          open[p] = null;
+          bytes += out.getPartitionWriter(p).getNumBytesWritten();
+        }
+      }
+      metrics.incBytesWritten(bytes);
+      written = true;
+    } finally {
+      if (!written) {
+        out.abort(null);
+      }
+    }
   }
 
   @Override
@@ -81,6 +146,10 @@ final class ScacheShuffleWriter<K, V, C> extends ShuffleWriter<K, V> {
       if (sorter != null) {
         sorter.stop();
         sorter = null;
+      }
+      if (memory != null) {
+        memory.close();
+        memory = null;
       }
     }
   }

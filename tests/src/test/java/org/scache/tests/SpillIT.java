@@ -132,7 +132,8 @@ class SpillIT {
       ScacheException e = assertThrows(ScacheException.class, () -> c.getReduceInput(0, 0));
       assertEquals(Status.BLOCK_NOT_FOUND, e.status());
       assertTrue(c.workerStats().get("spill.checksum.failures") > 0);
-      // the master now knows the map's output is lost: the read names maps to re-run
+      // the map's output is lost: the read names the map to re-run (the worker knows at once, the master
+      // once the worker's report of the loss reaches it)
       ScacheException again = assertThrows(ScacheException.class, () -> c.getReduceInput(0, 0));
       assertEquals(Status.BLOCK_NOT_FOUND, again.status());
       assertTrue(again.getMessage().contains("re-run"), again.getMessage());

@@ -1,0 +1,90 @@
+package org.scache.spark;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.scache.client.ScacheClient;
+import org.scache.common.BlockId;
+import org.scache.common.config.ScacheConf;
+import org.scache.common.config.ScacheOptions;
+import org.scache.common.shuffle.PartitionerKind;
+
+/**
+ * A map task's partition buffers take the task's memory as it is granted; a partition past it goes on
+ * in a local file and is still stored whole, byte for byte, and the file is gone afterwards.
+ */
+class PartitionBlockWriterIT {
+  private static final long GRANTABLE = 256 * 1024;
+
+  @Test
+  void aPartitionPastTheTasksMemory_goesOnInAFile_andIsStoredWhole() throws Exception {
+    try (ScacheServices scache = ScacheServices.start(List.of("127.0.0.1"), 0, 64L << 20)) {
+      ScacheConf conf = ScacheConf.empty()
+          .with(ScacheOptions.CLIENT_MASTER_ADDRESS, scache.masterAddress())
+          .with(ScacheOptions.CLIENT_WORKER_ADDRESS, "127.0.0.1:" + scache.workerPort(0));
+      String app = "app-partition-files";
+      try (ScacheClient client = ScacheClient.create(conf, app, "secret".getBytes(StandardCharsets.UTF_8))) {
+        client.registerApplication();
+        client.registerShuffle(0, 1, 2, PartitionerKind.HASH);
+        long[] granted = {0};
+        PartitionMemory memory = PartitionMemory.from(new PartitionMemory.Source() {
+          @Override
+          public long acquire(long bytes) {
+            long g = Math.min(bytes, GRANTABLE - granted[0]);
+            granted[0] += g;
+            return g;
+          }
+
+          @Override
+          public void free(long bytes) {
+            granted[0] -= bytes;
+          }
+        });
+        Path dir = Files.createTempDirectory("partition-files");
+        PartitionBlockWriter out = new PartitionBlockWriter(client, app, 0, 0, 0, 2, 64L << 20, memory,
+            () -> {
+              try {
+                return Files.createTempFile(dir, "partition", ".tmp").toFile();
+              } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+              }
+            });
+        byte[] big = new byte[1 << 20];
+        byte[] small = new byte[10_000];
+        new SplittableRandom(1).nextBytes(big);
+        new SplittableRandom(2).nextBytes(small);
+        OutputStream p0 = out.getPartitionWriter(0).openStream();
+        OutputStream p1 = out.getPartitionWriter(1).openStream();
+        for (int off = 0; off < big.length; off += 4096) {
+          p0.write(big, off, 4096);
+          if (off < small.length) {
+            p1.write(small, off, Math.min(4096, small.length - off));
+          }
+        }
+        p0.close();
+        p1.close();
+        long[] lengths = out.commitAllPartitions(new long[0]).getPartitionLengths();
+
+        assertArrayEquals(new long[] {big.length, small.length}, lengths);
+        assertTrue(out.spilledBytes() > 0, "the big partition went on in a file");
+        assertArrayEquals(big, client.getBlock(new BlockId(app, 0, 0, 0, 0)));
+        assertArrayEquals(small, client.getBlock(new BlockId(app, 0, 0, 0, 1)));
+        try (var files = Files.list(dir)) {
+          assertEquals(0, files.count(), "the partition's file is deleted once it is put");
+        }
+        assertTrue(granted[0] <= GRANTABLE);
+        memory.close();
+        assertEquals(0, granted[0], "the task's memory is given back");
+        client.removeApplication();
+      }
+    }
+  }
+}
