@@ -12,6 +12,7 @@ import org.apache.spark.serializer.SerializerInstance;
 import org.apache.spark.serializer.SerializerManager;
 import org.apache.spark.shuffle.ShuffleWriteMetricsReporter;
 import org.apache.spark.shuffle.ShuffleWriter;
+import org.apache.spark.shuffle.api.ShufflePartitionWriter;
 import org.apache.spark.storage.BlockManagerId;
 import org.apache.spark.storage.ShuffleBlockId;
 import org.apache.spark.util.collection.ExternalSorter;
@@ -103,6 +104,7 @@ final class ScacheShuffleWriter<K, V, C> extends ShuffleWriter<K, V> {
     SerializerManager streams = SparkEnv.get().serializerManager();
     Partitioner partitioner = dep.partitioner();
     SerializationStream[] open = new SerializationStream[handle.numReduces()];
+    ShufflePartitionWriter[] partitions = new ShufflePartitionWriter[handle.numReduces()];
     ClassTag any = ClassTag$.MODULE$.Any();
     boolean written = false;
     try {
@@ -110,8 +112,9 @@ final class ScacheShuffleWriter<K, V, C> extends ShuffleWriter<K, V> {
         Product2<K, V> r = records.next();
         int p = partitioner.getPartition(r._1());
         if (open[p] == null) {
+          partitions[p] = out.getPartitionWriter(p);
           open[p] = serializer.serializeStream(streams.wrapStream(new ShuffleBlockId(handle.shuffleId(), mapTaskId, p),
-              out.getPartitionWriter(p).openStream()));
+              partitions[p].openStream()));
         }
         open[p].writeKey(r._1(), any);
         open[p].writeValue(r._2(), any);
@@ -122,7 +125,7 @@ final class ScacheShuffleWriter<K, V, C> extends ShuffleWriter<K, V> {
         if (open[p] != null) {
           open[p].close();
           open[p] = null;
-          bytes += out.getPartitionWriter(p).getNumBytesWritten();
+          bytes += partitions[p].getNumBytesWritten();
         }
       }
       metrics.incBytesWritten(bytes);

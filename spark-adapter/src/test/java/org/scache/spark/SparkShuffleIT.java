@@ -81,24 +81,39 @@ class SparkShuffleIT {
         scache.total("prefetch.blocks"));
   }
 
-  private static Map<String, Object> runRddJobs(SparkConf conf) {
+  /** The RDD shuffles' outputs, and under "shuffleBytesWritten" the bytes the map tasks reported writing. */
+  private static Map<String, Object> runRddJobs(SparkConf conf) throws Exception {
     Map<String, Object> out = new LinkedHashMap<>();
+    java.util.concurrent.atomic.AtomicLong written = new java.util.concurrent.atomic.AtomicLong();
     try (JavaSparkContext sc = new JavaSparkContext(conf)) {
+      sc.sc().addSparkListener(new org.apache.spark.scheduler.SparkListener() {
+        @Override
+        public void onTaskEnd(org.apache.spark.scheduler.SparkListenerTaskEnd end) {
+          if (end.taskMetrics() != null) {
+            written.addAndGet(end.taskMetrics().shuffleWriteMetrics().bytesWritten());
+          }
+        }
+      });
       out.put("groupByKey", ShuffleJobs.groupByKey(sc));
       out.put("sortByKey", ShuffleJobs.sortByKey(sc));
       out.put("join", ShuffleJobs.join(sc));
+      sc.sc().listenerBus().waitUntilEmpty();
     }
+    out.put("shuffleBytesWritten", written.get());
     return out;
   }
 
   @Test
-  void withKryo_rangeSampledAndHashedShuffles_giveTheSameOutputAsSparksSortShuffle() {
+  void withKryo_rangeSampledAndHashedShuffles_giveTheSameOutputAsSparksSortShuffle() throws Exception {
     String kryo = "org.apache.spark.serializer.KryoSerializer";
     Map<String, Object> viaScache = runRddJobs(SparkConfs.scache(
         SparkConfs.base("local-cluster[2,1,1024]", "scache-kryo-it"), scache.masterAddress())
         .set("spark.scache.client.worker.address", "127.0.0.1:" + scache.workerPort(0))
         .set("spark.serializer", kryo));
     Map<String, Object> viaSort = runRddJobs(SparkConfs.base("local[2]", "sort-kryo-it").set("spark.serializer", kryo));
+    long written = (Long) viaScache.remove("shuffleBytesWritten");
+    assertTrue(written > 0, "map tasks report the bytes they wrote, as Spark's writers do: " + written);
+    viaSort.remove("shuffleBytesWritten");
     assertEquals(viaSort, viaScache, "the shuffles differ with Kryo");
   }
 }
