@@ -78,8 +78,9 @@ class ReducePlacementIT {
         + "%d local (%d prefetched), %d remote; %d freed on commit%n", onNode, REDUCES, elsewhere,
         delta(before, after, "read.local.blocks"), delta(before, after, "read.prefetched.blocks"),
         delta(before, after, "read.remote.blocks"), delta(before, after, "commit.freed.blocks"));
-    assertEquals(REDUCES, onNode, "every reduce started on the NodeManager it was placed on");
-    assertEquals(0, elsewhere);
+    // the counters count reduce attempts: a speculative attempt of a slow (skewed) reduce counts too
+    assertTrue(onNode >= REDUCES, "every reduce started on the NodeManager it was placed on: " + onNode);
+    assertEquals(0, elsewhere, "no reduce attempt started elsewhere");
     assertEquals(0, delta(before, after, "read.remote.blocks"), "no reduce read a block from another worker");
     assertTrue(delta(before, after, "prefetch.blocks") > 0, "workers prefetched blocks to the placed nodes");
     assertTrue(delta(before, after, "commit.freed.blocks") > 0,
