@@ -171,7 +171,11 @@ final class PartitionBlockWriter implements ShuffleMapOutputWriter {
 
     @Override
     public void write(int b) throws IOException {
-      write(new byte[] {(byte) b}, 0, 1);
+      if (fileOut == null && fits(count + 1L)) {
+        buf[count++] = (byte) b;
+      } else {
+        write(new byte[] {(byte) b}, 0, 1);
+      }
     }
 
     @Override

@@ -118,6 +118,20 @@ public final class NodeNetwork implements AutoCloseable {
     return net;
   }
 
+  /**
+   * The network of a new run: fails with what is missing when this machine cannot host it, empties
+   * {@code runDir} (leaving an empty {@code data/}), then creates the hosts.
+   */
+  public static NodeNetwork forRun(Path runDir, int nodeCount) throws IOException {
+    String missing = whatIsMissing();
+    if (missing != null) {
+      throw new IllegalStateException(missing);
+    }
+    Directories.deleteRecursively(runDir);
+    Files.createDirectories(runDir.resolve("data"));
+    return create(nodeCount);
+  }
+
   private static Host host(String name, int lastOctet) {
     return new Host(name, PREFIX + name, SUBNET + lastOctet, "scv-" + name);
   }

@@ -1,11 +1,10 @@
 package org.scache.spark.bench;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.scache.bench.netns.ModuleBuild;
 
 /**
  * The class paths of the Spark cluster's JVMs, from what the build wrote into {@code target/netns-lib/}:
@@ -19,26 +18,10 @@ import java.util.List;
  */
 record SparkClassPaths(List<Path> spark, Path adapterJar, Path jobClasses, List<Path> full) {
   static SparkClassPaths of(Path moduleDir) throws IOException {
-    Path lib = moduleDir.resolve("target").resolve("netns-lib");
-    Path listFile = lib.resolve("classpath.txt");
-    Path adapter = lib.resolve("spark-adapter.jar");
-    if (!Files.isReadable(listFile) || !Files.isReadable(adapter)) {
-      throw new IllegalStateException("no " + listFile + " or " + adapter + ": build the module first ("
-          + "mvn -B -ntp -q install -DskipTests)");
-    }
-    List<Path> dependencies = new ArrayList<>();
-    for (String entry : Files.readString(listFile, StandardCharsets.UTF_8).trim().split(":")) {
-      if (!entry.isBlank()) {
-        dependencies.add(Path.of(entry.trim()).toAbsolutePath());
-      }
-    }
-    Path classes = moduleDir.resolve("target").resolve("classes").toAbsolutePath();
-    List<Path> full = new ArrayList<>();
-    full.add(classes);
-    full.addAll(dependencies);
+    ModuleBuild build = ModuleBuild.of(moduleDir, "spark-adapter.jar");
     Path project = moduleDir.toAbsolutePath().normalize().getParent();
-    return new SparkClassPaths(dependencies.stream().filter(p -> !isScache(p, project)).toList(), adapter.toAbsolutePath(),
-        classes, List.copyOf(full));
+    return new SparkClassPaths(build.dependencies().stream().filter(p -> !isScache(p, project)).toList(),
+        build.adapterJar(), build.classes(), build.full());
   }
 
   /** The driver's: Spark's jars, the shaded adapter and the jobs, as spark-submit would assemble them. */

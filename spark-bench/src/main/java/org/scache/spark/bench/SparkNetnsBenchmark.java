@@ -205,7 +205,8 @@ public final class SparkNetnsBenchmark {
   private String summary() {
     StringBuilder sb = new StringBuilder(String.format(Locale.ROOT,
         "Spark %s, %s nodes x %s cores, %s per program, %s maps, %s reduces, %s repetitions; medians%n",
-        "3.5.9", options.get("nodes"), options.get("cores"), ByteSize.format(ByteSize.parse(options.get("size"))),
+        org.apache.spark.package$.MODULE$.SPARK_VERSION(), options.get("nodes"), options.get("cores"),
+        ByteSize.format(ByteSize.parse(options.get("size"))),
         options.get("maps"), options.get("reduces"), options.get("repetitions")));
     sb.append(String.format(Locale.ROOT, "%-9s %-7s %-7s %8s %8s %8s %11s %11s %9s %8s %9s %9s%n", "program", "link",
         "shuffle", "job s", "maps s", "reduce s", "wait/task s", "wait sum s", "sent@maps", "placed", "map cpu s",

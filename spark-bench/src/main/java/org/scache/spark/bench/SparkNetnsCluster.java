@@ -10,7 +10,6 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
-import org.scache.bench.netns.Directories;
 import org.scache.bench.netns.HostProcess;
 import org.scache.bench.netns.LinkSampler;
 import org.scache.bench.netns.LogFollower;
@@ -57,13 +56,7 @@ final class SparkNetnsCluster implements AutoCloseable {
    */
   static SparkNetnsCluster start(Path runDir, int nodes, NodeShape shape, SparkClassPaths classPaths)
       throws IOException, InterruptedException {
-    String missing = NodeNetwork.whatIsMissing();
-    if (missing != null) {
-      throw new IllegalStateException(missing);
-    }
-    Directories.deleteRecursively(runDir);
-    Files.createDirectories(runDir.resolve("data"));
-    NodeNetwork network = NodeNetwork.create(nodes);
+    NodeNetwork network = NodeNetwork.forRun(runDir, nodes);
     SparkNetnsCluster cluster = new SparkNetnsCluster(runDir.toAbsolutePath(), network, classPaths, shape);
     try {
       cluster.writeSparkHome();

@@ -14,7 +14,6 @@ import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import org.scache.bench.netns.Directories;
 import org.scache.bench.netns.HostProcess;
 import org.scache.bench.netns.LinkSampler;
 import org.scache.bench.netns.LogFollower;
@@ -68,13 +67,7 @@ public final class NetnsCluster implements AutoCloseable {
    */
   public static NetnsCluster start(Path runDir, int nodes, long workerReserveBytes, ClassPaths classPaths)
       throws IOException, InterruptedException {
-    String missing = NodeNetwork.whatIsMissing();
-    if (missing != null) {
-      throw new IllegalStateException(missing);
-    }
-    Directories.deleteRecursively(runDir);
-    Files.createDirectories(runDir.resolve("data"));
-    NodeNetwork network = NodeNetwork.create(nodes);
+    NodeNetwork network = NodeNetwork.forRun(runDir, nodes);
     NetnsCluster cluster = new NetnsCluster(runDir.toAbsolutePath(), network, classPaths);
     try {
       cluster.writeConfiguration(workerReserveBytes);
