@@ -39,6 +39,9 @@ final class MasterRequestHandler extends RequestDispatcher {
       case LOCATE_BLOCKS -> requireApplication(frame, ((Message.LocateBlocks) m).appId());
       case REGISTER_APPLICATION -> {
         Message.RegisterApplication r = (Message.RegisterApplication) m;
+        if (r.secret().length == 0) {
+          throw new ScacheException(Status.INVALID_ARGUMENT, "application " + r.appId() + " registers an empty secret");
+        }
         if (!isCluster(frame) && !frame.verify(r.appId(), r.secret())) {
           throw new ScacheException(frame.auth().isEmpty() ? Status.AUTH_REQUIRED : Status.AUTH_FAILED,
               "REGISTER_APPLICATION must be signed with the secret it registers");

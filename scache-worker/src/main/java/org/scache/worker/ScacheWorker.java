@@ -137,7 +137,13 @@ public final class ScacheWorker implements AutoCloseable {
 
   /** Counters as served by {@code GET_WORKER_STATS}. */
   public Map<String, Long> stats() {
-    return counters.snapshot(store);
+    Map<String, Long> m = new java.util.LinkedHashMap<>(counters.snapshot(store));
+    if (server != null) {
+      m.put("connections.open", (long) server.openConnections());
+      m.put("connections.refused", server.refusedConnections());
+      m.put("connections.idle.closed", server.idleConnectionsClosed());
+    }
+    return m;
   }
 
   BlockStore store() {

@@ -4,6 +4,7 @@ import io.netty.channel.ChannelHandlerContext;
 import java.util.ArrayDeque;
 import java.util.concurrent.CompletableFuture;
 import org.scache.common.ScacheException;
+import org.scache.common.auth.PayloadDigest;
 import org.scache.common.network.RequestDispatcher;
 import org.scache.common.protocol.DecodeFailure;
 import org.scache.common.protocol.InboundFrame;
@@ -88,7 +89,7 @@ final class WorkerRequestHandler extends RequestDispatcher {
       }
       case MAP_OUTPUT_READY -> answer(ctx, id, auth.forCluster(frame).thenRun(() ->
           worker.prefetcher().onMapOutputReady((Message.MapOutputReady) frame.message())), false);
-      case GET_WORKER_STATS -> reply(ctx, id, new Message.WorkerStats(worker.counters().snapshot(worker.store())));
+      case GET_WORKER_STATS -> reply(ctx, id, new Message.WorkerStats(worker.stats()));
       case OPEN_LOCAL, LEASE_MEMORY, COMMIT_LEASED, RELEASE_LEASE, PIN_BLOCK, UNPIN ->
           localAccess().onRequest(ctx, frame);
       default -> throw new ScacheException(Status.UNKNOWN_MESSAGE_TYPE, frame.message().type()
@@ -122,7 +123,7 @@ final class WorkerRequestHandler extends RequestDispatcher {
 
   private void startPut(ChannelHandlerContext ctx, InboundFrame frame) {
     Message.PutBlock m = (Message.PutBlock) frame.message();
-    IncomingPut p = new IncomingPut(frame.requestId(), m, frame.payloadLength());
+    IncomingPut p = new IncomingPut(frame.requestId(), m, frame.payloadLength(), frame.signedPayloadDigest());
     open.add(p);
     receiving = frame.payloadLength() > 0 ? p : null;
     p.lastSeen = frame.payloadLength() == 0;
@@ -198,6 +199,7 @@ final class WorkerRequestHandler extends RequestDispatcher {
       p.lastSeen = true;
       receiving = null;
     }
+    p.digest.update(chunk.content());
     if (p.ready) {
       consume(p, chunk);
       drain(ctx, p);
@@ -229,11 +231,16 @@ final class WorkerRequestHandler extends RequestDispatcher {
   }
 
   private void finishPut(ChannelHandlerContext ctx, IncomingPut p) {
+    if (p.failure == null && p.expected > 0 && !p.digest.matches(p.signedDigest)) {
+      worker.counters().authFailures.increment();
+      p.failure = new ScacheException(Status.AUTH_FAILED, "the payload of PUT_BLOCK " + p.message.blockId()
+          + " does not match the digest its proof covers");
+    }
     if (p.failure != null) {
       if (p.sink != null) {
         p.sink.abort();
       }
-      replyError(ctx, p.requestId, p.failure.status(), p.failure.getMessage());
+      replyError(ctx, p.requestId, p.failure.status(), p.failure.detail());
       return;
     }
     try {
@@ -247,7 +254,7 @@ final class WorkerRequestHandler extends RequestDispatcher {
       }
       reply(ctx, p.requestId, new Message.Ack());
     } catch (ScacheException e) {
-      replyError(ctx, p.requestId, e.status(), e.getMessage());
+      replyError(ctx, p.requestId, e.status(), e.detail());
     }
   }
 
@@ -284,16 +291,19 @@ final class WorkerRequestHandler extends RequestDispatcher {
     final long requestId;
     final Message.PutBlock message;
     final long expected;
+    final byte[] signedDigest;
+    final PayloadDigest digest = new PayloadDigest();
     final ArrayDeque<PayloadChunk> queued = new ArrayDeque<>();
     PendingPut sink;
     ScacheException failure;
     boolean ready;
     boolean lastSeen;
 
-    IncomingPut(long requestId, Message.PutBlock message, long expected) {
+    IncomingPut(long requestId, Message.PutBlock message, long expected, byte[] signedDigest) {
       this.requestId = requestId;
       this.message = message;
       this.expected = expected;
+      this.signedDigest = signedDigest;
     }
   }
 }

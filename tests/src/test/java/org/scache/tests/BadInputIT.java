@@ -127,9 +127,38 @@ class BadInputIT {
         "no memory is held by abandoned puts: " + cluster.worker(0).stats());
   }
 
+  @Test
+  void aFloodOfBadFrames_writesAFewLogLines_notOnePerFrame() throws IOException {
+    java.io.PrintStream err = System.err;
+    java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+    System.setErr(new java.io.PrintStream(captured, true));
+    try {
+      for (int port : ports()) {
+        try (Socket s = socket(port)) {
+          DataOutputStream out = new DataOutputStream(new java.io.BufferedOutputStream(s.getOutputStream()));
+          DataInputStream in = new DataInputStream(new java.io.BufferedInputStream(s.getInputStream()));
+          for (int i = 1; i <= 5000; i++) {
+            header(out, Frames.VERSION, 77, i, 0, 0);
+          }
+          out.flush();
+          for (int i = 1; i <= 5000; i++) {
+            assertEquals(Status.UNKNOWN_MESSAGE_TYPE, readError(in, i));
+          }
+        }
+      }
+    } finally {
+      System.setErr(err);
+    }
+    long lines = captured.toString().lines().filter(l -> l.contains("bad input")).count();
+    assertTrue(lines <= 25, lines + " log lines for 10,000 bad frames");
+    assertDaemonsServe();
+  }
+
+  /** A socket to {@code port} past the daemon's greeting. */
   private static Socket socket(int port) throws IOException {
     Socket s = new Socket("127.0.0.1", port);
     s.setSoTimeout(10_000);
+    assertEquals(MessageType.SERVER_HELLO.id(), readAnswerType(new DataInputStream(s.getInputStream()), 0));
     return s;
   }
 
@@ -149,6 +178,7 @@ class BadInputIT {
     out.writeLong(payloadLength);
     out.flush();
   }
+
 
   /** Reads one answer frame and returns its type id, checking the request id. */
   private static int readAnswerType(DataInputStream in, long requestId) throws IOException {

@@ -9,8 +9,9 @@ import javax.crypto.spec.SecretKeySpec;
 
 /**
  * Computes and checks the proof a request carries: HMAC-SHA256, keyed with the principal's
- * secret, over the frame's type, request id, payload length and metadata bytes. The payload itself
- * is not signed (as Hadoop's shuffle signs the request, not the data).
+ * secret, over the frame's type, request id and payload length, the connection's nonce, and the
+ * signed bytes of its metadata (sequence number, payload digest, message). The payload is covered
+ * through its SHA-256 digest ({@link PayloadDigest}), which the receiver checks as the bytes arrive.
  */
 public final class FrameSigner {
   public static final String ALGORITHM = "HmacSHA256";
@@ -27,17 +28,19 @@ public final class FrameSigner {
   private FrameSigner() {}
 
   /** The proof for a frame with these fields, signed with {@code credentials}. */
-  public static byte[] sign(Credentials credentials, int type, long requestId, long payloadLength, ByteBuf meta) {
-    return sign(credentials.secret(), type, requestId, payloadLength, meta);
+  public static byte[] sign(Credentials credentials, int type, long requestId, long payloadLength, byte[] nonce,
+      ByteBuf signed) {
+    return sign(credentials.secret(), type, requestId, payloadLength, nonce, signed);
   }
 
   /** Whether {@code proof} was made with {@code secret} over these fields; constant time. */
   public static boolean verify(byte[] secret, byte[] proof, int type, long requestId, long payloadLength,
-      ByteBuf meta) {
-    return MessageDigest.isEqual(sign(secret, type, requestId, payloadLength, meta), proof);
+      byte[] nonce, ByteBuf signed) {
+    return MessageDigest.isEqual(sign(secret, type, requestId, payloadLength, nonce, signed), proof);
   }
 
-  private static byte[] sign(byte[] secret, int type, long requestId, long payloadLength, ByteBuf meta) {
+  private static byte[] sign(byte[] secret, int type, long requestId, long payloadLength, byte[] nonce,
+      ByteBuf meta) {
     Mac mac = MAC.get();
     try {
       mac.init(new SecretKeySpec(secret, ALGORITHM));
@@ -47,6 +50,8 @@ public final class FrameSigner {
     ByteBuffer head = ByteBuffer.allocate(1 + 8 + 8);
     head.put((byte) type).putLong(requestId).putLong(payloadLength).flip();
     mac.update(head);
+    mac.update((byte) nonce.length);
+    mac.update(nonce);
     mac.update(meta.nioBuffer(meta.readerIndex(), meta.readableBytes()));
     return mac.doFinal();
   }

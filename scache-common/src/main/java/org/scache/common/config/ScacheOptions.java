@@ -21,6 +21,17 @@ public final class ScacheOptions {
       "5s", "How long to wait for a TCP connection to a master or worker.");
   public static final ConfigEntry<Integer> NETWORK_IO_THREADS = intEntry("scache.network.io.threads", 0,
       "Netty event-loop threads per server or client; 0 means twice the number of cores.");
+  public static final ConfigEntry<Integer> NETWORK_SERVER_CONNECTIONS_MAX = intEntry(
+      "scache.network.server.connections.max", 8192, "Connections a master or worker keeps open at once; one more "
+          + "is answered LIMIT_EXCEEDED and closed. Keep it well below the daemon's open-file limit, which also "
+          + "covers spill files and shared-memory segments.");
+  public static final ConfigEntry<Integer> NETWORK_SERVER_CONNECTIONS_PER_ADDRESS_MAX = intEntry(
+      "scache.network.server.connections.per.address.max", 1024, "Connections a master or worker keeps open from "
+          + "one remote address; one more is answered LIMIT_EXCEEDED and closed. A node's tasks all share its "
+          + "address, so this bounds what one node can take of the daemon's connections.");
+  public static final ConfigEntry<Duration> NETWORK_SERVER_IDLE_TIMEOUT = duration("scache.network.server.idle.timeout",
+      "15m", "A connection to a master or worker on which nothing was read or written for this long is closed; "
+          + "clients open a new one on their next call. Longer than any wait a request asks for.");
 
   // ---------------------------------------------------------------- security
   public static final ConfigEntry<String> SECURITY_CLUSTER_SECRET = string("scache.security.cluster.secret", "",

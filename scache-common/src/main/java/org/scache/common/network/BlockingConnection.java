@@ -17,6 +17,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import org.scache.common.ScacheException;
 import org.scache.common.auth.Credentials;
+import org.scache.common.protocol.ChannelBinding;
 import org.scache.common.protocol.DecodeFailure;
 import org.scache.common.protocol.FrameEncoder;
 import org.scache.common.protocol.FrameHeader;
@@ -45,6 +46,7 @@ public final class BlockingConnection implements ClientConnection {
   private final DataInputStream in;
   private final OutputStream out;
   private final ReentrantLock turn = new ReentrantLock();
+  private final ChannelBinding binding = ChannelBinding.connecting();
   // reused by every call, under the turn lock
   private final ByteBuf head = Unpooled.buffer(256);
   private final byte[] answerHead = new byte[Frames.HEADER_LENGTH];
@@ -59,18 +61,54 @@ public final class BlockingConnection implements ClientConnection {
     this.out = new BufferedOutputStream(socket.getOutputStream(), BUFFER_BYTES);
   }
 
-  /** Connects to {@code host:port} within the settings' connect timeout. */
+  /** Connects to {@code host:port} and reads the peer's greeting, each within the settings' connect timeout. */
   public static BlockingConnection open(String host, int port, TransportSettings settings) {
     String peer = host + ":" + port;
     Socket socket = new Socket();
+    int connectMillis = (int) Math.max(1, settings.connectTimeout().toMillis());
     try {
       socket.setTcpNoDelay(true);
       socket.setKeepAlive(true);
-      socket.connect(new InetSocketAddress(host, port), (int) Math.max(1, settings.connectTimeout().toMillis()));
-      return new BlockingConnection(socket, peer, settings);
+      socket.connect(new InetSocketAddress(host, port), connectMillis);
+      BlockingConnection c = new BlockingConnection(socket, peer, settings);
+      c.readGreeting(connectMillis);
+      return c;
+    } catch (SocketTimeoutException e) {
+      closeQuietly(socket);
+      throw new ScacheException(Status.CONNECTION_FAILED, peer + " sent no greeting within " + connectMillis
+          + " ms of connecting: not an SCache daemon of protocol version " + Frames.VERSION + "?", e);
     } catch (IOException e) {
       closeQuietly(socket);
       throw new ScacheException(Status.CONNECTION_FAILED, "cannot connect to " + peer + ": " + e.getMessage(), e);
+    } catch (ScacheException e) {
+      closeQuietly(socket);
+      throw e;
+    }
+  }
+
+  /** Reads the {@link Message.ServerHello} every accepting peer sends first, and keeps its nonce. */
+  private void readGreeting(int timeoutMillis) throws IOException {
+    socket.setSoTimeout(timeoutMillis);
+    soTimeoutMillis = timeoutMillis;
+    in.readFully(answerHead);
+    FrameHeader header = FrameHeader.read(Unpooled.wrappedBuffer(answerHead));
+    Optional<DecodeFailure> problem = header.problem(settings.maxMetaLength(), 0);
+    if (problem.isPresent()) {
+      throw new ScacheException(problem.get().status(), "bad greeting from " + peer + ": " + problem.get().message());
+    }
+    byte[] meta = new byte[(int) header.metaLength()];
+    in.readFully(meta);
+    try {
+      Message first = header.decode(Unpooled.wrappedBuffer(meta)).message();
+      if (first instanceof Message.Error err) {
+        throw new ScacheException(err.status(), peer + " refused the connection: " + err.message());
+      }
+      if (!(first instanceof Message.ServerHello hello)) {
+        throw new ScacheException(Status.BAD_FRAME, peer + " opened with " + header.type() + ", not SERVER_HELLO");
+      }
+      binding.learn(hello.nonce());
+    } catch (MalformedMessageException e) {
+      throw new ScacheException(Status.MALFORMED_MESSAGE, "malformed greeting from " + peer + ": " + e.getMessage());
     }
   }
 
@@ -125,7 +163,7 @@ public final class BlockingConnection implements ClientConnection {
   private void send(OutboundFrame frame, Message message) throws IOException {
     head.clear();
     try {
-      FrameEncoder.writeFrameHead(frame, head, settings.maxMetaLength());
+      FrameEncoder.writeFrameHead(frame, head, settings.maxMetaLength(), binding);
     } catch (RuntimeException e) {
       throw new ScacheException(Status.CONNECTION_FAILED, "cannot send " + message.type() + " to " + peer + ": "
           + e.getMessage(), e);

@@ -14,8 +14,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.scache.common.ScacheException;
+import org.scache.common.protocol.ChannelBinding;
 import org.scache.common.protocol.FrameDecoder;
 import org.scache.common.protocol.FrameEncoder;
+import org.scache.common.protocol.Frames;
 import org.scache.common.protocol.Status;
 
 /**
@@ -57,19 +59,34 @@ public final class ConnectionPool implements ClientConnections {
     String peer = host + ":" + port;
     CompletableFuture<ScacheConnection> result = new CompletableFuture<>();
     ScacheConnection[] holder = new ScacheConnection[1];
+    ChannelBinding binding = ChannelBinding.connecting();
+    CompletableFuture<Void> greeted = new CompletableFuture<>();
     ChannelFuture cf = bootstrap.clone().handler(new ChannelInitializer<SocketChannel>() {
       @Override
       protected void initChannel(SocketChannel ch) {
         ch.pipeline()
             .addLast("decoder", new FrameDecoder(settings.maxMetaLength(), settings.maxPayloadLength()))
-            .addLast("encoder", new FrameEncoder(settings.maxMetaLength()))
-            .addLast("client", ScacheConnection.handlerFor(holder));
+            .addLast("encoder", new FrameEncoder(settings.maxMetaLength(), binding))
+            .addLast("client", ScacheConnection.handlerFor(holder, binding, greeted));
       }
     }).connect(host, port);
     cf.addListener(f -> {
       if (f.isSuccess()) {
         holder[0] = new ScacheConnection(cf.channel(), peer);
-        result.complete(holder[0]);
+        cf.channel().closeFuture().addListener(x -> greeted.completeExceptionally(new ScacheException(
+            Status.CONNECTION_FAILED, "connection to " + peer + " closed before its greeting")));
+        long waitMillis = settings.connectTimeout().toMillis();
+        greeted.orTimeout(waitMillis, TimeUnit.MILLISECONDS).whenComplete((v, e) -> {
+          if (e == null) {
+            result.complete(holder[0]);
+          } else {
+            cf.channel().close();
+            result.completeExceptionally(ScacheException.unwrap(e) instanceof java.util.concurrent.TimeoutException
+                ? new ScacheException(Status.CONNECTION_FAILED, peer + " sent no greeting within " + waitMillis
+                    + " ms of connecting: not an SCache daemon of protocol version " + Frames.VERSION + "?")
+                : ScacheException.from(e));
+          }
+        });
       } else {
         result.completeExceptionally(new ScacheException(Status.CONNECTION_FAILED,
             "cannot connect to " + peer + ": " + f.cause().getMessage(), f.cause()));

@@ -7,6 +7,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.util.ReferenceCountUtil;
 import java.util.Optional;
+import org.scache.common.RateLimitedLog;
 import org.scache.common.ScacheException;
 import org.scache.common.protocol.DecodeFailure;
 import org.scache.common.protocol.InboundFrame;
@@ -23,6 +24,8 @@ import org.slf4j.LoggerFactory;
  */
 public abstract class RequestDispatcher extends SimpleChannelInboundHandler<Object> {
   private static final Logger LOG = LoggerFactory.getLogger(RequestDispatcher.class);
+  /** Bad input is the peer's to cause as often as it likes; its lines are rate limited across the daemon. */
+  private static final RateLimitedLog BAD_INPUT = RateLimitedLog.of(RequestDispatcher.class);
 
   protected RequestDispatcher() {
     super(false);
@@ -34,15 +37,15 @@ public abstract class RequestDispatcher extends SimpleChannelInboundHandler<Obje
       try {
         onRequest(ctx, frame);
       } catch (ScacheException e) {
-        replyError(ctx, frame.requestId(), e.status(), e.getMessage());
+        replyError(ctx, frame.requestId(), e.status(), e.detail());
       } catch (RuntimeException e) {
-        LOG.warn("{} from {} failed", frame.message().type(), ctx.channel().remoteAddress(), e);
+        BAD_INPUT.warn("{} from {} failed", frame.message().type(), ctx.channel().remoteAddress(), e);
         replyError(ctx, frame.requestId(), Status.INTERNAL_ERROR, e.toString());
       }
     } else if (msg instanceof PayloadChunk chunk) {
       onPayload(ctx, chunk);
     } else if (msg instanceof DecodeFailure failure) {
-      LOG.info("bad input from {}: {} {}", ctx.channel().remoteAddress(), failure.status(), failure.message());
+      BAD_INPUT.info("bad input from {}: {} {}", ctx.channel().remoteAddress(), failure.status(), failure.message());
       onBadFrame(ctx, failure);
       var f = ctx.writeAndFlush(OutboundFrame.of(failure.requestId(), new Message.Error(failure.status(),
           failure.message())));
@@ -87,6 +90,6 @@ public abstract class RequestDispatcher extends SimpleChannelInboundHandler<Obje
   /** Answers with the error inside {@code t}. */
   public static void replyError(ChannelHandlerContext ctx, long requestId, Throwable t) {
     ScacheException e = ScacheException.from(t);
-    replyError(ctx, requestId, e.status(), e.getMessage());
+    replyError(ctx, requestId, e.status(), e.detail());
   }
 }

@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.scache.common.ScacheException;
 import org.scache.common.auth.Credentials;
+import org.scache.common.protocol.ChannelBinding;
 import org.scache.common.protocol.DecodeFailure;
 import org.scache.common.protocol.InboundFrame;
 import org.scache.common.protocol.Message;
@@ -44,9 +45,12 @@ public final class ScacheConnection implements ClientConnection {
         "connection to " + peer + " closed")));
   }
 
-  /** The handler to install last in the connection's pipeline. */
-  static ClientHandler handlerFor(ScacheConnection[] holder) {
-    return new ClientHandler(holder);
+  /**
+   * The handler to install last in the connection's pipeline; it completes {@code greeted} when the
+   * peer's {@link Message.ServerHello} has given {@code binding} its nonce.
+   */
+  static ClientHandler handlerFor(ScacheConnection[] holder, ChannelBinding binding, CompletableFuture<Void> greeted) {
+    return new ClientHandler(holder, binding, greeted);
   }
 
   @Override
@@ -127,18 +131,36 @@ public final class ScacheConnection implements ClientConnection {
   /** Matches answers to calls; runs on the connection's event loop. */
   static final class ClientHandler extends SimpleChannelInboundHandler<Object> {
     private final ScacheConnection[] holder;
+    private final ChannelBinding binding;
+    private final CompletableFuture<Void> greeted;
     private PendingCall receiving;
     private long receivingId;
 
-    ClientHandler(ScacheConnection[] holder) {
+    ClientHandler(ScacheConnection[] holder, ChannelBinding binding, CompletableFuture<Void> greeted) {
       super(false);
       this.holder = holder;
+      this.binding = binding;
+      this.greeted = greeted;
     }
 
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, Object msg) {
       ScacheConnection conn = holder[0];
-      if (msg instanceof InboundFrame frame) {
+      if (msg instanceof InboundFrame frame && frame.message() instanceof Message.ServerHello hello) {
+        try {
+          binding.learn(hello.nonce());
+          greeted.complete(null);
+        } catch (RuntimeException e) {
+          greeted.completeExceptionally(new ScacheException(Status.BAD_FRAME, "bad greeting from "
+              + ctx.channel().remoteAddress() + ": " + e.getMessage()));
+          ctx.close();
+        }
+      } else if (msg instanceof InboundFrame frame && !greeted.isDone()
+          && frame.message() instanceof Message.Error err) {
+        // refused before the greeting, e.g. at a connection limit
+        greeted.completeExceptionally(new ScacheException(err.status(), ctx.channel().remoteAddress()
+            + " refused the connection: " + err.message()));
+      } else if (msg instanceof InboundFrame frame) {
         PendingCall call = conn.pending.get(frame.requestId());
         if (frame.message() instanceof Message.Error err) {
           conn.fail(frame.requestId(), new ScacheException(err.status(), err.message()));

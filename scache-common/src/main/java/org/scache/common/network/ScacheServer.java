@@ -9,10 +9,12 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import org.scache.common.protocol.ChannelBinding;
 import org.scache.common.protocol.FrameDecoder;
 import org.scache.common.protocol.FrameEncoder;
 
@@ -23,10 +25,13 @@ public final class ScacheServer implements AutoCloseable {
   private final Channel channel;
   private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
 
-  private ScacheServer(EventLoopGroup boss, EventLoopGroup workers, Channel channel) {
+  private final ConnectionLimiter limiter;
+
+  private ScacheServer(EventLoopGroup boss, EventLoopGroup workers, Channel channel, ConnectionLimiter limiter) {
     this.boss = boss;
     this.workers = workers;
     this.channel = channel;
+    this.limiter = limiter;
   }
 
   /** Binds {@code host:port} (0 for any free port) and serves until closed. */
@@ -34,6 +39,9 @@ public final class ScacheServer implements AutoCloseable {
       Supplier<ChannelHandler> handlers) throws InterruptedException {
     EventLoopGroup boss = new NioEventLoopGroup(1, new DefaultThreadFactory(name + "-accept", true));
     EventLoopGroup workers = new NioEventLoopGroup(settings.ioThreads(), new DefaultThreadFactory(name + "-io", true));
+    ConnectionLimiter limiter = new ConnectionLimiter(name, settings.maxConnections(),
+        settings.maxConnectionsPerAddress());
+    long idleMillis = settings.idleTimeout().toMillis();
     try {
       Channel ch = new ServerBootstrap().group(boss, workers).channel(NioServerSocketChannel.class)
           .option(ChannelOption.SO_REUSEADDR, true)
@@ -43,19 +51,37 @@ public final class ScacheServer implements AutoCloseable {
           .childHandler(new ChannelInitializer<SocketChannel>() {
             @Override
             protected void initChannel(SocketChannel c) {
+              ChannelBinding binding = ChannelBinding.accepted();
               c.pipeline()
-                  .addLast("decoder", new FrameDecoder(settings.maxMetaLength(), settings.maxPayloadLength()))
+                  .addLast("idle", new IdleStateHandler(0, 0, idleMillis, TimeUnit.MILLISECONDS))
+                  .addLast("decoder", new FrameDecoder(settings.maxMetaLength(), settings.maxPayloadLength(), binding))
                   .addLast("encoder", new FrameEncoder(settings.maxMetaLength()))
+                  .addLast("limits", limiter)
+                  .addLast("greeting", new ServerGreeting(binding))
                   .addLast("handler", handlers.get());
             }
           })
           .bind(host, port).sync().channel();
-      return new ScacheServer(boss, workers, ch);
+      return new ScacheServer(boss, workers, ch, limiter);
     } catch (InterruptedException | RuntimeException e) {
       boss.shutdownGracefully(0, 1, TimeUnit.SECONDS);
       workers.shutdownGracefully(0, 1, TimeUnit.SECONDS);
       throw e;
     }
+  }
+
+  /** Connections open now. */
+  public int openConnections() {
+    return limiter.open();
+  }
+
+  /** Connections refused at a limit, and closed for being idle, since the server started. */
+  public long refusedConnections() {
+    return limiter.refused();
+  }
+
+  public long idleConnectionsClosed() {
+    return limiter.closedIdle();
   }
 
   public int port() {

@@ -11,22 +11,32 @@ import java.util.Optional;
  * (slices of the received buffers: the payload is never copied here), or into a
  * {@link DecodeFailure} for bad input. A state machine with explicit limits: a frame with an
  * unknown type, another version or malformed metadata is skipped and the connection goes on; bad
- * magic or an oversize length makes the failure fatal and everything after it is discarded.
+ * magic or an oversize length makes the failure fatal and everything after it is discarded. On the
+ * accepting side a signed request whose sequence number is not above every earlier one on the
+ * connection is refused as a replay ({@link ChannelBinding}).
  */
 public final class FrameDecoder extends ByteToMessageDecoder {
   private enum State { HEADER, META, PAYLOAD, SKIP, DEAD }
 
   private final int maxMetaLength;
   private final long maxPayloadLength;
+  private final ChannelBinding binding;
 
   private State state = State.HEADER;
   /** The frame being read; null between frames. */
   private FrameHeader header;
   private long remaining;
 
+  /** A decoder for the connecting side, which receives answers only. */
   public FrameDecoder(int maxMetaLength, long maxPayloadLength) {
+    this(maxMetaLength, maxPayloadLength, null);
+  }
+
+  /** A decoder for the accepting side of a connection bound by {@code binding}. */
+  public FrameDecoder(int maxMetaLength, long maxPayloadLength, ChannelBinding binding) {
     this.maxMetaLength = maxMetaLength;
     this.maxPayloadLength = maxPayloadLength;
+    this.binding = binding;
   }
 
   @Override
@@ -108,7 +118,15 @@ public final class FrameDecoder extends ByteToMessageDecoder {
   private void readMeta(ByteBuf meta, List<Object> out) {
     long payloadLength = header.payloadLength();
     try {
-      out.add(header.decode(meta));
+      InboundFrame frame = header.decode(meta, binding == null ? new byte[0] : binding.nonce());
+      if (binding != null && frame.auth().isPresent() && !binding.admit(frame.auth().get().sequence())) {
+        out.add(new DecodeFailure(header.requestId(), Status.AUTH_FAILED, header.type() + " is a replay: its sequence "
+            + frame.auth().get().sequence() + " is not above those already taken on this connection", false));
+        remaining = payloadLength;
+        state = remaining > 0 ? State.SKIP : State.HEADER;
+        return;
+      }
+      out.add(frame);
       if (payloadLength > 0) {
         remaining = payloadLength;
         state = State.PAYLOAD;

@@ -2,6 +2,7 @@ package org.scache.common.protocol;
 
 import io.netty.buffer.ByteBuf;
 import java.util.Optional;
+import org.scache.common.auth.PayloadDigest;
 import org.scache.common.protocol.InboundFrame.AuthTag;
 
 /**
@@ -61,11 +62,18 @@ public record FrameHeader(int magic, int version, int typeId, int flags, long re
     return MessageType.fromId(typeId).orElseThrow(() -> new IllegalStateException("unknown message type " + typeId));
   }
 
-  /**
-   * The frame whose metadata is {@code meta} (exactly {@link #metaLength} bytes): the auth section
-   * when the frame is signed, then the message; only for a header without a {@link #problem}.
-   */
+  /** {@link #decode(ByteBuf, byte[])} for a connection that takes no signed frames. */
   public InboundFrame decode(ByteBuf meta) throws MalformedMessageException {
+    return decode(meta, new byte[0]);
+  }
+
+  /**
+   * The frame whose metadata is {@code meta} (exactly {@link #metaLength} bytes), received on a
+   * connection whose nonce is {@code nonce}: the auth section when the frame is signed (principal,
+   * proof, then the signed part: sequence number, payload digest), then the message; only for a
+   * header without a {@link #problem}.
+   */
+  public InboundFrame decode(ByteBuf meta, byte[] nonce) throws MalformedMessageException {
     Optional<AuthTag> auth = Optional.empty();
     if ((flags & Frames.FLAG_AUTH) != 0) {
       WireReader r = new WireReader(meta);
@@ -78,7 +86,19 @@ public record FrameHeader(int magic, int version, int typeId, int flags, long re
       meta.readBytes(proof);
       byte[] signed = new byte[meta.readableBytes()];
       meta.getBytes(meta.readerIndex(), signed);
-      auth = Optional.of(new AuthTag(principal, proof, signed));
+      long sequence = r.readLong("sequence");
+      int digestLength = r.readUnsignedByte("payload digest length");
+      int expected = payloadLength > 0 ? PayloadDigest.LENGTH : 0;
+      if (digestLength != expected) {
+        throw new MalformedMessageException("a signed frame with " + payloadLength + " payload bytes carries a "
+            + expected + "-byte payload digest, not " + digestLength);
+      }
+      if (meta.readableBytes() < digestLength) {
+        throw new MalformedMessageException("truncated payload digest");
+      }
+      byte[] digest = new byte[digestLength];
+      meta.readBytes(digest);
+      auth = Optional.of(new AuthTag(principal, proof, sequence, digest, nonce, signed));
     }
     try {
       return new InboundFrame(requestId, MessageCodec.decode(type(), meta), auth, payloadLength);

@@ -10,16 +10,28 @@ import org.scache.common.auth.FrameSigner;
  */
 public record InboundFrame(long requestId, Message message, Optional<AuthTag> auth, long payloadLength) {
 
-  /** The signer's principal and proof, with the signed metadata bytes needed to check it. */
-  public record AuthTag(String principal, byte[] proof, byte[] signedMeta) {}
+  /**
+   * The signer's principal and proof; the sequence number and payload digest the proof covers; the
+   * nonce of the connection the frame arrived on; and the signed metadata bytes needed to check it.
+   */
+  public record AuthTag(String principal, byte[] proof, long sequence, byte[] payloadDigest, byte[] nonce,
+      byte[] signedMeta) {}
 
-  /** Whether this frame carries a tag for {@code principal} made with {@code secret}. */
+  /**
+   * Whether this frame carries a tag for {@code principal} made with {@code secret} on this
+   * connection. A frame with a payload is only proven once its bytes match the signed digest too.
+   */
   public boolean verify(String principal, byte[] secret) {
     if (auth.isEmpty() || !auth.get().principal().equals(principal)) {
       return false;
     }
     AuthTag tag = auth.get();
-    return FrameSigner.verify(secret, tag.proof(), message.type().id(), requestId, payloadLength,
+    return FrameSigner.verify(secret, tag.proof(), message.type().id(), requestId, payloadLength, tag.nonce(),
         Unpooled.wrappedBuffer(tag.signedMeta()));
+  }
+
+  /** The SHA-256 digest of the payload the proof covers (empty without auth or payload). */
+  public byte[] signedPayloadDigest() {
+    return auth.map(a -> a.payloadDigest().clone()).orElse(new byte[0]);
   }
 }

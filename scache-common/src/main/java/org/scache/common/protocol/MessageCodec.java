@@ -224,6 +224,7 @@ public final class MessageCodec {
         AppSecret m = (AppSecret) message;
         w.writeBytes(m.secret());
       }
+      case SERVER_HELLO -> w.writeBytes(((Message.ServerHello) message).nonce());
       case BLOCK_LOCATIONS -> {
         BlockLocations m = (BlockLocations) message;
         w.writeInt(m.numMaps()).writeInt(m.finishedMaps()).writeInt(m.locations().size());
@@ -441,6 +442,7 @@ public final class MessageCodec {
         yield new Workers(list);
       }
       case APP_SECRET -> new AppSecret(r.readBytes("secret"));
+      case SERVER_HELLO -> new Message.ServerHello(r.readBytes("nonce"));
       case BLOCK_LOCATIONS -> {
         int maps = r.readNonNegativeInt("map count");
         int finished = r.readNonNegativeInt("finished map count");

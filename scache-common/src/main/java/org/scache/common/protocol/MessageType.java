@@ -51,6 +51,8 @@ public enum MessageType {
   BLOCK_DATA(135, true),
   BLOCKS_DATA(136, true),
   WORKER_STATS(137),
+  /** Sent unasked by the accepting side when a connection opens, with its {@link ChannelBinding} nonce. */
+  SERVER_HELLO(138),
   // local shared-memory access (160-169)
   LOCAL_SEGMENTS(160),
   MEMORY_LEASE(161),

@@ -45,6 +45,8 @@ public enum Status {
   RETRY_LATER(20, true),
   /** The peer is shutting down. */
   SHUTTING_DOWN(21, true),
+  /** A limit of the peer (connections, blocks, shuffle size, leases) would be passed; the message names it. */
+  LIMIT_EXCEEDED(22, false),
   /** A reduce's input did not complete (some map never finished) within the wait the read allowed. */
   INPUT_INCOMPLETE(30, false);
 

@@ -25,9 +25,14 @@ class FrameSignerTest {
   private static final Credentials APP = Credentials.application("app-1", SECRET);
   private static final byte[] META = "some metadata bytes".getBytes(StandardCharsets.UTF_8);
   private static final int TYPE = MessageType.PUT_BLOCK.id();
+  private static final byte[] NONCE = "connection-nonce".getBytes(StandardCharsets.UTF_8);
 
   private static byte[] sign(Credentials c, int type, long requestId, long payloadLength, byte[] meta) {
-    return FrameSigner.sign(c, type, requestId, payloadLength, Unpooled.wrappedBuffer(meta));
+    return sign(c, type, requestId, payloadLength, NONCE, meta);
+  }
+
+  private static byte[] sign(Credentials c, int type, long requestId, long payloadLength, byte[] nonce, byte[] meta) {
+    return FrameSigner.sign(c, type, requestId, payloadLength, nonce, Unpooled.wrappedBuffer(meta));
   }
 
   private static String hex(byte[] b) {
@@ -54,6 +59,8 @@ class FrameSignerTest {
     assertTrue(proofs.add(hex(sign(APP, TYPE, 42L | (1L << 40), 1000, META))), "high request id bit");
     assertTrue(proofs.add(hex(sign(APP, TYPE, 42, 1001, META))), "payload length");
     assertTrue(proofs.add(hex(sign(APP, TYPE, 42, 0, META))), "payload length zero");
+    assertTrue(proofs.add(hex(sign(APP, TYPE, 42, 1000, "another-nonce!!!".getBytes(StandardCharsets.UTF_8), META))),
+        "the connection's nonce");
     assertTrue(proofs.add(hex(sign(APP, TYPE, 42, 1000, Arrays.copyOf(META, META.length - 1)))), "meta truncated");
     assertTrue(proofs.add(hex(sign(APP, TYPE, 42, 1000, Arrays.copyOf(META, META.length + 1)))), "meta extended");
     for (int i = 0; i < META.length; i++) {
@@ -72,13 +79,13 @@ class FrameSignerTest {
   @Test
   void verify_rightSecret_acceptsAndWrongSecretOrAlteredField_rejects() {
     byte[] proof = sign(APP, TYPE, 7, 99, META);
-    assertTrue(FrameSigner.verify(SECRET, proof, TYPE, 7, 99, Unpooled.wrappedBuffer(META)));
-    assertFalse(FrameSigner.verify("other".getBytes(StandardCharsets.UTF_8), proof, TYPE, 7, 99,
+    assertTrue(FrameSigner.verify(SECRET, proof, TYPE, 7, 99, NONCE, Unpooled.wrappedBuffer(META)));
+    assertFalse(FrameSigner.verify("other".getBytes(StandardCharsets.UTF_8), proof, TYPE, 7, 99, NONCE,
         Unpooled.wrappedBuffer(META)));
-    assertFalse(FrameSigner.verify(SECRET, proof, TYPE, 8, 99, Unpooled.wrappedBuffer(META)));
-    assertFalse(FrameSigner.verify(SECRET, proof, TYPE, 7, 100, Unpooled.wrappedBuffer(META)));
-    assertFalse(FrameSigner.verify(SECRET, Arrays.copyOf(proof, 31), TYPE, 7, 99, Unpooled.wrappedBuffer(META)));
-    assertFalse(FrameSigner.verify(SECRET, new byte[0], TYPE, 7, 99, Unpooled.wrappedBuffer(META)));
+    assertFalse(FrameSigner.verify(SECRET, proof, TYPE, 8, 99, NONCE, Unpooled.wrappedBuffer(META)));
+    assertFalse(FrameSigner.verify(SECRET, proof, TYPE, 7, 100, NONCE, Unpooled.wrappedBuffer(META)));
+    assertFalse(FrameSigner.verify(SECRET, Arrays.copyOf(proof, 31), TYPE, 7, 99, NONCE, Unpooled.wrappedBuffer(META)));
+    assertFalse(FrameSigner.verify(SECRET, new byte[0], TYPE, 7, 99, NONCE, Unpooled.wrappedBuffer(META)));
   }
 
   @Test
@@ -86,7 +93,7 @@ class FrameSignerTest {
     ByteBuf meta = Unpooled.buffer();
     meta.writeBytes(new byte[] {9, 9, 9}).writeBytes(META).writeBytes(new byte[] {8});
     meta.setIndex(3, 3 + META.length);
-    byte[] proof = FrameSigner.sign(APP, TYPE, 1, 2, meta);
+    byte[] proof = FrameSigner.sign(APP, TYPE, 1, 2, NONCE, meta);
     assertEquals(3, meta.readerIndex());
     assertEquals(3 + META.length, meta.writerIndex());
     assertArrayEquals(sign(APP, TYPE, 1, 2, META), proof);
@@ -97,7 +104,7 @@ class FrameSignerTest {
   void sign_directBuffer_sameProofAsHeap() {
     ByteBuf direct = Unpooled.directBuffer().writeBytes(META);
     try {
-      assertArrayEquals(sign(APP, TYPE, 5, 6, META), FrameSigner.sign(APP, TYPE, 5, 6, direct));
+      assertArrayEquals(sign(APP, TYPE, 5, 6, META), FrameSigner.sign(APP, TYPE, 5, 6, NONCE, direct));
     } finally {
       direct.release();
     }

@@ -253,6 +253,9 @@ class BlockingConnectionIntegrationTest {
       try (Socket s = socket.accept()) {
         DataInputStream in = new DataInputStream(s.getInputStream());
         OutputStream out = s.getOutputStream();
+        out.write(org.scache.common.testing.FrameCodecHarness.encode(org.scache.common.protocol.OutboundFrame.of(0,
+            new org.scache.common.protocol.Message.ServerHello(org.scache.common.testing.FrameCodecHarness.NONCE))));
+        out.flush();
         byte[] head = new byte[Frames.HEADER_LENGTH];
         while (true) {
           in.readFully(head);

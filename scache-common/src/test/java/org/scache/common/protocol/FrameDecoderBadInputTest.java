@@ -105,7 +105,7 @@ class FrameDecoderBadInputTest {
   @ParameterizedTest
   @EnumSource(Feeding.class)
   void wrongVersion_failsNonFatallyAndNextFrameDecodes(Feeding feeding) {
-    byte[] bad = RawFrame.of(MessageType.BLOCK_DATA).version(2).requestId(5).raw(new byte[10])
+    byte[] bad = RawFrame.of(MessageType.BLOCK_DATA).version(Frames.VERSION + 1).requestId(5).raw(new byte[10])
         .payload(new byte[5]).bytes();
     assertEquals(5, assertSkippedThenNextDecodes(bad, Status.UNSUPPORTED_VERSION, feeding).requestId());
   }

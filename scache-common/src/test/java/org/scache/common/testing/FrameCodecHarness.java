@@ -10,6 +10,7 @@ import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import org.scache.common.protocol.ChannelBinding;
 import org.scache.common.protocol.FrameDecoder;
 import org.scache.common.protocol.FrameEncoder;
 import org.scache.common.protocol.OutboundFrame;
@@ -22,12 +23,16 @@ import org.scache.common.protocol.OutboundFrame;
 public final class FrameCodecHarness {
   public static final int MAX_META = 64 * 1024;
   public static final long MAX_PAYLOAD = 16L << 20;
+  /** The nonce of the connection the harness's frames are signed for and decoded on. */
+  public static final byte[] NONCE = "harness-nonce-16".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+  /** Signed frames take increasing sequence numbers across every encoding, as on one connection. */
+  private static final ChannelBinding SENDING = ChannelBinding.withNonce(NONCE);
 
   private FrameCodecHarness() {}
 
   /** The bytes {@link FrameEncoder} writes for {@code frame}; the frame's payload is released. */
   public static byte[] encode(OutboundFrame frame) {
-    EmbeddedChannel ch = new EmbeddedChannel(new FrameEncoder(MAX_META));
+    EmbeddedChannel ch = new EmbeddedChannel(new FrameEncoder(MAX_META, SENDING));
     ch.writeOutbound(frame);
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     for (ByteBuf b; (b = ch.readOutbound()) != null; ) {
@@ -38,12 +43,13 @@ public final class FrameCodecHarness {
     return out.toByteArray();
   }
 
+  /** A decoder on the accepting side of the harness's connection, which has taken no signed frame yet. */
   public static EmbeddedChannel decoderChannel() {
-    return new EmbeddedChannel(new FrameDecoder(MAX_META, MAX_PAYLOAD));
+    return decoderChannel(MAX_META, MAX_PAYLOAD);
   }
 
   public static EmbeddedChannel decoderChannel(int maxMeta, long maxPayload) {
-    return new EmbeddedChannel(new FrameDecoder(maxMeta, maxPayload));
+    return new EmbeddedChannel(new FrameDecoder(maxMeta, maxPayload, ChannelBinding.withNonce(NONCE)));
   }
 
   /** Writes all of {@code bytes} in one buffer. */

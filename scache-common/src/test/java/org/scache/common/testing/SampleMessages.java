@@ -88,6 +88,7 @@ public final class SampleMessages {
           List.of(new ReduceAssignment(0, WORKER_1, 0), new ReduceAssignment(1, WORKER_2, 1))));
       case WORKERS -> new Message.Workers(List.of(WORKER_1, WORKER_2));
       case APP_SECRET -> new Message.AppSecret(APP_SECRET);
+      case SERVER_HELLO -> new Message.ServerHello(FrameCodecHarness.NONCE);
       case BLOCK_LOCATIONS -> new Message.BlockLocations(100, 42,
           List.of(new BlockLocation(BLOCK_1, BLOCK_1_SIZE, WORKER_1),
               new BlockLocation(BLOCK_2, BLOCK_2_SIZE, WORKER_2)));

@@ -1,0 +1,78 @@
+package org.scache.common.protocol;
+
+import java.security.SecureRandom;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * What ties a signed request to the one connection it was sent on, so that a captured frame is
+ * worth nothing anywhere else: the accepting side chooses a random nonce per connection and sends
+ * it first ({@link Message.ServerHello}); every signed request on the connection covers that nonce
+ * and a sequence number above all earlier ones on it. A replay on another connection fails the
+ * proof; a replay on the same connection fails the sequence. The state is two numbers per
+ * connection.
+ */
+public final class ChannelBinding {
+  public static final int NONCE_LENGTH = 16;
+  private static final SecureRandom RANDOM = new SecureRandom();
+  private static final byte[] NONE = new byte[0];
+
+  private volatile byte[] nonce;
+  private final AtomicLong sequence = new AtomicLong();
+
+  private ChannelBinding(byte[] nonce) {
+    this.nonce = nonce;
+  }
+
+  /** The accepting side of a new connection: a fresh random nonce. */
+  public static ChannelBinding accepted() {
+    byte[] n = new byte[NONCE_LENGTH];
+    RANDOM.nextBytes(n);
+    return new ChannelBinding(n);
+  }
+
+  /** The connecting side: the nonce is learned from the peer's {@link Message.ServerHello}. */
+  public static ChannelBinding connecting() {
+    return new ChannelBinding(null);
+  }
+
+  /** A binding with a known nonce on both sides, for codec tests. */
+  public static ChannelBinding withNonce(byte[] nonce) {
+    return new ChannelBinding(nonce.clone());
+  }
+
+  /** The connection's nonce, or an empty array before the peer's greeting has arrived. */
+  public byte[] nonce() {
+    byte[] n = nonce;
+    return n == null ? NONE : n;
+  }
+
+  public boolean knowsNonce() {
+    return nonce != null;
+  }
+
+  /** Records the nonce the accepting peer sent; a second, different greeting is refused. */
+  public void learn(byte[] peerNonce) {
+    if (peerNonce.length != NONCE_LENGTH) {
+      throw new IllegalArgumentException("a connection nonce has " + NONCE_LENGTH + " bytes, not " + peerNonce.length);
+    }
+    byte[] known = nonce;
+    if (known != null && !java.util.Arrays.equals(known, peerNonce)) {
+      throw new IllegalStateException("the peer sent a second, different connection nonce");
+    }
+    nonce = peerNonce.clone();
+  }
+
+  /** The sequence number for the next signed request sent on this connection. */
+  long nextSequence() {
+    return sequence.incrementAndGet();
+  }
+
+  /**
+   * Whether a signed request with {@code s} may be taken on this connection: only when it is above
+   * every sequence taken before; it then becomes the new floor.
+   */
+  boolean admit(long s) {
+    long last = sequence.get();
+    return s > last && sequence.compareAndSet(last, s);
+  }
+}
