@@ -124,10 +124,7 @@ final class MasterRequests {
 
   private Message registerShuffle(ShuffleSpec spec) {
     applications.requireSecret(spec.appId());
-    Optional<CoScheduler.Decision> made = shuffles.with(new ShuffleKey(spec.appId(), spec.shuffleId()), s -> {
-      s.register(spec);
-      return scheduleIfDue(s);
-    });
+    Optional<CoScheduler.Decision> made = shuffles.register(spec, this::scheduleIfDue);
     made.ifPresent(this::broadcast);
     return new Message.Ack();
   }

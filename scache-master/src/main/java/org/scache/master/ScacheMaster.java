@@ -46,7 +46,9 @@ public final class ScacheMaster implements AutoCloseable {
     TransportSettings transport = TransportSettings.from(conf);
     this.notifier = new ClusterWorkerNotifier(new ConnectionPool(transport, "scache-master-client"),
         Credentials.cluster(clusterSecret));
-    this.requests = new MasterRequests(workers, applications, new ShuffleRegistry(), coScheduler,
+    ShuffleBudget budget = ShuffleBudget.of(conf.get(ScacheOptions.MASTER_SHUFFLE_STATE_MAX),
+        conf.get(ScacheOptions.MASTER_SHUFFLE_STATE_APPLICATION_SHARE), Runtime.getRuntime().maxMemory());
+    this.requests = new MasterRequests(workers, applications, new ShuffleRegistry(budget), coScheduler,
         new IncompleteRounds(), notifier, heartbeatMillis);
     MasterRequestHandler handler = new MasterRequestHandler(requests, applications, clusterSecret);
     this.server = ScacheServer.start("scache-master", conf.get(ScacheOptions.MASTER_BIND_HOST),

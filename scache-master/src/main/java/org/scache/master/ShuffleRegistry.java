@@ -9,10 +9,44 @@ import java.util.function.Function;
 import org.scache.common.ScacheException;
 import org.scache.common.ShuffleKey;
 import org.scache.common.protocol.Status;
+import org.scache.common.shuffle.ShuffleSpec;
 
 /** Every shuffle the master tracks, by application. All access goes through {@link #with}. */
 final class ShuffleRegistry {
   private final Map<ShuffleKey, ShuffleState> shuffles = new HashMap<>();
+  private final ShuffleBudget budget;
+
+  ShuffleRegistry() {
+    this(ShuffleBudget.unlimited());
+  }
+
+  ShuffleRegistry(ShuffleBudget budget) {
+    this.budget = budget;
+  }
+
+  /**
+   * Registers {@code spec} (charging the budget the first time, which may refuse it with
+   * LIMIT_EXCEEDED) and runs {@code then} on its state, under the registry's lock.
+   */
+  synchronized <T> T register(ShuffleSpec spec, Function<ShuffleState, T> then) {
+    ShuffleKey key = new ShuffleKey(spec.appId(), spec.shuffleId());
+    ShuffleState existing = shuffles.get(key);
+    if (existing != null && existing.shape().isPresent()) {
+      existing.register(spec);
+      return then.apply(existing);
+    }
+    long charge = budget.charge(spec);
+    ShuffleState s = existing != null ? existing : new ShuffleState(key);
+    try {
+      s.register(spec);
+    } catch (RuntimeException e) {
+      budget.release(spec.appId(), charge);
+      throw e;
+    }
+    s.charged(charge);
+    shuffles.put(key, s);
+    return then.apply(s);
+  }
 
   /** Runs {@code action} on the shuffle's state, creating it if needed, under the registry's lock. */
   synchronized <T> T with(ShuffleKey key, Function<ShuffleState, T> action) {
@@ -34,14 +68,19 @@ final class ShuffleRegistry {
   }
 
   synchronized boolean remove(ShuffleKey key) {
-    return shuffles.remove(key) != null;
+    ShuffleState s = shuffles.remove(key);
+    if (s != null) {
+      budget.release(key.appId(), s.charged());
+    }
+    return s != null;
   }
 
   synchronized List<ShuffleKey> removeApplication(String appId) {
     List<ShuffleKey> removed = new ArrayList<>();
-    shuffles.keySet().removeIf(k -> {
-      if (k.appId().equals(appId)) {
-        removed.add(k);
+    shuffles.entrySet().removeIf(e -> {
+      if (e.getKey().appId().equals(appId)) {
+        removed.add(e.getKey());
+        budget.release(appId, e.getValue().charged());
         return true;
       }
       return false;

@@ -29,6 +29,8 @@ final class ShuffleState {
   private final java.util.TreeSet<Integer> lostMaps = new java.util.TreeSet<>();
   private Optional<ShufflePlacement> schedule = Optional.empty();
   private final Map<Integer, MapSample> samples = new HashMap<>();
+  /** What the {@link ShuffleBudget} charged for this shuffle. */
+  private long charged;
 
   ShuffleState(ShuffleKey key) {
     this.key = key;
@@ -49,6 +51,14 @@ final class ShuffleState {
           + s.mapInputBytes().size() + " map input sizes were given");
     }
     shape = Optional.of(s);
+  }
+
+  void charged(long bytes) {
+    charged = bytes;
+  }
+
+  long charged() {
+    return charged;
   }
 
   ShuffleKey shuffle() {

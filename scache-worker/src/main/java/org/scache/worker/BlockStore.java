@@ -60,6 +60,7 @@ final class BlockStore implements AutoCloseable {
   private final Clock clock;
   private final WorkerCounters counters;
   private final SpillReadBudget readBudget;
+  private final BlockQuota quota;
   /** Makes room for puts that do not fit, and loads spilled blocks back; one task at a time. */
   private final ExecutorService background;
   private final ExecutorService diskReads;
@@ -80,15 +81,16 @@ final class BlockStore implements AutoCloseable {
   /** A store that never spills. */
   BlockStore(MemoryPool pool) {
     this(pool, Optional.empty(), SpillPolicy.contextAware(), new RoundBook(), Clock.SYSTEM, new WorkerCounters(),
-        64 << 20);
+        64 << 20, BlockQuota.unlimited());
   }
 
   /**
    * @param disk where blocks are spilled; empty: puts that do not fit are refused with STORE_FULL
    * @param readBudgetBytes memory for spilled blocks read back to be served, outside the reserve
+   * @param quota how many blocks may be held, in all and per application
    */
   BlockStore(MemoryPool pool, Optional<SpillStore> disk, SpillPolicy policy, RoundBook rounds, Clock clock,
-      WorkerCounters counters, long readBudgetBytes) {
+      WorkerCounters counters, long readBudgetBytes, BlockQuota quota) {
     this.pool = pool;
     this.disk = disk;
     this.policy = policy;
@@ -96,6 +98,7 @@ final class BlockStore implements AutoCloseable {
     this.clock = clock;
     this.counters = counters;
     this.readBudget = new SpillReadBudget(readBudgetBytes);
+    this.quota = quota;
     this.background = Executors.newSingleThreadExecutor(DaemonThreads.named("scache-spill"));
     this.diskReads = Executors.newFixedThreadPool(2, DaemonThreads.named("scache-spill-read"));
   }
@@ -123,6 +126,7 @@ final class BlockStore implements AutoCloseable {
 
   /** The put's memory when the reserve has room for it now, without spilling anything. */
   private Optional<PendingPut> fromFreeMemory(BlockId id, long length) {
+    requireQuota(id);
     if (length == 0) {
       return Optional.of(new PendingPut(id, Unpooled.EMPTY_BUFFER));
     }
@@ -148,6 +152,17 @@ final class BlockStore implements AutoCloseable {
       return CompletableFuture.failedFuture(e);
     } catch (RejectedExecutionException e) {
       return CompletableFuture.failedFuture(new ScacheException(Status.SHUTTING_DOWN, "the worker is stopping"));
+    }
+  }
+
+  /** Refuses a block the quota has no room for, before any memory is taken for it. */
+  private synchronized void requireQuota(BlockId id) {
+    if (!blocks.containsKey(id)) {
+      ScacheException refusal = quota.refusal(id);
+      if (refusal != null) {
+        counters.limitRefusals.increment();
+        throw refusal;
+      }
     }
   }
 
@@ -320,6 +335,12 @@ final class BlockStore implements AutoCloseable {
         block.release();
         return false;
       }
+      ScacheException refusal = quota.refusal(put.id());
+      if (refusal != null) {
+        block.release();
+        counters.limitRefusals.increment();
+        throw refusal;
+      }
       link(block);
       memoryBytes += block.size();
     }
@@ -344,15 +365,23 @@ final class BlockStore implements AutoCloseable {
         return commit(new PendingPut(id, copy));
       }
       boolean duplicate;
+      ScacheException refusal = null;
       synchronized (this) {
         duplicate = blocks.containsKey(id);
         if (!duplicate) {
+          refusal = quota.refusal(id);
+        }
+        if (!duplicate && refusal == null) {
           link(new StoredBlock(id, size, at.get(), clock.nanos()));
           spilledBytes += size;
         }
       }
-      if (duplicate) {
+      if (duplicate || refusal != null) {
         disk.get().free(at.get());
+        if (refusal != null) {
+          counters.limitRefusals.increment();
+          throw refusal;
+        }
         return false;
       }
       counters.spilledOnPut.increment();
@@ -408,7 +437,8 @@ final class BlockStore implements AutoCloseable {
     synchronized (this) {
       for (int i = 0; i < layout.size(); i++) {
         BlockId id = layout.get(i).blockId();
-        if (blocks.containsKey(id)) {
+        if (blocks.containsKey(id) || quota.refusal(id) != null) {
+          // a copy the quota has no room for is left to be read from its holder
           parts.get(i).release();
           continue;
         }
@@ -790,12 +820,15 @@ final class BlockStore implements AutoCloseable {
   /** Adds a block to the indexes; guarded by this. */
   private void link(StoredBlock b) {
     blocks.put(b.id(), b);
+    quota.added(b.id());
     byShuffle.computeIfAbsent(b.id().shuffle(), k -> new HashSet<>()).add(b.id());
   }
 
   /** Removes a block from the indexes; guarded by this. */
   private void unlink(StoredBlock b) {
-    blocks.remove(b.id());
+    if (blocks.remove(b.id()) != null) {
+      quota.removed(b.id());
+    }
     Set<BlockId> ids = byShuffle.get(b.id().shuffle());
     if (ids != null) {
       ids.remove(b.id());

@@ -23,7 +23,8 @@ final class LocalAccess {
     this.worker = worker;
     // a connection may come before the worker has finished starting: resolve its parts late
     this.leases = new LocalLeases(worker.pool(), worker.store(), worker.counters(),
-        block -> worker.masterLink().report(block), worker.info() == null ? "(starting)" : worker.info().workerId());
+        block -> worker.masterLink().report(block), worker.info() == null ? "(starting)" : worker.info().workerId(),
+        worker.leaseQuota());
   }
 
   /** Answers one of the shared-memory requests. */

@@ -31,6 +31,7 @@ final class LocalLeases {
   private final WorkerCounters counters;
   private final Consumer<BlockSize> stored;
   private final String workerId;
+  private final LeaseQuota quota;
   private final Map<Long, Lease> leases = new HashMap<>();
   private final Map<Long, Pin> pins = new HashMap<>();
   private boolean opened;
@@ -39,11 +40,18 @@ final class LocalLeases {
   /** {@code stored} is told of every block committed here (to report it to the master). */
   LocalLeases(MemoryPool pool, BlockStore store, WorkerCounters counters, Consumer<BlockSize> stored,
       String workerId) {
+    this(pool, store, counters, stored, workerId, LeaseQuota.unlimited());
+  }
+
+  /** ... with leases counted against {@code quota}, which the worker's connections share. */
+  LocalLeases(MemoryPool pool, BlockStore store, WorkerCounters counters, Consumer<BlockSize> stored,
+      String workerId, LeaseQuota quota) {
     this.pool = pool;
     this.store = store;
     this.counters = counters;
     this.stored = stored;
     this.workerId = workerId;
+    this.quota = quota;
   }
 
   boolean isClosed() {
@@ -125,11 +133,28 @@ final class LocalLeases {
       throw new ScacheException(Status.BLOCK_TOO_LARGE, "a lease of " + m.bytes()
           + " bytes is larger than one memory segment of this worker");
     }
-    MemoryPool.Region r = pool.allocate(m.bytes()).orElseThrow(() -> new ScacheException(Status.STORE_FULL,
-        "no room for a lease of " + m.bytes() + " bytes: " + pool.usedBytes() + " of " + pool.reservedBytes()
-            + " reserved bytes in use"));
+    if (leases.size() >= quota.maxPerConnection()) {
+      counters.limitRefusals.increment();
+      throw new ScacheException(Status.LIMIT_EXCEEDED, "this connection holds " + leases.size() + " leases, its "
+          + "limit (scache.worker.local.leases.per.connection.max)");
+    }
+    long counted = MemoryPool.align(m.bytes());
+    try {
+      quota.take(m.appId(), counted);
+    } catch (ScacheException e) {
+      counters.limitRefusals.increment();
+      throw e;
+    }
+    MemoryPool.Region r = pool.allocate(m.bytes()).orElse(null);
+    if (r == null) {
+      quota.giveBack(m.appId(), counted);
+      throw new ScacheException(Status.STORE_FULL, "no room for a lease of " + m.bytes() + " bytes: "
+          + pool.usedBytes() + " of " + pool.reservedBytes() + " reserved bytes in use");
+    }
     long id = IDS.incrementAndGet();
-    leases.put(id, new Lease(m.appId(), r.segment(), r.offset(), r.offset() + r.allocated()));
+    Lease lease = new Lease(m.appId(), r.segment(), r.offset(), r.offset() + r.allocated());
+    lease.counted = counted;
+    leases.put(id, lease);
     return new Message.MemoryLease(id, r.segment(), r.offset(), r.allocated());
   }
 
@@ -145,6 +170,9 @@ final class LocalLeases {
       put = new PendingPut(id, Unpooled.EMPTY_BUFFER);
     } else {
       lease.claim(m.leaseId(), m.offset(), m.length());
+      long used = Math.min(lease.counted, MemoryPool.align(m.length()));
+      lease.counted -= used;
+      quota.giveBack(lease.appId, used);
       BlockBuffer data = new BlockBuffer(pool, pool.adopt(lease.segment, m.offset(), m.length()));
       data.writerIndex(data.capacity());
       put = new PendingPut(id, data);
@@ -202,6 +230,8 @@ final class LocalLeases {
   }
 
   private void freeUncommitted(Lease lease) {
+    quota.giveBack(lease.appId, lease.counted);
+    lease.counted = 0;
     long at = lease.start;
     for (Map.Entry<Long, Long> c : lease.committed.entrySet()) {
       pool.freeRange(lease.segment, at, c.getKey() - at);
@@ -222,6 +252,8 @@ final class LocalLeases {
     final long start;
     final long end;
     final TreeMap<Long, Long> committed = new TreeMap<>();
+    /** Bytes of this lease still counted against its application's {@link LeaseQuota}. */
+    long counted;
 
     Lease(String appId, int segment, long start, long end) {
       this.appId = appId;

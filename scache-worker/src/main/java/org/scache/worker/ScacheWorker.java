@@ -43,6 +43,7 @@ public final class ScacheWorker implements AutoCloseable {
   private final Prefetcher prefetcher;
   private final ScheduledPeers peers = new ScheduledPeers();
   private final java.util.concurrent.ScheduledExecutorService timers;
+  private final LeaseQuota leaseQuota;
 
   private ScacheWorker(ScacheConf conf) throws IOException, InterruptedException {
     byte[] clusterSecret = clusterSecret(conf);
@@ -56,7 +57,11 @@ public final class ScacheWorker implements AutoCloseable {
     String tag = configuredId.isEmpty() ? "worker" : configuredId;
     store = new BlockStore(pool, spillStore(conf, tag), SpillPolicy.named(conf.get(ScacheOptions.WORKER_SPILL_POLICY)),
         new RoundBook(), org.scache.common.Clock.SYSTEM, counters,
-        Math.max(1, conf.get(ScacheOptions.WORKER_SPILL_READ_BUFFER)));
+        Math.max(1, conf.get(ScacheOptions.WORKER_SPILL_READ_BUFFER)),
+        BlockQuota.of(conf.get(ScacheOptions.WORKER_BLOCKS_MAX), conf.get(ScacheOptions.WORKER_BLOCKS_APPLICATION_SHARE),
+            Runtime.getRuntime().maxMemory()));
+    leaseQuota = LeaseQuota.of(reserve, conf.get(ScacheOptions.WORKER_LOCAL_LEASE_APPLICATION_SHARE),
+        conf.get(ScacheOptions.WORKER_LOCAL_LEASES_PER_CONNECTION_MAX));
     Credentials cluster = Credentials.cluster(clusterSecret);
     connections = new ConnectionPool(transport, "scache-worker-client");
     Duration fetchTimeout = conf.get(ScacheOptions.WORKER_FETCH_TIMEOUT);
@@ -148,6 +153,10 @@ public final class ScacheWorker implements AutoCloseable {
 
   BlockStore store() {
     return store;
+  }
+
+  LeaseQuota leaseQuota() {
+    return leaseQuota;
   }
 
   MemoryPool pool() {

@@ -17,6 +17,8 @@ final class WorkerCounters {
   final LongAdder servedFetchBlocks = new LongAdder();
   final LongAdder servedFetchBytes = new LongAdder();
   final LongAdder authFailures = new LongAdder();
+  /** Blocks, leases and connections refused at a limit. */
+  final LongAdder limitRefusals = new LongAdder();
   final LongAdder prefetchedBlocks = new LongAdder();
   final LongAdder prefetchedBytes = new LongAdder();
   final LongAdder prefetchFetches = new LongAdder();
@@ -51,6 +53,7 @@ final class WorkerCounters {
     m.put("fetch.served.blocks", servedFetchBlocks.sum());
     m.put("fetch.served.bytes", servedFetchBytes.sum());
     m.put("auth.failures", authFailures.sum());
+    m.put("limit.refusals", limitRefusals.sum());
     m.put("prefetch.blocks", prefetchedBlocks.sum());
     m.put("prefetch.bytes", prefetchedBytes.sum());
     m.put("prefetch.fetches", prefetchFetches.sum());

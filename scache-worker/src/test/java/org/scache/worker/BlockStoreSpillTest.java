@@ -57,7 +57,8 @@ class BlockStoreSpillTest {
     pool = new MemoryPool(dir.resolve("mem"), "test", (long) reserveBlocks * BLOCK, (long) reserveBlocks * BLOCK,
         false);
     disk = new SpillStore(List.of(dir.resolve("spill")), "w", diskCapacity, 64 * BLOCK);
-    store = new BlockStore(pool, Optional.of(disk), policy, new RoundBook(), clock, counters, 16 * BLOCK);
+    store = new BlockStore(pool, Optional.of(disk), policy, new RoundBook(), clock, counters, 16 * BLOCK,
+        BlockQuota.unlimited());
     store.events(new StoreEvents() {
       @Override
       public synchronized void roundsChanged(List<RoundState> changes) {

@@ -71,6 +71,7 @@ class ReplayIT {
 
   @Test
   void capturedPut_withItsPayloadSwapped_isRefusedByAnotherWorker_andReadsReturnTheOwnersBytes() throws Exception {
+    owner.registerShuffle(2, 1, 1, PartitionerKind.HASH);
     BlockId block = new BlockId(APP, 2, 0, 0, 0);
     byte[] data = "the owner's bytes".getBytes(StandardCharsets.UTF_8);
     byte[] captured;
@@ -95,7 +96,14 @@ class ReplayIT {
     assertEquals(putsBefore, cluster.stat(1, "put.blocks"), "no replayed put was stored");
     assertArrayEquals(data, owner.getBlock(block));
     try (ScacheClient reader = cluster.client(1, APP, new String(SECRET, StandardCharsets.UTF_8))) {
-      assertArrayEquals(data, reader.getBlock(block), "read through the other worker");
+      // the worker reports the block to the master in the background; once located, it is the owner's
+      org.scache.common.testing.Await.until(() -> {
+        try {
+          return Arrays.equals(data, reader.getBlock(block));
+        } catch (ScacheException e) {
+          return false;
+        }
+      }, java.time.Duration.ofSeconds(10), () -> "the owner's block was never read through the other worker");
     }
   }
 

@@ -60,6 +60,14 @@ public final class ScacheOptions {
       "scache.master.schedule.slots.per.worker", 1, "Reduce tasks a worker's node runs at once; the round of a "
           + "placed reduce is its position among the reduces of its worker (by reduce id) divided by this.");
 
+  public static final ConfigEntry<Long> MASTER_SHUFFLE_STATE_MAX = bytes("scache.master.shuffle.state.max.bytes", "0",
+      "Master memory the registered shuffles may take, by an estimate made when each is registered: 64 bytes per map "
+          + "and per reduce, and per map x reduce 8 bytes (hash partitioner) or 24 (sampled). A registration past it "
+          + "is refused with LIMIT_EXCEEDED. 0 means half the master's heap.");
+  public static final ConfigEntry<Double> MASTER_SHUFFLE_STATE_APPLICATION_SHARE = fraction(
+      "scache.master.shuffle.state.application.share", 0.5, "Share of scache.master.shuffle.state.max.bytes one "
+          + "application's shuffles may take, so that one application cannot keep another from registering.");
+
   // ---------------------------------------------------------------- worker
   public static final ConfigEntry<String> WORKER_ID = string("scache.worker.identity.id", "",
       "Identity of this worker; empty means advertised-host:port. Must differ between workers that share a host.");
@@ -82,6 +90,20 @@ public final class ScacheOptions {
       "The reserve is mapped in segments of at most this size; a block must fit in one segment.");
   public static final ConfigEntry<Boolean> WORKER_MEMORY_PRETOUCH = bool("scache.worker.memory.pretouch", false,
       "Touch every page of the reserve at start, so the memory is resident before the first put.");
+  public static final ConfigEntry<Integer> WORKER_BLOCKS_MAX = intEntry("scache.worker.blocks.max", 0,
+      "Blocks a worker holds at most, in memory and on disk, whatever their size (each costs heap for its index "
+          + "entries; an empty block too); one more is refused with LIMIT_EXCEEDED. 0 means half the worker's heap "
+          + "at 1 KiB a block (131072 with -Xmx256m).");
+  public static final ConfigEntry<Double> WORKER_BLOCKS_APPLICATION_SHARE = fraction(
+      "scache.worker.blocks.application.share", 0.5, "Share of scache.worker.blocks.max one application may hold "
+          + "on a worker, so that one application's blocks cannot keep another's out.");
+  public static final ConfigEntry<Double> WORKER_LOCAL_LEASE_APPLICATION_SHARE = fraction(
+      "scache.worker.local.lease.application.share", 0.5, "Share of the reserve one application may hold in "
+          + "shared-memory leases not yet committed as blocks, over all its connections; a lease past it is "
+          + "refused with LIMIT_EXCEEDED and the client puts over the socket.");
+  public static final ConfigEntry<Integer> WORKER_LOCAL_LEASES_PER_CONNECTION_MAX = intEntry(
+      "scache.worker.local.leases.per.connection.max", 64, "Shared-memory leases one connection may hold at once "
+          + "(a client holds one or two).");
   public static final ConfigEntry<Boolean> WORKER_LOCAL_SHM_ENABLED = bool("scache.worker.local.shm.enabled", true,
       "Let clients on this host (same unix user) map the reserve's segment files and put and get blocks with a "
           + "memory copy. The files stay in the memory directory, readable only by their owner, while the worker "

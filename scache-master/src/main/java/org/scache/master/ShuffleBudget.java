@@ -1,0 +1,78 @@
+package org.scache.master;
+
+import java.util.HashMap;
+import java.util.Map;
+import org.scache.common.ScacheException;
+import org.scache.common.protocol.Status;
+import org.scache.common.shuffle.PartitionerKind;
+import org.scache.common.shuffle.ShuffleSpec;
+
+/**
+ * The master's heap, budgeted among registered shuffles: a shuffle is charged, when it is
+ * registered, an estimate of what the master will hold for it (per map and reduce: its entries and
+ * placement; per map × reduce: the observed sizes the regression fits, or the samples' counts), and
+ * a registration that would pass the budget, or the application's share of it, is refused with
+ * {@link Status#LIMIT_EXCEEDED} before anything is allocated. Not thread-safe: the
+ * {@link ShuffleRegistry} calls it under its lock.
+ */
+final class ShuffleBudget {
+  static final long BYTES_PER_TASK = 64;
+  static final long BYTES_PER_OBSERVED_CELL = 8;
+  static final long BYTES_PER_SAMPLED_CELL = 24;
+
+  private final long maxBytes;
+  private final long maxPerApplication;
+  private final Map<String, Long> byApplication = new HashMap<>();
+  private long used;
+
+  ShuffleBudget(long maxBytes, long maxPerApplication) {
+    this.maxBytes = maxBytes;
+    this.maxPerApplication = Math.min(maxBytes, maxPerApplication);
+  }
+
+  static ShuffleBudget unlimited() {
+    return new ShuffleBudget(Long.MAX_VALUE, Long.MAX_VALUE);
+  }
+
+  /** {@code maxBytes} 0 means half of {@code maxHeapBytes}; an application gets {@code share} of it. */
+  static ShuffleBudget of(long maxBytes, double share, long maxHeapBytes) {
+    long max = maxBytes > 0 ? maxBytes : maxHeapBytes / 2;
+    return new ShuffleBudget(max, (long) Math.floor(max * share));
+  }
+
+  /** What the master is budgeted to hold for a shuffle of this shape. */
+  static long costOf(ShuffleSpec s) {
+    long cells = (long) s.numMaps() * s.numReduces();
+    long perCell = s.partitioner() == PartitionerKind.HASH ? BYTES_PER_OBSERVED_CELL : BYTES_PER_SAMPLED_CELL;
+    return ((long) s.numMaps() + s.numReduces()) * BYTES_PER_TASK + cells * perCell;
+  }
+
+  /** Charges {@code s} to its application, or refuses it with LIMIT_EXCEEDED. Returns the charge. */
+  long charge(ShuffleSpec s) {
+    long cost = costOf(s);
+    long app = byApplication.getOrDefault(s.appId(), 0L);
+    if (cost > maxPerApplication - app) {
+      throw new ScacheException(Status.LIMIT_EXCEEDED, s.appId() + "/shuffle_" + s.shuffleId() + " ("
+          + s.numMaps() + " maps, " + s.numReduces() + " reduces) needs ~" + cost + " bytes of master memory; the "
+          + "application holds " + app + " of its " + maxPerApplication + " (scache.master.shuffle.state.max.bytes "
+          + "× scache.master.shuffle.state.application.share)");
+    }
+    if (cost > maxBytes - used) {
+      throw new ScacheException(Status.LIMIT_EXCEEDED, s.appId() + "/shuffle_" + s.shuffleId() + " needs ~" + cost
+          + " bytes of master memory; registered shuffles hold " + used + " of " + maxBytes
+          + " (scache.master.shuffle.state.max.bytes)");
+    }
+    used += cost;
+    byApplication.put(s.appId(), app + cost);
+    return cost;
+  }
+
+  void release(String appId, long charge) {
+    used -= charge;
+    byApplication.computeIfPresent(appId, (a, held) -> held - charge <= 0 ? null : held - charge);
+  }
+
+  long used() {
+    return used;
+  }
+}
