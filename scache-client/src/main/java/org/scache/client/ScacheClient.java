@@ -337,7 +337,9 @@ public final class ScacheClient implements AutoCloseable {
             return;
           }
           if (!se.status().isTransient() || n >= maxAttempts) {
-            result.completeExceptionally(se);
+            result.completeExceptionally(n == 1 ? se : new ScacheException(se.status(), "gave up on " + address
+                + " after " + n + " tries in " + TimeUnit.NANOSECONDS.toSeconds(clock.nanos() - startNanos) + " s ("
+                + ScacheOptions.CLIENT_RETRY_MAX.key() + "); the last: " + se.detail(), se));
             return;
           }
           long delay = backoff.toMillis() << Math.min(n - 1, 10);

@@ -204,9 +204,13 @@ public final class ScacheWorker implements AutoCloseable {
     return masterLink;
   }
 
+  /**
+   * Tells the master which attempt of a map is final, and only once it knows drops the map's other
+   * attempts here: a MAP_FINISHED that does not reach the master leaves every attempt's blocks.
+   */
   CompletableFuture<Void> mapFinished(Message.MapFinished m) {
-    store.mapFinished(new org.scache.common.ShuffleKey(m.appId(), m.shuffleId()), m.mapId(), m.attempt());
-    return masterLink.mapFinished(m);
+    return masterLink.mapFinished(m).thenRun(() ->
+        store.mapFinished(new org.scache.common.ShuffleKey(m.appId(), m.shuffleId()), m.mapId(), m.attempt()));
   }
 
   @Override

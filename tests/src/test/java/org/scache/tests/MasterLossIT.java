@@ -92,6 +92,27 @@ class MasterLossIT {
     }
   }
 
+  @Test
+  void mapFinishedThatCannotReachTheMaster_keepsTheEarlierAttemptsBlocks() throws Exception {
+    try (ScacheClient client = cluster.client(0, APP, "s")) {
+      client.registerApplication();
+      client.registerShuffle(1, 1, 1, PartitionerKind.HASH);
+      BlockId attempt0 = new BlockId(APP, 1, 0, 0, 0);
+      BlockId attempt1 = new BlockId(APP, 1, 0, 1, 0);
+      client.putBlock(attempt0, BlockData.bytes(1, 500));
+      client.mapFinished(1, 0, 0);
+      client.putBlock(attempt1, BlockData.bytes(2, 500));
+
+      cluster.master().close();
+
+      ScacheException e = assertThrows(ScacheException.class, () -> client.mapFinished(1, 0, 1));
+      assertTrue(e.status().isTransient(), e.getMessage());
+      assertArrayEquals(BlockData.bytes(1, 500), client.getBlock(attempt0),
+          "attempt 0 stays the final attempt while the master has not heard of attempt 1");
+      assertArrayEquals(BlockData.bytes(2, 500), client.getBlock(attempt1));
+    }
+  }
+
   private static long seed(int map, int reduce) {
     return 7919L * map + reduce;
   }
