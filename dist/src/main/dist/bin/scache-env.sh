@@ -8,6 +8,7 @@
 #   SCACHE_JAVA_OPTS   JVM options (default: -Xmx256m -XX:+UseSerialGC; block data lives off the heap)
 #   SCACHE_LOG_DIR     log files of started daemons (default: $SCACHE_HOME/logs)
 #   SCACHE_PID_DIR     pid files of started daemons (default: $SCACHE_HOME/run)
+#   SCACHE_STATE_DIR   state kept across restarts: the master's applications (default: $SCACHE_HOME/state)
 #   SCACHE_IDENT       names the pid and log files, so several workers can run on one host
 #   SCACHE_START_TIMEOUT  seconds `start` waits for the daemon to listen (default: 20)
 #   SCACHE_STOP_TIMEOUT   seconds `stop` waits after SIGTERM before SIGKILL (default: 10)
@@ -16,6 +17,7 @@ SCACHE_HOME="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd -P
 SCACHE_CONF_DIR="${SCACHE_CONF_DIR:-$SCACHE_HOME/conf}"
 SCACHE_LOG_DIR="${SCACHE_LOG_DIR:-$SCACHE_HOME/logs}"
 SCACHE_PID_DIR="${SCACHE_PID_DIR:-$SCACHE_HOME/run}"
+export SCACHE_STATE_DIR="${SCACHE_STATE_DIR:-$SCACHE_HOME/state}"
 SCACHE_JAVA_OPTS="${SCACHE_JAVA_OPTS:--Xmx256m -XX:+UseSerialGC}"
 SCACHE_START_TIMEOUT="${SCACHE_START_TIMEOUT:-20}"
 SCACHE_STOP_TIMEOUT="${SCACHE_STOP_TIMEOUT:-10}"

@@ -1,6 +1,7 @@
 package org.scache.master;
 
 import java.security.MessageDigest;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -12,17 +13,30 @@ import org.scache.common.protocol.Status;
 
 /**
  * Registered applications and their secrets, and a time-limited memory of removed ones so that
- * workers that missed a removal still free the application's blocks.
+ * workers that missed a removal still free the application's blocks. With a state directory both
+ * outlive the master ({@link ApplicationJournal}): after a restart an id stays its owner's.
  */
-final class ApplicationRegistry {
+final class ApplicationRegistry implements AutoCloseable {
   private final Clock clock;
   private final Duration tombstoneTtl;
   private final Map<String, byte[]> secrets = new HashMap<>();
   private final Map<String, Long> removedAt = new HashMap<>();
+  private final Optional<ApplicationJournal> journal;
 
   ApplicationRegistry(Clock clock, Duration tombstoneTtl) {
+    this(clock, tombstoneTtl, Optional.empty());
+  }
+
+  /** A registry that keeps its applications in {@code stateDir}, reading back what an earlier master kept there. */
+  ApplicationRegistry(Clock clock, Duration tombstoneTtl, Optional<Path> stateDir) {
     this.clock = clock;
     this.tombstoneTtl = tombstoneTtl;
+    this.journal = stateDir.map(dir -> ApplicationJournal.open(dir, secrets, removedAt));
+  }
+
+  /** Applications known, registered and removed (as read back from the state directory too). */
+  synchronized int size() {
+    return secrets.size() + removedAt.size();
   }
 
   /** Registers an application; again with the same secret is a no-op, with another is refused. */
@@ -34,7 +48,10 @@ final class ApplicationRegistry {
     if (removedAt.containsKey(appId)) {
       throw new ScacheException(Status.INVALID_ARGUMENT, "application " + appId + " was removed; use a new id");
     }
-    secrets.put(appId, secret.clone());
+    if (known == null) {
+      journal.ifPresent(j -> j.registered(appId, secret));
+      secrets.put(appId, secret.clone());
+    }
   }
 
   synchronized Optional<byte[]> secret(String appId) {
@@ -54,14 +71,32 @@ final class ApplicationRegistry {
   }
 
   synchronized boolean remove(String appId) {
-    removedAt.put(appId, clock.millis());
+    long now = clock.millis();
+    journal.ifPresent(j -> j.removed(appId, now));
+    removedAt.put(appId, now);
     return secrets.remove(appId) != null;
   }
 
   /** Those of {@code apps} that have been removed. */
   synchronized List<String> removedAmong(List<String> apps) {
     long cutoff = clock.millis() - tombstoneTtl.toMillis();
-    removedAt.values().removeIf(t -> t < cutoff);
+    removedAt.entrySet().removeIf(e -> {
+      boolean expired = e.getValue() < cutoff;
+      if (expired) {
+        journal.ifPresent(j -> j.forgotten(e.getKey()));
+      }
+      return expired;
+    });
+    journal.ifPresent(j -> {
+      if (j.lines() > 4 * (secrets.size() + removedAt.size()) + 64) {
+        j.rewrite(secrets, removedAt);
+      }
+    });
     return apps.stream().filter(removedAt::containsKey).toList();
+  }
+
+  @Override
+  public synchronized void close() {
+    journal.ifPresent(ApplicationJournal::close);
   }
 }

@@ -30,6 +30,7 @@ public final class ScacheMaster implements AutoCloseable {
   private final WorkerNotifier notifier;
   private final ScheduledExecutorService housekeeping;
   private final ScacheServer server;
+  private final ApplicationRegistry applications;
 
   private ScacheMaster(ScacheConf conf, Clock clock) throws InterruptedException {
     String secret = conf.get(ScacheOptions.SECURITY_CLUSTER_SECRET);
@@ -39,7 +40,16 @@ public final class ScacheMaster implements AutoCloseable {
     }
     byte[] clusterSecret = secret.getBytes(StandardCharsets.UTF_8);
     this.workers = new WorkerRegistry(clock, conf.get(ScacheOptions.MASTER_WORKER_EXPIRY));
-    ApplicationRegistry applications = new ApplicationRegistry(clock, conf.get(ScacheOptions.MASTER_TOMBSTONE_TTL));
+    String stateDir = conf.get(ScacheOptions.MASTER_STATE_DIR);
+    if (stateDir.isEmpty()) {
+      LOG.warn("{} is not set: applications and their secrets are not kept across a restart of this master, and "
+          + "after one an application id belongs to whoever registers it first", ScacheOptions.MASTER_STATE_DIR.key());
+    }
+    this.applications = new ApplicationRegistry(clock, conf.get(ScacheOptions.MASTER_TOMBSTONE_TTL),
+        stateDir.isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(java.nio.file.Path.of(stateDir)));
+    if (!stateDir.isEmpty()) {
+      LOG.info("{} applications read back from {}", applications.size(), stateDir);
+    }
     long heartbeatMillis = conf.get(ScacheOptions.MASTER_HEARTBEAT_INTERVAL).toMillis();
     CoScheduler coScheduler = new CoScheduler(conf.get(ScacheOptions.MASTER_SCHEDULE_OBSERVATION_THRESHOLD),
         conf.get(ScacheOptions.MASTER_SCHEDULE_SLOTS_PER_WORKER), clock);
@@ -89,6 +99,7 @@ public final class ScacheMaster implements AutoCloseable {
     housekeeping.shutdownNow();
     server.close();
     notifier.close();
+    applications.close();
     LOG.info("master stopped");
   }
 }

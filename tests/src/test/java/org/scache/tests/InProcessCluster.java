@@ -18,7 +18,8 @@ import org.scache.worker.ScacheWorker;
 public final class InProcessCluster implements AutoCloseable {
   public static final String CLUSTER_SECRET = "test-cluster-secret";
 
-  private final ScacheMaster master;
+  private ScacheMaster master;
+  private ScacheConf masterConf;
   private final List<ScacheWorker> workers = new ArrayList<>();
   private final List<Integer> workerPorts = new ArrayList<>();
   private final long reserveBytes;
@@ -37,6 +38,7 @@ public final class InProcessCluster implements AutoCloseable {
       conf = conf.with(ScacheOptions.MASTER_HEARTBEAT_INTERVAL.key(), "200ms")
           .with(ScacheOptions.MASTER_WORKER_EXPIRY.key(), "2s");
     }
+    masterConf = conf;
     master = ScacheMaster.start(conf);
     base = conf.with(ScacheOptions.WORKER_MASTER_ADDRESS, "127.0.0.1:" + master.port());
     for (int i = 0; i < numWorkers; i++) {
@@ -82,6 +84,13 @@ public final class InProcessCluster implements AutoCloseable {
     Await.until(() -> master.liveWorkers().size() >= workers.size()
         && workers.stream().allMatch(ScacheWorker::isRegistered), timeout,
         () -> "workers did not register: " + master.liveWorkers());
+  }
+
+  /** Stops the master and starts a new one on the same port with the same configuration. */
+  public void restartMaster() throws Exception {
+    int port = master.port();
+    master.close();
+    master = ScacheMaster.start(masterConf.with(ScacheOptions.MASTER_PORT, port));
   }
 
   public ScacheMaster master() {
