@@ -49,6 +49,8 @@ import org.slf4j.LoggerFactory;
  */
 final class BlockStore implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(BlockStore.class);
+  /** A sealed spill file whose live blocks are at most this share of it has them moved out, and is deleted. */
+  static final double COMPACT_LIVE_FRACTION = 0.25;
 
   /** A round of a shuffle: the unit the paper's all-or-nothing constraint keeps whole. */
   record RoundKey(ShuffleKey shuffle, int round) {}
@@ -74,6 +76,7 @@ final class BlockStore implements AutoCloseable {
   private long memoryBytes;
   private long spilledBytes;
   private boolean reloadQueued;
+  private boolean compactionQueued;
 
   // guarded by itself
   private final Set<RoundKey> reportedIncomplete = new HashSet<>();
@@ -555,11 +558,19 @@ final class BlockStore implements AutoCloseable {
           + "checksum; re-run map " + b.id().mapId());
     } catch (IOException e) {
       buf.release();
+      SpillStore.Location movedTo = null;
       synchronized (this) {
         StoredBlock now = blocks.get(b.id());
         if (now != null && now.inMemory()) {
           return now.retainedData();
         }
+        if (now != null && now.spilled().isPresent() && now.spilled().get() != at) {
+          movedTo = now.spilled().get();
+        }
+      }
+      if (movedTo != null) {
+        // the spill file was compacted while this read ran: read the block where it lies now
+        return readSpilled(b, movedTo, 0);
       }
       throw new ScacheException(Status.BLOCK_NOT_FOUND, b.id() + " is no longer stored here (" + e.getMessage() + ")");
     }
@@ -683,8 +694,94 @@ final class BlockStore implements AutoCloseable {
     }
     if (loaded > 0) {
       reportRounds();
+      compactSoon();
     }
     return loaded;
+  }
+
+  // ---------------------------------------------------------------- spill compaction
+
+  /** Compacts sparse spill files soon, on the background thread, if there are any. */
+  void compactSoon() {
+    if (disk.isEmpty() || disk.get().sparseFiles(COMPACT_LIVE_FRACTION).isEmpty()) {
+      return;
+    }
+    synchronized (this) {
+      if (compactionQueued) {
+        return;
+      }
+      compactionQueued = true;
+    }
+    try {
+      background.execute(() -> {
+        synchronized (this) {
+          compactionQueued = false;
+        }
+        compactNow();
+      });
+    } catch (RejectedExecutionException e) {
+      LOG.debug("not compacting: the store is closed");
+    }
+  }
+
+  /**
+   * Moves the live blocks of every sparse spill file ({@link #COMPACT_LIVE_FRACTION}) to the end of
+   * the current one, so that the sparse file is deleted and its dead space given back. A block read,
+   * reloaded or removed meanwhile keeps its old place (the moved copy is freed); a reader that finds
+   * the old place gone reads the new one. Stops when the disk has no room for a block. Returns the
+   * number of blocks moved.
+   */
+  int compactNow() {
+    if (disk.isEmpty()) {
+      return 0;
+    }
+    int moved = 0;
+    synchronized (moving) {
+      for (SpillFile sparse : disk.get().sparseFiles(COMPACT_LIVE_FRACTION)) {
+        List<StoredBlock> inFile = new ArrayList<>();
+        synchronized (this) {
+          for (StoredBlock b : blocks.values()) {
+            if (!b.inMemory() && b.spilled().map(l -> l.file() == sparse).orElse(false)) {
+              inFile.add(b);
+            }
+          }
+        }
+        for (StoredBlock b : inFile) {
+          SpillStore.Location at = b.spilled().orElse(null);
+          if (at == null) {
+            continue;
+          }
+          long taken = readBudget.acquire(at.length()).join();
+          SpillReadBuffer buf = new SpillReadBuffer(at.length(), readBudget, taken);
+          Optional<SpillStore.Location> to;
+          try {
+            disk.get().read(at, buf);
+            to = disk.get().write(buf);
+          } catch (IOException e) {
+            // the block was freed meanwhile, or its bytes are bad: a read will find out and report it
+            continue;
+          } finally {
+            buf.release();
+          }
+          if (to.isEmpty()) {
+            return moved;
+          }
+          boolean installed;
+          synchronized (this) {
+            installed = blocks.get(b.id()) == b && b.spilled().orElse(null) == at;
+            if (installed) {
+              b.movedOnDisk(to.get());
+            }
+          }
+          disk.get().free(installed ? at : to.get());
+          if (installed) {
+            moved++;
+            counters.spillCompactedBlocks.increment();
+          }
+        }
+      }
+    }
+    return moved;
   }
 
   /** The spilled, unread block the policy would keep longest; guarded by this. */
@@ -814,6 +911,9 @@ final class BlockStore implements AutoCloseable {
       reportRounds();
       reloadSoon();
     }
+    if (!onDisk.isEmpty()) {
+      compactSoon();
+    }
     return removed;
   }
 
@@ -890,6 +990,11 @@ final class BlockStore implements AutoCloseable {
   /** Bytes of spill files on disk (dead blocks in files not yet deleted included). */
   long spillFileBytes() {
     return disk.map(SpillStore::bytesOnDisk).orElse(0L);
+  }
+
+  /** Bytes of spill files taken by blocks no longer live, given back when their file is deleted or compacted. */
+  long spillFileDeadBytes() {
+    return disk.map(d -> d.bytesOnDisk() - d.liveBytes()).orElse(0L);
   }
 
   int spillFileCount() {

@@ -24,6 +24,7 @@ final class SpillFile {
   private final FileChannel channel;
   private long length;
   private int live;
+  private long liveBytes;
   private boolean sealed;
   private boolean deleted;
 
@@ -85,6 +86,7 @@ final class SpillFile {
     }
     length = pos;
     live++;
+    liveBytes += pos - start;
     return start;
   }
 
@@ -100,9 +102,15 @@ final class SpillFile {
     }
   }
 
-  /** One block in the file is dead; returns the number still live. */
-  int release() {
+  /** One block of {@code bytes} in the file is dead; returns the number still live. */
+  int release(long bytes) {
+    liveBytes -= bytes;
     return --live;
+  }
+
+  /** Bytes of the blocks still live in the file. */
+  long liveBytes() {
+    return liveBytes;
   }
 
   /** No more blocks are appended. */

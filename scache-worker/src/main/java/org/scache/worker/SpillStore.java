@@ -168,7 +168,7 @@ final class SpillStore implements AutoCloseable {
 
   /** The block at {@code at} is no longer needed; its file is deleted once it holds no live block. */
   synchronized void free(Location at) {
-    if (at.file().release() == 0) {
+    if (at.file().release(at.length()) == 0) {
       if (at.file() == current) {
         current = null;
       }
@@ -182,6 +182,29 @@ final class SpillStore implements AutoCloseable {
       onDisk -= f.length();
       files.remove(f);
     }
+  }
+
+  /**
+   * Sealed files whose live blocks are at most {@code liveFraction} of their length: the dead space
+   * in them is only given back once their live blocks are moved out ({@link BlockStore}'s compaction).
+   */
+  synchronized List<SpillFile> sparseFiles(double liveFraction) {
+    List<SpillFile> sparse = new ArrayList<>();
+    for (SpillFile f : files) {
+      if (f != current && f.live() > 0 && f.liveBytes() <= liveFraction * f.length()) {
+        sparse.add(f);
+      }
+    }
+    return sparse;
+  }
+
+  /** Bytes of live blocks in the spill files (what {@link #bytesOnDisk} would be with no dead space). */
+  synchronized long liveBytes() {
+    long live = 0;
+    for (SpillFile f : files) {
+      live += f.liveBytes();
+    }
+    return live;
   }
 
   /** Whether {@code length} more bytes are within the capacity (the disk itself may still be full). */

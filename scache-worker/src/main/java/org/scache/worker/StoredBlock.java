@@ -102,6 +102,11 @@ final class StoredBlock {
     old.release();
   }
 
+  /** A spilled block's bytes were moved to {@code location} (a spill file was compacted). */
+  void movedOnDisk(SpillStore.Location location) {
+    spilled = location;
+  }
+
   /** The block is back in memory, in {@code loaded}; returns where it lay on disk. */
   SpillStore.Location loaded(ByteBuf loaded) {
     SpillStore.Location was = spilled;

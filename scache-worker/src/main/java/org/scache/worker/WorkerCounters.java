@@ -19,6 +19,7 @@ final class WorkerCounters {
   final LongAdder authFailures = new LongAdder();
   /** Blocks, leases and connections refused at a limit. */
   final LongAdder limitRefusals = new LongAdder();
+  final LongAdder spillCompactedBlocks = new LongAdder();
   final LongAdder prefetchedBlocks = new LongAdder();
   final LongAdder prefetchedBytes = new LongAdder();
   final LongAdder prefetchFetches = new LongAdder();
@@ -71,6 +72,7 @@ final class WorkerCounters {
     m.put("spill.read.blocks", spillReadBlocks.sum());
     m.put("spill.read.bytes", spillReadBytes.sum());
     m.put("spill.checksum.failures", checksumFailures.sum());
+    m.put("spill.compacted.blocks", spillCompactedBlocks.sum());
     m.put("copies.dropped", droppedCopies.sum());
     m.put("commit.freed.blocks", committedFreedBlocks.sum());
     m.put("put.busy", busyPuts.sum());
@@ -80,6 +82,7 @@ final class WorkerCounters {
     m.put("store.spilled.blocks", (long) store.spilledBlockCount());
     m.put("store.spilled.bytes", store.spilledBytes());
     m.put("spill.file.bytes", store.spillFileBytes());
+    m.put("spill.file.dead.bytes", store.spillFileDeadBytes());
     m.put("spill.files", (long) store.spillFileCount());
     m.put("spill.read.buffer.bytes", store.spillReadBufferBytes());
     m.put("rounds.incomplete.here", (long) store.incompleteRounds().size());

@@ -357,6 +357,44 @@ class BlockStoreSpillTest {
   }
 
   @Test
+  void aFewLiveBlocksInASpillFile_areMovedOut_soItsDeadSpaceIsReusable() throws Exception {
+    // reserve of one block, files of 16 blocks, 32 blocks of disk
+    pool = new MemoryPool(dir.resolve("mem"), "test", BLOCK, BLOCK, false);
+    disk = new SpillStore(List.of(dir.resolve("spill")), "w", 32L * BLOCK, 16L * BLOCK);
+    store = new BlockStore(pool, Optional.of(disk), SpillPolicy.contextAware(), new RoundBook(), clock, counters,
+        16 * BLOCK, BlockQuota.unlimited());
+    BlockId keeper = new BlockId("b", 0, 0, 0, 0);
+    int first = fillUntilFull(m -> m == 5 ? keeper : id(0, m, 0));
+    assertTrue(first >= 32, "the disk took " + first + " blocks");
+    assertTrue(store.isSpilled(keeper));
+    // read once: it is not loaded back into memory, so it stays in its nearly empty file until moved
+    store.markConsumed(keeper);
+    store.removeShuffle(new ShuffleKey("a", 0));
+    store.awaitBackground();
+    assertEquals(0, store.spillFileDeadBytes(), "no dead space is kept: " + disk.filePaths());
+    assertTrue(store.spillFileBytes() <= BLOCK, "only the live block is on disk: " + store.spillFileBytes());
+    assertTrue(counters.spillCompactedBlocks.sum() >= 1);
+    assertArrayEquals(content(keeper, BLOCK), read(keeper));
+    int second = fillUntilFull(m -> id(1, m, 0));
+    assertTrue(second >= first - 2, "after compaction the disk took " + second + " blocks again, first " + first);
+    assertArrayEquals(content(keeper, BLOCK), read(keeper));
+    assertArrayEquals(content(id(1, 0, 0), BLOCK), read(id(1, 0, 0)));
+  }
+
+  /** Puts blocks {@code ids(0), ids(1), ...} until the store answers RETRY_LATER; returns how many it took. */
+  private int fillUntilFull(java.util.function.IntFunction<BlockId> ids) {
+    for (int m = 0; m < 1000; m++) {
+      try {
+        put(ids.apply(m), BLOCK);
+      } catch (ScacheException e) {
+        assertEquals(Status.RETRY_LATER, e.status(), e.getMessage());
+        return m;
+      }
+    }
+    throw new AssertionError("the disk never filled");
+  }
+
+  @Test
   void lruPolicy_spillsTheLeastRecentlyReadBlock() throws Exception {
     open(2, 0, SpillPolicy.lru());
     put(id(0, 0, 0), BLOCK);
