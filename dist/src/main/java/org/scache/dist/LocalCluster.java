@@ -110,8 +110,9 @@ final class LocalCluster implements AutoCloseable {
   }
 
   /** Client configuration whose node-local worker is worker {@code i}. */
+  /** The benchmark client's configuration: {@code scache.client.*} system properties apply (shared memory off, say). */
   ScacheConf clientConf(int i) {
-    return ScacheConf.empty()
+    return ScacheConf.empty().withSystemProperties()
         .with(ScacheOptions.CLIENT_MASTER_ADDRESS, masterAddress())
         .with(ScacheOptions.CLIENT_WORKER_ADDRESS, "127.0.0.1:" + workers.get(i).port());
   }

@@ -44,6 +44,7 @@ public final class ScacheWorker implements AutoCloseable {
   private final ScheduledPeers peers = new ScheduledPeers();
   private final java.util.concurrent.ScheduledExecutorService timers;
   private final LeaseQuota leaseQuota;
+  private final boolean payloadDigest;
 
   private ScacheWorker(ScacheConf conf) throws IOException, InterruptedException {
     byte[] clusterSecret = clusterSecret(conf);
@@ -60,6 +61,7 @@ public final class ScacheWorker implements AutoCloseable {
         Math.max(1, conf.get(ScacheOptions.WORKER_SPILL_READ_BUFFER)),
         BlockQuota.of(conf.get(ScacheOptions.WORKER_BLOCKS_MAX), conf.get(ScacheOptions.WORKER_BLOCKS_APPLICATION_SHARE),
             Runtime.getRuntime().maxMemory()));
+    payloadDigest = conf.get(ScacheOptions.SECURITY_PAYLOAD_DIGEST);
     leaseQuota = LeaseQuota.of(reserve, conf.get(ScacheOptions.WORKER_LOCAL_LEASE_APPLICATION_SHARE),
         conf.get(ScacheOptions.WORKER_LOCAL_LEASES_PER_CONNECTION_MAX));
     Credentials cluster = Credentials.cluster(clusterSecret);
@@ -157,6 +159,11 @@ public final class ScacheWorker implements AutoCloseable {
 
   LeaseQuota leaseQuota() {
     return leaseQuota;
+  }
+
+  /** Whether puts over a socket must cover their payload with a digest. */
+  boolean requiresPayloadDigest() {
+    return payloadDigest;
   }
 
   MemoryPool pool() {

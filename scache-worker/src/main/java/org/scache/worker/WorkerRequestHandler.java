@@ -199,7 +199,9 @@ final class WorkerRequestHandler extends RequestDispatcher {
       p.lastSeen = true;
       receiving = null;
     }
-    p.digest.update(chunk.content());
+    if (p.signedDigest.length > 0) {
+      p.digest.update(chunk.content());
+    }
     if (p.ready) {
       consume(p, chunk);
       drain(ctx, p);
@@ -231,10 +233,16 @@ final class WorkerRequestHandler extends RequestDispatcher {
   }
 
   private void finishPut(ChannelHandlerContext ctx, IncomingPut p) {
-    if (p.failure == null && p.expected > 0 && !p.digest.matches(p.signedDigest)) {
-      worker.counters().authFailures.increment();
-      p.failure = new ScacheException(Status.AUTH_FAILED, "the payload of PUT_BLOCK " + p.message.blockId()
-          + " does not match the digest its proof covers");
+    if (p.failure == null && p.expected > 0) {
+      if (p.signedDigest.length > 0 && !p.digest.matches(p.signedDigest)) {
+        worker.counters().authFailures.increment();
+        p.failure = new ScacheException(Status.AUTH_FAILED, "the payload of PUT_BLOCK " + p.message.blockId()
+            + " does not match the digest its proof covers");
+      } else if (p.signedDigest.length == 0 && worker.requiresPayloadDigest()) {
+        worker.counters().authFailures.increment();
+        p.failure = new ScacheException(Status.AUTH_FAILED, "PUT_BLOCK " + p.message.blockId() + " carries no payload "
+            + "digest, which this worker requires (scache.security.payload.digest.enabled)");
+      }
     }
     if (p.failure != null) {
       if (p.sink != null) {

@@ -37,20 +37,27 @@ final class RawConnection implements AutoCloseable {
   private final EmbeddedChannel encoder;
   private byte[] lastMeta = new byte[0];
 
-  private RawConnection(Socket socket) throws IOException {
+  private RawConnection(Socket socket, boolean digestsPayloads) throws IOException {
     this.socket = socket;
     this.in = new DataInputStream(socket.getInputStream());
     this.out = new DataOutputStream(socket.getOutputStream());
     Answer hello = readRaw();
     assertEquals(MessageType.SERVER_HELLO.id(), hello.type(), "a daemon opens every connection with its greeting");
     this.nonce = lastMeta.length > 4 ? java.util.Arrays.copyOfRange(lastMeta, 4, lastMeta.length) : new byte[0];
-    this.encoder = new EmbeddedChannel(new FrameEncoder(1 << 20, ChannelBinding.withNonce(nonce)));
+    ChannelBinding binding = ChannelBinding.connecting(digestsPayloads);
+    binding.learn(nonce);
+    this.encoder = new EmbeddedChannel(new FrameEncoder(1 << 20, binding));
   }
 
+  /** A connection whose signed frames carry their payload's digest. */
   static RawConnection open(int port) throws IOException {
+    return open(port, true);
+  }
+
+  static RawConnection open(int port, boolean digestsPayloads) throws IOException {
     Socket s = new Socket("127.0.0.1", port);
     s.setSoTimeout(10_000);
-    return new RawConnection(s);
+    return new RawConnection(s, digestsPayloads);
   }
 
   byte[] nonce() {

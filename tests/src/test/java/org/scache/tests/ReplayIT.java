@@ -35,7 +35,8 @@ class ReplayIT {
 
   @BeforeAll
   static void start() throws Exception {
-    cluster = InProcessCluster.start(2, 16L << 20);
+    cluster = InProcessCluster.start(2, 16L << 20, org.scache.common.config.ScacheConf.empty()
+        .with(org.scache.common.config.ScacheOptions.SECURITY_PAYLOAD_DIGEST, true));
     owner = cluster.client(0, APP, new String(SECRET, StandardCharsets.UTF_8));
     owner.registerApplication();
   }
@@ -129,6 +130,17 @@ class ReplayIT {
     }
     try (ScacheClient onWorker1 = cluster.client(1, APP, new String(SECRET, StandardCharsets.UTF_8))) {
       assertArrayEquals(data, onWorker1.getBlock(block));
+    }
+  }
+
+  @Test
+  void putWithoutAPayloadDigest_isRefusedByAWorkerThatRequiresOne() throws Exception {
+    BlockId block = new BlockId(APP, 5, 0, 0, 0);
+    try (RawConnection c = RawConnection.open(workerPort(0), false)) {
+      c.send(c.signed(51, new Message.PutBlock(block), OWNER, new byte[100]));
+      RawConnection.Answer a = c.read();
+      assertEquals(Status.AUTH_FAILED, a.status(), a.message());
+      assertTrue(a.message().contains("scache.security.payload.digest.enabled"), a.message());
     }
   }
 

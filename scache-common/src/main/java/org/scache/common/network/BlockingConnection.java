@@ -46,7 +46,7 @@ public final class BlockingConnection implements ClientConnection {
   private final DataInputStream in;
   private final OutputStream out;
   private final ReentrantLock turn = new ReentrantLock();
-  private final ChannelBinding binding = ChannelBinding.connecting();
+  private final ChannelBinding binding;
   // reused by every call, under the turn lock
   private final ByteBuf head = Unpooled.buffer(256);
   private final byte[] answerHead = new byte[Frames.HEADER_LENGTH];
@@ -57,6 +57,7 @@ public final class BlockingConnection implements ClientConnection {
     this.socket = socket;
     this.peer = peer;
     this.settings = settings;
+    this.binding = ChannelBinding.connecting(settings.payloadDigest());
     this.in = new DataInputStream(new BufferedInputStream(socket.getInputStream(), BUFFER_BYTES));
     this.out = new BufferedOutputStream(socket.getOutputStream(), BUFFER_BYTES);
   }

@@ -59,7 +59,7 @@ public final class ConnectionPool implements ClientConnections {
     String peer = host + ":" + port;
     CompletableFuture<ScacheConnection> result = new CompletableFuture<>();
     ScacheConnection[] holder = new ScacheConnection[1];
-    ChannelBinding binding = ChannelBinding.connecting();
+    ChannelBinding binding = ChannelBinding.connecting(settings.payloadDigest());
     CompletableFuture<Void> greeted = new CompletableFuture<>();
     ChannelFuture cf = bootstrap.clone().handler(new ChannelInitializer<SocketChannel>() {
       @Override

@@ -18,26 +18,36 @@ public final class ChannelBinding {
 
   private volatile byte[] nonce;
   private final AtomicLong sequence = new AtomicLong();
+  private final boolean digestsPayloads;
 
-  private ChannelBinding(byte[] nonce) {
+  private ChannelBinding(byte[] nonce, boolean digestsPayloads) {
     this.nonce = nonce;
+    this.digestsPayloads = digestsPayloads;
   }
 
   /** The accepting side of a new connection: a fresh random nonce. */
   public static ChannelBinding accepted() {
     byte[] n = new byte[NONCE_LENGTH];
     RANDOM.nextBytes(n);
-    return new ChannelBinding(n);
+    return new ChannelBinding(n, false);
   }
 
-  /** The connecting side: the nonce is learned from the peer's {@link Message.ServerHello}. */
-  public static ChannelBinding connecting() {
-    return new ChannelBinding(null);
+  /**
+   * The connecting side: the nonce is learned from the peer's {@link Message.ServerHello}; with
+   * {@code digestsPayloads} its signed requests also cover their payload's SHA-256 digest.
+   */
+  public static ChannelBinding connecting(boolean digestsPayloads) {
+    return new ChannelBinding(null, digestsPayloads);
   }
 
-  /** A binding with a known nonce on both sides, for codec tests. */
+  /** A binding with a known nonce on both sides that digests payloads, for codec tests. */
   public static ChannelBinding withNonce(byte[] nonce) {
-    return new ChannelBinding(nonce.clone());
+    return new ChannelBinding(nonce.clone(), true);
+  }
+
+  /** Whether signed requests sent on this connection carry their payload's digest. */
+  public boolean digestsPayloads() {
+    return digestsPayloads;
   }
 
   /** The connection's nonce, or an empty array before the peer's greeting has arrived. */

@@ -67,7 +67,7 @@ public final class FrameEncoder extends MessageToMessageEncoder<OutboundFrame> {
       ByteBuf meta = buf.alloc().buffer(128);
       try {
         meta.writeLong(binding.nextSequence());
-        byte[] digest = payloadLength == 0 ? new byte[0] : PayloadDigest.of(frame.payload());
+        byte[] digest = payloadLength == 0 || !binding.digestsPayloads() ? new byte[0] : PayloadDigest.of(frame.payload());
         meta.writeByte(digest.length).writeBytes(digest);
         MessageCodec.encode(message, meta);
         byte[] proof = FrameSigner.sign(c, typeId, frame.requestId(), payloadLength, binding.nonce(), meta);

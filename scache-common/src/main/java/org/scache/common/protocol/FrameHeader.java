@@ -70,7 +70,7 @@ public record FrameHeader(int magic, int version, int typeId, int flags, long re
   /**
    * The frame whose metadata is {@code meta} (exactly {@link #metaLength} bytes), received on a
    * connection whose nonce is {@code nonce}: the auth section when the frame is signed (principal,
-   * proof, then the signed part: sequence number, payload digest), then the message; only for a
+   * proof, then the signed part: sequence number, payload digest if any), then the message; only for a
    * header without a {@link #problem}.
    */
   public InboundFrame decode(ByteBuf meta, byte[] nonce) throws MalformedMessageException {
@@ -88,10 +88,9 @@ public record FrameHeader(int magic, int version, int typeId, int flags, long re
       meta.getBytes(meta.readerIndex(), signed);
       long sequence = r.readLong("sequence");
       int digestLength = r.readUnsignedByte("payload digest length");
-      int expected = payloadLength > 0 ? PayloadDigest.LENGTH : 0;
-      if (digestLength != expected) {
+      if (digestLength != 0 && (payloadLength == 0 || digestLength != PayloadDigest.LENGTH)) {
         throw new MalformedMessageException("a signed frame with " + payloadLength + " payload bytes carries a "
-            + expected + "-byte payload digest, not " + digestLength);
+            + digestLength + "-byte payload digest; it may carry none or, with a payload, " + PayloadDigest.LENGTH);
       }
       if (meta.readableBytes() < digestLength) {
         throw new MalformedMessageException("truncated payload digest");

@@ -75,7 +75,7 @@ class ChannelBindingTest {
   void frameSignedForOneConnection_failsItsProofOnAnother() {
     ChannelBinding first = ChannelBinding.accepted();
     ChannelBinding second = ChannelBinding.accepted();
-    ChannelBinding sender = ChannelBinding.connecting();
+    ChannelBinding sender = ChannelBinding.connecting(true);
     sender.learn(first.nonce());
     byte[] frame = encode(sender, 6, PAYLOAD);
     List<Object> onFirst = decode(first, frame);
@@ -117,15 +117,15 @@ class ChannelBindingTest {
   @Test
   void signing_beforeThePeersGreeting_isRefused() {
     EncoderException e = assertThrows(EncoderException.class,
-        () -> encode(ChannelBinding.connecting(), 8, PAYLOAD));
+        () -> encode(ChannelBinding.connecting(true), 8, PAYLOAD));
     assertTrue(e.getMessage().contains("nonce"), e.getMessage());
   }
 
   @Test
   void aSecondDifferentGreeting_isRefused() {
-    ChannelBinding b = ChannelBinding.connecting();
+    ChannelBinding b = ChannelBinding.connecting(true);
     b.learn(ChannelBinding.accepted().nonce());
     assertThrows(IllegalStateException.class, () -> b.learn(ChannelBinding.accepted().nonce()));
-    assertThrows(IllegalArgumentException.class, () -> ChannelBinding.connecting().learn(new byte[3]));
+    assertThrows(IllegalArgumentException.class, () -> ChannelBinding.connecting(true).learn(new byte[3]));
   }
 }
