@@ -24,6 +24,16 @@ class ScacheExceptionTest {
   }
 
   @Test
+  void aStatusPassedOn_isNotRepeatedInTheMessage() {
+    ScacheException worker = new ScacheException(Status.BLOCK_NOT_FOUND, "a/shuffle_0/map_1.0/reduce_2 is gone");
+    // a client wraps the detail it was answered with, and a relay wraps that again
+    ScacheException client = new ScacheException(worker.status(), worker.getMessage());
+    ScacheException relayed = new ScacheException(client.status(), client.getMessage());
+    assertEquals("BLOCK_NOT_FOUND: a/shuffle_0/map_1.0/reduce_2 is gone", relayed.getMessage());
+    assertEquals("a/shuffle_0/map_1.0/reduce_2 is gone", relayed.detail());
+  }
+
+  @Test
   void from_ioException_isConnectionFailed() {
     IOException io = new ConnectException("refused");
     ScacheException e = ScacheException.from(new ExecutionException(io));

@@ -1,7 +1,9 @@
 package org.scache.worker;
 
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.util.concurrent.ScheduledFuture;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.scache.common.ScacheException;
 import org.scache.common.network.RequestDispatcher;
@@ -18,13 +20,25 @@ import org.scache.common.protocol.Status;
 final class LocalAccess {
   private final ScacheWorker worker;
   private final LocalLeases leases;
+  private ScheduledFuture<?> expiry;
 
   LocalAccess(ScacheWorker worker) {
     this.worker = worker;
     // a connection may come before the worker has finished starting: resolve its parts late
     this.leases = new LocalLeases(worker.pool(), worker.store(), worker.counters(),
         block -> worker.masterLink().report(block), worker.info() == null ? "(starting)" : worker.info().workerId(),
-        worker.leaseQuota());
+        worker.leaseQuota(), org.scache.common.Clock.SYSTEM);
+  }
+
+  /** Takes back this connection's leases idle past the worker's lease timeout, on {@code ctx}'s event loop. */
+  private void expireLeasesOn(ChannelHandlerContext ctx) {
+    if (expiry != null) {
+      return;
+    }
+    long timeoutNanos = worker.leaseTimeout().toNanos();
+    long period = Math.max(1, timeoutNanos / 4);
+    expiry = ctx.executor().scheduleAtFixedRate(() -> leases.expireIdle(timeoutNanos), period, period,
+        TimeUnit.NANOSECONDS);
   }
 
   /** Answers one of the shared-memory requests. */
@@ -36,6 +50,7 @@ final class LocalAccess {
         whenAuthorized(ctx, frame, m.appId(), leases::open);
       }
       case LEASE_MEMORY -> {
+        expireLeasesOn(ctx);
         Message.LeaseMemory m = (Message.LeaseMemory) message;
         whenAuthorized(ctx, frame, m.appId(), () -> leases.lease(m));
       }
@@ -66,6 +81,9 @@ final class LocalAccess {
 
   /** Gives back what the connection holds; called when it closes. */
   void close() {
+    if (expiry != null) {
+      expiry.cancel(false);
+    }
     leases.close();
   }
 

@@ -32,6 +32,7 @@ final class LocalLeases {
   private final Consumer<BlockSize> stored;
   private final String workerId;
   private final LeaseQuota quota;
+  private final org.scache.common.Clock clock;
   private final Map<Long, Lease> leases = new HashMap<>();
   private final Map<Long, Pin> pins = new HashMap<>();
   private boolean opened;
@@ -40,18 +41,22 @@ final class LocalLeases {
   /** {@code stored} is told of every block committed here (to report it to the master). */
   LocalLeases(MemoryPool pool, BlockStore store, WorkerCounters counters, Consumer<BlockSize> stored,
       String workerId) {
-    this(pool, store, counters, stored, workerId, LeaseQuota.unlimited());
+    this(pool, store, counters, stored, workerId, LeaseQuota.unlimited(), org.scache.common.Clock.SYSTEM);
   }
 
-  /** ... with leases counted against {@code quota}, which the worker's connections share. */
+  /**
+   * ... with leases counted against {@code quota}, which the worker's connections share, and timed
+   * by {@code clock} ({@link #expireIdle}).
+   */
   LocalLeases(MemoryPool pool, BlockStore store, WorkerCounters counters, Consumer<BlockSize> stored,
-      String workerId, LeaseQuota quota) {
+      String workerId, LeaseQuota quota, org.scache.common.Clock clock) {
     this.pool = pool;
     this.store = store;
     this.counters = counters;
     this.stored = stored;
     this.workerId = workerId;
     this.quota = quota;
+    this.clock = clock;
   }
 
   boolean isClosed() {
@@ -154,6 +159,7 @@ final class LocalLeases {
     long id = IDS.incrementAndGet();
     Lease lease = new Lease(m.appId(), r.segment(), r.offset(), r.offset() + r.allocated());
     lease.counted = counted;
+    lease.usedNanos = clock.nanos();
     leases.put(id, lease);
     return new Message.MemoryLease(id, r.segment(), r.offset(), r.allocated());
   }
@@ -170,6 +176,7 @@ final class LocalLeases {
       put = new PendingPut(id, Unpooled.EMPTY_BUFFER);
     } else {
       lease.claim(m.leaseId(), m.offset(), m.length());
+      lease.usedNanos = clock.nanos();
       long used = Math.min(lease.counted, MemoryPool.align(m.length()));
       lease.counted -= used;
       quota.giveBack(lease.appId, used);
@@ -229,6 +236,33 @@ final class LocalLeases {
     return new ScacheException(Status.INVALID_ARGUMENT, "no lease " + leaseId + " on this connection");
   }
 
+  /**
+   * Takes back every lease on which nothing was committed for {@code timeoutNanos}: its uncommitted
+   * memory goes back to the reserve and a later commit on it is refused. A client gives an unused
+   * lease back within a fraction of a second, so only one that stopped talking loses it. Returns
+   * the number taken back.
+   */
+  int expireIdle(long timeoutNanos) {
+    long now = clock.nanos();
+    int expired = 0;
+    for (var it = leases.entrySet().iterator(); it.hasNext(); ) {
+      Lease lease = it.next().getValue();
+      if (now - lease.usedNanos >= timeoutNanos) {
+        freeUncommitted(lease);
+        it.remove();
+        expired++;
+      }
+    }
+    if (expired > 0) {
+      counters.leasesExpired.add(expired);
+    }
+    return expired;
+  }
+
+  int leaseCount() {
+    return leases.size();
+  }
+
   private void freeUncommitted(Lease lease) {
     quota.giveBack(lease.appId, lease.counted);
     lease.counted = 0;
@@ -254,6 +288,8 @@ final class LocalLeases {
     final TreeMap<Long, Long> committed = new TreeMap<>();
     /** Bytes of this lease still counted against its application's {@link LeaseQuota}. */
     long counted;
+    /** When the lease was taken or last committed from. */
+    long usedNanos;
 
     Lease(String appId, int segment, long start, long end) {
       this.appId = appId;

@@ -45,6 +45,7 @@ public final class ScacheWorker implements AutoCloseable {
   private final java.util.concurrent.ScheduledExecutorService timers;
   private final LeaseQuota leaseQuota;
   private final boolean payloadDigest;
+  private final Duration leaseTimeout;
 
   private ScacheWorker(ScacheConf conf) throws IOException, InterruptedException {
     byte[] clusterSecret = clusterSecret(conf);
@@ -62,6 +63,7 @@ public final class ScacheWorker implements AutoCloseable {
         BlockQuota.of(conf.get(ScacheOptions.WORKER_BLOCKS_MAX), conf.get(ScacheOptions.WORKER_BLOCKS_APPLICATION_SHARE),
             Runtime.getRuntime().maxMemory()));
     payloadDigest = conf.get(ScacheOptions.SECURITY_PAYLOAD_DIGEST);
+    leaseTimeout = conf.get(ScacheOptions.WORKER_LOCAL_LEASE_TIMEOUT);
     leaseQuota = LeaseQuota.of(reserve, conf.get(ScacheOptions.WORKER_LOCAL_LEASE_APPLICATION_SHARE),
         conf.get(ScacheOptions.WORKER_LOCAL_LEASES_PER_CONNECTION_MAX));
     Credentials cluster = Credentials.cluster(clusterSecret);
@@ -159,6 +161,11 @@ public final class ScacheWorker implements AutoCloseable {
 
   LeaseQuota leaseQuota() {
     return leaseQuota;
+  }
+
+  /** How long a shared-memory lease may go without a commit before the worker takes it back. */
+  Duration leaseTimeout() {
+    return leaseTimeout;
   }
 
   /** Whether puts over a socket must cover their payload with a digest. */

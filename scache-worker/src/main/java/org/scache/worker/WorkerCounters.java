@@ -20,6 +20,7 @@ final class WorkerCounters {
   /** Blocks, leases and connections refused at a limit. */
   final LongAdder limitRefusals = new LongAdder();
   final LongAdder spillCompactedBlocks = new LongAdder();
+  final LongAdder leasesExpired = new LongAdder();
   final LongAdder prefetchedBlocks = new LongAdder();
   final LongAdder prefetchedBytes = new LongAdder();
   final LongAdder prefetchFetches = new LongAdder();
@@ -55,6 +56,7 @@ final class WorkerCounters {
     m.put("fetch.served.bytes", servedFetchBytes.sum());
     m.put("auth.failures", authFailures.sum());
     m.put("limit.refusals", limitRefusals.sum());
+    m.put("local.leases.expired", leasesExpired.sum());
     m.put("prefetch.blocks", prefetchedBlocks.sum());
     m.put("prefetch.bytes", prefetchedBytes.sum());
     m.put("prefetch.fetches", prefetchFetches.sum());

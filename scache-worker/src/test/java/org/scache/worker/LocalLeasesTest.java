@@ -104,6 +104,27 @@ class LocalLeasesTest {
   }
 
   @Test
+  void leasesWithoutACommitForTheTimeout_areTakenBack_andCommitsOnThemRefused() throws Exception {
+    org.scache.common.testing.ManualClock clock = new org.scache.common.testing.ManualClock();
+    LeaseQuota quota = LeaseQuota.unlimited();
+    LocalLeases timed = new LocalLeases(pool, store, counters, reported::add, "worker-test", quota, clock);
+    timed.open();
+    Message.MemoryLease idle = timed.lease(new Message.LeaseMemory("a", 1 << 16));
+    Message.MemoryLease busy = timed.lease(new Message.LeaseMemory("a", 1 << 16));
+    long usedBefore = pool.usedBytes();
+    clock.advance(java.time.Duration.ofSeconds(40));
+    timed.commit(new Message.CommitLeased(block(1), busy.leaseId(), busy.offset(), 100));
+    clock.advance(java.time.Duration.ofSeconds(30));
+    assertEquals(1, timed.expireIdle(java.time.Duration.ofSeconds(60).toNanos()), "only the idle lease");
+    assertEquals(1, timed.leaseCount());
+    assertEquals(usedBefore - (1 << 16), pool.usedBytes(), "the idle lease's memory went back");
+    assertEquals((1 << 16) - 128, quota.leasedBy("a"), "the quota counts the rest of the busy lease only");
+    assertStatus(Status.INVALID_ARGUMENT, () -> timed.commit(new Message.CommitLeased(block(2), idle.leaseId(),
+        idle.offset(), 100)));
+    timed.close();
+  }
+
+  @Test
   void commit_adoptsTheCopiedBytes_asAnOrdinaryBlock() throws Exception {
     Message.MemoryLease lease = leases.lease(new Message.LeaseMemory("a", 1 << 16));
     Path file = pool.sharedFiles().get(lease.segment()).path();

@@ -110,6 +110,17 @@ class SecurityIT {
     assertArrayEquals(DATA, owner.getBlock(BLOCK));
   }
 
+  @Test
+  void registeringAnEmptySecret_isAnInvalidArgument_notAnInternalError() throws Exception {
+    try (ConnectionPool pool = new ConnectionPool(TransportSettings.defaults(), "test")) {
+      ScacheConnection master = pool.get("127.0.0.1", cluster.master().port()).join();
+      ScacheException e = ScacheException.from(assertThrows(Exception.class, () -> master.call(
+          new Message.RegisterApplication("app-empty", new byte[0]), Optional.empty(), Duration.ofSeconds(5)).join()));
+      assertEquals(Status.INVALID_ARGUMENT, e.status(), e.getMessage());
+      assertEquals("INVALID_ARGUMENT: application app-empty registers an empty secret", e.getMessage());
+    }
+  }
+
   private static void assertStatus(Status expected, Runnable call) {
     ScacheException e = assertThrows(ScacheException.class, call::run);
     assertEquals(expected, e.status(), e.getMessage());

@@ -113,6 +113,10 @@ public final class ScacheOptions {
       "scache.worker.local.lease.application.share", 0.5, "Share of the reserve one application may hold in "
           + "shared-memory leases not yet committed as blocks, over all its connections; a lease past it is "
           + "refused with LIMIT_EXCEEDED and the client puts over the socket.");
+  public static final ConfigEntry<Duration> WORKER_LOCAL_LEASE_TIMEOUT = duration("scache.worker.local.lease.timeout",
+      "60s", "A shared-memory lease on which nothing was committed for this long is taken back (clients give unused "
+          + "leases back after scache.client.local.shm.lease.idle.timeout); a later commit on it is refused and the "
+          + "client puts that block over the socket.");
   public static final ConfigEntry<Integer> WORKER_LOCAL_LEASES_PER_CONNECTION_MAX = intEntry(
       "scache.worker.local.leases.per.connection.max", 64, "Shared-memory leases one connection may hold at once "
           + "(a client holds one or two).");
