@@ -2,7 +2,6 @@ package org.scache.worker;
 
 import io.netty.buffer.ByteBuf;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -14,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -40,14 +40,34 @@ import org.slf4j.LoggerFactory;
  * (paper Section IV-A): when the schedule arrives, the blocks of the maps finished so far; then the
  * blocks of each map that finishes later, as the master announces them. Copies land in this
  * worker's {@link BlockStore}, each reduce's blocks of one fetch as slices of one region, so reads
- * find them locally. Fetches are batched per holder and bounded in number and bandwidth. A read of
- * a reduce whose blocks are still on their way waits for them ({@link #whenSettled}).
+ * find them locally. Fetches are batched per holder and bounded in number and bandwidth. Each
+ * holder's queue is in the order the reduces will run: by their round in the placement, then by
+ * reduce, so the first reduces' inputs are whole first and they can start while later inputs still
+ * arrive. A read of a reduce whose blocks are still on their way waits for them, and they go first
+ * ({@link #whenSettled}).
  */
 final class Prefetcher implements InFlightCopies {
   private static final Logger LOG = LoggerFactory.getLogger(Prefetcher.class);
 
-  /** A block to copy here and the worker it is copied from. */
-  private record Wanted(BlockId id, long size, WorkerInfo holder) {}
+  /**
+   * A block to copy here, the worker it is copied from, and its place in the queue: {@code urgent}
+   * when a read waits for it, then its reduce's round ({@link #UNKNOWN_ROUND} if not placed here).
+   */
+  private record Wanted(BlockId id, long size, WorkerInfo holder, boolean urgent, int round) {
+    Wanted asUrgent() {
+      return new Wanted(id, size, holder, true, round);
+    }
+  }
+
+  private static final int UNKNOWN_ROUND = Integer.MAX_VALUE;
+  /** Urgent first, then by round, then the reduces of a round one after another, each map by map. */
+  private static final Comparator<Wanted> QUEUE_ORDER = Comparator.comparing((Wanted w) -> !w.urgent())
+      .thenComparingInt(Wanted::round)
+      .thenComparing(w -> w.id().appId())
+      .thenComparingInt(w -> w.id().shuffleId())
+      .thenComparingInt(w -> w.id().reduceId())
+      .thenComparingInt(w -> w.id().mapId())
+      .thenComparingInt(w -> w.id().attempt());
 
   /** Limits of the prefetcher. */
   record Limits(boolean enabled, int maxInflight, long batchBytes, long bytesPerSecond) {}
@@ -64,7 +84,9 @@ final class Prefetcher implements InFlightCopies {
   private final Object landing = new Object();
 
   // guarded by this
-  private final Map<String, ArrayDeque<Wanted>> queues = new LinkedHashMap<>();
+  private final Map<String, TreeSet<Wanted>> queues = new LinkedHashMap<>();
+  /** The round of each reduce placed here, by shuffle, from the schedules. */
+  private final Map<ShuffleKey, Map<Integer, Integer>> rounds = new HashMap<>();
   private final Set<BlockId> wanted = new HashSet<>();
   /** Reads waiting for wanted blocks: completed once the block is no longer wanted (landed or given up). */
   private final Map<BlockId, CompletableFuture<Void>> settled = new HashMap<>();
@@ -98,6 +120,15 @@ final class Prefetcher implements InFlightCopies {
       return;
     }
     ShufflePlacement s = m.placement();
+    synchronized (this) {
+      Map<Integer, Integer> byReduce = rounds.computeIfAbsent(new ShuffleKey(s.appId(), s.shuffleId()),
+          k -> new HashMap<>());
+      for (ReduceAssignment a : s.assignments()) {
+        if (a.worker().workerId().equals(self.workerId())) {
+          byReduce.put(a.reduceId(), a.round());
+        }
+      }
+    }
     for (ReduceAssignment a : s.assignments()) {
       if (a.worker().workerId().equals(self.workerId())) {
         locateAndQueue(new ShuffleKey(s.appId(), s.shuffleId()), a.reduceId());
@@ -119,7 +150,7 @@ final class Prefetcher implements InFlightCopies {
       return;
     }
     List<Wanted> list = new ArrayList<>(m.blocks().size());
-    m.blocks().forEach(b -> list.add(new Wanted(b.blockId(), b.size(), m.holder())));
+    m.blocks().forEach(b -> list.add(new Wanted(b.blockId(), b.size(), m.holder(), false, UNKNOWN_ROUND)));
     enqueue(key, list);
   }
 
@@ -128,6 +159,7 @@ final class Prefetcher implements InFlightCopies {
     List<CompletableFuture<Void>> done;
     synchronized (this) {
       active.remove(key);
+      rounds.remove(key);
       removed.add(key);
       done = purge(id -> id.shuffle().equals(key));
     }
@@ -142,6 +174,7 @@ final class Prefetcher implements InFlightCopies {
     List<CompletableFuture<Void>> done;
     synchronized (this) {
       active.removeIf(k -> k.appId().equals(appId));
+      rounds.keySet().removeIf(k -> k.appId().equals(appId));
       removed.add(appId);
       done = purge(id -> id.appId().equals(appId));
     }
@@ -154,7 +187,7 @@ final class Prefetcher implements InFlightCopies {
   /** Drops the queued blocks {@code which} selects; the waits to complete, outside the lock. Guarded by this. */
   private List<CompletableFuture<Void>> purge(java.util.function.Predicate<BlockId> which) {
     List<CompletableFuture<Void>> done = new ArrayList<>();
-    for (ArrayDeque<Wanted> q : queues.values()) {
+    for (TreeSet<Wanted> q : queues.values()) {
       q.removeIf(w -> {
         if (which.test(w.id())) {
           unwant(w.id(), done);
@@ -193,12 +226,10 @@ final class Prefetcher implements InFlightCopies {
         }
       }
       if (!claimed.isEmpty()) {
-        for (ArrayDeque<Wanted> q : queues.values()) {
+        for (TreeSet<Wanted> q : queues.values()) {
           List<Wanted> first = new ArrayList<>();
-          q.removeIf(w -> claimed.contains(w.id()) && first.add(w));
-          for (int i = first.size() - 1; i >= 0; i--) {
-            q.addFirst(first.get(i));
-          }
+          q.removeIf(w -> claimed.contains(w.id()) && !w.urgent() && first.add(w));
+          first.forEach(w -> q.add(w.asUrgent()));
         }
       }
     }
@@ -219,7 +250,7 @@ final class Prefetcher implements InFlightCopies {
       }
       List<Wanted> list = new ArrayList<>(found.locations().size());
       for (BlockLocation l : found.locations()) {
-        list.add(new Wanted(l.blockId(), l.size(), l.holder()));
+        list.add(new Wanted(l.blockId(), l.size(), l.holder(), false, UNKNOWN_ROUND));
       }
       enqueue(key, list);
     });
@@ -236,7 +267,9 @@ final class Prefetcher implements InFlightCopies {
           continue;
         }
         wanted.add(w.id());
-        queues.computeIfAbsent(w.holder().workerId(), k -> new ArrayDeque<>()).add(w);
+        int round = rounds.getOrDefault(key, Map.of()).getOrDefault(w.id().reduceId(), UNKNOWN_ROUND);
+        queues.computeIfAbsent(w.holder().workerId(), k -> new TreeSet<>(QUEUE_ORDER))
+            .add(new Wanted(w.id(), w.size(), w.holder(), false, round));
       }
     }
     pump();
@@ -282,20 +315,23 @@ final class Prefetcher implements InFlightCopies {
     starts.forEach(Runnable::run);
   }
 
-  /** The blocks of the next holder in turn, up to the batch size (at least one), by reduce then map. */
+  /**
+   * The first blocks of the next holder in turn, in queue order, up to the batch size (at least
+   * one), sorted by reduce then map.
+   */
   private List<Wanted> nextBatch() {
-    Iterator<Map.Entry<String, ArrayDeque<Wanted>>> it = queues.entrySet().iterator();
+    Iterator<Map.Entry<String, TreeSet<Wanted>>> it = queues.entrySet().iterator();
     while (it.hasNext()) {
-      Map.Entry<String, ArrayDeque<Wanted>> e = it.next();
-      ArrayDeque<Wanted> q = e.getValue();
+      Map.Entry<String, TreeSet<Wanted>> e = it.next();
+      TreeSet<Wanted> q = e.getValue();
       if (q.isEmpty()) {
         it.remove();
         continue;
       }
       List<Wanted> batch = new ArrayList<>();
       long bytes = 0;
-      while (!q.isEmpty() && (batch.isEmpty() || bytes + q.peek().size() <= limits.batchBytes())) {
-        Wanted w = q.poll();
+      while (!q.isEmpty() && (batch.isEmpty() || bytes + q.first().size() <= limits.batchBytes())) {
+        Wanted w = q.pollFirst();
         bytes += w.size();
         batch.add(w);
       }
