@@ -56,9 +56,7 @@ final class ApplicationJournal implements AutoCloseable {
         }
       }
       ApplicationJournal j = new ApplicationJournal(file, append(file), lines);
-      if (lines > 0 && lines > 4 * (secrets.size() + removedAt.size()) + 64) {
-        j.rewrite(secrets, removedAt);
-      }
+      j.rewriteIfMostlyDead(secrets, removedAt);
       return j;
     } catch (IOException e) {
       throw new UncheckedIOException("cannot open the application journal in " + dir, e);
@@ -103,8 +101,15 @@ final class ApplicationJournal implements AutoCloseable {
     write("F " + b64(appId));
   }
 
+  /** Rewrites the journal with these entries once its lines are several times their number. */
+  void rewriteIfMostlyDead(Map<String, byte[]> secrets, Map<String, Long> removedAt) {
+    if (lines > 4 * (secrets.size() + removedAt.size()) + 64) {
+      rewrite(secrets, removedAt);
+    }
+  }
+
   /** Rewrites the journal with exactly these entries (atomically: a new file renamed over the old). */
-  synchronized void rewrite(Map<String, byte[]> secrets, Map<String, Long> removedAt) {
+  private synchronized void rewrite(Map<String, byte[]> secrets, Map<String, Long> removedAt) {
     try {
       Path tmp = file.resolveSibling(FILE + ".new");
       StringBuilder sb = new StringBuilder();
@@ -124,10 +129,6 @@ final class ApplicationJournal implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot rewrite " + file, e);
     }
-  }
-
-  int lines() {
-    return lines;
   }
 
   private synchronized void write(String line) {

@@ -87,11 +87,7 @@ final class ApplicationRegistry implements AutoCloseable {
       }
       return expired;
     });
-    journal.ifPresent(j -> {
-      if (j.lines() > 4 * (secrets.size() + removedAt.size()) + 64) {
-        j.rewrite(secrets, removedAt);
-      }
-    });
+    journal.ifPresent(j -> j.rewriteIfMostlyDead(secrets, removedAt));
     return apps.stream().filter(removedAt::containsKey).toList();
   }
 

@@ -1,7 +1,6 @@
 package org.scache.master;
 
-import java.util.HashMap;
-import java.util.Map;
+import org.scache.common.ApplicationShares;
 import org.scache.common.ScacheException;
 import org.scache.common.protocol.Status;
 import org.scache.common.shuffle.PartitionerKind;
@@ -20,24 +19,19 @@ final class ShuffleBudget {
   static final long BYTES_PER_OBSERVED_CELL = 8;
   static final long BYTES_PER_SAMPLED_CELL = 24;
 
-  private final long maxBytes;
-  private final long maxPerApplication;
-  private final Map<String, Long> byApplication = new HashMap<>();
-  private long used;
+  private final ApplicationShares bytes;
 
-  ShuffleBudget(long maxBytes, long maxPerApplication) {
-    this.maxBytes = maxBytes;
-    this.maxPerApplication = Math.min(maxBytes, maxPerApplication);
+  private ShuffleBudget(ApplicationShares bytes) {
+    this.bytes = bytes;
   }
 
   static ShuffleBudget unlimited() {
-    return new ShuffleBudget(Long.MAX_VALUE, Long.MAX_VALUE);
+    return new ShuffleBudget(ApplicationShares.unlimited());
   }
 
   /** {@code maxBytes} 0 means half of {@code maxHeapBytes}; an application gets {@code share} of it. */
   static ShuffleBudget of(long maxBytes, double share, long maxHeapBytes) {
-    long max = maxBytes > 0 ? maxBytes : maxHeapBytes / 2;
-    return new ShuffleBudget(max, (long) Math.floor(max * share));
+    return new ShuffleBudget(ApplicationShares.of(maxBytes > 0 ? maxBytes : maxHeapBytes / 2, share));
   }
 
   /** What the master is budgeted to hold for a shuffle of this shape. */
@@ -50,29 +44,22 @@ final class ShuffleBudget {
   /** Charges {@code s} to its application, or refuses it with LIMIT_EXCEEDED. Returns the charge. */
   long charge(ShuffleSpec s) {
     long cost = costOf(s);
-    long app = byApplication.getOrDefault(s.appId(), 0L);
-    if (cost > maxPerApplication - app) {
+    if (!bytes.fitsApplication(s.appId(), cost)) {
       throw new ScacheException(Status.LIMIT_EXCEEDED, s.appId() + "/shuffle_" + s.shuffleId() + " ("
           + s.numMaps() + " maps, " + s.numReduces() + " reduces) needs ~" + cost + " bytes of master memory; the "
-          + "application holds " + app + " of its " + maxPerApplication + " (scache.master.shuffle.state.max.bytes "
-          + "× scache.master.shuffle.state.application.share)");
+          + "application holds " + bytes.heldBy(s.appId()) + " of its " + bytes.maxPerApplication()
+          + " (scache.master.shuffle.state.max.bytes × scache.master.shuffle.state.application.share)");
     }
-    if (cost > maxBytes - used) {
+    if (!bytes.fitsInAll(cost)) {
       throw new ScacheException(Status.LIMIT_EXCEEDED, s.appId() + "/shuffle_" + s.shuffleId() + " needs ~" + cost
-          + " bytes of master memory; registered shuffles hold " + used + " of " + maxBytes
+          + " bytes of master memory; registered shuffles hold " + bytes.total() + " of " + bytes.max()
           + " (scache.master.shuffle.state.max.bytes)");
     }
-    used += cost;
-    byApplication.put(s.appId(), app + cost);
+    bytes.add(s.appId(), cost);
     return cost;
   }
 
   void release(String appId, long charge) {
-    used -= charge;
-    byApplication.computeIfPresent(appId, (a, held) -> held - charge <= 0 ? null : held - charge);
-  }
-
-  long used() {
-    return used;
+    bytes.remove(appId, charge);
   }
 }

@@ -1,7 +1,6 @@
 package org.scache.worker;
 
-import java.util.HashMap;
-import java.util.Map;
+import org.scache.common.ApplicationShares;
 import org.scache.common.BlockId;
 import org.scache.common.ScacheException;
 import org.scache.common.protocol.Status;
@@ -17,19 +16,15 @@ final class BlockQuota {
   /** Heap a block's entries are budgeted at when the limit is derived from the heap. */
   static final long HEAP_BYTES_PER_BLOCK = 1024;
 
-  private final int maxBlocks;
-  private final int maxPerApplication;
-  private final Map<String, Integer> perApplication = new HashMap<>();
-  private int total;
+  private final ApplicationShares blocks;
 
-  BlockQuota(int maxBlocks, int maxPerApplication) {
-    this.maxBlocks = maxBlocks;
-    this.maxPerApplication = Math.min(maxBlocks, maxPerApplication);
+  private BlockQuota(ApplicationShares blocks) {
+    this.blocks = blocks;
   }
 
   /** No limits. */
   static BlockQuota unlimited() {
-    return new BlockQuota(Integer.MAX_VALUE, Integer.MAX_VALUE);
+    return new BlockQuota(ApplicationShares.unlimited());
   }
 
   /**
@@ -37,40 +32,29 @@ final class BlockQuota {
    * {@link #HEAP_BYTES_PER_BLOCK} each; an application gets {@code applicationShare} of it.
    */
   static BlockQuota of(int maxBlocks, double applicationShare, long maxHeapBytes) {
-    int max = maxBlocks > 0 ? maxBlocks : (int) Math.min(Integer.MAX_VALUE, maxHeapBytes / 2 / HEAP_BYTES_PER_BLOCK);
-    return new BlockQuota(max, (int) Math.max(1, Math.floor(max * applicationShare)));
+    long max = maxBlocks > 0 ? maxBlocks : maxHeapBytes / 2 / HEAP_BYTES_PER_BLOCK;
+    return new BlockQuota(ApplicationShares.of(max, applicationShare));
   }
 
   /** Why one more block like {@code id} cannot be held, or null when it can. */
   ScacheException refusal(BlockId id) {
-    if (total >= maxBlocks) {
-      return new ScacheException(Status.LIMIT_EXCEEDED, "this worker holds " + total + " blocks, its limit "
+    if (!blocks.fitsInAll(1)) {
+      return new ScacheException(Status.LIMIT_EXCEEDED, "this worker holds " + blocks.total() + " blocks, its limit "
           + "(scache.worker.blocks.max); " + id + " is refused");
     }
-    int held = perApplication.getOrDefault(id.appId(), 0);
-    if (held >= maxPerApplication) {
-      return new ScacheException(Status.LIMIT_EXCEEDED, "application " + id.appId() + " holds " + held
-          + " blocks on this worker, its share of the worker's limit (scache.worker.blocks.application.share); "
-          + id + " is refused");
+    if (!blocks.fitsApplication(id.appId(), 1)) {
+      return new ScacheException(Status.LIMIT_EXCEEDED, "application " + id.appId() + " holds "
+          + blocks.heldBy(id.appId()) + " blocks on this worker, its share of the worker's limit "
+          + "(scache.worker.blocks.application.share); " + id + " is refused");
     }
     return null;
   }
 
   void added(BlockId id) {
-    total++;
-    perApplication.merge(id.appId(), 1, Integer::sum);
+    blocks.add(id.appId(), 1);
   }
 
   void removed(BlockId id) {
-    total--;
-    perApplication.computeIfPresent(id.appId(), (a, n) -> n <= 1 ? null : n - 1);
-  }
-
-  int maxBlocks() {
-    return maxBlocks;
-  }
-
-  int maxPerApplication() {
-    return maxPerApplication;
+    blocks.remove(id.appId(), 1);
   }
 }

@@ -118,8 +118,8 @@ final class BlockReader {
   /**
    * The final-attempt blocks of every finished map for one reduce, ordered by map id, waiting up to
    * {@code waitMillis} for every map to finish (see {@link ReduceInputLocator}). Blocks on their way
-   * here (prefetched) are waited for, at most the fetch timeout; blocks held here, put or prefetched, are read here; the rest is
-   * fetched from their holders, one fetch per holder.
+   * here (prefetched) are waited for, at most the fetch timeout; blocks held here, put or prefetched,
+   * are read here; the rest is fetched from their holders, one fetch per holder.
    */
   CompletableFuture<Blocks> readReduceInput(String appId, int shuffleId, int reduceId, long waitMillis) {
     return inputs.locate(appId, shuffleId, reduceId, waitMillis).thenCompose(found -> {

@@ -737,47 +737,44 @@ final class BlockStore implements AutoCloseable {
     }
     int moved = 0;
     synchronized (moving) {
-      for (SpillFile sparse : disk.get().sparseFiles(COMPACT_LIVE_FRACTION)) {
-        List<StoredBlock> inFile = new ArrayList<>();
+      Set<SpillFile> sparse = new HashSet<>(disk.get().sparseFiles(COMPACT_LIVE_FRACTION));
+      record Move(StoredBlock block, SpillStore.Location from) {}
+      List<Move> moves = new ArrayList<>();
+      synchronized (this) {
+        for (StoredBlock b : blocks.values()) {
+          b.spilled().filter(l -> !b.inMemory() && sparse.contains(l.file()))
+              .ifPresent(l -> moves.add(new Move(b, l)));
+        }
+      }
+      for (Move m : moves) {
+        StoredBlock b = m.block();
+        SpillStore.Location at = m.from();
+        long taken = readBudget.acquire(at.length()).join();
+        SpillReadBuffer buf = new SpillReadBuffer(at.length(), readBudget, taken);
+        Optional<SpillStore.Location> to;
+        try {
+          disk.get().read(at, buf);
+          to = disk.get().write(buf);
+        } catch (IOException e) {
+          // the block was freed meanwhile, or its bytes are bad: a read will find out and report it
+          continue;
+        } finally {
+          buf.release();
+        }
+        if (to.isEmpty()) {
+          return moved;
+        }
+        boolean installed;
         synchronized (this) {
-          for (StoredBlock b : blocks.values()) {
-            if (!b.inMemory() && b.spilled().map(l -> l.file() == sparse).orElse(false)) {
-              inFile.add(b);
-            }
+          installed = blocks.get(b.id()) == b && b.spilled().orElse(null) == at;
+          if (installed) {
+            b.movedOnDisk(to.get());
           }
         }
-        for (StoredBlock b : inFile) {
-          SpillStore.Location at = b.spilled().orElse(null);
-          if (at == null) {
-            continue;
-          }
-          long taken = readBudget.acquire(at.length()).join();
-          SpillReadBuffer buf = new SpillReadBuffer(at.length(), readBudget, taken);
-          Optional<SpillStore.Location> to;
-          try {
-            disk.get().read(at, buf);
-            to = disk.get().write(buf);
-          } catch (IOException e) {
-            // the block was freed meanwhile, or its bytes are bad: a read will find out and report it
-            continue;
-          } finally {
-            buf.release();
-          }
-          if (to.isEmpty()) {
-            return moved;
-          }
-          boolean installed;
-          synchronized (this) {
-            installed = blocks.get(b.id()) == b && b.spilled().orElse(null) == at;
-            if (installed) {
-              b.movedOnDisk(to.get());
-            }
-          }
-          disk.get().free(installed ? at : to.get());
-          if (installed) {
-            moved++;
-            counters.spillCompactedBlocks.increment();
-          }
+        disk.get().free(installed ? at : to.get());
+        if (installed) {
+          moved++;
+          counters.spillCompactedBlocks.increment();
         }
       }
     }

@@ -1,7 +1,6 @@
 package org.scache.worker;
 
-import java.util.HashMap;
-import java.util.Map;
+import org.scache.common.ApplicationShares;
 import org.scache.common.ScacheException;
 import org.scache.common.protocol.Status;
 
@@ -12,22 +11,22 @@ import org.scache.common.protocol.Status;
  * applications' puts keep the rest. Thread-safe.
  */
 final class LeaseQuota {
-  private final long maxPerApplication;
+  private final ApplicationShares leased;
   private final int maxPerConnection;
-  private final Map<String, Long> leased = new HashMap<>();
 
-  LeaseQuota(long maxPerApplication, int maxPerConnection) {
-    this.maxPerApplication = maxPerApplication;
+  private LeaseQuota(ApplicationShares leased, int maxPerConnection) {
+    this.leased = leased;
     this.maxPerConnection = maxPerConnection;
   }
 
   static LeaseQuota unlimited() {
-    return new LeaseQuota(Long.MAX_VALUE, Integer.MAX_VALUE);
+    return new LeaseQuota(ApplicationShares.unlimited(), Integer.MAX_VALUE);
   }
 
   /** An application may hold {@code share} of {@code reserveBytes} in uncommitted leases. */
   static LeaseQuota of(long reserveBytes, double share, int maxPerConnection) {
-    return new LeaseQuota((long) Math.floor(reserveBytes * share), maxPerConnection);
+    return new LeaseQuota(new ApplicationShares(Long.MAX_VALUE, (long) Math.floor(reserveBytes * share)),
+        maxPerConnection);
   }
 
   int maxPerConnection() {
@@ -36,21 +35,20 @@ final class LeaseQuota {
 
   /** Counts {@code bytes} more as leased by {@code appId}, or refuses with LIMIT_EXCEEDED. */
   synchronized void take(String appId, long bytes) {
-    long held = leased.getOrDefault(appId, 0L);
-    if (held + bytes > maxPerApplication) {
-      throw new ScacheException(Status.LIMIT_EXCEEDED, "application " + appId + " holds " + held + " bytes in "
-          + "leases not yet committed; " + bytes + " more would pass its share of the reserve, " + maxPerApplication
-          + " bytes (scache.worker.local.lease.application.share)");
+    if (!leased.fitsApplication(appId, bytes)) {
+      throw new ScacheException(Status.LIMIT_EXCEEDED, "application " + appId + " holds " + leased.heldBy(appId)
+          + " bytes in leases not yet committed; " + bytes + " more would pass its share of the reserve, "
+          + leased.maxPerApplication() + " bytes (scache.worker.local.lease.application.share)");
     }
-    leased.put(appId, held + bytes);
+    leased.add(appId, bytes);
   }
 
   /** {@code bytes} of {@code appId}'s leases were committed or given back. */
   synchronized void giveBack(String appId, long bytes) {
-    leased.computeIfPresent(appId, (a, held) -> held - bytes <= 0 ? null : held - bytes);
+    leased.remove(appId, bytes);
   }
 
   synchronized long leasedBy(String appId) {
-    return leased.getOrDefault(appId, 0L);
+    return leased.heldBy(appId);
   }
 }

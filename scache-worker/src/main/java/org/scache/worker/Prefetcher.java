@@ -149,8 +149,8 @@ final class Prefetcher implements InFlightCopies {
     if (!limits.enabled()) {
       return;
     }
-    List<Wanted> list = new ArrayList<>(m.blocks().size());
-    m.blocks().forEach(b -> list.add(new Wanted(b.blockId(), b.size(), m.holder(), false, UNKNOWN_ROUND)));
+    List<BlockLocation> list = new ArrayList<>(m.blocks().size());
+    m.blocks().forEach(b -> list.add(new BlockLocation(b.blockId(), b.size(), m.holder())));
     enqueue(key, list);
   }
 
@@ -248,28 +248,25 @@ final class Prefetcher implements InFlightCopies {
         LOG.debug("cannot locate reduce {} of {} for prefetch: {}", reduceId, key, e.toString());
         return;
       }
-      List<Wanted> list = new ArrayList<>(found.locations().size());
-      for (BlockLocation l : found.locations()) {
-        list.add(new Wanted(l.blockId(), l.size(), l.holder(), false, UNKNOWN_ROUND));
-      }
-      enqueue(key, list);
+      enqueue(key, found.locations());
     });
   }
 
-  private void enqueue(ShuffleKey key, List<Wanted> blocks) {
+  /** Queues the blocks not held here, each behind its holder, in the order of its reduce's round. */
+  private void enqueue(ShuffleKey key, List<BlockLocation> blocks) {
     synchronized (this) {
       if (!activate(key)) {
         return;
       }
-      for (Wanted w : blocks) {
-        if (w.holder().workerId().equals(self.workerId()) || wanted.contains(w.id())
-            || store.get(w.id()).isPresent()) {
+      Map<Integer, Integer> roundOf = rounds.getOrDefault(key, Map.of());
+      for (BlockLocation b : blocks) {
+        if (b.holder().workerId().equals(self.workerId()) || wanted.contains(b.blockId())
+            || store.get(b.blockId()).isPresent()) {
           continue;
         }
-        wanted.add(w.id());
-        int round = rounds.getOrDefault(key, Map.of()).getOrDefault(w.id().reduceId(), UNKNOWN_ROUND);
-        queues.computeIfAbsent(w.holder().workerId(), k -> new TreeSet<>(QUEUE_ORDER))
-            .add(new Wanted(w.id(), w.size(), w.holder(), false, round));
+        wanted.add(b.blockId());
+        queues.computeIfAbsent(b.holder().workerId(), k -> new TreeSet<>(QUEUE_ORDER)).add(new Wanted(b.blockId(),
+            b.size(), b.holder(), false, roundOf.getOrDefault(b.blockId().reduceId(), UNKNOWN_ROUND)));
       }
     }
     pump();

@@ -199,7 +199,7 @@ final class WorkerRequestHandler extends RequestDispatcher {
       p.lastSeen = true;
       receiving = null;
     }
-    if (p.signedDigest.length > 0) {
+    if (p.digest != null) {
       p.digest.update(chunk.content());
     }
     if (p.ready) {
@@ -234,11 +234,11 @@ final class WorkerRequestHandler extends RequestDispatcher {
 
   private void finishPut(ChannelHandlerContext ctx, IncomingPut p) {
     if (p.failure == null && p.expected > 0) {
-      if (p.signedDigest.length > 0 && !p.digest.matches(p.signedDigest)) {
+      if (p.digest != null && !p.digest.matches(p.signedDigest)) {
         worker.counters().authFailures.increment();
         p.failure = new ScacheException(Status.AUTH_FAILED, "the payload of PUT_BLOCK " + p.message.blockId()
             + " does not match the digest its proof covers");
-      } else if (p.signedDigest.length == 0 && worker.requiresPayloadDigest()) {
+      } else if (p.digest == null && worker.requiresPayloadDigest()) {
         worker.counters().authFailures.increment();
         p.failure = new ScacheException(Status.AUTH_FAILED, "PUT_BLOCK " + p.message.blockId() + " carries no payload "
             + "digest, which this worker requires (scache.security.payload.digest.enabled)");
@@ -300,7 +300,8 @@ final class WorkerRequestHandler extends RequestDispatcher {
     final Message.PutBlock message;
     final long expected;
     final byte[] signedDigest;
-    final PayloadDigest digest = new PayloadDigest();
+    /** Hashes the payload as it arrives, when the proof covers a digest of it. */
+    final PayloadDigest digest;
     final ArrayDeque<PayloadChunk> queued = new ArrayDeque<>();
     PendingPut sink;
     ScacheException failure;
@@ -312,6 +313,7 @@ final class WorkerRequestHandler extends RequestDispatcher {
       this.message = message;
       this.expected = expected;
       this.signedDigest = signedDigest;
+      this.digest = signedDigest.length > 0 ? new PayloadDigest() : null;
     }
   }
 }

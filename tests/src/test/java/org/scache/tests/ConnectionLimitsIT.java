@@ -53,8 +53,11 @@ class ConnectionLimitsIT {
         .with(ScacheOptions.NETWORK_SERVER_IDLE_TIMEOUT.key(), idle));
   }
 
-  /** A connection from {@code source} to the worker, and the type and status of the first frame it reads. */
-  private Object[] connectFrom(String source) throws IOException {
+  /** A connection's first frame from the worker: its type, its status (OK unless an ERROR), and the stream. */
+  private record Opened(int type, Status status, DataInputStream in) {}
+
+  /** A connection from {@code source} to the worker, and the first frame it reads. */
+  private Opened connectFrom(String source) throws IOException {
     Socket s = new Socket();
     s.bind(new InetSocketAddress(source, 0));
     s.connect(new InetSocketAddress("127.0.0.1", cluster.worker(0).info().port()));
@@ -72,7 +75,7 @@ class ConnectionLimitsIT {
     in.readFully(m);
     Status status = type == MessageType.ERROR.id()
         ? Status.fromCode(((m[0] & 0xff) << 8) | (m[1] & 0xff)).orElseThrow() : Status.OK;
-    return new Object[] {type, status, in};
+    return new Opened(type, status, in);
   }
 
   private static void roundTrip(ScacheClient client, BlockId block) {
@@ -85,11 +88,11 @@ class ConnectionLimitsIT {
   void oneAddressPastItsLimit_isRefused_whileOtherAddressesAreServed() throws Exception {
     start("15m");
     for (int i = 0; i < PER_ADDRESS; i++) {
-      assertEquals(MessageType.SERVER_HELLO.id(), connectFrom("127.0.0.2")[0], "connection " + i);
+      assertEquals(MessageType.SERVER_HELLO.id(), connectFrom("127.0.0.2").type(), "connection " + i);
     }
-    Object[] refused = connectFrom("127.0.0.2");
-    assertEquals(Status.LIMIT_EXCEEDED, refused[1]);
-    assertEquals(-1, ((DataInputStream) refused[2]).read(), "the refused connection is closed");
+    Opened refused = connectFrom("127.0.0.2");
+    assertEquals(Status.LIMIT_EXCEEDED, refused.status());
+    assertEquals(-1, refused.in().read(), "the refused connection is closed");
     try (ScacheClient owner = cluster.client(0, "app-limits", "secret")) {
       owner.registerApplication();
       roundTrip(owner, new BlockId("app-limits", 0, 0, 0, 0));
@@ -105,9 +108,9 @@ class ConnectionLimitsIT {
       roundTrip(owner, new BlockId("app-limits", 0, 0, 0, 0));
       int have = (int) cluster.stat(0, "connections.open");
       for (int i = have; i < MAX; i++) {
-        assertEquals(MessageType.SERVER_HELLO.id(), connectFrom(i % 2 == 0 ? "127.0.0.3" : "127.0.0.4")[0]);
+        assertEquals(MessageType.SERVER_HELLO.id(), connectFrom(i % 2 == 0 ? "127.0.0.3" : "127.0.0.4").type());
       }
-      assertEquals(Status.LIMIT_EXCEEDED, connectFrom("127.0.0.5")[1]);
+      assertEquals(Status.LIMIT_EXCEEDED, connectFrom("127.0.0.5").status());
       // the owner's open connection goes on being served
       roundTrip(owner, new BlockId("app-limits", 0, 1, 0, 0));
       for (Socket s : open) {
@@ -115,14 +118,14 @@ class ConnectionLimitsIT {
       }
       Await.until(() -> cluster.stat(0, "connections.open") < MAX - 10, Duration.ofSeconds(10),
           () -> "connections not released: " + cluster.worker(0).stats());
-      assertEquals(MessageType.SERVER_HELLO.id(), connectFrom("127.0.0.5")[0]);
+      assertEquals(MessageType.SERVER_HELLO.id(), connectFrom("127.0.0.5").type());
     }
   }
 
   @Test
   void idleConnections_areClosed() throws Exception {
     start("1s");
-    DataInputStream in = (DataInputStream) connectFrom("127.0.0.6")[2];
+    DataInputStream in = connectFrom("127.0.0.6").in();
     assertEquals(-1, in.read(), "closed after a second of silence");
     assertTrue(cluster.stat(0, "connections.idle.closed") >= 1);
     // a client whose pooled connection was closed opens a new one

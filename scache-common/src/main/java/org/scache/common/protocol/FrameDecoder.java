@@ -118,7 +118,7 @@ public final class FrameDecoder extends ByteToMessageDecoder {
   private void readMeta(ByteBuf meta, List<Object> out) {
     long payloadLength = header.payloadLength();
     try {
-      InboundFrame frame = header.decode(meta, binding == null ? new byte[0] : binding.nonce());
+      InboundFrame frame = binding == null ? header.decode(meta) : header.decode(meta, binding.nonce());
       if (binding != null && frame.auth().isPresent() && !binding.admit(frame.auth().get().sequence())) {
         out.add(new DecodeFailure(header.requestId(), Status.AUTH_FAILED, header.type() + " is a replay: its sequence "
             + frame.auth().get().sequence() + " is not above those already taken on this connection", false));

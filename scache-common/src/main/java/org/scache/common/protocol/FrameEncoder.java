@@ -15,6 +15,7 @@ import org.scache.common.auth.PayloadDigest;
  * bound to the connection ({@link ChannelBinding}): one encoder per connection.
  */
 public final class FrameEncoder extends MessageToMessageEncoder<OutboundFrame> {
+  private static final byte[] NO_DIGEST = new byte[0];
   private final int maxMetaLength;
   private final ChannelBinding binding;
 
@@ -67,7 +68,7 @@ public final class FrameEncoder extends MessageToMessageEncoder<OutboundFrame> {
       ByteBuf meta = buf.alloc().buffer(128);
       try {
         meta.writeLong(binding.nextSequence());
-        byte[] digest = payloadLength == 0 || !binding.digestsPayloads() ? new byte[0] : PayloadDigest.of(frame.payload());
+        byte[] digest = payloadLength > 0 && binding.digestsPayloads() ? PayloadDigest.of(frame.payload()) : NO_DIGEST;
         meta.writeByte(digest.length).writeBytes(digest);
         MessageCodec.encode(message, meta);
         byte[] proof = FrameSigner.sign(c, typeId, frame.requestId(), payloadLength, binding.nonce(), meta);

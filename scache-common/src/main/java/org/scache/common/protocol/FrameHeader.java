@@ -12,6 +12,7 @@ import org.scache.common.protocol.InboundFrame.AuthTag;
  */
 public record FrameHeader(int magic, int version, int typeId, int flags, long requestId, long metaLength,
     long payloadLength) {
+  private static final byte[] NO_NONCE = new byte[0];
 
   /** Reads the {@link Frames#HEADER_LENGTH} bytes of a header from {@code in}. */
   public static FrameHeader read(ByteBuf in) {
@@ -64,7 +65,7 @@ public record FrameHeader(int magic, int version, int typeId, int flags, long re
 
   /** {@link #decode(ByteBuf, byte[])} for a connection that takes no signed frames. */
   public InboundFrame decode(ByteBuf meta) throws MalformedMessageException {
-    return decode(meta, new byte[0]);
+    return decode(meta, NO_NONCE);
   }
 
   /**

@@ -228,7 +228,8 @@ class FrameCodecTest {
 
   @Test
   void encoder_stringLongerThanU16_failsAndReleasesPayload() {
-    EmbeddedChannel ch = new EmbeddedChannel(new FrameEncoder(1 << 20, ChannelBinding.withNonce(FrameCodecHarness.NONCE)));
+    EmbeddedChannel ch = new EmbeddedChannel(
+        new FrameEncoder(1 << 20, ChannelBinding.withNonce(FrameCodecHarness.NONCE)));
     ByteBuf payload = ch.alloc().buffer().writeBytes(new byte[10]);
     String longId = "a".repeat(70_000);
     assertThrows(EncoderException.class, () -> ch.writeOutbound(new OutboundFrame(1,
