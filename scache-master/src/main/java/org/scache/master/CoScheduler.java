@@ -111,10 +111,35 @@ final class CoScheduler {
         : sampled ? bySampling(s, shape, live) : byRegression(s, shape);
     Decision d = place(s, shape, live, predictions, sameApp);
     s.schedule(d.result());
+    s.explain(new ScheduleExplanation(sampled ? "sampling" : "regression", reason(s, shape, kind, sampled),
+        s.availableMaps().size(), predictions.stream().map(p -> Math.round(p.size())).toList(), d.madeAtMillis(),
+        shape.slotsPerWorker() == ShuffleSpec.MASTER_SLOTS ? slotsPerWorker : shape.slotsPerWorker()));
     LOG.info("{}: {} reduces placed by {} ({} predictor) {} ms after registration, {} re-shuffles", s.shuffle(),
         shape.numReduces(), d.result().policy(), sampled ? "sampling" : "regression",
         d.madeAtMillis() - shape.submissionTimeMillis(), d.moves().size());
     return Optional.of(d);
+  }
+
+  /** Why the predictor that placed {@code s} was chosen, for a job author. */
+  private String reason(ShuffleState s, ShuffleSpec shape, PredictorKind kind, boolean sampled) {
+    String partitioner = shape.partitioner() + " partitioner" + (shape.predictor().isPresent()
+        ? ", predictor chosen by the job" : "");
+    int finished = s.availableMaps().size();
+    if (shape.numReduces() == 0 || shape.numMaps() == 0) {
+      return "nothing to predict: " + shape.numMaps() + " maps, " + shape.numReduces() + " reduces";
+    }
+    if (sampled) {
+      return partitioner + ": reduce sizes estimated from weighted reservoir samples of all " + shape.numMaps()
+          + " maps (eq. 2), placed before most maps ran; locality from where each map ran or is expected (eq. 3)";
+    }
+    if (kind == PredictorKind.SAMPLING) {
+      return partitioner + ": sampling was asked for, but " + finished + " of " + shape.numMaps()
+          + " maps finished (observation threshold " + threshold + ") before every map was sampled, so the sizes "
+          + "were fitted by linear regression on the finished maps (eq. 1)";
+    }
+    return partitioner + ": each reduce's share of a map's output is stable, so its size was fitted by linear "
+        + "regression on map input (eq. 1) over the " + finished + " of " + shape.numMaps()
+        + " maps finished when the observation threshold (" + threshold + ") was reached";
   }
 
   /** Forgets the stages of a removed application. */

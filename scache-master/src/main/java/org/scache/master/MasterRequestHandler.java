@@ -34,7 +34,8 @@ final class MasterRequestHandler extends RequestDispatcher {
   private void authorize(InboundFrame frame) {
     Message m = frame.message();
     switch (m.type()) {
-      case REGISTER_WORKER, HEARTBEAT, REPORT_BLOCKS, FETCH_APP_SECRET, REPORT_ROUNDS, REPORT_LOST_BLOCKS ->
+      case REGISTER_WORKER, HEARTBEAT, REPORT_BLOCKS, FETCH_APP_SECRET, REPORT_ROUNDS, REPORT_LOST_BLOCKS,
+          REPORT_WORKER_ACTIVITY ->
           requireCluster(frame);
       case LOCATE_BLOCKS -> requireApplication(frame, ((Message.LocateBlocks) m).appId());
       case REGISTER_APPLICATION -> {

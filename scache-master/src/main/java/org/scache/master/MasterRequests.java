@@ -33,9 +33,20 @@ final class MasterRequests {
   private final IncompleteRounds incompleteRounds;
   private final WorkerNotifier notifier;
   private final long heartbeatMillis;
+  private final org.scache.common.Clock clock;
+  private final MasterMetrics metrics;
 
   MasterRequests(WorkerRegistry workers, ApplicationRegistry applications, ShuffleRegistry shuffles,
       CoScheduler coScheduler, IncompleteRounds incompleteRounds, WorkerNotifier notifier, long heartbeatMillis) {
+    this(workers, applications, shuffles, coScheduler, incompleteRounds, notifier, heartbeatMillis,
+        org.scache.common.Clock.SYSTEM, new MasterMetrics());
+  }
+
+  MasterRequests(WorkerRegistry workers, ApplicationRegistry applications, ShuffleRegistry shuffles,
+      CoScheduler coScheduler, IncompleteRounds incompleteRounds, WorkerNotifier notifier, long heartbeatMillis,
+      org.scache.common.Clock clock, MasterMetrics metrics) {
+    this.clock = clock;
+    this.metrics = metrics;
     this.workers = workers;
     this.applications = applications;
     this.shuffles = shuffles;
@@ -64,6 +75,7 @@ final class MasterRequests {
       case REPORT_LOST_BLOCKS -> reportLostBlocks((Message.ReportLostBlocks) m);
       case REDUCE_COMMITTED -> reduceCommitted((Message.ReduceCommitted) m);
       case LIST_WORKERS -> new Message.Workers(workers.live());
+      case REPORT_WORKER_ACTIVITY -> reportActivity((Message.ReportWorkerActivity) m);
       default -> throw new ScacheException(Status.UNKNOWN_MESSAGE_TYPE, m.type() + " is not served by the master");
     };
   }
@@ -141,7 +153,25 @@ final class MasterRequests {
 
   private Optional<CoScheduler.Decision> scheduleIfDue(ShuffleState s) {
     String app = s.shuffle().appId();
-    return coScheduler.scheduleIfDue(s, workers.live(), id -> shuffles.peek(new ShuffleKey(app, id)));
+    long start = System.nanoTime();
+    Optional<CoScheduler.Decision> made = coScheduler.scheduleIfDue(s, workers.live(),
+        id -> shuffles.peek(new ShuffleKey(app, id)));
+    made.ifPresent(d -> metrics.placed(d, System.nanoTime() - start));
+    return made;
+  }
+
+  /** What a worker did per shuffle since its last report, and what it holds on disk: for the status page. */
+  private Message reportActivity(Message.ReportWorkerActivity m) {
+    requireLiveWorker(m.workerId());
+    workers.spill(m.workerId(), m.spilledBytes(), m.spillFileBytes());
+    for (org.scache.common.shuffle.ShuffleActivity a : m.shuffles()) {
+      shuffles.ifPresent(new ShuffleKey(a.appId(), a.shuffleId()), s -> {
+        s.traffic().add(m.workerId(), a, s.mapsDoneAtMillis().isPresent());
+        a.reads().forEach(r -> metrics.reduceRead(s.schedule().flatMap(p -> p.workerOf(r.reduceId()))
+            .map(w -> w.workerId().equals(m.workerId())).orElse(false), r.remoteBytes()));
+      });
+    }
+    return new Message.Ack();
   }
 
   /** Tells every live worker of a new placement, so the workers it names start prefetching. */
@@ -191,6 +221,7 @@ final class MasterRequests {
     List<MapOutputNotices.Notice> notices = new ArrayList<>();
     Optional<CoScheduler.Decision> made = shuffles.with(new ShuffleKey(m.appId(), m.shuffleId()), s -> {
       s.mapFinished(m.mapId(), m.attempt());
+      s.mapsDoneIfAll(clock.millis());
       if (s.schedule().isPresent()) {
         notices.addAll(MapOutputNotices.forFinishedMap(s, m.mapId(), m.attempt(), workers::get));
         return Optional.<CoScheduler.Decision>empty();

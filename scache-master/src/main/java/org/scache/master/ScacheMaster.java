@@ -2,6 +2,7 @@ package org.scache.master;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -15,6 +16,8 @@ import org.scache.common.network.ConnectionPool;
 import org.scache.common.network.ScacheServer;
 import org.scache.common.network.TransportSettings;
 import org.scache.common.protocol.Message;
+import org.scache.metrics.HttpEndpoint;
+import org.scache.metrics.Reading;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,6 +34,7 @@ public final class ScacheMaster implements AutoCloseable {
   private final ScheduledExecutorService housekeeping;
   private final ScacheServer server;
   private final ApplicationRegistry applications;
+  private final Optional<HttpEndpoint> http;
 
   private ScacheMaster(ScacheConf conf, Clock clock) throws InterruptedException {
     String secret = conf.get(ScacheOptions.SECURITY_CLUSTER_SECRET);
@@ -58,11 +62,23 @@ public final class ScacheMaster implements AutoCloseable {
         Credentials.cluster(clusterSecret));
     ShuffleBudget budget = ShuffleBudget.of(conf.get(ScacheOptions.MASTER_SHUFFLE_STATE_MAX),
         conf.get(ScacheOptions.MASTER_SHUFFLE_STATE_APPLICATION_SHARE), Runtime.getRuntime().maxMemory());
-    this.requests = new MasterRequests(workers, applications, new ShuffleRegistry(budget), coScheduler,
-        new IncompleteRounds(), notifier, heartbeatMillis);
+    ShuffleRegistry shuffles = new ShuffleRegistry(budget);
+    ScacheServer[] listening = new ScacheServer[1];
+    MasterMetrics metrics = new MasterMetrics().withGauges(() -> List.of(
+        Reading.gauge("scache_master_workers_live", "Workers whose heartbeats arrive.", workers.live().size()),
+        Reading.gauge("scache_master_applications", "Applications registered.", applications.size()),
+        Reading.gauge("scache_master_shuffles", "Shuffles the master tracks.", shuffles.size()),
+        Reading.gauge("scache_master_connections_open", "Connections open to the master.",
+            listening[0] == null ? 0 : listening[0].openConnections())));
+    this.requests = new MasterRequests(workers, applications, shuffles, coScheduler,
+        new IncompleteRounds(), notifier, heartbeatMillis, clock, metrics);
     MasterRequestHandler handler = new MasterRequestHandler(requests, applications, clusterSecret);
     this.server = ScacheServer.start("scache-master", conf.get(ScacheOptions.MASTER_BIND_HOST),
-        conf.get(ScacheOptions.MASTER_PORT), transport, () -> handler);
+        conf.get(ScacheOptions.MASTER_PORT), transport, () -> handler, metrics.requests());
+    listening[0] = server;
+    this.http = HttpEndpoint.start("scache-master", conf.get(ScacheOptions.MASTER_HTTP_BIND_HOST),
+        conf.get(ScacheOptions.MASTER_HTTP_PORT),
+        StatusRoutes.of(new StatusViews(workers, applications, shuffles, clock), metrics));
     this.housekeeping = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("scache-master-housekeeping"));
     housekeeping.scheduleWithFixedDelay(requests::expireWorkers, heartbeatMillis, heartbeatMillis,
         TimeUnit.MILLISECONDS);
@@ -81,6 +97,11 @@ public final class ScacheMaster implements AutoCloseable {
     return server.port();
   }
 
+  /** The port of the status page and metrics, if served. */
+  public java.util.OptionalInt httpPort() {
+    return http.map(h -> java.util.OptionalInt.of(h.port())).orElse(java.util.OptionalInt.empty());
+  }
+
   /** Workers currently alive, by id. */
   public List<WorkerInfo> liveWorkers() {
     return workers.live();
@@ -96,6 +117,7 @@ public final class ScacheMaster implements AutoCloseable {
 
   @Override
   public void close() {
+    http.ifPresent(HttpEndpoint::close);
     housekeeping.shutdownNow();
     server.close();
     notifier.close();

@@ -62,6 +62,26 @@ final class ShuffleRegistry {
     return action.apply(s);
   }
 
+  /** Runs {@code action} on the shuffle's state if the master knows it. */
+  synchronized void ifPresent(ShuffleKey key, java.util.function.Consumer<ShuffleState> action) {
+    ShuffleState s = shuffles.get(key);
+    if (s != null) {
+      action.accept(s);
+    }
+  }
+
+  /** Runs {@code view} on every shuffle's state, ordered by application and shuffle id, under the lock. */
+  synchronized <T> List<T> map(Function<ShuffleState, T> view) {
+    return shuffles.values().stream()
+        .sorted(java.util.Comparator.comparing((ShuffleState s) -> s.shuffle().appId())
+            .thenComparingInt(s -> s.shuffle().shuffleId()))
+        .map(view).toList();
+  }
+
+  synchronized int size() {
+    return shuffles.size();
+  }
+
   /** The shuffle's state if known; only for use inside an action of {@link #with} (same lock). */
   synchronized Optional<ShuffleState> peek(ShuffleKey key) {
     return Optional.ofNullable(shuffles.get(key));

@@ -31,6 +31,9 @@ final class ShuffleState {
   private final Map<Integer, MapSample> samples = new HashMap<>();
   /** What the {@link ShuffleBudget} charged for this shuffle. */
   private long charged;
+  private Optional<ScheduleExplanation> explanation = Optional.empty();
+  private java.util.OptionalLong mapsDoneAtMillis = java.util.OptionalLong.empty();
+  private final ShuffleTraffic traffic = new ShuffleTraffic();
 
   ShuffleState(ShuffleKey key) {
     this.key = key;
@@ -158,6 +161,29 @@ final class ShuffleState {
 
   void schedule(ShufflePlacement result) {
     schedule = Optional.of(result);
+  }
+
+  void explain(ScheduleExplanation why) {
+    explanation = Optional.of(why);
+  }
+
+  Optional<ScheduleExplanation> explanation() {
+    return explanation;
+  }
+
+  /** Notes when the last map finished, the first time every map has. */
+  void mapsDoneIfAll(long nowMillis) {
+    if (mapsDoneAtMillis.isEmpty() && shape.isPresent() && finalAttempts.size() >= shape.get().numMaps()) {
+      mapsDoneAtMillis = java.util.OptionalLong.of(nowMillis);
+    }
+  }
+
+  java.util.OptionalLong mapsDoneAtMillis() {
+    return mapsDoneAtMillis;
+  }
+
+  ShuffleTraffic traffic() {
+    return traffic;
   }
 
   /** Records sampling results; a map sampled again keeps its latest sample. */

@@ -13,7 +13,12 @@ import org.scache.common.WorkerInfo;
 /** The workers the master knows, with their memory and last heartbeat; silent workers expire. */
 final class WorkerRegistry {
   /** A live worker and what it last said of itself. */
-  record LiveWorker(WorkerInfo info, long reservedBytes, long usedBytes, long lastSeenMillis) {}
+  record LiveWorker(WorkerInfo info, long reservedBytes, long usedBytes, long lastSeenMillis, long spilledBytes,
+      long spillFileBytes) {
+    LiveWorker seen(long reserved, long used, long now) {
+      return new LiveWorker(info, reserved, used, now, spilledBytes, spillFileBytes);
+    }
+  }
 
   private final Clock clock;
   private final Duration expiry;
@@ -25,7 +30,7 @@ final class WorkerRegistry {
   }
 
   synchronized void register(WorkerInfo info, long reserved, long used) {
-    workers.put(info.workerId(), new LiveWorker(info, reserved, used, clock.millis()));
+    workers.put(info.workerId(), new LiveWorker(info, reserved, used, clock.millis(), 0, 0));
   }
 
   /** Records a heartbeat; false when the worker is not (or no longer) registered. */
@@ -34,8 +39,19 @@ final class WorkerRegistry {
     if (w == null) {
       return false;
     }
-    workers.put(workerId, new LiveWorker(w.info(), reserved, used, clock.millis()));
+    workers.put(workerId, w.seen(reserved, used, clock.millis()));
     return true;
+  }
+
+  /** Records what a worker holds on disk, from its activity report. */
+  synchronized void spill(String workerId, long spilledBytes, long spillFileBytes) {
+    workers.computeIfPresent(workerId, (id, w) -> new LiveWorker(w.info(), w.reservedBytes(), w.usedBytes(),
+        w.lastSeenMillis(), spilledBytes, spillFileBytes));
+  }
+
+  /** Every live worker with what it last said of itself, ordered by id. */
+  synchronized List<LiveWorker> snapshot() {
+    return workers.values().stream().sorted(Comparator.comparing(w -> w.info().workerId())).toList();
   }
 
   /** Drops workers silent for longer than the expiry; returns them. */

@@ -12,8 +12,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.scache.common.BlockId;
 import org.scache.common.ScacheException;
+import org.scache.common.ShuffleKey;
 import org.scache.common.WorkerInfo;
 import org.scache.common.auth.Credentials;
 import org.scache.common.network.ConnectionPool;
@@ -122,18 +124,29 @@ final class BlockReader {
    * are read here; the rest is fetched from their holders, one fetch per holder.
    */
   CompletableFuture<Blocks> readReduceInput(String appId, int shuffleId, int reduceId, long waitMillis) {
+    ShuffleKey shuffle = new ShuffleKey(appId, shuffleId);
+    boolean placementKnown = peers.isPlaced(shuffle);
+    AtomicLong fetched = new AtomicLong();
     return inputs.locate(appId, shuffleId, reduceId, waitMillis).thenCompose(found -> {
       List<BlockId> elsewhere = found.locations().stream()
           .filter(l -> !l.holder().workerId().equals(self.workerId()) && store.get(l.blockId()).isEmpty())
           .map(BlockLocation::blockId).toList();
       // at most as long as one fetch may take: then what has not landed is fetched from its holder
       return copies.whenSettled(elsewhere).completeOnTimeout(null, timeout.toMillis(), TimeUnit.MILLISECONDS)
-          .thenCompose(settled -> assemble(found, reduceId));
+          .thenCompose(settled -> assemble(found, reduceId, fetched))
+          .thenApply(blocks -> {
+            counters.activity.reduceRead(shuffle, reduceId, placementKnown,
+                blocks.payload().readableBytes() - fetched.get(), fetched.get());
+            return blocks;
+          });
     });
   }
 
-  /** The reduce's blocks of {@code found}: those held here read here, the others fetched from their holders. */
-  private CompletableFuture<Blocks> assemble(Message.BlockLocations found, int reduceId) {
+  /**
+   * The reduce's blocks of {@code found}: those held here read here, the others fetched from their
+   * holders, their bytes added to {@code fetched}.
+   */
+  private CompletableFuture<Blocks> assemble(Message.BlockLocations found, int reduceId, AtomicLong fetched) {
     List<BlockLocation> locs = new ArrayList<>(found.locations());
     locs.sort(Comparator.comparingInt(l -> l.blockId().mapId()));
     Map<String, List<BlockLocation>> byHolder = new LinkedHashMap<>();
@@ -170,7 +183,10 @@ final class BlockReader {
     for (List<BlockLocation> group : byHolder.values()) {
       WorkerInfo holder = group.get(0).holder();
       List<BlockId> ids = group.stream().map(BlockLocation::blockId).toList();
-      parts.add(fetch(holder, ids).thenAccept(b -> split(b, data)));
+      parts.add(fetch(holder, ids).thenAccept(b -> {
+        fetched.addAndGet(b.payload().readableBytes());
+        split(b, data);
+      }));
     }
     return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new)).handle((v, e) -> {
       if (e != null) {

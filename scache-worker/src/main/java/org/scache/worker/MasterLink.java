@@ -43,6 +43,7 @@ final class MasterLink implements AutoCloseable {
   private final Duration flushInterval;
   private final Duration timeout;
   private final Consumer<String> onAppRemoved;
+  private final ShuffleActivityLog activity;
   private final ScheduledExecutorService thread;
   private final List<BlockSize> pendingReports = new ArrayList<>();
   private final Map<String, List<Message.MapFinished>> finishedMaps = new ConcurrentHashMap<>();
@@ -52,7 +53,9 @@ final class MasterLink implements AutoCloseable {
   private ScheduledFuture<?> flusher;
 
   MasterLink(String masterAddress, ConnectionPool connections, Credentials cluster, WorkerInfo self, BlockStore store,
-      int batchSize, Duration flushInterval, Duration timeout, Consumer<String> onAppRemoved) {
+      int batchSize, Duration flushInterval, Duration timeout, Consumer<String> onAppRemoved,
+      ShuffleActivityLog activity) {
+    this.activity = activity;
     this.masterAddress = masterAddress;
     this.connections = connections;
     this.cluster = cluster;
@@ -189,6 +192,7 @@ final class MasterLink implements AutoCloseable {
       if (e == null) {
         Message.HeartbeatAck ack = r.as(Message.HeartbeatAck.class);
         ack.removedApps().forEach(onAppRemoved);
+        reportActivity();
         return;
       }
       ScacheException se = ScacheException.from(e);
@@ -202,6 +206,21 @@ final class MasterLink implements AutoCloseable {
         fullReportNeeded = true;
       }
     }, thread);
+  }
+
+  /** Sends what this worker did per shuffle since the last report; put back if it does not arrive. */
+  private void reportActivity() {
+    List<org.scache.common.shuffle.ShuffleActivity> shuffles = activity.drain();
+    Message.ReportWorkerActivity report = new Message.ReportWorkerActivity(self.workerId(), store.spilledBytes(),
+        store.spillFileBytes(), shuffles);
+    sendInOrder(report).whenComplete((r, e) -> {
+      if (e != null) {
+        activity.restore(shuffles);
+        LOG.debug("cannot send {} to master {}: {}", report.type(), masterAddress, e.toString());
+      } else {
+        r.payload().release();
+      }
+    });
   }
 
   private void flush() {

@@ -154,6 +154,24 @@ final class Prefetcher implements InFlightCopies {
     enqueue(key, list);
   }
 
+  /** Blocks queued to be copied here and not yet asked for, and their bytes: how far prefetching lags. */
+  synchronized long[] backlog() {
+    long blocks = 0;
+    long bytes = 0;
+    for (TreeSet<Wanted> q : queues.values()) {
+      blocks += q.size();
+      for (Wanted w : q) {
+        bytes += w.size();
+      }
+    }
+    return new long[] {blocks, bytes};
+  }
+
+  /** Fetches of blocks to copy here that are under way. */
+  synchronized int inflight() {
+    return inflight;
+  }
+
   /** Stops copying blocks of the shuffle; returns once no copy of it can land any more. */
   void forgetShuffle(ShuffleKey key) {
     List<CompletableFuture<Void>> done;
@@ -436,8 +454,10 @@ final class Prefetcher implements InFlightCopies {
 
   private void count(List<BlockSize> group, int stored) {
     if (stored > 0) {
+      long bytes = group.stream().mapToLong(BlockSize::size).sum();
       counters.prefetchedBlocks.add(stored);
-      counters.prefetchedBytes.add(group.stream().mapToLong(BlockSize::size).sum());
+      counters.prefetchedBytes.add(bytes);
+      counters.activity.prefetched(group.get(0).blockId().shuffle(), bytes);
     }
   }
 

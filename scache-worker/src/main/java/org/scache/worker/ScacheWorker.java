@@ -18,6 +18,8 @@ import org.scache.common.network.ScacheServer;
 import org.scache.common.network.TransportSettings;
 import org.scache.common.protocol.Message;
 import org.scache.common.shuffle.RoundState;
+import org.scache.metrics.HttpEndpoint;
+import org.scache.metrics.PrometheusRoute;
 import org.scache.worker.spill.SpillPolicy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,6 +48,8 @@ public final class ScacheWorker implements AutoCloseable {
   private final LeaseQuota leaseQuota;
   private final boolean payloadDigest;
   private final Duration leaseTimeout;
+  private final WorkerMetrics metrics = new WorkerMetrics(this::stats);
+  private final java.util.Optional<HttpEndpoint> http;
 
   private ScacheWorker(ScacheConf conf) throws IOException, InterruptedException {
     byte[] clusterSecret = clusterSecret(conf);
@@ -74,7 +78,7 @@ public final class ScacheWorker implements AutoCloseable {
     authorizer = new RequestAuthorizer(clusterSecret, secrets, counters);
     try {
       server = ScacheServer.start("scache-worker", conf.get(ScacheOptions.WORKER_BIND_HOST),
-          conf.get(ScacheOptions.WORKER_PORT), transport, () -> new WorkerRequestHandler(this));
+          conf.get(ScacheOptions.WORKER_PORT), transport, () -> new WorkerRequestHandler(this), metrics.requests());
     } catch (InterruptedException | RuntimeException e) {
       connections.close();
       store.close();
@@ -88,7 +92,7 @@ public final class ScacheWorker implements AutoCloseable {
     info = new WorkerInfo(configuredId.isEmpty() ? host + ":" + server.port() : configuredId, host, server.port());
     masterLink = new MasterLink(conf.get(ScacheOptions.WORKER_MASTER_ADDRESS), connections, cluster, info, store,
         conf.get(ScacheOptions.WORKER_REPORT_BATCH), conf.get(ScacheOptions.WORKER_REPORT_INTERVAL), fetchTimeout,
-        this::removeApplication);
+        this::removeApplication, counters.activity);
     link[0] = masterLink;
     store.events(new StoreEvents() {
       @Override
@@ -112,6 +116,8 @@ public final class ScacheWorker implements AutoCloseable {
         new ReduceInputLocator(masterLink, timers, org.scache.common.Clock.SYSTEM,
             conf.get(ScacheOptions.WORKER_REDUCE_INPUT_WAIT)), peers, prefetcher);
     masterLink.start();
+    http = HttpEndpoint.start("scache-worker", conf.get(ScacheOptions.WORKER_HTTP_BIND_HOST),
+        conf.get(ScacheOptions.WORKER_HTTP_PORT), Map.of("/metrics", new PrometheusRoute(metrics.registry())));
     LOG.info("worker {} serving on {} with {} bytes reserved", info.workerId(), info.address(), reserve);
   }
 
@@ -142,11 +148,23 @@ public final class ScacheWorker implements AutoCloseable {
     store.rounds().forgetApplication(appId);
     secrets.forget(appId);
     masterLink.forgetApplication(appId);
+    counters.activity.forgetApplication(appId);
   }
 
-  /** Counters as served by {@code GET_WORKER_STATS}. */
+  /** The port of the worker's metrics endpoint, if it serves one. */
+  public java.util.OptionalInt httpPort() {
+    return http.map(h -> java.util.OptionalInt.of(h.port())).orElse(java.util.OptionalInt.empty());
+  }
+
+  /** Counters and gauges as served by {@code GET_WORKER_STATS}, described by {@link WorkerStatsCatalog}. */
   public Map<String, Long> stats() {
     Map<String, Long> m = new java.util.LinkedHashMap<>(counters.snapshot(store));
+    if (prefetcher != null) {
+      long[] backlog = prefetcher.backlog();
+      m.put("prefetch.backlog.blocks", backlog[0]);
+      m.put("prefetch.backlog.bytes", backlog[1]);
+      m.put("prefetch.inflight", (long) prefetcher.inflight());
+    }
     if (server != null) {
       m.put("connections.open", (long) server.openConnections());
       m.put("connections.refused", server.refusedConnections());
@@ -229,6 +247,7 @@ public final class ScacheWorker implements AutoCloseable {
 
   @Override
   public void close() {
+    http.ifPresent(HttpEndpoint::close);
     masterLink.close();
     timers.shutdownNow();
     server.close();

@@ -53,6 +53,11 @@ final class ScheduledPeers {
     return out;
   }
 
+  /** Whether a placement of {@code shuffle} reached this worker. */
+  synchronized boolean isPlaced(ShuffleKey shuffle) {
+    return reduceWorkers.containsKey(shuffle);
+  }
+
   synchronized void forgetShuffle(ShuffleKey shuffle) {
     reduceWorkers.remove(shuffle);
     workers.remove(shuffle);

@@ -41,6 +41,8 @@ final class WorkerCounters {
   final LongAdder checksumFailures = new LongAdder();
   final LongAdder committedFreedBlocks = new LongAdder();
   final LongAdder busyPuts = new LongAdder();
+  /** The same per shuffle, for the master's explanation of each shuffle. */
+  final ShuffleActivityLog activity = new ShuffleActivityLog();
 
   Map<String, Long> snapshot(BlockStore store) {
     Map<String, Long> m = new LinkedHashMap<>();

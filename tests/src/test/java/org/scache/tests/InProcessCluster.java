@@ -34,6 +34,13 @@ public final class InProcessCluster implements AutoCloseable {
         .with(ScacheOptions.MASTER_PORT, 0)
         .with(ScacheOptions.WORKER_BIND_HOST, "127.0.0.1")
         .with(ScacheOptions.WORKER_ADVERTISED_HOST, "127.0.0.1");
+    // status pages and metrics on free ports, so that clusters and other daemons on the machine never collide
+    if (!extra.isSet(ScacheOptions.MASTER_HTTP_PORT)) {
+      conf = conf.with(ScacheOptions.MASTER_HTTP_PORT, 0).with(ScacheOptions.MASTER_HTTP_BIND_HOST, "127.0.0.1");
+    }
+    if (!extra.isSet(ScacheOptions.WORKER_HTTP_PORT)) {
+      conf = conf.with(ScacheOptions.WORKER_HTTP_PORT, 0).with(ScacheOptions.WORKER_HTTP_BIND_HOST, "127.0.0.1");
+    }
     if (!extra.isSet(ScacheOptions.MASTER_HEARTBEAT_INTERVAL)) {
       conf = conf.with(ScacheOptions.MASTER_HEARTBEAT_INTERVAL.key(), "200ms")
           .with(ScacheOptions.MASTER_WORKER_EXPIRY.key(), "2s");

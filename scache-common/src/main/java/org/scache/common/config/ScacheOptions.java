@@ -50,6 +50,12 @@ public final class ScacheOptions {
       "Address the master listens on.");
   public static final ConfigEntry<Integer> MASTER_PORT = intEntry("scache.master.rpc.port", 17010,
       "Port the master listens on; 0 picks a free port.");
+  public static final ConfigEntry<String> MASTER_HTTP_BIND_HOST = string("scache.master.http.bind.host", "0.0.0.0",
+      "Address of the master's status page and Prometheus metrics; 127.0.0.1 keeps them on this machine. They show "
+          + "application and shuffle ids, host names and sizes, never block data or secrets (docs/monitoring.md).");
+  public static final ConfigEntry<Integer> MASTER_HTTP_PORT = intEntry("scache.master.http.port", 17011,
+      "Port of the master's status page (/), its text form for bin/scache (/text/...) and Prometheus metrics "
+          + "(/metrics); 0 picks a free port, -1 serves none. A port that cannot be bound is logged and skipped.");
   public static final ConfigEntry<Duration> MASTER_HEARTBEAT_INTERVAL = duration(
       "scache.master.worker.heartbeat.interval", "1s", "How often workers are told to send a heartbeat.");
   public static final ConfigEntry<Duration> MASTER_WORKER_EXPIRY = duration("scache.master.worker.expiry", "10s",
@@ -89,6 +95,11 @@ public final class ScacheOptions {
       "Host name other workers and clients use to reach this worker; empty means this machine's host name.");
   public static final ConfigEntry<Integer> WORKER_PORT = intEntry("scache.worker.rpc.port", 17020,
       "Port the worker listens on; 0 picks a free port.");
+  public static final ConfigEntry<String> WORKER_HTTP_BIND_HOST = string("scache.worker.http.bind.host", "0.0.0.0",
+      "Address of the worker's Prometheus metrics; 127.0.0.1 keeps them on this machine.");
+  public static final ConfigEntry<Integer> WORKER_HTTP_PORT = intEntry("scache.worker.http.port", 17021,
+      "Port of the worker's Prometheus metrics (/metrics); 0 picks a free port, -1 serves none. A port that cannot "
+          + "be bound (another worker on the host has it) is logged and skipped; the worker serves blocks either way.");
   public static final ConfigEntry<String> WORKER_MASTER_ADDRESS = hostPort("scache.worker.master.address",
       "localhost:17010", "host:port of the master the worker registers with.");
   public static final ConfigEntry<Long> WORKER_MEMORY_RESERVE = bytes("scache.worker.memory.reserve.bytes", "1g",

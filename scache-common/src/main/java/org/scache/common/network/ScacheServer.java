@@ -37,6 +37,12 @@ public final class ScacheServer implements AutoCloseable {
   /** Binds {@code host:port} (0 for any free port) and serves until closed. */
   public static ScacheServer start(String name, String host, int port, TransportSettings settings,
       Supplier<ChannelHandler> handlers) throws InterruptedException {
+    return start(name, host, port, settings, handlers, RequestObserver.NONE);
+  }
+
+  /** As {@link #start(String, String, int, TransportSettings, Supplier)}, telling {@code observer} of every answer. */
+  public static ScacheServer start(String name, String host, int port, TransportSettings settings,
+      Supplier<ChannelHandler> handlers, RequestObserver observer) throws InterruptedException {
     EventLoopGroup boss = new NioEventLoopGroup(1, new DefaultThreadFactory(name + "-accept", true));
     EventLoopGroup workers = new NioEventLoopGroup(settings.ioThreads(), new DefaultThreadFactory(name + "-io", true));
     ConnectionLimiter limiter = new ConnectionLimiter(name, settings.maxConnections(),
@@ -58,6 +64,7 @@ public final class ScacheServer implements AutoCloseable {
                   .addLast("encoder", new FrameEncoder(settings.maxMetaLength()))
                   .addLast("limits", limiter)
                   .addLast("greeting", new ServerGreeting(binding))
+                  .addLast("timer", new RequestTimer(observer))
                   .addLast("handler", handlers.get());
             }
           })

@@ -11,6 +11,7 @@ import org.scache.common.shuffle.BlockSize;
 import org.scache.common.shuffle.MapSample;
 import org.scache.common.shuffle.ReduceMove;
 import org.scache.common.shuffle.RoundState;
+import org.scache.common.shuffle.ShuffleActivity;
 import org.scache.common.shuffle.ShufflePlacement;
 import org.scache.common.shuffle.ShuffleSpec;
 
@@ -312,6 +313,21 @@ public sealed interface Message {
 
     public MessageType type() {
       return MessageType.REPORT_ROUNDS;
+    }
+  }
+
+  /**
+   * Worker to master, with its heartbeats: what it holds on disk, and per shuffle what it prefetched and
+   * read since the last report. Feeds the master's status page and metrics only.
+   */
+  record ReportWorkerActivity(String workerId, long spilledBytes, long spillFileBytes, List<ShuffleActivity> shuffles)
+      implements Message {
+    public ReportWorkerActivity {
+      shuffles = List.copyOf(shuffles);
+    }
+
+    public MessageType type() {
+      return MessageType.REPORT_WORKER_ACTIVITY;
     }
   }
 

@@ -46,6 +46,7 @@ import org.scache.common.shuffle.PredictorKind;
 import org.scache.common.shuffle.ReduceAssignment;
 import org.scache.common.shuffle.ReduceMove;
 import org.scache.common.shuffle.RoundState;
+import org.scache.common.shuffle.ShuffleActivity;
 import org.scache.common.shuffle.ShufflePlacement;
 import org.scache.common.shuffle.ShuffleSpec;
 
@@ -183,6 +184,19 @@ public final class MessageCodec {
         for (RoundState round : m.rounds()) {
           w.writeString(round.appId()).writeInt(round.shuffleId()).writeInt(round.round())
               .writeByte(round.incomplete() ? 1 : 0);
+        }
+      }
+      case REPORT_WORKER_ACTIVITY -> {
+        Message.ReportWorkerActivity m = (Message.ReportWorkerActivity) message;
+        w.writeString(m.workerId()).writeLong(m.spilledBytes()).writeLong(m.spillFileBytes())
+            .writeInt(m.shuffles().size());
+        for (ShuffleActivity a : m.shuffles()) {
+          w.writeString(a.appId()).writeInt(a.shuffleId()).writeLong(a.prefetchedBytes()).writeLong(a.localReadBytes())
+              .writeLong(a.remoteReadBytes()).writeInt(a.reads().size());
+          for (ShuffleActivity.ReduceRead read : a.reads()) {
+            w.writeInt(read.reduceId()).writeByte(read.placementKnown() ? 1 : 0).writeLong(read.localBytes())
+                .writeLong(read.remoteBytes());
+          }
         }
       }
       case ROUNDS_INCOMPLETE -> {
@@ -413,6 +427,29 @@ public final class MessageCodec {
           return new RoundState(app, shuffle, round, flag == 1);
         });
         yield new Message.ReportRounds(worker, rounds);
+      }
+      case REPORT_WORKER_ACTIVITY -> {
+        String worker = r.readNonEmptyString("worker id");
+        long spilled = r.readNonNegativeLong("spilled bytes");
+        long spillFiles = r.readNonNegativeLong("spill file bytes");
+        List<ShuffleActivity> shuffles = readList(r, "shuffles", 2 + 1 + 4 + 8 + 8 + 8 + 4, () -> {
+          String app = r.readNonEmptyString("application id");
+          int shuffle = r.readNonNegativeInt("shuffle id");
+          long prefetched = r.readNonNegativeLong("prefetched bytes");
+          long local = r.readNonNegativeLong("local read bytes");
+          long remote = r.readNonNegativeLong("remote read bytes");
+          List<ShuffleActivity.ReduceRead> reads = readList(r, "reduce reads", 4 + 1 + 8 + 8, () -> {
+            int reduce = r.readNonNegativeInt("reduce id");
+            int flag = r.readUnsignedByte("placement known");
+            if (flag > 1) {
+              throw new MalformedMessageException("placement known must be 0 or 1: " + flag);
+            }
+            return new ShuffleActivity.ReduceRead(reduce, flag == 1, r.readNonNegativeLong("local bytes"),
+                r.readNonNegativeLong("remote bytes"));
+          });
+          return new ShuffleActivity(app, shuffle, prefetched, local, remote, reads);
+        });
+        yield new Message.ReportWorkerActivity(worker, spilled, spillFiles, shuffles);
       }
       case ROUNDS_INCOMPLETE -> {
         String app = r.readNonEmptyString("application id");

@@ -19,6 +19,7 @@ import org.scache.common.shuffle.PredictorKind;
 import org.scache.common.shuffle.ReduceAssignment;
 import org.scache.common.shuffle.ReduceMove;
 import org.scache.common.shuffle.RoundState;
+import org.scache.common.shuffle.ShuffleActivity;
 import org.scache.common.shuffle.ShufflePlacement;
 import org.scache.common.shuffle.ShuffleSpec;
 
@@ -81,6 +82,10 @@ public final class SampleMessages {
       case ROUNDS_INCOMPLETE -> new Message.RoundsIncomplete(APP, 3, List.of(0, 2, 5));
       case REDUCE_COMMITTED -> new Message.ReduceCommitted(APP, 3, 7);
       case REPORT_LOST_BLOCKS -> new Message.ReportLostBlocks("worker-1", List.of(BLOCK_1, BLOCK_2));
+      case REPORT_WORKER_ACTIVITY -> new Message.ReportWorkerActivity("worker-1", 1L << 33, 5L << 30, List.of(
+          new ShuffleActivity(APP, 3, 1 << 20, 7, 0, List.of(new ShuffleActivity.ReduceRead(2, true, 5, 0),
+              new ShuffleActivity.ReduceRead(9, false, 0, 1L << 31))),
+          new ShuffleActivity("app-\u00fc-2", 0, 0, 0, 12, List.of())));
       case ACK -> new Message.Ack();
       case WORKER_REGISTERED -> new Message.WorkerRegistered(1000);
       case HEARTBEAT_ACK -> new Message.HeartbeatAck(List.of("app-0"));
