@@ -42,6 +42,7 @@ public class ScacheAuxService extends AuxiliaryService {
   private volatile Throwable startFailure;
   private ScheduledExecutorService retries;
   private boolean stopped;
+  private volatile String metricsSourceName;
 
   public ScacheAuxService() {
     super(NAME);
@@ -110,9 +111,27 @@ public class ScacheAuxService extends AuxiliaryService {
       worker = started;
     }
     startFailure = null;
+    registerMetrics(started);
     LOG.info("SCache worker {} started in this NodeManager, serving on {}", started.info().workerId(),
         started.info().address());
     return false;
+  }
+
+  /**
+   * Publishes the worker's stats into the NodeManager's metrics system. Several NodeManagers in one JVM
+   * (a mini cluster) each get their own source name.
+   */
+  private void registerMetrics(ScacheWorker started) {
+    WorkerMetricsSource source = new WorkerMetricsSource(started.info().workerId(), started::stats);
+    org.apache.hadoop.metrics2.MetricsSystem system = org.apache.hadoop.metrics2.lib.DefaultMetricsSystem.instance();
+    String name = WorkerMetricsSource.RECORD;
+    try {
+      system.register(name, "SCache worker in this NodeManager", source);
+    } catch (org.apache.hadoop.metrics2.MetricsException e) {
+      name = WorkerMetricsSource.RECORD + "-" + started.info().port();
+      system.register(name, "SCache worker in this NodeManager", source);
+    }
+    metricsSourceName = name;
   }
 
   @Override
@@ -125,6 +144,9 @@ public class ScacheAuxService extends AuxiliaryService {
     }
     if (retries != null) {
       retries.shutdownNow();
+    }
+    if (metricsSourceName != null) {
+      org.apache.hadoop.metrics2.lib.DefaultMetricsSystem.instance().unregisterSource(metricsSourceName);
     }
     if (w != null) {
       w.close();

@@ -90,6 +90,17 @@ public final class WorkerStatsCatalog {
     return java.util.Collections.unmodifiableMap(ENTRIES);
   }
 
+  /** The name of a stats key in Hadoop's metrics2 style: {@code read.remote.bytes} as {@code ReadRemoteBytes}. */
+  public static String metrics2Name(String key) {
+    StringBuilder b = new StringBuilder(key.length());
+    for (String part : key.split("\\.")) {
+      if (!part.isEmpty()) {
+        b.append(Character.toUpperCase(part.charAt(0))).append(part, 1, part.length());
+      }
+    }
+    return b.toString();
+  }
+
   /** The Prometheus name of a stats key, without the counter's {@code _total}. */
   public static String prometheusName(String key) {
     return "scache_worker_" + key.replace('.', '_');

@@ -111,6 +111,9 @@ class StatusAndMetricsIT {
       assertEquals(reads[w], Math.max(0, count(metrics,
           "scache_worker_request_duration_seconds_count{request=\"GET_REDUCE_INPUT\"}")), "latency observations");
       Map<String, Long> stats = cluster.worker(w).stats();
+      for (String key : stats.keySet()) {
+        assertTrue(org.scache.worker.WorkerStatsCatalog.all().containsKey(key), key + " is described for operators");
+      }
       long local = value(metrics, "scache_worker_read_local_bytes_total");
       long remote = value(metrics, "scache_worker_read_remote_bytes_total");
       assertEquals(readBytes[w], local + remote, "worker " + w + ": bytes its reduces read, local and fetched");
