@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Timeout;
 class ShadedJarIT {
 
   @Test
-  void shadedJar_relocatesNetty_andCarriesNoHadoopOrSlf4j() throws IOException {
+  void shadedJar_relocatesNettyAndPrometheus_andCarriesNoHadoopOrSlf4j() throws IOException {
     try (JarFile jar = new JarFile(adapterJar().toFile())) {
       List<String> names = jar.stream().map(JarEntry::getName).collect(Collectors.toList());
       assertTrue(names.contains("org/scache/hadoop/ScacheAuxService.class"));
@@ -29,6 +29,9 @@ class ShadedJarIT {
       assertTrue(names.stream().anyMatch(n -> n.startsWith("org/scache/shaded/io/netty/channel/")),
           "Netty is inside, relocated");
       assertFalse(names.stream().anyMatch(n -> n.startsWith("io/netty/")), "no Netty class at its own name");
+      assertTrue(names.stream().anyMatch(n -> n.startsWith("org/scache/shaded/io/prometheus/metrics/core/")),
+          "the Prometheus client the worker's /metrics uses is inside, relocated");
+      assertFalse(names.stream().anyMatch(n -> n.startsWith("io/prometheus/")), "no Prometheus class at its own name");
       assertFalse(names.stream().anyMatch(n -> n.startsWith("org/apache/hadoop/") && !n.endsWith("/")
           && !n.startsWith("org/apache/hadoop/mapreduce/v2/app/rm/ScacheContainerAllocator")),
           "Hadoop is the cluster's: only SCache's allocator bridge sits in a Hadoop package");
