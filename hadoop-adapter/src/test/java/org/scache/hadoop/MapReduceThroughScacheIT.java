@@ -83,6 +83,49 @@ class MapReduceThroughScacheIT {
     assertShuffledThroughScache(hadoop, scache);
     assertTrue(hadoop.mapFileBytesWritten > 0, "Hadoop's maps write their output to local disk");
     assertTrue(scache.counter(TaskCounter.COMBINE_OUTPUT_RECORDS) > 0, "the combiner ran on the map side");
+    assertMetricsAgreeWithTheJob(scache, 3);
+  }
+
+  /**
+   * What an operator's Prometheus sees after the cluster's first SCache job: the workers stored every
+   * block the job's maps put and answered one whole-input read per reduce, and the master placed
+   * every reduce, once.
+   */
+  private static void assertMetricsAgreeWithTheJob(Result scache, int reduces) throws Exception {
+    java.util.List<String> urls = cluster.metricsUrls();
+    String master = scrape(urls.get(0));
+    assertEquals(1, sample(master, "scache_master_placements_total{policy=\"heuristic-minheap\"}"), master);
+    assertEquals(reduces, sample(master, "scache_master_reduces_placed_total"), master);
+    assertEquals(2, sample(master, "scache_master_workers_live"), master);
+    long blocks = 0;
+    long reads = 0;
+    for (String url : urls.subList(1, urls.size())) {
+      String worker = scrape(url);
+      blocks += Math.max(0, sample(worker, "scache_worker_put_blocks_total"));
+      reads += Math.max(0, sample(worker, "scache_worker_answers_total{request=\"GET_REDUCE_INPUT\",status=\"OK\"}"));
+    }
+    assertEquals(scache.counters.findCounter(ScacheCounter.BLOCKS_PUT).getValue(), blocks,
+        "blocks stored, by the workers' metrics, against the job's own counter");
+    assertEquals(scache.counters.findCounter(org.apache.hadoop.mapreduce.JobCounter.TOTAL_LAUNCHED_REDUCES).getValue(),
+        reads, "one whole-input read per reduce attempt");
+  }
+
+  private static String scrape(String url) throws Exception {
+    java.net.http.HttpResponse<String> r = java.net.http.HttpClient.newHttpClient().send(
+        java.net.http.HttpRequest.newBuilder(java.net.URI.create(url)).build(),
+        java.net.http.HttpResponse.BodyHandlers.ofString());
+    assertEquals(200, r.statusCode(), url);
+    return r.body();
+  }
+
+  /** A sample's value, or -1 when the metrics have no such line. */
+  private static long sample(String metrics, String name) {
+    for (String line : metrics.split("\n")) {
+      if (line.startsWith(name + " ")) {
+        return Math.round(Double.parseDouble(line.substring(name.length() + 1).trim()));
+      }
+    }
+    return -1;
   }
 
   @Test

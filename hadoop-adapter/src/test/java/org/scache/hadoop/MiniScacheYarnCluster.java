@@ -25,6 +25,7 @@ public final class MiniScacheYarnCluster implements AutoCloseable {
   public static final String CLUSTER_SECRET = "mini-cluster-secret";
 
   private final ScacheMaster master;
+  private final int nodeManagers;
   private final MiniMRYarnCluster yarn;
   private final Path workDir;
 
@@ -46,6 +47,7 @@ public final class MiniScacheYarnCluster implements AutoCloseable {
   /** A cluster whose YARN configuration {@code settings} adjusts before it starts. */
   public MiniScacheYarnCluster(String name, int nodeManagers, java.util.function.Consumer<Configuration> settings)
       throws Exception {
+    this.nodeManagers = nodeManagers;
     workDir = Path.of("target", name).toAbsolutePath();
     deleteRecursively(workDir);
     Files.createDirectories(workDir);
@@ -53,6 +55,8 @@ public final class MiniScacheYarnCluster implements AutoCloseable {
         .with(ScacheOptions.SECURITY_CLUSTER_SECRET, CLUSTER_SECRET)
         .with(ScacheOptions.MASTER_BIND_HOST, "127.0.0.1")
         .with(ScacheOptions.MASTER_PORT, 0)
+        .with(ScacheOptions.MASTER_HTTP_BIND_HOST, "127.0.0.1")
+        .with(ScacheOptions.MASTER_HTTP_PORT, 0)
         .with(ScacheOptions.MASTER_HEARTBEAT_INTERVAL.key(), "200ms")
         .with(ScacheOptions.MASTER_WORKER_EXPIRY.key(), "5s"));
     Configuration conf = new KeepAuxServicesConf();
@@ -65,6 +69,8 @@ public final class MiniScacheYarnCluster implements AutoCloseable {
     conf.set(ScacheOptions.WORKER_BIND_HOST.key(), "127.0.0.1");
     conf.set(ScacheOptions.WORKER_ADVERTISED_HOST.key(), "127.0.0.1");
     conf.setInt(ScacheOptions.WORKER_PORT.key(), 0);
+    conf.set(ScacheOptions.WORKER_HTTP_BIND_HOST.key(), "127.0.0.1");
+    conf.setInt(ScacheOptions.WORKER_HTTP_PORT.key(), 0);
     conf.set(ScacheOptions.WORKER_MEMORY_RESERVE.key(), "256m");
     conf.set(ScacheOptions.WORKER_MEMORY_SEGMENT.key(), "64m");
     conf.setInt(YarnConfiguration.YARN_MINICLUSTER_NM_PMEM_MB, 4096);
@@ -108,6 +114,17 @@ public final class MiniScacheYarnCluster implements AutoCloseable {
 
   public ScacheMaster master() {
     return master;
+  }
+
+  /** The Prometheus endpoint of the master and of every NodeManager's worker, master first. */
+  public java.util.List<String> metricsUrls() {
+    java.util.List<String> urls = new java.util.ArrayList<>();
+    urls.add("http://127.0.0.1:" + master.httpPort().orElseThrow() + "/metrics");
+    for (int i = 0; i < nodeManagers; i++) {
+      ScacheAuxService service = NodeManagerWorkers.scacheService(yarn.getNodeManager(i));
+      urls.add("http://127.0.0.1:" + service.worker().httpPort().orElseThrow() + "/metrics");
+    }
+    return urls;
   }
 
   public MiniMRYarnCluster yarn() {

@@ -46,7 +46,7 @@ public final class NodeManagerWorkers {
     return node + ", worker not running: " + service.startFailure().map(Throwable::toString).orElse("not started");
   }
 
-  private static ScacheAuxService scacheService(NodeManager nm) {
+  static ScacheAuxService scacheService(NodeManager nm) {
     AuxServices aux = nm.getNMContext().getAuxServices();
     if (aux == null) {
       return null;
