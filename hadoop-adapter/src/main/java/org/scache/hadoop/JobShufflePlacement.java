@@ -56,6 +56,7 @@ final class JobShufflePlacement implements AutoCloseable {
     nodeWorkers.recordOwnNode(System.getenv());
     this.placement = new ReducePlacement(watcher, nodeWorkers, clock,
         scache.get(ScacheOptions.HADOOP_PLACEMENT_DELAY).toMillis(),
+        scache.get(ScacheOptions.HADOOP_PLACEMENT_REMOTE_READ_RATE),
         scache.get(ScacheOptions.HADOOP_PLACEMENT_SCHEDULE_WAIT).toMillis());
   }
 

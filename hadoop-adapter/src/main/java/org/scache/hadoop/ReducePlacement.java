@@ -19,9 +19,10 @@ import org.slf4j.LoggerFactory;
  * The application master's half of the paper's co-scheduling: reduces are requested only once the
  * master has placed them, each with its pre-scheduled node as locality, and every reduce container
  * YARN hands out is given the pending reduce placed on that container's node. A container on a node
- * no pending reduce was placed on is returned, unless a reduce has waited longer than the placement
- * delay for its own node: then that reduce takes it and reads its input remotely, so no reduce is
- * ever stuck. A reduce placed on a node YARN reports lost or unusable does not wait: it is requested
+ * no pending reduce was placed on is returned, unless a reduce has waited for its own node longer than
+ * reading its predicted input remotely would take, or than the placement delay ({@link #waitMillis}):
+ * then that reduce takes it and reads its input remotely, so no reduce is ever stuck, and a reduce
+ * with little input does not wait for its node at all. A reduce placed on a node YARN reports lost or unusable does not wait: it is requested
  * without locality and takes the first container it is offered. Without a placement (the master gave
  * no answer) reduces run wherever YARN puts them.
  *
@@ -42,6 +43,7 @@ public final class ReducePlacement {
   private final NodeWorkers nodeWorkers;
   private final Clock clock;
   private final long delayMillis;
+  private final long remoteBytesPerSecond;
   private final long scheduleWaitMillis;
   private final Map<Object, Long> waitingSince = new HashMap<>();
   private final Set<WorkerInfo> lostWorkers = java.util.concurrent.ConcurrentHashMap.newKeySet();
@@ -50,11 +52,12 @@ public final class ReducePlacement {
   private long mapsDoneAt = -1;
 
   ReducePlacement(ScheduleWatcher watcher, NodeWorkers nodeWorkers, Clock clock, long delayMillis,
-      long scheduleWaitMillis) {
+      long remoteBytesPerSecond, long scheduleWaitMillis) {
     this.watcher = watcher;
     this.nodeWorkers = nodeWorkers;
     this.clock = clock;
     this.delayMillis = delayMillis;
+    this.remoteBytesPerSecond = remoteBytesPerSecond;
     this.scheduleWaitMillis = scheduleWaitMillis;
   }
 
@@ -93,14 +96,20 @@ public final class ReducePlacement {
 
   /**
    * Chooses, for each reduce container just allocated (by node, in arrival order), the pending reduce
-   * it runs, or that it is returned. Each pending reduce is chosen at most once.
+   * it runs, or that it is returned. Each pending reduce is chosen at most once. While {@code mapsRunning},
+   * a reduce waits for its own node without counting the time: it could not finish before the maps anyway,
+   * so the wait costs the job nothing; its wait ({@link #waitMillis}) runs from the end of the maps.
    */
-  public <K> List<Choice> assign(List<NodeId> containerNodes, List<Pending<K>> pending) {
+  public <K> List<Choice> assign(List<NodeId> containerNodes, List<Pending<K>> pending, boolean mapsRunning) {
     long now = clock.millis();
     Set<Object> keys = new HashSet<>();
     for (Pending<K> p : pending) {
       keys.add(p.key());
-      waitingSince.putIfAbsent(p.key(), now);
+      if (mapsRunning) {
+        waitingSince.put(p.key(), now);
+      } else {
+        waitingSince.putIfAbsent(p.key(), now);
+      }
     }
     waitingSince.keySet().retainAll(keys);
     List<WorkerInfo> workers = workers();
@@ -129,7 +138,8 @@ public final class ReducePlacement {
       }
       for (int i = 0; i < pending.size(); i++) {
         Pending<K> p = pending.get(i);
-        if (!taken[i] && (now - waitingSince.get(p.key()) >= delayMillis || scheduledWorker(p.reduceId()).isEmpty())) {
+        if (!taken[i] && (now - waitingSince.get(p.key()) >= waitMillis(p.reduceId())
+            || scheduledWorker(p.reduceId()).isEmpty())) {
           taken[i] = true;
           choices.set(c, new Choice(i, false));
           elsewhere.incrementAndGet();
@@ -142,6 +152,20 @@ public final class ReducePlacement {
       }
     }
     return choices;
+  }
+
+  /**
+   * How long reduce {@code reduceId} waits for a container on its placed node: the placement delay, or,
+   * when the master predicted its input, as long as reading that input from another node would take,
+   * if that is shorter. Waiting longer than the remote read would cost the job more than it saves.
+   */
+  long waitMillis(int reduceId) {
+    long predicted = watcher.schedule().flatMap(s -> s.assignment(reduceId)).map(ReduceAssignment::predictedBytes)
+        .orElse(ReduceAssignment.UNKNOWN_SIZE);
+    if (predicted < 0 || remoteBytesPerSecond <= 0) {
+      return delayMillis;
+    }
+    return Math.min(delayMillis, predicted * 1000 / remoteBytesPerSecond);
   }
 
   /**

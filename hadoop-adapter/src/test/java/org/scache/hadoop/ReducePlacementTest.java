@@ -30,11 +30,15 @@ class ReducePlacementTest {
   private static final NodeId NM2 = NodeId.newInstance("node", 4002);
   private static final NodeId NM3 = NodeId.newInstance("node", 4003);
 
+  private static final boolean MAPS_DONE = false;
+  private static final boolean MAPS_RUNNING = true;
+
   private final ManualClock clock = new ManualClock();
   private final ScacheClient client = mock(ScacheClient.class);
   private final ScheduleWatcher watcher = new ScheduleWatcher(client, 0, clock, Duration.ofSeconds(5));
   private final NodeWorkers nodes = new NodeWorkers("scache");
-  private final ReducePlacement placement = new ReducePlacement(watcher, nodes, clock, 10_000, 30_000);
+  private final ReducePlacement placement = new ReducePlacement(watcher, nodes, clock, 10_000, 1_000_000,
+      30_000);
 
   /** Reduce 0 on W1, 1 and 2 on W2, 3 on W3; NM1..NM3 run W1..W3, all on one host name. */
   private void placed() {
@@ -54,7 +58,7 @@ class ReducePlacementTest {
   @Test
   void eachContainerRunsTheReducePlacedOnItsNodeManagerAmongNodeManagersSharingAHost() {
     placed();
-    List<ReducePlacement.Choice> choices = placement.assign(List.of(NM3, NM2, NM1, NM2), pending(0, 1, 2, 3));
+    List<ReducePlacement.Choice> choices = placement.assign(List.of(NM3, NM2, NM1, NM2), pending(0, 1, 2, 3), MAPS_DONE);
 
     assertEquals(List.of(new ReducePlacement.Choice(3, true), new ReducePlacement.Choice(1, true),
         new ReducePlacement.Choice(0, true), new ReducePlacement.Choice(2, true)), choices);
@@ -65,15 +69,53 @@ class ReducePlacementTest {
   @Test
   void aContainerOnANodeWithoutPendingReducesIsReturnedUntilTheDelayThenTakenByTheLongestWaiting() {
     placed();
-    assertEquals(List.of(ReducePlacement.Choice.RETURN), placement.assign(List.of(NM1), pending(1, 3)));
+    assertEquals(List.of(ReducePlacement.Choice.RETURN), placement.assign(List.of(NM1), pending(1, 3), MAPS_DONE));
 
     clock.advance(Duration.ofMillis(9_999));
-    assertEquals(List.of(ReducePlacement.Choice.RETURN), placement.assign(List.of(NM1), pending(1, 3)));
+    assertEquals(List.of(ReducePlacement.Choice.RETURN), placement.assign(List.of(NM1), pending(1, 3), MAPS_DONE));
 
     clock.advance(Duration.ofMillis(1));
     assertEquals(List.of(new ReducePlacement.Choice(0, false), new ReducePlacement.Choice(1, true)),
-        placement.assign(List.of(NM1, NM3), pending(1, 3)));
+        placement.assign(List.of(NM1, NM3), pending(1, 3), MAPS_DONE));
     assertEquals(1, placement.elsewhere());
+  }
+
+  @Test
+  void aReduceWaitsForItsNodeNoLongerThanReadingItsPredictedInputRemotely() {
+    // 1 MB/s: reduce 0 has no input, reduce 1 reads 2.5 s remotely, reduce 2 longer than the delay
+    doReturn(new ShufflePlacement("app", 0, "heuristic-minheap", List.of(new ReduceAssignment(0, W1, 0, 0),
+        new ReduceAssignment(1, W1, 1, 2_500_000), new ReduceAssignment(2, W1, 2, 50_000_000),
+        new ReduceAssignment(3, W1, 3)))).when(client).getScheduleResult(0);
+    watcher.poll();
+    nodes.recordServiceMetadata(NM1, Map.of("scache", NodeWorkerAddress.encode(W1.address())));
+    nodes.recordServiceMetadata(NM2, Map.of("scache", NodeWorkerAddress.encode(W2.address())));
+    assertEquals(0, placement.waitMillis(0));
+    assertEquals(2_500, placement.waitMillis(1));
+    assertEquals(10_000, placement.waitMillis(2));
+    assertEquals(10_000, placement.waitMillis(3), "no predicted size: the whole delay");
+
+    assertEquals(List.of(new ReducePlacement.Choice(0, false)), placement.assign(List.of(NM2), pending(0, 1, 2), MAPS_DONE),
+        "the reduce without input takes the first container");
+    assertEquals(List.of(ReducePlacement.Choice.RETURN), placement.assign(List.of(NM2), pending(1, 2), MAPS_DONE));
+    clock.advance(Duration.ofMillis(2_500));
+    assertEquals(List.of(new ReducePlacement.Choice(0, false), ReducePlacement.Choice.RETURN),
+        placement.assign(List.of(NM2, NM2), pending(1, 2), MAPS_DONE));
+  }
+
+  @Test
+  void whileTheMapsRunAReduceWaitsForItsNodeWithoutCountingTheTime() {
+    placed();
+    clock.advance(Duration.ofSeconds(60));
+    assertEquals(List.of(ReducePlacement.Choice.RETURN), placement.assign(List.of(NM1), pending(1, 3), MAPS_RUNNING));
+    clock.advance(Duration.ofSeconds(60));
+    assertEquals(List.of(ReducePlacement.Choice.RETURN), placement.assign(List.of(NM1), pending(1, 3), MAPS_RUNNING));
+
+    clock.advance(Duration.ofMillis(9_999));
+    assertEquals(List.of(ReducePlacement.Choice.RETURN), placement.assign(List.of(NM1), pending(1, 3), MAPS_DONE),
+        "the delay runs from the end of the maps");
+    clock.advance(Duration.ofMillis(1));
+    assertEquals(List.of(new ReducePlacement.Choice(0, false)), placement.assign(List.of(NM1), pending(1, 3),
+        MAPS_DONE));
   }
 
   @Test
@@ -84,7 +126,7 @@ class ReducePlacementTest {
     placement.nodeUnusable(NM3);
 
     assertEquals(0, placement.hostsFor(3).length, "requested without locality");
-    assertEquals(List.of(new ReducePlacement.Choice(1, false)), placement.assign(List.of(NM1), pending(1, 3)));
+    assertEquals(List.of(new ReducePlacement.Choice(1, false)), placement.assign(List.of(NM1), pending(1, 3), MAPS_DONE));
     assertEquals(1, placement.elsewhere());
   }
 

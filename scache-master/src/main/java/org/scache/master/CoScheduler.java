@@ -1,6 +1,7 @@
 package org.scache.master;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -212,9 +213,17 @@ final class CoScheduler {
       placed = acc.result();
       policy = stage.shuffles.isEmpty() ? MIN_HEAP : ACCUMULATED;
     }
+    long[] predictedBytes = new long[shape.numReduces()];
+    Arrays.fill(predictedBytes, ReduceAssignment.UNKNOWN_SIZE);
+    for (ReducePrediction p : predictions) {
+      if (p.reduceId() < predictedBytes.length) {
+        predictedBytes[p.reduceId()] = Math.round(p.size());
+      }
+    }
     List<ReduceAssignment> assignments = new ArrayList<>(shape.numReduces());
     for (int r = 0; r < shape.numReduces(); r++) {
-      assignments.add(new ReduceAssignment(r, byId.get(placed.hostOf(r)), placed.roundOf(r, slots)));
+      assignments.add(new ReduceAssignment(r, byId.get(placed.hostOf(r)), placed.roundOf(r, slots),
+          predictedBytes[r]));
     }
     List<ReduceMove> moves = new ArrayList<>();
     if (stage != null) {

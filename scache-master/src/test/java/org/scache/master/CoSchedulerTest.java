@@ -163,13 +163,23 @@ class CoSchedulerTest {
         .orElseThrow();
     ShufflePlacement earlier = first.schedule().orElseThrow();
     for (ReduceAssignment now : d.result().assignments()) {
-      assertEquals(now, earlier.assignment(now.reduceId()).orElseThrow(),
+      ReduceAssignment before = earlier.assignment(now.reduceId()).orElseThrow();
+      assertEquals(List.of(now.worker(), now.round()), List.of(before.worker(), before.round()),
           "reduce " + now.reduceId() + " of the earlier shuffle runs with the stage: same worker, same round");
     }
     for (ReduceMove m : d.moves()) {
       assertEquals(20, m.shuffleId());
     }
     assertTrue(d.moves().stream().anyMatch(m -> !m.changesWorker()), "a reduce that stayed changed its round");
+  }
+
+  @Test
+  void placement_carriesEachReducesPredictedInputSize() {
+    ShuffleState s = shuffle(22, 1, 4, PartitionerKind.HASH, ShuffleSpec.NO_STAGE);
+    finish(s, 0, "elsewhere", 10, 8, 0, 4);
+    CoScheduler.Decision d = scheduler.scheduleIfDue(s, LIVE, id -> Optional.empty()).orElseThrow();
+    assertEquals(List.of(10L, 8L, 0L, 4L), d.result().assignments().stream().map(ReduceAssignment::predictedBytes)
+        .toList(), "the one map is the whole stage: its block sizes are the reduces' inputs");
   }
 
   /** A TeraSort-like second shuffle: map m sends 93 % of its sampled records to reduce m. */

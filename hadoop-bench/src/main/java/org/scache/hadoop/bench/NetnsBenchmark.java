@@ -92,6 +92,10 @@ public final class NetnsBenchmark {
           if (!slowstart.isBlank()) {
             client.addAll(List.of("--slowstart", slowstart));
           }
+          if (mbit > 0) {
+            // a reduce weighs waiting for its node against reading its input over a link of this rate
+            client.addAll(List.of("--remote-rate", Long.toString(mbit * 1_000_000L / 8)));
+          }
           List<LinkSampler.Sample> samples;
           int code;
           try (LinkSampler sampler = cluster.sampleLinks(250)) {

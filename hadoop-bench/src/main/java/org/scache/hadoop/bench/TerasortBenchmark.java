@@ -29,6 +29,8 @@ public final class TerasortBenchmark {
         new Options.Option("nodemanagers", "3", "NodeManagers, each with an SCache worker"),
         new Options.Option("slowstart", "", "reduce slow start of the SCache jobs (default: SCache's, "
             + "scache.hadoop.reduce.slowstart)"),
+        new Options.Option("remote-rate", "", "scache.hadoop.placement.remote.read.rate of the SCache jobs "
+            + "(default: SCache's)"),
         new Options.Option("cluster", "", "the directory of a running cluster of separate daemons to sort on "
             + "(its cluster.properties and conf/); default: start a mini cluster in this JVM"),
         new Options.Option("results", "", "where the results go (default: target/" + NAME + ")"));
@@ -43,7 +45,7 @@ public final class TerasortBenchmark {
         throw new IllegalArgumentException("--repetitions must be at least 1");
       }
       exit = run(sizes, repetitions, options.get("reduces"), options.getInt("nodemanagers"), options.get("slowstart"),
-          options.get("cluster"), options.get("results"));
+          options.get("remote-rate"), options.get("cluster"), options.get("results"));
     } catch (IllegalArgumentException e) {
       System.err.println(e.getMessage());
       exit = 2;
@@ -52,7 +54,7 @@ public final class TerasortBenchmark {
   }
 
   private static int run(List<Long> sizes, int repetitions, String reducesOption, int nodeManagersOption,
-      String slowstart, String clusterDir, String resultsDir) {
+      String slowstart, String remoteRate, String clusterDir, String resultsDir) {
     Path target = Path.of("target").toAbsolutePath();
     Path results = resultsDir.isBlank() ? target.resolve(NAME) : Path.of(resultsDir).toAbsolutePath();
     Path logFile = resultsDir.isBlank() ? target.resolve(NAME + ".log") : results.resolve(NAME + ".log");
@@ -87,7 +89,7 @@ public final class TerasortBenchmark {
         nodeManagers = cluster.nodeManagers();
         console.detail(String.format(Locale.ROOT, "ready in %.1f s; SCache workers %s", Console.secondsSince(t),
             cluster.workers()));
-        TerasortRunner runner = new TerasortRunner(cluster, console, slowstart);
+        TerasortRunner runner = new TerasortRunner(cluster, console, slowstart).withRemoteReadRate(remoteRate);
         for (long size : sizes) {
           int reduces = reducesOption.isBlank() ? cluster.reducesFor(size) : Integer.parseInt(reducesOption.trim());
           Path input = cluster.dir().resolve("input-" + ByteSize.tag(size));

@@ -12,13 +12,14 @@ import org.apache.hadoop.examples.terasort.TeraValidate;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapreduce.JobID;
 import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.hadoop.util.Tool;
 import org.scache.common.config.ScacheOptions;
 import org.scache.hadoop.MiniScacheYarnCluster;
 import org.scache.hadoop.ScacheJob;
 
 /**
- * TeraGen, TeraSort on Hadoop's shuffle or through SCache, and TeraValidate, on a {@link TerasortCluster},
- * each shown on the console while it runs. A sort returns what its job measured ({@link SortRun}).
+ * TeraGen, TeraSort (or another job) on Hadoop's shuffle or through SCache, and TeraValidate, on a
+ * {@link SortCluster}, each shown on the console while it runs. A job returns what it measured ({@link SortRun}).
  */
 final class TerasortRunner {
   /** TeraGen's records are 100 bytes. */
@@ -30,6 +31,7 @@ final class TerasortRunner {
   private final SortCluster cluster;
   private final Console console;
   private final String scacheSlowstart;
+  private String remoteReadRate = "";
 
   /**
    * A runner on {@code cluster}; {@code scacheSlowstart} is the {@code scache.hadoop.reduce.slowstart} of the SCache
@@ -39,6 +41,15 @@ final class TerasortRunner {
     this.cluster = cluster;
     this.console = console;
     this.scacheSlowstart = scacheSlowstart;
+  }
+
+  /**
+   * Sets the {@code scache.hadoop.placement.remote.read.rate} of the SCache jobs (bytes per second, as the option
+   * takes them); blank for SCache's default. Returns this runner.
+   */
+  TerasortRunner withRemoteReadRate(String rate) {
+    this.remoteReadRate = rate;
+    return this;
   }
 
   /** Writes {@code bytes} of TeraGen rows into {@code dir}, in files of a few splits each. */
@@ -54,20 +65,32 @@ final class TerasortRunner {
 
   /** Sorts {@code input} into {@code output} with {@code reduces} reduces on {@code shuffle}. */
   SortRun sort(Path input, Path output, Shuffle shuffle, int reduces) throws Exception {
-    MiniScacheYarnCluster.deleteRecursively(output);
     JobConf conf = cluster.jobConf();
-    conf.setInt(MRJobConfig.NUM_REDUCES, reduces);
     // TeraSort's partition file is a relative cache file: resolve it against the job's directory on the local FS
     conf.set(MRJobConfig.WORKING_DIR, ".");
+    return run("TeraSort", new TeraSort(), conf, input, output, shuffle, reduces);
+  }
+
+  /**
+   * Runs {@code tool} (arguments: input, output) with {@code reduces} reduces on {@code shuffle}, with
+   * {@code conf} (from {@link SortCluster#jobConf}), and returns what the job measured.
+   */
+  SortRun run(String name, Tool tool, JobConf conf, Path input, Path output, Shuffle shuffle, int reduces)
+      throws Exception {
+    MiniScacheYarnCluster.deleteRecursively(output);
+    conf.setInt(MRJobConfig.NUM_REDUCES, reduces);
     if (shuffle == Shuffle.SCACHE && !scacheSlowstart.isBlank()) {
       conf.set(ScacheOptions.HADOOP_REDUCE_SLOWSTART.key(), scacheSlowstart.trim());
+    }
+    if (shuffle == Shuffle.SCACHE && !remoteReadRate.isBlank()) {
+      conf.set(ScacheOptions.HADOOP_PLACEMENT_REMOTE_READ_RATE.key(), remoteReadRate.trim());
     }
     if (shuffle == Shuffle.SCACHE && !ScacheJob.enable(conf)) {
       throw new IllegalStateException("the SCache master is not usable; see " + console.logFile());
     }
     Map<String, Long> before = cluster.workerStats();
     long cpuBefore = MachineCpu.busyMillis();
-    JobID id = WatchedTool.run("TeraSort (" + shuffle.label() + ")", new TeraSort(), conf,
+    JobID id = WatchedTool.run(name + " (" + shuffle.label() + ")", tool, conf,
         new String[] {input.toUri().toString(), output.toUri().toString()}, console);
     long cpuAfter = MachineCpu.busyMillis();
     WorkerTraffic traffic = WorkerTraffic.between(before, cluster.workerStats());

@@ -234,12 +234,13 @@ public final class ScacheOptions {
       "scache.hadoop.reduce.lost.map.timeout", "10m", "Longest time a reduce waits for a re-run of a map whose block "
           + "is lost; then the reduce attempt fails instead of hanging.");
 
-  public static final ConfigEntry<Double> HADOOP_REDUCE_SLOWSTART = fraction("scache.hadoop.reduce.slowstart", 1.0,
+  public static final ConfigEntry<Double> HADOOP_REDUCE_SLOWSTART = fraction("scache.hadoop.reduce.slowstart", 0.05,
       "The reduce slow start (mapreduce.job.reduce.slowstart.completedmaps) ScacheAppMaster gives a job that shuffles "
-          + "through SCache: the fraction of maps that must finish before reduce containers are requested. 1.0 holds "
-          + "no reduce slot while maps run (SCache moves the map output during the map stage instead), and a reduce's "
-          + "whole input is on its node when it starts. SCache jobs also get a reduce ramp-up limit of 0, so with a "
-          + "lower value a reduce only takes capacity no pending map is waiting for.");
+          + "through SCache: the fraction of maps that must finish before reduce containers are requested (and never "
+          + "before the master has placed the reduces). SCache jobs get a reduce ramp-up limit of 0, so a reduce only "
+          + "takes capacity no pending map is waiting for: its JVM starts while the last maps run, on its placed node, "
+          + "as the data moves there. 1.0 holds every reduce until the last map is done, which costs a small job "
+          + "the reduces' container allocation and JVM start after its maps.");
   public static final ConfigEntry<String> HADOOP_TASK_JAVA_OPTS = string("scache.hadoop.task.java.opts",
       "-XX:MetaspaceSize=64m", "JVM options added to the administrator's options of the map and reduce containers "
           + "(mapreduce.admin.map.child.java.opts and mapreduce.admin.reduce.child.java.opts) of a job that "
@@ -250,6 +251,12 @@ public final class ScacheOptions {
   public static final ConfigEntry<Duration> HADOOP_PLACEMENT_DELAY = duration("scache.hadoop.placement.delay", "10s",
       "How long a reduce waits for a container on the node the pre-schedule placed it on; after that it takes a "
           + "container on any node and reads its input remotely.");
+  public static final ConfigEntry<Long> HADOOP_PLACEMENT_REMOTE_READ_RATE = bytes(
+      "scache.hadoop.placement.remote.read.rate", "100m", "Bytes per second a reduce is taken to read from another "
+          + "node's worker. A reduce waits for a container on its placed node no longer than its input, as the master "
+          + "predicted it, takes to read at this rate, and at most scache.hadoop.placement.delay: a reduce with little "
+          + "or no input takes the first container it is offered. Set it to a node link's rate on slow networks; 0 "
+          + "makes every reduce wait the whole delay.");
   public static final ConfigEntry<Duration> HADOOP_PLACEMENT_SCHEDULE_WAIT = duration(
       "scache.hadoop.placement.schedule.wait", "30s", "How long after the last map finished the application master "
           + "holds reduce requests waiting for the master's pre-schedule before it requests them without placement.");

@@ -384,7 +384,7 @@ public final class MessageCodec {
         String app = r.readNonEmptyString("application id");
         int shuffle = r.readNonNegativeInt("shuffle id");
         String policy = r.readString("policy");
-        List<ReduceAssignment> list = readList(r, "assignments", 4 + WORKER_MIN_BYTES + 4, () -> readAssignment(r));
+        List<ReduceAssignment> list = readList(r, "assignments", ASSIGNMENT_MIN_BYTES, () -> readAssignment(r));
         int moves = r.readCount("moves", 4 + 4 + 2 * WORKER_MIN_BYTES);
         List<ReduceMove> moveList = WireReader.listOf(moves);
         for (int i = 0; i < moves; i++) {
@@ -471,7 +471,7 @@ public final class MessageCodec {
         String app = r.readNonEmptyString("application id");
         int shuffle = r.readNonNegativeInt("shuffle id");
         String policy = r.readString("policy");
-        List<ReduceAssignment> list = readList(r, "assignments", 4 + WORKER_MIN_BYTES + 4, () -> readAssignment(r));
+        List<ReduceAssignment> list = readList(r, "assignments", ASSIGNMENT_MIN_BYTES, () -> readAssignment(r));
         yield new ScheduleResult(new ShufflePlacement(app, shuffle, policy, list));
       }
       case WORKERS -> {
@@ -528,6 +528,8 @@ public final class MessageCodec {
 
   private static final int BLOCK_ID_MIN_BYTES = 2 + 1 + 4 * 4;
   private static final int WORKER_MIN_BYTES = 2 + 1 + 2 + 4;
+  /** Reduce id, worker, round, predicted bytes. */
+  private static final int ASSIGNMENT_MIN_BYTES = 4 + WORKER_MIN_BYTES + 4 + 8;
 
   /** Reads one list element; may throw on malformed input. */
   private interface ElementReader<T> {
@@ -552,12 +554,19 @@ public final class MessageCodec {
   private static void writePlacement(WireWriter w, ShufflePlacement p) {
     w.writeString(p.appId()).writeInt(p.shuffleId()).writeString(p.policy()).writeInt(p.assignments().size());
     for (ReduceAssignment a : p.assignments()) {
-      writeWorker(w.writeInt(a.reduceId()), a.worker()).writeInt(a.round());
+      writeWorker(w.writeInt(a.reduceId()), a.worker()).writeInt(a.round()).writeLong(a.predictedBytes());
     }
   }
 
   private static ReduceAssignment readAssignment(WireReader r) throws MalformedMessageException {
-    return new ReduceAssignment(r.readNonNegativeInt("reduce id"), readWorker(r), r.readNonNegativeInt("round"));
+    int reduceId = r.readNonNegativeInt("reduce id");
+    WorkerInfo worker = readWorker(r);
+    int round = r.readNonNegativeInt("round");
+    long predicted = r.readLong("predicted bytes");
+    if (predicted < ReduceAssignment.UNKNOWN_SIZE) {
+      throw new MalformedMessageException("predicted bytes " + predicted + " below " + ReduceAssignment.UNKNOWN_SIZE);
+    }
+    return new ReduceAssignment(reduceId, worker, round, predicted);
   }
 
   private static WireWriter writeBlockId(WireWriter w, BlockId id) {

@@ -34,7 +34,7 @@ public record ShufflePlacement(String appId, int shuffleId, String policy, List<
   public ShufflePlacement withMoved(int reduceId, WorkerInfo to, int round) {
     List<ReduceAssignment> list = new ArrayList<>(assignments.size());
     for (ReduceAssignment a : assignments) {
-      list.add(a.reduceId() == reduceId ? new ReduceAssignment(reduceId, to, round) : a);
+      list.add(a.reduceId() == reduceId ? a.movedTo(to, round) : a);
     }
     return new ShufflePlacement(appId, shuffleId, policy, list);
   }

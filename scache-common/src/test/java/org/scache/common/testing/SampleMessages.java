@@ -67,7 +67,7 @@ public final class SampleMessages {
       case REPORT_SAMPLES -> new Message.ReportSamples(APP, 3, List.of(
           new MapSample(0, 1L << 30, 6, List.of(3, 0, 3), Optional.of("host-a.example")), new MapSample(42, 0, 6, List.of(0, 0, 0))));
       case SHUFFLE_SCHEDULED -> new Message.ShuffleScheduled(new ShufflePlacement(APP, 3, "accumulated",
-          List.of(new ReduceAssignment(0, WORKER_1, 0), new ReduceAssignment(1, WORKER_2, 0))),
+          List.of(new ReduceAssignment(0, WORKER_1, 0, 4096), new ReduceAssignment(1, WORKER_2, 0))),
           List.of(new ReduceMove(2, 1, WORKER_1, WORKER_2)), 1_700_000_000_000L);
       case MAP_OUTPUT_READY -> new Message.MapOutputReady(APP, 3, 42, 1, WORKER_1,
           List.of(new BlockSize(BLOCK_1, BLOCK_1_SIZE)));
@@ -90,7 +90,7 @@ public final class SampleMessages {
       case WORKER_REGISTERED -> new Message.WorkerRegistered(1000);
       case HEARTBEAT_ACK -> new Message.HeartbeatAck(List.of("app-0"));
       case SCHEDULE_RESULT -> new Message.ScheduleResult(new ShufflePlacement(APP, 3, "heuristic-min-heap",
-          List.of(new ReduceAssignment(0, WORKER_1, 0), new ReduceAssignment(1, WORKER_2, 1))));
+          List.of(new ReduceAssignment(0, WORKER_1, 0, 0), new ReduceAssignment(1, WORKER_2, 1, 65536))));
       case WORKERS -> new Message.Workers(List.of(WORKER_1, WORKER_2));
       case APP_SECRET -> new Message.AppSecret(APP_SECRET);
       case SERVER_HELLO -> new Message.ServerHello(FrameCodecHarness.NONCE);

@@ -118,7 +118,8 @@ public class ScacheContainerAllocator extends RMContainerAllocator {
       pending.add(new ReducePlacement.Pending<>(attempt, attempt.getTaskId().getId()));
     }
     List<NodeId> nodes = reduceContainers.stream().map(Container::getNodeId).toList();
-    List<ReducePlacement.Choice> choices = placement.assign(nodes, pending);
+    List<ReducePlacement.Choice> choices = placement.assign(nodes, pending,
+        getJob().getCompletedMaps() < getJob().getTotalMaps());
 
     LinkedHashMap<TaskAttemptId, ContainerRequest> reordered = new LinkedHashMap<>();
     Set<Container> returned = new HashSet<>();
