@@ -91,6 +91,24 @@ final class Console {
     out.flush();
   }
 
+  /**
+   * Ends a benchmark that succeeded: writes {@code summary} into {@code results/summary.txt}, prints it, and
+   * the time the benchmark took since {@code startedNanos}.
+   */
+  void finish(Path results, String summary, long startedNanos) throws IOException {
+    Files.writeString(results.resolve("summary.txt"), summary, StandardCharsets.UTF_8);
+    print("\n" + summary);
+    phase(String.format(Locale.ROOT, "benchmark done in %.0f s; every run: %s", secondsSince(startedNanos),
+        results.resolve("runs.csv")));
+  }
+
+  /** Reports a benchmark that failed with {@code e}; its details are in the log file. */
+  void failed(Throwable e) {
+    print("\nBENCHMARK FAILED: " + e);
+    e.printStackTrace();
+    print("details: " + logFile);
+  }
+
   /** Seconds since {@code nanoTime}. */
   static double secondsSince(long nanoTime) {
     return (System.nanoTime() - nanoTime) / 1e9;

@@ -141,15 +141,10 @@ public final class SmallJobsBenchmark {
         console.phase("stopping the cluster");
       }
       String summary = summary(pairs, slowstart);
-      Files.writeString(results.resolve("summary.txt"), summary, StandardCharsets.UTF_8);
-      console.print("\n" + summary);
-      console.phase(String.format(Locale.ROOT, "benchmark done in %.0f s; every run: %s", Console.secondsSince(started),
-          results.resolve("runs.csv")));
+      console.finish(results, summary, started);
       return 0;
     } catch (Throwable e) {
-      console.print("\nBENCHMARK FAILED: " + e);
-      e.printStackTrace();
-      console.print("details: " + logFile);
+      console.failed(e);
       return 1;
     }
   }

@@ -136,15 +136,10 @@ public final class TerasortBenchmark {
           "TeraSort, %d NodeManagers on %d cores, SCache reduce slow start %s, medians of %d repetitions:%n%s",
           nodeManagers, Runtime.getRuntime().availableProcessors(), slowstart.isBlank() ? "default" : slowstart.trim(),
           repetitions, BenchmarkSummary.format(pairs));
-      Files.writeString(results.resolve("summary.txt"), summary, StandardCharsets.UTF_8);
-      console.print("\n" + summary);
-      console.phase(String.format(Locale.ROOT, "benchmark done in %.0f s; every run: %s", Console.secondsSince(started),
-          results.resolve("runs.csv")));
+      console.finish(results, summary, started);
       return 0;
     } catch (Throwable e) {
-      console.print("\nBENCHMARK FAILED: " + e);
-      e.printStackTrace();
-      console.print("details: " + logFile);
+      console.failed(e);
       if (!pairs.isEmpty()) {
         console.print("completed so far:\n" + BenchmarkSummary.format(pairs));
       }
