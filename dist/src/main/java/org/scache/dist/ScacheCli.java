@@ -62,7 +62,13 @@ public final class ScacheCli {
       return usage(err, e.getMessage());
     }
     conf = conf.withSystemProperties();
-    String base = "http://" + (master != null ? master : defaultMaster(conf));
+    String base;
+    try {
+      base = "http://" + (master != null ? master : defaultMaster(conf));
+    } catch (org.scache.common.ScacheException e) {
+      err.println("scache: cannot find the master: " + e.getMessage());
+      return UNREACHABLE;
+    }
     String path;
     if (rest.size() == 1 && rest.get(0).equals("status")) {
       path = "/text/status";
@@ -97,12 +103,17 @@ public final class ScacheCli {
       return UNREACHABLE;
     }
     out.print(answer.body());
-    return path.equals("/text/status") && answer.body().startsWith("0 live workers") ? NO_WORKERS : OK;
+    boolean standby = answer.body().startsWith("master: standby");
+    return path.equals("/text/status") && !standby && answer.body().contains("\n0 live workers") ? NO_WORKERS : OK;
   }
 
-  /** The master's status address from the configuration clients use. */
+  /** The master's status address from the configuration clients use: the leader's, with ZooKeeper. */
   static String defaultMaster(ScacheConf conf) {
-    String rpc = conf.get(ScacheOptions.CLIENT_MASTER_ADDRESS);
+    String rpc;
+    try (org.scache.common.ha.Locator master = org.scache.common.ha.Locator.master(conf,
+        ScacheOptions.CLIENT_MASTER_ADDRESS)) {
+      rpc = master.address();
+    }
     String host = rpc.substring(0, rpc.lastIndexOf(':'));
     return host + ":" + conf.get(ScacheOptions.MASTER_HTTP_PORT);
   }

@@ -36,7 +36,7 @@ class ScacheCliTest {
       String http = "127.0.0.1:" + master.httpPort().orElseThrow();
       Run empty = cli("--master", http, "status");
       assertEquals(ScacheCli.NO_WORKERS, empty.code(), empty.out());
-      assertTrue(empty.out().startsWith("0 live workers"), empty.out());
+      assertTrue(empty.out().startsWith("master: single master\n0 live workers"), empty.out());
 
       ScacheConf workerConf = conf.with(ScacheOptions.WORKER_BIND_HOST, "127.0.0.1")
           .with(ScacheOptions.WORKER_ADVERTISED_HOST, "127.0.0.1").with(ScacheOptions.WORKER_PORT, 0)
@@ -62,7 +62,8 @@ class ScacheCliTest {
         }
         Run status = cli("--master", http, "status");
         assertEquals(ScacheCli.OK, status.code(), status.err());
-        assertTrue(status.out().startsWith("1 live workers, 1 applications, 1 shuffles"), status.out());
+        assertTrue(status.out().startsWith("master: single master\n1 live workers, 1 applications, 1 shuffles"),
+            status.out());
         assertTrue(status.out().contains("node-1"), status.out());
 
         Run shuffle = cli("--master", http, "shuffle", "app-cli", "4");

@@ -14,6 +14,7 @@ import org.scache.common.ScacheException;
 import org.scache.common.WorkerInfo;
 import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
+import org.scache.common.ha.Locator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -123,7 +124,7 @@ public final class ScacheJob {
     addTaskJavaOpts(amConf, scache.get(ScacheOptions.HADOOP_TASK_JAVA_OPTS));
     ShuffleChoice.passToTasks(amConf, true);
     LOG.info("job {} shuffles through SCache (master {})", applicationId,
-        scache.get(ScacheOptions.CLIENT_MASTER_ADDRESS));
+        Locator.describeMaster(scache, ScacheOptions.CLIENT_MASTER_ADDRESS));
     return true;
   }
 
@@ -156,10 +157,10 @@ public final class ScacheJob {
   /** Why SCache cannot serve a job now, if it cannot. */
   static Optional<String> checkMaster(ScacheConf scache) {
     Duration timeout = scache.get(ScacheOptions.HADOOP_SUBMIT_CHECK_TIMEOUT);
-    String master = scache.get(ScacheOptions.CLIENT_MASTER_ADDRESS);
+    String master = Locator.describeMaster(scache, ScacheOptions.CLIENT_MASTER_ADDRESS);
     ScacheConf probe = scache.with(ScacheOptions.CLIENT_REQUEST_TIMEOUT.key(), timeout.toMillis() + "ms")
         .with(ScacheOptions.NETWORK_CONNECT_TIMEOUT.key(), timeout.toMillis() + "ms")
-        .with(ScacheOptions.CLIENT_RETRY_MAX, 1);
+        .with(ScacheOptions.CLIENT_RETRY_MAX, 1).with(ScacheOptions.CLIENT_MASTER_FAILOVER_WAIT, timeout);
     try (ScacheClient client = ScacheClient.create(probe, "scache-submission-check",
         "unused".getBytes(StandardCharsets.UTF_8))) {
       List<WorkerInfo> workers = client.workers();

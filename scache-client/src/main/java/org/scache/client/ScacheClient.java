@@ -20,6 +20,7 @@ import org.scache.common.WorkerInfo;
 import org.scache.common.auth.Credentials;
 import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
+import org.scache.common.ha.Locator;
 import org.scache.common.network.ClientConnections;
 import org.scache.common.network.Reply;
 import org.scache.common.protocol.Message;
@@ -39,8 +40,16 @@ import org.scache.common.shuffle.ShuffleSpec;
 public final class ScacheClient implements AutoCloseable {
   private final String appId;
   private final Credentials credentials;
-  private final String masterAddress;
+  /** A peer to call, and whether a call waits out a master failover (the master answers it, directly or not). */
+  private record Target(Locator locator, boolean waitsForFailover) {}
+
+  private final Locator masterLocator;
+  private final Target master;
+  private final Target worker;
+  /** The node's worker, for a call that the worker forwards to the master. */
+  private final Target workerToMaster;
   private final String workerAddress;
+  private final Duration failoverWait;
   private final Duration timeout;
   private final int maxAttempts;
   private final Duration backoff;
@@ -54,8 +63,13 @@ public final class ScacheClient implements AutoCloseable {
     this.appId = appId;
     this.clock = clock;
     this.credentials = Credentials.application(appId, secret);
-    this.masterAddress = conf.get(ScacheOptions.CLIENT_MASTER_ADDRESS);
+    this.masterLocator = Locator.master(conf, ScacheOptions.CLIENT_MASTER_ADDRESS);
     this.workerAddress = conf.get(ScacheOptions.CLIENT_WORKER_ADDRESS);
+    boolean failover = masterLocator.canMove();
+    this.master = new Target(masterLocator, failover);
+    this.worker = new Target(Locator.fixed(workerAddress), false);
+    this.workerToMaster = new Target(worker.locator(), failover);
+    this.failoverWait = conf.get(ScacheOptions.CLIENT_MASTER_FAILOVER_WAIT);
     this.timeout = conf.get(ScacheOptions.CLIENT_REQUEST_TIMEOUT);
     this.maxAttempts = Math.max(1, conf.get(ScacheOptions.CLIENT_RETRY_MAX));
     this.backoff = conf.get(ScacheOptions.CLIENT_RETRY_BACKOFF);
@@ -94,7 +108,7 @@ public final class ScacheClient implements AutoCloseable {
   }
 
   public CompletableFuture<Void> registerApplicationAsync() {
-    return ack(masterAddress, () -> new Message.RegisterApplication(appId, credentials.secretCopy()));
+    return ack(master, () -> new Message.RegisterApplication(appId, credentials.secretCopy()));
   }
 
   public void registerShuffle(int shuffleId, int numMaps, int numReduces, PartitionerKind partitioner) {
@@ -116,7 +130,7 @@ public final class ScacheClient implements AutoCloseable {
       PartitionerKind partitioner, ShuffleHints hints) {
     ShuffleSpec spec = new ShuffleSpec(appId, shuffleId, numMaps, numReduces, partitioner, clock.millis(),
         hints.mapInputBytes(), hints.stageId(), hints.predictor(), hints.slotsPerWorker());
-    return ack(masterAddress, () -> new Message.RegisterShuffle(spec));
+    return ack(master, () -> new Message.RegisterShuffle(spec));
   }
 
   /**
@@ -129,7 +143,7 @@ public final class ScacheClient implements AutoCloseable {
 
   public CompletableFuture<Void> reportSamplesAsync(int shuffleId, List<MapSample> samples) {
     List<MapSample> copy = List.copyOf(samples);
-    return ack(masterAddress, () -> new Message.ReportSamples(appId, shuffleId, copy));
+    return ack(master, () -> new Message.ReportSamples(appId, shuffleId, copy));
   }
 
   /**
@@ -141,7 +155,7 @@ public final class ScacheClient implements AutoCloseable {
   }
 
   public CompletableFuture<ShufflePlacement> getScheduleResultAsync(int shuffleId) {
-    return call(masterAddress, () -> new Message.GetScheduleResult(appId, shuffleId), () -> Unpooled.EMPTY_BUFFER)
+    return call(master, () -> new Message.GetScheduleResult(appId, shuffleId), () -> Unpooled.EMPTY_BUFFER)
         .thenApply(r -> {
           Message.ScheduleResult answer = r.as(Message.ScheduleResult.class);
           r.payload().release();
@@ -150,17 +164,17 @@ public final class ScacheClient implements AutoCloseable {
   }
 
   public void unregisterShuffle(int shuffleId) {
-    join(ack(masterAddress, () -> new Message.UnregisterShuffle(appId, shuffleId)));
+    join(ack(master, () -> new Message.UnregisterShuffle(appId, shuffleId)));
   }
 
   /** Frees everything the application stored, on every worker. */
   public void removeApplication() {
-    join(ack(masterAddress, () -> new Message.RemoveApplication(appId)));
+    join(ack(master, () -> new Message.RemoveApplication(appId)));
   }
 
   /** The live workers. */
   public List<WorkerInfo> workers() {
-    return join(call(masterAddress, Message.ListWorkers::new, () -> Unpooled.EMPTY_BUFFER)
+    return join(call(master, Message.ListWorkers::new, () -> Unpooled.EMPTY_BUFFER)
         .thenApply(r -> r.as(Message.Workers.class).workers()));
   }
 
@@ -179,7 +193,7 @@ public final class ScacheClient implements AutoCloseable {
   public CompletableFuture<Void> putBlockAsync(BlockId id, ByteBuffer data) {
     requireOwn(id);
     ByteBuffer view = data.duplicate();
-    return local.put(id, view, () -> ack(workerAddress, () -> new Message.PutBlock(id),
+    return local.put(id, view, () -> ack(worker, () -> new Message.PutBlock(id),
         () -> Unpooled.wrappedBuffer(view.duplicate())));
   }
 
@@ -189,7 +203,7 @@ public final class ScacheClient implements AutoCloseable {
   }
 
   public CompletableFuture<Void> mapFinishedAsync(int shuffleId, int mapId, int attempt) {
-    return ack(workerAddress, () -> new Message.MapFinished(appId, shuffleId, mapId, attempt));
+    return ack(workerToMaster, () -> new Message.MapFinished(appId, shuffleId, mapId, attempt));
   }
 
   // ---------------------------------------------------------------- reduce side
@@ -204,7 +218,7 @@ public final class ScacheClient implements AutoCloseable {
   }
 
   public CompletableFuture<Void> reduceCommittedAsync(int shuffleId, int reduceId) {
-    return ack(masterAddress, () -> new Message.ReduceCommitted(appId, shuffleId, reduceId));
+    return ack(master, () -> new Message.ReduceCommitted(appId, shuffleId, reduceId));
   }
 
   /** The bytes of block {@code id}, read through this node's worker from wherever it is stored. */
@@ -220,7 +234,7 @@ public final class ScacheClient implements AutoCloseable {
 
   public CompletableFuture<ByteBuffer> getBlockAsync(BlockId id) {
     requireOwn(id);
-    return local.get(id, () -> call(workerAddress, () -> new Message.GetBlock(id), () -> Unpooled.EMPTY_BUFFER)
+    return local.get(id, () -> call(worker, () -> new Message.GetBlock(id), () -> Unpooled.EMPTY_BUFFER)
         .thenApply(r -> copyOut(r.payload())));
   }
 
@@ -253,7 +267,7 @@ public final class ScacheClient implements AutoCloseable {
   }
 
   private CompletableFuture<ReduceInput> getReduceInputAsync(int shuffleId, int reduceId, long waitMillis) {
-    return call(workerAddress, () -> new Message.GetReduceInput(appId, shuffleId, reduceId, waitMillis),
+    return call(worker, () -> new Message.GetReduceInput(appId, shuffleId, reduceId, waitMillis),
         () -> Unpooled.EMPTY_BUFFER).thenApply(r -> {
           Message.BlocksData meta = r.as(Message.BlocksData.class);
           if (meta.totalBytes() != r.payload().readableBytes()) {
@@ -274,7 +288,7 @@ public final class ScacheClient implements AutoCloseable {
 
   /** Counters of this node's worker. */
   public Map<String, Long> workerStats() {
-    return join(call(workerAddress, Message.GetWorkerStats::new, () -> Unpooled.EMPTY_BUFFER)
+    return join(call(worker, Message.GetWorkerStats::new, () -> Unpooled.EMPTY_BUFFER)
         .thenApply(r -> r.as(Message.WorkerStats.class).counters()));
   }
 
@@ -282,6 +296,7 @@ public final class ScacheClient implements AutoCloseable {
   public void close() {
     local.close();
     connections.close();
+    masterLocator.close();
   }
 
   // ---------------------------------------------------------------- plumbing
@@ -292,12 +307,12 @@ public final class ScacheClient implements AutoCloseable {
     }
   }
 
-  private CompletableFuture<Void> ack(String address, Supplier<Message> request) {
-    return ack(address, request, () -> Unpooled.EMPTY_BUFFER);
+  private CompletableFuture<Void> ack(Target target, Supplier<Message> request) {
+    return ack(target, request, () -> Unpooled.EMPTY_BUFFER);
   }
 
-  private CompletableFuture<Void> ack(String address, Supplier<Message> request, Supplier<ByteBuf> payload) {
-    return call(address, request, payload).thenAccept(r -> r.payload().release());
+  private CompletableFuture<Void> ack(Target target, Supplier<Message> request, Supplier<ByteBuf> payload) {
+    return call(target, request, payload).thenAccept(r -> r.payload().release());
   }
 
   /**
@@ -306,17 +321,26 @@ public final class ScacheClient implements AutoCloseable {
    * off exponentially up to {@code scache.client.retry.backoff.max}, until
    * {@code scache.client.retry.busy.timeout} has passed since the first try.
    */
-  private CompletableFuture<Reply> call(String address, Supplier<Message> request, Supplier<ByteBuf> payload) {
+  private CompletableFuture<Reply> call(Target target, Supplier<Message> request, Supplier<ByteBuf> payload) {
     CompletableFuture<Reply> result = new CompletableFuture<>();
-    attempt(address, request, payload, 1, 0, clock.nanos(), result);
+    attempt(target, request, payload, 1, 0, clock.nanos(), result);
     return result;
   }
 
-  private void attempt(String address, Supplier<Message> request, Supplier<ByteBuf> payload, int n, int busy,
+  private void attempt(Target target, Supplier<Message> request, Supplier<ByteBuf> payload, int n, int busy,
       long startNanos, CompletableFuture<Reply> result) {
-    connections.get(address)
-        .thenCompose(c -> c.call(request.get(), Optional.of(credentials), payload.get(), timeout))
-        .whenComplete((r, e) -> {
+    String address;
+    CompletableFuture<Reply> sent;
+    try {
+      address = target.locator().address();
+      sent = connections.get(address)
+          .thenCompose(c -> c.call(request.get(), Optional.of(credentials), payload.get(), timeout));
+    } catch (RuntimeException e) {
+      address = target.locator().toString();
+      sent = CompletableFuture.failedFuture(ScacheException.from(e));
+    }
+    String to = address;
+    sent.whenComplete((r, e) -> {
           if (e == null) {
             result.complete(r);
             return;
@@ -325,7 +349,7 @@ public final class ScacheClient implements AutoCloseable {
           if (se.status() == org.scache.common.protocol.Status.RETRY_LATER) {
             long waited = clock.nanos() - startNanos;
             if (waited >= busyTimeout.toNanos()) {
-              result.completeExceptionally(new ScacheException(se.status(), "the worker at " + address
+              result.completeExceptionally(new ScacheException(se.status(), "the worker at " + to
                   + " stayed busy for " + TimeUnit.NANOSECONDS.toSeconds(waited) + " s ("
                   + ScacheOptions.CLIENT_RETRY_BUSY_TIMEOUT.key() + "); last answer: " + se.getMessage()));
               return;
@@ -333,18 +357,26 @@ public final class ScacheClient implements AutoCloseable {
             long delay = Math.min(maxBackoff.toMillis(), backoff.toMillis() << Math.min(busy, 20));
             delay = Math.max(1, Math.min(delay, TimeUnit.NANOSECONDS.toMillis(busyTimeout.toNanos() - waited) + 1));
             CompletableFuture.delayedExecutor(delay, TimeUnit.MILLISECONDS)
-                .execute(() -> attempt(address, request, payload, n, busy + 1, startNanos, result));
+                .execute(() -> attempt(target, request, payload, n, busy + 1, startNanos, result));
             return;
           }
-          if (!se.status().isTransient() || n >= maxAttempts) {
-            result.completeExceptionally(n == 1 ? se : new ScacheException(se.status(), "gave up on " + address
-                + " after " + n + " tries in " + TimeUnit.NANOSECONDS.toSeconds(clock.nanos() - startNanos) + " s ("
-                + ScacheOptions.CLIENT_RETRY_MAX.key() + "); the last: " + se.detail(), se));
+          if (se.status().isTransient()) {
+            target.locator().failed(to);
+          }
+          long elapsed = clock.nanos() - startNanos;
+          boolean failingOver = target.waitsForFailover() && elapsed < failoverWait.toNanos();
+          if (!se.status().isTransient() || (n >= maxAttempts && !failingOver)) {
+            String limit = target.waitsForFailover() ? ScacheOptions.CLIENT_MASTER_FAILOVER_WAIT.key()
+                : ScacheOptions.CLIENT_RETRY_MAX.key();
+            result.completeExceptionally(n == 1 ? se : new ScacheException(se.status(), "gave up on " + to
+                + " after " + n + " tries in " + TimeUnit.NANOSECONDS.toSeconds(elapsed) + " s (" + limit
+                + "); the last: " + se.detail(), se));
             return;
           }
-          long delay = backoff.toMillis() << Math.min(n - 1, 10);
+          long delay = Math.min(backoff.toMillis() << Math.min(n - 1, 10),
+              failingOver ? Math.max(backoff.toMillis(), maxBackoff.toMillis()) : Long.MAX_VALUE);
           CompletableFuture.delayedExecutor(delay, TimeUnit.MILLISECONDS)
-              .execute(() -> attempt(address, request, payload, n + 1, busy, startNanos, result));
+              .execute(() -> attempt(target, request, payload, n + 1, busy, startNanos, result));
         });
   }
 

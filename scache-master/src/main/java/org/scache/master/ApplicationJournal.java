@@ -21,7 +21,7 @@ import java.util.Map;
  * the registration is answered, readable only by the master's user, and rewritten with the live
  * entries only once it has grown to several times their number.
  */
-final class ApplicationJournal implements AutoCloseable {
+final class ApplicationJournal implements ApplicationStore {
   static final String FILE = "applications.journal";
   private static final Base64.Encoder B64 = Base64.getUrlEncoder().withoutPadding();
   private static final Base64.Decoder UNB64 = Base64.getUrlDecoder();
@@ -36,8 +36,8 @@ final class ApplicationJournal implements AutoCloseable {
     this.lines = lines;
   }
 
-  /** Opens (creating) the journal in {@code dir} and reads what it holds into the two maps. */
-  static ApplicationJournal open(Path dir, Map<String, byte[]> secrets, Map<String, Long> removedAt) {
+  /** Opens (creating) the journal's directory {@code dir}; {@link #load} then reads it. */
+  static ApplicationJournal open(Path dir) {
     try {
       Files.createDirectories(dir);
       try {
@@ -45,21 +45,26 @@ final class ApplicationJournal implements AutoCloseable {
       } catch (UnsupportedOperationException e) {
         // not a POSIX file system: the directory keeps its own permissions
       }
-      Path file = dir.resolve(FILE);
-      int lines = 0;
+      return new ApplicationJournal(dir.resolve(FILE), null, 0);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot open the application journal in " + dir, e);
+    }
+  }
+
+  @Override
+  public synchronized void load(Map<String, byte[]> secrets, Map<String, Long> removedAt) {
+    try {
       if (Files.exists(file)) {
-        List<String> all = Files.readAllLines(file, StandardCharsets.US_ASCII);
-        for (String line : all) {
+        for (String line : Files.readAllLines(file, StandardCharsets.US_ASCII)) {
           if (apply(line, secrets, removedAt)) {
             lines++;
           }
         }
       }
-      ApplicationJournal j = new ApplicationJournal(file, append(file), lines);
-      j.rewriteIfMostlyDead(secrets, removedAt);
-      return j;
+      out = append(file);
+      compact(secrets, removedAt);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot open the application journal in " + dir, e);
+      throw new UncheckedIOException("cannot read the application journal " + file, e);
     }
   }
 
@@ -88,21 +93,24 @@ final class ApplicationJournal implements AutoCloseable {
     return false;
   }
 
-  void registered(String appId, byte[] secret) {
+  @Override
+  public void registered(String appId, byte[] secret) {
     write("R " + b64(appId) + " " + B64.encodeToString(secret));
   }
 
-  void removed(String appId, long atMillis) {
+  @Override
+  public void removed(String appId, long atMillis) {
     write("X " + b64(appId) + " " + atMillis);
   }
 
-  /** The tombstone of a removed application has expired. */
-  void forgotten(String appId) {
+  @Override
+  public void forgotten(String appId) {
     write("F " + b64(appId));
   }
 
   /** Rewrites the journal with these entries once its lines are several times their number. */
-  void rewriteIfMostlyDead(Map<String, byte[]> secrets, Map<String, Long> removedAt) {
+  @Override
+  public void compact(Map<String, byte[]> secrets, Map<String, Long> removedAt) {
     if (lines > 4 * (secrets.size() + removedAt.size()) + 64) {
       rewrite(secrets, removedAt);
     }
@@ -163,7 +171,9 @@ final class ApplicationJournal implements AutoCloseable {
   @Override
   public synchronized void close() {
     try {
-      out.close();
+      if (out != null) {
+        out.close();
+      }
     } catch (IOException e) {
       // nothing more to keep
     }

@@ -13,15 +13,16 @@ import org.scache.common.protocol.Status;
 
 /**
  * Registered applications and their secrets, and a time-limited memory of removed ones so that
- * workers that missed a removal still free the application's blocks. With a state directory both
- * outlive the master ({@link ApplicationJournal}): after a restart an id stays its owner's.
+ * workers that missed a removal still free the application's blocks. With a store (the state
+ * directory, or ZooKeeper) both outlive the master ({@link ApplicationStore}): after a restart or a
+ * failover an id stays its owner's.
  */
 final class ApplicationRegistry implements AutoCloseable {
   private final Clock clock;
   private final Duration tombstoneTtl;
   private final Map<String, byte[]> secrets = new HashMap<>();
   private final Map<String, Long> removedAt = new HashMap<>();
-  private final Optional<ApplicationJournal> journal;
+  private final Optional<ApplicationStore> journal;
 
   ApplicationRegistry(Clock clock, Duration tombstoneTtl) {
     this(clock, tombstoneTtl, Optional.empty());
@@ -29,9 +30,17 @@ final class ApplicationRegistry implements AutoCloseable {
 
   /** A registry that keeps its applications in {@code stateDir}, reading back what an earlier master kept there. */
   ApplicationRegistry(Clock clock, Duration tombstoneTtl, Optional<Path> stateDir) {
+    this(clock, tombstoneTtl, stateDir.map(ApplicationJournal::open), true);
+  }
+
+  /** A registry that keeps its applications in {@code store}, reading back what an earlier master kept there. */
+  ApplicationRegistry(Clock clock, Duration tombstoneTtl, Optional<? extends ApplicationStore> store, boolean load) {
     this.clock = clock;
     this.tombstoneTtl = tombstoneTtl;
-    this.journal = stateDir.map(dir -> ApplicationJournal.open(dir, secrets, removedAt));
+    this.journal = store.map(ApplicationStore.class::cast);
+    if (load) {
+      journal.ifPresent(j -> j.load(secrets, removedAt));
+    }
   }
 
   /** Applications known, registered and removed (as read back from the state directory too). */
@@ -87,12 +96,12 @@ final class ApplicationRegistry implements AutoCloseable {
       }
       return expired;
     });
-    journal.ifPresent(j -> j.rewriteIfMostlyDead(secrets, removedAt));
+    journal.ifPresent(j -> j.compact(secrets, removedAt));
     return apps.stream().filter(removedAt::containsKey).toList();
   }
 
   @Override
   public synchronized void close() {
-    journal.ifPresent(ApplicationJournal::close);
+    journal.ifPresent(ApplicationStore::close);
   }
 }

@@ -2,6 +2,8 @@ package org.scache.master;
 
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
+import java.util.Optional;
+import java.util.function.Supplier;
 import org.scache.common.ScacheException;
 import org.scache.common.auth.Credentials;
 import org.scache.common.network.RequestDispatcher;
@@ -15,29 +17,30 @@ import org.scache.common.protocol.Status;
  */
 @ChannelHandler.Sharable
 final class MasterRequestHandler extends RequestDispatcher {
-  private final MasterRequests requests;
-  private final ApplicationRegistry applications;
+  private final Supplier<Optional<MasterTerm>> leading;
   private final byte[] clusterSecret;
 
-  MasterRequestHandler(MasterRequests requests, ApplicationRegistry applications, byte[] clusterSecret) {
-    this.requests = requests;
-    this.applications = applications;
+  /** Serves over the term {@code leading} gives, and answers NOT_LEADER while it gives none. */
+  MasterRequestHandler(Supplier<Optional<MasterTerm>> leading, byte[] clusterSecret) {
+    this.leading = leading;
     this.clusterSecret = clusterSecret.clone();
   }
 
   @Override
   protected void onRequest(ChannelHandlerContext ctx, InboundFrame frame) {
-    authorize(frame);
-    reply(ctx, frame.requestId(), requests.serve(frame.message()));
+    MasterTerm term = leading.get().orElseThrow(() -> new ScacheException(Status.NOT_LEADER,
+        "this master does not lead; find the leader in ZooKeeper"));
+    authorize(frame, term.applications);
+    reply(ctx, frame.requestId(), term.requests.serve(frame.message()));
   }
 
-  private void authorize(InboundFrame frame) {
+  private void authorize(InboundFrame frame, ApplicationRegistry applications) {
     Message m = frame.message();
     switch (m.type()) {
       case REGISTER_WORKER, HEARTBEAT, REPORT_BLOCKS, FETCH_APP_SECRET, REPORT_ROUNDS, REPORT_LOST_BLOCKS,
           REPORT_WORKER_ACTIVITY ->
           requireCluster(frame);
-      case LOCATE_BLOCKS -> requireApplication(frame, ((Message.LocateBlocks) m).appId());
+      case LOCATE_BLOCKS -> requireApplication(frame, applications, ((Message.LocateBlocks) m).appId());
       case REGISTER_APPLICATION -> {
         Message.RegisterApplication r = (Message.RegisterApplication) m;
         if (r.secret().length == 0) {
@@ -48,13 +51,13 @@ final class MasterRequestHandler extends RequestDispatcher {
               "REGISTER_APPLICATION must be signed with the secret it registers");
         }
       }
-      case REGISTER_SHUFFLE -> requireApplication(frame, ((Message.RegisterShuffle) m).appId());
-      case MAP_FINISHED -> requireApplication(frame, ((Message.MapFinished) m).appId());
-      case REPORT_SAMPLES -> requireApplication(frame, ((Message.ReportSamples) m).appId());
-      case GET_SCHEDULE_RESULT -> requireApplication(frame, ((Message.GetScheduleResult) m).appId());
-      case UNREGISTER_SHUFFLE -> requireApplication(frame, ((Message.UnregisterShuffle) m).appId());
-      case REMOVE_APPLICATION -> requireApplication(frame, ((Message.RemoveApplication) m).appId());
-      case REDUCE_COMMITTED -> requireApplication(frame, ((Message.ReduceCommitted) m).appId());
+      case REGISTER_SHUFFLE -> requireApplication(frame, applications, ((Message.RegisterShuffle) m).appId());
+      case MAP_FINISHED -> requireApplication(frame, applications, ((Message.MapFinished) m).appId());
+      case REPORT_SAMPLES -> requireApplication(frame, applications, ((Message.ReportSamples) m).appId());
+      case GET_SCHEDULE_RESULT -> requireApplication(frame, applications, ((Message.GetScheduleResult) m).appId());
+      case UNREGISTER_SHUFFLE -> requireApplication(frame, applications, ((Message.UnregisterShuffle) m).appId());
+      case REMOVE_APPLICATION -> requireApplication(frame, applications, ((Message.RemoveApplication) m).appId());
+      case REDUCE_COMMITTED -> requireApplication(frame, applications, ((Message.ReduceCommitted) m).appId());
       case LIST_WORKERS -> { }
       default -> throw new ScacheException(Status.UNKNOWN_MESSAGE_TYPE, m.type() + " is not served by the master");
     }
@@ -74,7 +77,7 @@ final class MasterRequestHandler extends RequestDispatcher {
     }
   }
 
-  private void requireApplication(InboundFrame frame, String appId) {
+  private void requireApplication(InboundFrame frame, ApplicationRegistry applications, String appId) {
     if (frame.auth().isEmpty()) {
       throw new ScacheException(Status.AUTH_REQUIRED, frame.message().type() + " for " + appId + " carries no proof");
     }

@@ -11,6 +11,7 @@ import org.scache.common.protocol.Message;
 import org.scache.common.protocol.Status;
 import org.scache.common.shuffle.BlockLocation;
 import org.scache.common.shuffle.BlockSize;
+import org.scache.common.shuffle.ReduceMove;
 import org.scache.common.shuffle.ShuffleRounds;
 import org.scache.common.shuffle.ShuffleSpec;
 import org.slf4j.Logger;
@@ -35,16 +36,19 @@ final class MasterRequests {
   private final long heartbeatMillis;
   private final org.scache.common.Clock clock;
   private final MasterMetrics metrics;
+  private final ShuffleStore kept;
 
   MasterRequests(WorkerRegistry workers, ApplicationRegistry applications, ShuffleRegistry shuffles,
       CoScheduler coScheduler, IncompleteRounds incompleteRounds, WorkerNotifier notifier, long heartbeatMillis) {
     this(workers, applications, shuffles, coScheduler, incompleteRounds, notifier, heartbeatMillis,
-        org.scache.common.Clock.SYSTEM, new MasterMetrics());
+        org.scache.common.Clock.SYSTEM, new MasterMetrics(), ShuffleStore.NONE);
   }
 
+  /** Requests over these registries; {@code kept} keeps each shuffle and its placement for a later leader. */
   MasterRequests(WorkerRegistry workers, ApplicationRegistry applications, ShuffleRegistry shuffles,
       CoScheduler coScheduler, IncompleteRounds incompleteRounds, WorkerNotifier notifier, long heartbeatMillis,
-      org.scache.common.Clock clock, MasterMetrics metrics) {
+      org.scache.common.Clock clock, MasterMetrics metrics, ShuffleStore kept) {
+    this.kept = kept;
     this.clock = clock;
     this.metrics = metrics;
     this.workers = workers;
@@ -136,7 +140,10 @@ final class MasterRequests {
 
   private Message registerShuffle(ShuffleSpec spec) {
     applications.requireSecret(spec.appId());
-    Optional<CoScheduler.Decision> made = shuffles.register(spec, this::scheduleIfDue);
+    Optional<CoScheduler.Decision> made = shuffles.register(spec, s -> {
+      kept.registered(s.shape().orElseThrow());
+      return scheduleIfDue(s);
+    });
     made.ifPresent(this::broadcast);
     return new Message.Ack();
   }
@@ -156,7 +163,13 @@ final class MasterRequests {
     long start = System.nanoTime();
     Optional<CoScheduler.Decision> made = coScheduler.scheduleIfDue(s, workers.live(),
         id -> shuffles.peek(new ShuffleKey(app, id)));
-    made.ifPresent(d -> metrics.placed(d, System.nanoTime() - start));
+    made.ifPresent(d -> {
+      metrics.placed(d, System.nanoTime() - start);
+      // kept before any worker or client hears of it, so that a later leader places every reduce the same
+      kept.placed(d.result());
+      d.moves().stream().map(ReduceMove::shuffleId).distinct().forEach(earlier ->
+          shuffles.peek(new ShuffleKey(app, earlier)).flatMap(ShuffleState::schedule).ifPresent(kept::placed));
+    });
     return made;
   }
 
@@ -279,6 +292,7 @@ final class MasterRequests {
   private Message unregisterShuffle(Message.UnregisterShuffle m) {
     ShuffleKey key = new ShuffleKey(m.appId(), m.shuffleId());
     shuffles.remove(key);
+    kept.removed(key);
     incompleteRounds.forgetShuffle(key);
     notifier.tellAll(workers.live(), m);
     return new Message.Ack();
@@ -287,6 +301,7 @@ final class MasterRequests {
   private Message removeApplication(String appId) {
     applications.remove(appId);
     shuffles.removeApplication(appId);
+    kept.applicationRemoved(appId);
     coScheduler.forgetApplication(appId);
     incompleteRounds.forgetApplication(appId);
     notifier.tellAll(workers.live(), new Message.RemoveApplication(appId));

@@ -1,9 +1,12 @@
 package org.scache.master;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.Supplier;
+import org.scache.master.status.ClusterView;
 import org.scache.master.status.ShuffleView;
 import org.scache.master.status.StatusPage;
 import org.scache.master.status.StatusText;
@@ -18,17 +21,34 @@ import org.scache.metrics.PrometheusRoute;
 final class StatusRoutes {
   private StatusRoutes() {}
 
-  static Map<String, HttpEndpoint.Route> of(StatusViews views, MasterMetrics metrics) {
+  /**
+   * The routes over the leading term's views ({@code views} is empty while the master stands by, and
+   * the pages then say so and who leads: {@code role}).
+   */
+  static Map<String, HttpEndpoint.Route> of(Supplier<Optional<StatusViews>> views, Supplier<String> role,
+      MasterMetrics metrics) {
     Map<String, HttpEndpoint.Route> routes = new LinkedHashMap<>();
-    routes.put("/", q -> Response.html(StatusPage.cluster(views.cluster())));
-    routes.put("/shuffle", q -> shuffle(views, q, v -> Response.html(StatusPage.shuffle(v))));
-    routes.put("/text/status", q -> Response.text(200, StatusText.cluster(views.cluster())));
-    routes.put("/text/shuffle", q -> shuffle(views, q, v -> Response.text(200, StatusText.shuffle(v))));
+    routes.put("/", q -> Response.html(StatusPage.cluster(cluster(views, role))));
+    routes.put("/shuffle", q -> shuffle(views, role, q, v -> Response.html(StatusPage.shuffle(v))));
+    routes.put("/text/status", q -> Response.text(200, StatusText.cluster(cluster(views, role))));
+    routes.put("/text/shuffle", q -> shuffle(views, role, q, v -> Response.text(200, StatusText.shuffle(v))));
     routes.put("/metrics", new PrometheusRoute(metrics.registry()));
     return routes;
   }
 
-  private static Response shuffle(StatusViews views, Map<String, String> query, Function<ShuffleView, Response> page) {
+  private static ClusterView cluster(Supplier<Optional<StatusViews>> views, Supplier<String> role) {
+    String r = role.get();
+    return views.get().map(v -> v.cluster(r))
+        .orElseGet(() -> new ClusterView(System.currentTimeMillis(), r, List.of(), 0, List.of()));
+  }
+
+  private static Response shuffle(Supplier<Optional<StatusViews>> leading, Supplier<String> role,
+      Map<String, String> query, Function<ShuffleView, Response> page) {
+    Optional<StatusViews> current = leading.get();
+    if (current.isEmpty()) {
+      return Response.text(503, "this master is a " + role.get() + "; ask the leader\n");
+    }
+    StatusViews views = current.get();
     String app = query.getOrDefault("app", "");
     String id = query.getOrDefault("id", "");
     if (app.isEmpty() || id.isEmpty()) {

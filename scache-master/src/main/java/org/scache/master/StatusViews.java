@@ -29,13 +29,14 @@ final class StatusViews {
     this.clock = clock;
   }
 
-  ClusterView cluster() {
+  /** The cluster as this master sees it, which is {@code role} (for example the leader). */
+  ClusterView cluster(String role) {
     long now = clock.millis();
     List<ClusterView.WorkerView> ws = workers.snapshot().stream().map(w -> new ClusterView.WorkerView(
         w.info().workerId(), w.info().address(), w.reservedBytes(), w.usedBytes(), w.spilledBytes(),
         w.spillFileBytes(), Math.max(0, now - w.lastSeenMillis()))).toList();
     List<ClusterView.ShuffleSummary> ss = shuffles.map(StatusViews::summary);
-    return new ClusterView(now, ws, applications.size(), ss);
+    return new ClusterView(now, role, ws, applications.size(), ss);
   }
 
   /** The view of one shuffle, if the master knows it. */

@@ -16,6 +16,7 @@ import org.scache.common.DaemonThreads;
 import org.scache.common.ScacheException;
 import org.scache.common.WorkerInfo;
 import org.scache.common.auth.Credentials;
+import org.scache.common.ha.Locator;
 import org.scache.common.network.ConnectionPool;
 import org.scache.common.network.Reply;
 import org.scache.common.protocol.Message;
@@ -34,7 +35,7 @@ import org.slf4j.LoggerFactory;
 final class MasterLink implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(MasterLink.class);
 
-  private final String masterAddress;
+  private final Locator master;
   private final ConnectionPool connections;
   private final Credentials cluster;
   private final WorkerInfo self;
@@ -52,11 +53,11 @@ final class MasterLink implements AutoCloseable {
   private ScheduledFuture<?> heartbeats;
   private ScheduledFuture<?> flusher;
 
-  MasterLink(String masterAddress, ConnectionPool connections, Credentials cluster, WorkerInfo self, BlockStore store,
+  MasterLink(Locator master, ConnectionPool connections, Credentials cluster, WorkerInfo self, BlockStore store,
       int batchSize, Duration flushInterval, Duration timeout, Consumer<String> onAppRemoved,
       ShuffleActivityLog activity) {
     this.activity = activity;
-    this.masterAddress = masterAddress;
+    this.master = master;
     this.connections = connections;
     this.cluster = cluster;
     this.self = self;
@@ -109,7 +110,7 @@ final class MasterLink implements AutoCloseable {
   private void sendBestEffort(Message m) {
     sendInOrder(m).whenComplete((r, e) -> {
       if (e != null) {
-        LOG.debug("cannot send {} to master {}: {}", m.type(), masterAddress, e.toString());
+        LOG.debug("cannot send {} to master {}: {}", m.type(), master, e.toString());
       } else {
         r.payload().release();
       }
@@ -148,16 +149,42 @@ final class MasterLink implements AutoCloseable {
   }
 
   private CompletableFuture<Reply> send(Message m) {
-    return connections.get(masterAddress).thenCompose(c -> c.call(m, Optional.of(cluster), timeout));
+    String address;
+    try {
+      address = master.address();
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(ScacheException.from(e));
+    }
+    return watched(address, connections.get(address).thenCompose(c -> c.call(m, Optional.of(cluster), timeout)));
   }
 
   /** Sends from the link thread, writing in call order (the connection is awaited here, not chained). */
   private CompletableFuture<Reply> sendInOrder(Message m) {
+    String address;
     try {
-      return connections.get(masterAddress).join().call(m, Optional.of(cluster), timeout);
+      address = master.address();
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(ScacheException.from(e));
     }
+    try {
+      return watched(address, connections.get(address).join().call(m, Optional.of(cluster), timeout));
+    } catch (RuntimeException e) {
+      master.failed(address);
+      return CompletableFuture.failedFuture(ScacheException.from(e));
+    }
+  }
+
+  /** A call to {@code address} that fails as if the master were gone or no longer led makes the next call look again. */
+  private CompletableFuture<Reply> watched(String address, CompletableFuture<Reply> call) {
+    return call.whenComplete((r, e) -> {
+      if (e != null) {
+        Status s = ScacheException.from(e).status();
+        if (s == Status.CONNECTION_FAILED || s == Status.TIMEOUT || s == Status.NOT_LEADER
+            || s == Status.SHUTTING_DOWN) {
+          master.failed(address);
+        }
+      }
+    });
   }
 
   private void register() {
@@ -172,14 +199,14 @@ final class MasterLink implements AutoCloseable {
       if (!partial.isEmpty()) {
         sendBestEffort(new Message.ReportRounds(self.workerId(), partial));
       }
-      LOG.info("worker {} registered with master {}", self.workerId(), masterAddress);
+      LOG.info("worker {} registered with master {}", self.workerId(), master);
       if (heartbeats == null || heartbeats.isCancelled()) {
         heartbeats = thread.scheduleWithFixedDelay(this::heartbeat, interval, Math.max(interval, 10),
             TimeUnit.MILLISECONDS);
       }
     } catch (RuntimeException e) {
       registered = false;
-      LOG.warn("worker {} cannot register with master {}: {}; retrying", self.workerId(), masterAddress,
+      LOG.warn("worker {} cannot register with master {}: {}; retrying", self.workerId(), master,
           ScacheException.from(e).getMessage());
       thread.schedule(this::register, 1, TimeUnit.SECONDS);
     }
@@ -196,13 +223,13 @@ final class MasterLink implements AutoCloseable {
         return;
       }
       ScacheException se = ScacheException.from(e);
-      if (se.status() == Status.UNKNOWN_WORKER) {
-        LOG.info("master {} does not know worker {}; registering again", masterAddress, self.workerId());
+      if (se.status() == Status.UNKNOWN_WORKER || se.status() == Status.NOT_LEADER) {
+        LOG.info("master {} does not know worker {}; registering again", master, self.workerId());
         heartbeats.cancel(false);
         registered = false;
         register();
       } else {
-        LOG.debug("heartbeat to {} failed: {}", masterAddress, se.getMessage());
+        LOG.debug("heartbeat to {} failed: {}", master, se.getMessage());
         fullReportNeeded = true;
       }
     }, thread);
@@ -216,7 +243,7 @@ final class MasterLink implements AutoCloseable {
     sendInOrder(report).whenComplete((r, e) -> {
       if (e != null) {
         activity.restore(shuffles);
-        LOG.debug("cannot send {} to master {}: {}", report.type(), masterAddress, e.toString());
+        LOG.debug("cannot send {} to master {}: {}", report.type(), master, e.toString());
       } else {
         r.payload().release();
       }
@@ -257,5 +284,6 @@ final class MasterLink implements AutoCloseable {
       heartbeats.cancel(false);
     }
     thread.shutdownNow();
+    master.close();
   }
 }

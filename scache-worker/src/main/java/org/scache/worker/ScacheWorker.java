@@ -13,6 +13,7 @@ import org.scache.common.WorkerInfo;
 import org.scache.common.auth.Credentials;
 import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
+import org.scache.common.ha.Locator;
 import org.scache.common.network.ConnectionPool;
 import org.scache.common.network.ScacheServer;
 import org.scache.common.network.TransportSettings;
@@ -90,7 +91,8 @@ public final class ScacheWorker implements AutoCloseable {
       host = InetAddress.getLocalHost().getCanonicalHostName();
     }
     info = new WorkerInfo(configuredId.isEmpty() ? host + ":" + server.port() : configuredId, host, server.port());
-    masterLink = new MasterLink(conf.get(ScacheOptions.WORKER_MASTER_ADDRESS), connections, cluster, info, store,
+    masterLink = new MasterLink(Locator.master(conf, ScacheOptions.WORKER_MASTER_ADDRESS), connections, cluster,
+        info, store,
         conf.get(ScacheOptions.WORKER_REPORT_BATCH), conf.get(ScacheOptions.WORKER_REPORT_INTERVAL), fetchTimeout,
         this::removeApplication, counters.activity);
     link[0] = masterLink;

@@ -25,6 +25,7 @@ import org.scache.common.Clock;
 import org.scache.common.WorkerInfo;
 import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
+import org.scache.common.ha.Locator;
 import org.scache.common.shuffle.ShufflePlacement;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -75,8 +76,9 @@ public final class ScacheShuffleManager implements ShuffleManager {
   private boolean masterUsable() {
     ScacheConf scache = conf.scache();
     Duration wait = conf.get(SparkScacheOptions.START_CHECK_TIMEOUT);
-    String master = scache.get(ScacheOptions.CLIENT_MASTER_ADDRESS);
+    String master = Locator.describeMaster(scache, ScacheOptions.CLIENT_MASTER_ADDRESS);
     try (ScacheClient probe = ScacheClient.create(scache.with(ScacheOptions.CLIENT_RETRY_MAX, 1)
+        .with(ScacheOptions.CLIENT_MASTER_FAILOVER_WAIT, wait)
         .with(ScacheOptions.CLIENT_REQUEST_TIMEOUT, wait).with(ScacheOptions.CLIENT_LOCAL_SHM_ENABLED, false),
         "spark-probe", new byte[1])) {
       List<WorkerInfo> workers = probe.workers();

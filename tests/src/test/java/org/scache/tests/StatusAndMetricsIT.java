@@ -158,7 +158,7 @@ class StatusAndMetricsIT {
           + text);
     }
     String status = get(masterUrl("/text/status"), 200);
-    assertTrue(status.startsWith("3 live workers, 1 applications, 1 shuffles"), status);
+    assertTrue(status.startsWith("master: single master\n3 live workers, 1 applications, 1 shuffles"), status);
     assertTrue(status.contains(APP), status);
   }
 

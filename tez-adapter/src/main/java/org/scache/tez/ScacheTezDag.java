@@ -26,6 +26,7 @@ import org.scache.common.ScacheException;
 import org.scache.common.WorkerInfo;
 import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
+import org.scache.common.ha.Locator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -180,10 +181,10 @@ public final class ScacheTezDag {
   /** Why SCache cannot serve a DAG now, if it cannot. */
   static Optional<String> checkMaster(ScacheConf scache) {
     Duration timeout = scache.get(ScacheOptions.HADOOP_SUBMIT_CHECK_TIMEOUT);
-    String master = scache.get(ScacheOptions.CLIENT_MASTER_ADDRESS);
+    String master = Locator.describeMaster(scache, ScacheOptions.CLIENT_MASTER_ADDRESS);
     ScacheConf probe = scache.with(ScacheOptions.CLIENT_REQUEST_TIMEOUT.key(), timeout.toMillis() + "ms")
         .with(ScacheOptions.NETWORK_CONNECT_TIMEOUT.key(), timeout.toMillis() + "ms")
-        .with(ScacheOptions.CLIENT_RETRY_MAX, 1);
+        .with(ScacheOptions.CLIENT_RETRY_MAX, 1).with(ScacheOptions.CLIENT_MASTER_FAILOVER_WAIT, timeout);
     try (ScacheClient client = ScacheClient.create(probe, "scache-submission-check",
         "unused".getBytes(StandardCharsets.UTF_8))) {
       List<WorkerInfo> workers = client.workers();

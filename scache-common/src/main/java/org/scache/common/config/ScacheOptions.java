@@ -86,6 +86,32 @@ public final class ScacheOptions {
       "scache.master.shuffle.state.application.share", 0.5, "Share of scache.master.shuffle.state.max.bytes one "
           + "application's shuffles may take, so that one application cannot keep another from registering.");
 
+  // ---------------------------------------------------------------- master high availability
+  public static final ConfigEntry<String> MASTER_ZOOKEEPER_QUORUM = string("scache.master.zookeeper.quorum", "",
+      "ZooKeeper ensemble (host:port,host:port,...) through which several masters elect one leader and keep the "
+          + "state a new leader needs (applications, shuffles, placements); workers and clients find the leader "
+          + "there. Set it alike on masters, workers and clients. Empty: one master, found at "
+          + "scache.worker.master.address and scache.client.master.address (docs/high-availability.md).");
+  public static final ConfigEntry<String> MASTER_ZOOKEEPER_ROOT = string("scache.master.zookeeper.root", "/scache",
+      "ZooKeeper path under which the masters of one SCache cluster elect their leader and keep their state; "
+          + "another cluster on the same ensemble needs another path.");
+  public static final ConfigEntry<Duration> MASTER_ZOOKEEPER_SESSION_TIMEOUT = duration(
+      "scache.master.zookeeper.session.timeout", "10s", "ZooKeeper session timeout of masters, workers and "
+          + "clients. A leader that dies without closing its session is replaced this long after its death; a "
+          + "leader cut from ZooKeeper for this long stops leading. The ensemble bounds it (2 to 20 ticks).");
+  public static final ConfigEntry<String> MASTER_ZOOKEEPER_AUTH = string("scache.master.zookeeper.auth", "",
+      "user:password of a ZooKeeper digest identity for the masters. When set, the nodes holding applications "
+          + "(with their secrets), shuffles and placements can be read and changed only by it; the leader's "
+          + "address stays readable by all. Empty: the state nodes are open to every ZooKeeper client, so the "
+          + "ensemble itself must be reachable by trusted hosts only.");
+  public static final ConfigEntry<String> MASTER_ADVERTISED_HOST = string("scache.master.advertised.host", "",
+      "Host name workers and clients use to reach this master when it leads, published in ZooKeeper with the port "
+          + "it listens on; empty means this machine's host name.");
+  public static final ConfigEntry<Duration> CLIENT_MASTER_FAILOVER_WAIT = duration(
+      "scache.client.master.failover.wait", "60s", "With scache.master.zookeeper.quorum set: how long a call the "
+          + "master must answer keeps being tried while no master leads or the leader cannot be reached (a "
+          + "failover takes up to scache.master.zookeeper.session.timeout plus a heartbeat), before it fails.");
+
   // ---------------------------------------------------------------- worker
   public static final ConfigEntry<String> WORKER_ID = string("scache.worker.identity.id", "",
       "Identity of this worker; empty means advertised-host:port. Must differ between workers that share a host.");

@@ -47,6 +47,8 @@ public enum Status {
   SHUTTING_DOWN(21, true),
   /** A limit of the peer (connections, blocks, shuffle size, leases) would be passed; the message names it. */
   LIMIT_EXCEEDED(22, false),
+  /** This master does not lead (it is a standby, or lost its leadership); find the leader and try it. */
+  NOT_LEADER(23, true),
   /** A reduce's input did not complete (some map never finished) within the wait the read allowed. */
   INPUT_INCOMPLETE(30, false);
 

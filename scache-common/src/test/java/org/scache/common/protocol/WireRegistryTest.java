@@ -54,7 +54,7 @@ class WireRegistryTest {
   }
 
   @ParameterizedTest
-  @ValueSource(ints = {-1, 23, 31, 32, 65535})
+  @ValueSource(ints = {-1, 24, 31, 32, 65535})
   void statusFromCode_unassignedCode_isEmpty(int code) {
     assertTrue(Status.fromCode(code).isEmpty());
   }

@@ -3,10 +3,12 @@ package org.scache.master.status;
 import java.util.List;
 
 /**
- * The cluster as the master sees it at one moment: live workers, applications and shuffles. What the
+ * The cluster as the master sees it at one moment: what the master is (the only one, the leader, or a
+ * standby), live workers, applications and shuffles. What the
  * status page and {@code bin/scache status} show; built under the master's locks, rendered outside them.
  */
-public record ClusterView(long nowMillis, List<WorkerView> workers, int applications, List<ShuffleSummary> shuffles) {
+public record ClusterView(long nowMillis, String role, List<WorkerView> workers, int applications,
+    List<ShuffleSummary> shuffles) {
   public ClusterView {
     workers = List.copyOf(workers);
     shuffles = List.copyOf(shuffles);

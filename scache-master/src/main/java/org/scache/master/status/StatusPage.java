@@ -24,7 +24,7 @@ public final class StatusPage {
 
   public static String cluster(ClusterView c) {
     StringBuilder b = head("SCache master", true);
-    b.append("<h1>SCache master</h1><p id=\"summary\">").append(c.workers().size()).append(" live workers, ")
+    b.append("<h1>SCache master</h1><p id=\"role\">").append(esc(c.role())).append("</p><p id=\"summary\">").append(c.workers().size()).append(" live workers, ")
         .append(c.applications()).append(" applications, ").append(c.shuffles().size()).append(" shuffles</p>");
     b.append("<h2>Workers</h2><table id=\"workers\"><tr><th>worker</th><th>address</th><th class=n>reserved</th>"
         + "<th class=n>used</th><th>memory</th><th class=n>spilled</th><th class=n>spill files</th>"

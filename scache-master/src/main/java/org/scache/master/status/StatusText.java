@@ -8,6 +8,7 @@ public final class StatusText {
 
   public static String cluster(ClusterView c) {
     StringBuilder b = new StringBuilder();
+    b.append("master: ").append(c.role()).append('\n');
     b.append(c.workers().size()).append(" live workers, ").append(c.applications()).append(" applications, ")
         .append(c.shuffles().size()).append(" shuffles\n");
     if (!c.workers().isEmpty()) {

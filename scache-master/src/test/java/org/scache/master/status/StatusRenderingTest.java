@@ -54,11 +54,12 @@ class StatusRenderingTest {
     assertFalse(html.contains("<script>"), html);
     assertTrue(html.contains("app-&lt;script&gt;alert(1)&lt;/script&gt;"));
     assertTrue(html.contains("<svg id=\"sizes\"") && html.contains("<svg id=\"loads\""));
-    String cluster = StatusPage.cluster(new ClusterView(0, List.of(new ClusterView.WorkerView("w\"1", "h:1", 100, 50,
-        0, 0, 1200)), 1, List.of(new ClusterView.ShuffleSummary(APP, 5, 4, 4, 3, "maps done", "heuristic-minheap",
+    String cluster = StatusPage.cluster(new ClusterView(0, "leader <b>", List.of(new ClusterView.WorkerView("w\"1",
+        "h:1", 100, 50, 0, 0, 1200)), 1, List.of(new ClusterView.ShuffleSummary(APP, 5, 4, 4, 3, "maps done", "heuristic-minheap",
         "regression"))));
     assertFalse(cluster.contains("<script>"), cluster);
     assertTrue(cluster.contains("shuffle?app=app-%3Cscript%3Ealert%281%29%3C%2Fscript%3E&amp;id=5"), cluster);
     assertTrue(cluster.contains("w&quot;1"), cluster);
+    assertTrue(cluster.contains("leader &lt;b&gt;"), cluster);
   }
 }
