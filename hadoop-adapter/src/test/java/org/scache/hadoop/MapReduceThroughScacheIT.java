@@ -49,6 +49,7 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 15, unit = TimeUnit.MINUTES)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class MapReduceThroughScacheIT {
+  private static final int REDUCERS_MANY = 64;
   private static MiniScacheYarnCluster cluster;
   private static long started;
 
@@ -170,21 +171,23 @@ class MapReduceThroughScacheIT {
   @Timeout(value = 12, unit = TimeUnit.MINUTES)
   void manyReducersMostlyEmpty_andNoReducers_sameOutput() throws Exception {
     Path input = writeWords("few-keys-in", 2, 2_000, 12, 4);
+    // 64 reduces for 12 keys: most reduces read only empty blocks, and each node runs many rounds of them (more
+    // would only add reduce JVMs: 200 took this test nine minutes on two cores)
     Consumer<Job> manyReducers = job -> {
       job.setCombinerClass(IntSumReducer.class);
-      job.setNumReduceTasks(200);
-      // 200 reduce JVMs on two cores: start them with the client compiler only
+      job.setNumReduceTasks(REDUCERS_MANY);
+      // 64 reduce JVMs on two cores: start them with the client compiler only
       job.getConfiguration().set(MRJobConfig.REDUCE_JAVA_OPTS, "-Xmx128m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC");
     };
     // Hadoop's shuffle in the local job runner: the same map, sort, shuffle and reduce code and output
-    // format, without 200 more reduce JVMs
+    // format, without 64 more reduce JVMs
     JobConf local = cluster.jobConf();
     local.set(MRConfig.FRAMEWORK_NAME, MRConfig.LOCAL_FRAMEWORK_NAME);
     Result hadoop = run("many-reducers-hadoop-local", input, local, manyReducers);
     Result scache = run("many-reducers", input, true, manyReducers);
     assertSameOutput(hadoop, scache);
-    assertEquals(200, scache.output.size());
-    assertEquals(2 * 200, scache.counters.findCounter(ScacheCounter.BLOCKS_PUT).getValue(), "a block per partition");
+    assertEquals(REDUCERS_MANY, scache.output.size());
+    assertEquals(2 * REDUCERS_MANY, scache.counters.findCounter(ScacheCounter.BLOCKS_PUT).getValue(), "a block per partition");
     assertEveryShuffledByteFromScache(scache);
 
     Consumer<Job> mapOnly = job -> job.setNumReduceTasks(0);

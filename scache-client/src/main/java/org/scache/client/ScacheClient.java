@@ -364,10 +364,12 @@ public final class ScacheClient implements AutoCloseable {
             target.locator().failed(to);
           }
           long elapsed = clock.nanos() - startNanos;
-          boolean failingOver = target.waitsForFailover() && elapsed < failoverWait.toNanos();
+          // the master answers the call, or the worker could not ask it (NOT_LEADER): wait for a new leader
+          boolean waits = masterLocator.canMove()
+              && (target.waitsForFailover() || se.status() == org.scache.common.protocol.Status.NOT_LEADER);
+          boolean failingOver = waits && elapsed < failoverWait.toNanos();
           if (!se.status().isTransient() || (n >= maxAttempts && !failingOver)) {
-            String limit = target.waitsForFailover() ? ScacheOptions.CLIENT_MASTER_FAILOVER_WAIT.key()
-                : ScacheOptions.CLIENT_RETRY_MAX.key();
+            String limit = waits ? ScacheOptions.CLIENT_MASTER_FAILOVER_WAIT.key() : ScacheOptions.CLIENT_RETRY_MAX.key();
             result.completeExceptionally(n == 1 ? se : new ScacheException(se.status(), "gave up on " + to
                 + " after " + n + " tries in " + TimeUnit.NANOSECONDS.toSeconds(elapsed) + " s (" + limit
                 + "); the last: " + se.detail(), se));

@@ -98,8 +98,8 @@ public final class ScacheMaster implements AutoCloseable {
       this.zk = Optional.empty();
       this.election = Optional.empty();
       this.kept = Optional.empty();
-      this.term = MasterTerm.begin(conf, clock, stateDir.map(ApplicationJournal::open), ShuffleStore.NONE,
-          notifier, metrics);
+      this.term = MasterTerm.begin(conf, clock, stateDir.map(ApplicationJournal::open),
+          stateDir.<ShuffleStore>map(DirectoryShuffleStore::new).orElse(ShuffleStore.NONE), notifier, metrics);
       stateDir.ifPresent(d -> LOG.info("{} applications read back from {}", term.applications.size(), d));
     } else {
       this.zk = Optional.of(zooKeeper(conf, quorum));

@@ -40,6 +40,11 @@ final class RequestAuthorizer {
     return secrets.lookup(appId).handle((secret, e) -> {
       if (e != null) {
         ScacheException se = ScacheException.from(e);
+        if (se.status().isTransient()) {
+          // the master could not be asked (gone, failing over): the caller tries again
+          throw new ScacheException(Status.NOT_LEADER, "cannot check the proof of " + appId + " now: the master "
+              + "does not answer (" + se.getMessage() + ")");
+        }
         counters.authFailures.increment();
         throw se.status() == Status.UNKNOWN_APPLICATION ? se
             : new ScacheException(Status.AUTH_FAILED, "cannot check the proof of " + appId + ": " + se.getMessage());

@@ -88,6 +88,10 @@ class MasterFailoverIT {
 
   /** A client of worker {@code i} that finds the master through ZooKeeper only. */
   private ScacheClient client(int i) {
+    return client(i, APP);
+  }
+
+  private ScacheClient client(int i, String app) {
     ScacheConf conf = ScacheConf.empty()
         .with(ScacheOptions.MASTER_ZOOKEEPER_QUORUM, zooKeeper.getConnectString())
         .with(ScacheOptions.MASTER_ZOOKEEPER_ROOT, "/scache-it")
@@ -95,7 +99,7 @@ class MasterFailoverIT {
         .with(ScacheOptions.CLIENT_WORKER_ADDRESS, "127.0.0.1:" + workers.get(i).info().port())
         .with(ScacheOptions.CLIENT_RETRY_BACKOFF.key(), "50ms")
         .with(ScacheOptions.CLIENT_REQUEST_TIMEOUT.key(), "10s");
-    return ScacheClient.create(conf, APP, "secret".getBytes(StandardCharsets.UTF_8));
+    return ScacheClient.create(conf, app, "secret".getBytes(StandardCharsets.UTF_8));
   }
 
   @Test
@@ -103,8 +107,9 @@ class MasterFailoverIT {
     ScacheMaster first = awaitLeaderWithWorkers();
     ScacheMaster second = masters.get(0) == first ? masters.get(1) : masters.get(0);
     assertFalse(second.isLeader());
-    try (ScacheClient c0 = client(0); ScacheClient c1 = client(1)) {
+    try (ScacheClient c0 = client(0); ScacheClient c1 = client(1); ScacheClient other = client(0, "app-other")) {
       List<ScacheClient> byWorker = List.of(c0, c1);
+      other.registerApplication();
       c0.registerApplication();
       c0.registerShuffle(0, MAPS, REDUCES, PartitionerKind.HASH);
       for (int m = 0; m < MAPS - 1; m++) {
@@ -113,11 +118,16 @@ class MasterFailoverIT {
       ShufflePlacement placed = c0.getScheduleResult(0);
 
       first.close();
+      // a worker that never saw an application needs the master for its secret to check a put's proof: the put
+      // waits for the new leader
+      BlockId otherBlock = new BlockId("app-other", 0, 0, 0, 0);
+      other.putBlock(otherBlock, BlockData.bytes(99, 777));
       // the last map finishes while no master leads: its call waits for the new leader
       putBlocks(c1, 0, MAPS - 1);
       CompletableFuture<Void> lastMap = c1.mapFinishedAsync(0, MAPS - 1, 0);
       lastMap.get();
       assertTrue(second.isLeader(), "the standby leads");
+      assertTrue(BlockData.matches(99, other.getBlock(otherBlock)));
       Await.until(() -> second.liveWorkers().size() == 2, Duration.ofSeconds(30), () -> "workers did not come back");
 
       assertEquals(placed, c1.getScheduleResult(0), "the placement handed out before the failover is kept");

@@ -189,6 +189,11 @@ public final class NodeNetwork implements AutoCloseable {
     }
   }
 
+  /** Takes {@code host}'s link down (nothing reaches it or leaves it) or up again. */
+  public void setLinkUp(Host host, boolean up) throws IOException {
+    Shell.run("ip", "link", "set", host.link(), up ? "up" : "down");
+  }
+
   /** Bytes {@code host} has received and sent on its link so far. */
   public long[] counters(Host host) throws IOException {
     Path stats = Path.of("/sys/class/net", host.link(), "statistics");

@@ -28,6 +28,8 @@ final class ConfiguredCluster implements SortCluster {
   static final String NODE_MANAGERS = "nodemanagers";
   static final String DATA_DIR = "data.dir";
   static final String MASTER = "scache.master";
+  /** The ZooKeeper ensemble the masters elect their leader through, when they are several; optional. */
+  static final String ZOOKEEPER = "scache.zookeeper";
   static final String SECRET = "scache.secret";
 
   private final Path confDir;
@@ -35,13 +37,16 @@ final class ConfiguredCluster implements SortCluster {
   private final Path dataDir;
   private final String master;
   private final String secret;
+  private final String zooKeeper;
 
-  private ConfiguredCluster(Path confDir, int nodeManagers, Path dataDir, String master, String secret) {
+  private ConfiguredCluster(Path confDir, int nodeManagers, Path dataDir, String master, String secret,
+      String zooKeeper) {
     this.confDir = confDir;
     this.nodeManagers = nodeManagers;
     this.dataDir = dataDir;
     this.master = master;
     this.secret = secret;
+    this.zooKeeper = zooKeeper;
   }
 
   static ConfiguredCluster open(Path dir) {
@@ -58,7 +63,8 @@ final class ConfiguredCluster implements SortCluster {
       }
     }
     return new ConfiguredCluster(dir.resolve("conf"), Integer.parseInt(p.getProperty(NODE_MANAGERS).trim()),
-        Path.of(p.getProperty(DATA_DIR).trim()), p.getProperty(MASTER).trim(), p.getProperty(SECRET).trim());
+        Path.of(p.getProperty(DATA_DIR).trim()), p.getProperty(MASTER).trim(), p.getProperty(SECRET).trim(),
+        p.getProperty(ZOOKEEPER, "").trim());
   }
 
   @Override
@@ -107,6 +113,9 @@ final class ConfiguredCluster implements SortCluster {
   private ScacheClient client(String worker) {
     ScacheConf conf = ScacheConf.empty().with(ScacheOptions.CLIENT_MASTER_ADDRESS, master)
         .with(ScacheOptions.SECURITY_CLUSTER_SECRET, secret);
+    if (!zooKeeper.isEmpty()) {
+      conf = conf.with(ScacheOptions.MASTER_ZOOKEEPER_QUORUM, zooKeeper);
+    }
     if (worker != null) {
       conf = conf.with(ScacheOptions.CLIENT_WORKER_ADDRESS, worker);
     }

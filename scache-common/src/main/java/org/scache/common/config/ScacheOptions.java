@@ -74,10 +74,13 @@ public final class ScacheOptions {
           + "placed reduce is its position among the reduces of its worker (by reduce id) divided by this.");
 
   public static final ConfigEntry<String> MASTER_STATE_DIR = string("scache.master.state.dir", "",
-      "Directory (readable only by the master's user) where the master keeps registered applications and their "
-          + "secrets, and removed ones, so that after a restart an application id still belongs to its owner. Empty: "
-          + "kept in memory only, and a restarted master gives an id to whoever registers it first. bin/scache-master "
-          + "sets $SCACHE_STATE_DIR/master (default $SCACHE_HOME/state/master) unless this is configured.");
+      "Directory (readable only by the master's user) where a master without ZooKeeper keeps registered "
+          + "applications and their secrets, removed ones, and every shuffle with the placement it handed out, so "
+          + "that after a restart an application id still belongs to its owner and every reduce is still expected "
+          + "where it was placed (the workers send their blocks and finished maps again). Empty: kept in memory "
+          + "only, and a restarted master gives an id to whoever registers it first. bin/scache-master sets "
+          + "$SCACHE_STATE_DIR/master (default $SCACHE_HOME/state/master) unless this is configured. With "
+          + "scache.master.zookeeper.quorum set, all this is kept in ZooKeeper instead.");
   public static final ConfigEntry<Long> MASTER_SHUFFLE_STATE_MAX = bytes("scache.master.shuffle.state.max.bytes", "0",
       "Master memory the registered shuffles may take, by an estimate made when each is registered: 64 bytes per map "
           + "and per reduce, and per map x reduce 8 bytes (hash partitioner) or 24 (sampled). A registration past it "

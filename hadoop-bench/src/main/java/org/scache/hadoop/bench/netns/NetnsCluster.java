@@ -34,6 +34,7 @@ import org.scache.bench.netns.NodeNetwork;
  */
 public final class NetnsCluster implements AutoCloseable {
   static final int MASTER_PORT = 17010;
+  static final int ZOOKEEPER_PORT = 2181;
   static final int WORKER_PORT = 17020;
   static final int NODE_MANAGER_PORT = 45454;
   /** What each NodeManager offers to containers, as the mini cluster's {@code TerasortCluster}. */
@@ -51,13 +52,16 @@ public final class NetnsCluster implements AutoCloseable {
   private final ClassPaths classPaths;
   private final List<HostProcess> daemons = new ArrayList<>();
   private final Map<String, HostProcess> nodeManagers = new LinkedHashMap<>();
-  private HostProcess master;
+  private final int masterCount;
+  private int restarts;
+  private final List<HostProcess> masters = new ArrayList<>();
   private HostProcess resourceManager;
 
-  private NetnsCluster(Path runDir, NodeNetwork network, ClassPaths classPaths) {
+  private NetnsCluster(Path runDir, NodeNetwork network, ClassPaths classPaths, int masterCount) {
     this.runDir = runDir;
     this.network = network;
     this.classPaths = classPaths;
+    this.masterCount = masterCount;
   }
 
   /**
@@ -67,8 +71,21 @@ public final class NetnsCluster implements AutoCloseable {
    */
   public static NetnsCluster start(Path runDir, int nodes, long workerReserveBytes, ClassPaths classPaths)
       throws IOException, InterruptedException {
+    return start(runDir, nodes, workerReserveBytes, classPaths, 1);
+  }
+
+  /**
+   * As {@link #start(Path, int, long, ClassPaths)}, with {@code masters} SCache masters on the control host; with
+   * more than one, a ZooKeeper server runs there too, the masters elect their leader through it, and workers and
+   * clients find the leader there (docs/high-availability.md).
+   */
+  public static NetnsCluster start(Path runDir, int nodes, long workerReserveBytes, ClassPaths classPaths,
+      int masters) throws IOException, InterruptedException {
+    if (masters < 1 || masters > 3) {
+      throw new IllegalArgumentException("1 to 3 masters, not " + masters);
+    }
     NodeNetwork network = NodeNetwork.forRun(runDir, nodes);
-    NetnsCluster cluster = new NetnsCluster(runDir.toAbsolutePath(), network, classPaths);
+    NetnsCluster cluster = new NetnsCluster(runDir.toAbsolutePath(), network, classPaths, masters);
     try {
       cluster.writeConfiguration(workerReserveBytes);
       cluster.startDaemons();
@@ -144,6 +161,9 @@ public final class NetnsCluster implements AutoCloseable {
       yarn.put("yarn.nodemanager.aux-services.scache.class", "org.scache.hadoop.ScacheAuxService");
       // SCache as docs/deploy-yarn.md has it: the worker's host is its NodeManager's
       yarn.put("scache.worker.master.address", ctl.name() + ":" + MASTER_PORT);
+      if (masterCount > 1) {
+        yarn.put("scache.master.zookeeper.quorum", zooKeeperQuorum());
+      }
       yarn.put("scache.worker.rpc.port", Integer.toString(WORKER_PORT));
       yarn.put("scache.worker.memory.reserve.bytes", Long.toString(workerReserveBytes));
       yarn.put("scache.security.cluster.secret", SECRET);
@@ -163,27 +183,51 @@ public final class NetnsCluster implements AutoCloseable {
       mapred.put("yarn.app.mapreduce.am.resource.mb", "512");
       mapred.put("yarn.app.mapreduce.am.command-opts", "-Xmx320m");
       mapred.put("scache.client.master.address", ctl.name() + ":" + MASTER_PORT);
+      if (masterCount > 1) {
+        mapred.put("scache.master.zookeeper.quorum", zooKeeperQuorum());
+      }
       mapred.put("scache.security.cluster.secret", SECRET);
       SiteFile.write(conf.resolve("mapred-site.xml"), mapred);
       Files.writeString(conf.resolve("log4j.properties"), log4j, StandardCharsets.UTF_8);
     }
-    Files.writeString(runDir.resolve("master.properties"), "scache.master.bind.host=" + ctl.address() + "\n"
-        + "scache.master.rpc.port=" + MASTER_PORT + "\n"
-        + "scache.security.cluster.secret=" + SECRET + "\n", StandardCharsets.UTF_8);
+    for (int i = 0; i < masterCount; i++) {
+      String ha = masterCount == 1 ? "" : "scache.master.zookeeper.quorum=" + zooKeeperQuorum() + "\n"
+          + "scache.master.advertised.host=" + ctl.name() + "\n";
+      Files.writeString(masterProperties(i), "scache.master.bind.host=" + ctl.address() + "\n"
+          + "scache.master.rpc.port=" + (MASTER_PORT + 2 * i) + "\n"
+          + "scache.master.http.port=" + (MASTER_PORT + 2 * i + 1) + "\n"
+          + ha
+          + "scache.security.cluster.secret=" + SECRET + "\n", StandardCharsets.UTF_8);
+    }
     Files.writeString(runDir.resolve("cluster.properties"), "nodemanagers=" + network.nodes().size() + "\n"
         + "data.dir=" + runDir.resolve("data") + "\n"
         + "scache.master=" + ctl.name() + ":" + MASTER_PORT + "\n"
+        + (masterCount > 1 ? "scache.zookeeper=" + zooKeeperQuorum() + "\n" : "")
         + "scache.secret=" + SECRET + "\n", StandardCharsets.UTF_8);
+  }
+
+  private String zooKeeperQuorum() {
+    return network.control().name() + ":" + ZOOKEEPER_PORT;
+  }
+
+  private Path masterProperties(int i) {
+    return runDir.resolve(masterCount == 1 ? "master.properties" : "master-" + (i + 1) + ".properties");
   }
 
   // ---------------------------------------------------------------- daemons
 
   private HostProcess startJvm(String name, NodeNetwork.Host host, List<Path> classPath, String mainClass,
       List<String> args, String heap) throws IOException {
+    return startJvm(name, host, classPath, mainClass, args, heap, List.of());
+  }
+
+  private HostProcess startJvm(String name, NodeNetwork.Host host, List<Path> classPath, String mainClass,
+      List<String> args, String heap, List<String> extraOptions) throws IOException {
     List<Path> cp = new ArrayList<>();
     cp.add(confDir(host));
     cp.addAll(classPath);
-    List<String> opts = new ArrayList<>(List.of("-Xmx" + heap, "-Djava.net.preferIPv4Stack=true",
+    List<String> opts = new ArrayList<>(extraOptions);
+    opts.addAll(List.of("-Xmx" + heap, "-Djava.net.preferIPv4Stack=true",
         "-Dhadoop.home.dir=" + runDir, "-Dhadoop.log.dir=" + runDir.resolve("logs"),
         "-Dyarn.log.dir=" + runDir.resolve("logs")));
     opts.addAll(List.of(JAVA_OPENS.split(" ")));
@@ -197,13 +241,22 @@ public final class NetnsCluster implements AutoCloseable {
 
   private void startDaemons() throws IOException, InterruptedException {
     NodeNetwork.Host ctl = network.control();
-    master = startJvm("scache-master", ctl, classPaths.full(), "org.scache.master.MasterMain",
-        List.of("--conf", runDir.resolve("master.properties").toString()), "512m");
+    if (masterCount > 1) {
+      HostProcess zk = startJvm("zookeeper", ctl, classPaths.full(), "org.apache.zookeeper.server.ZooKeeperServerMain",
+          List.of(Integer.toString(ZOOKEEPER_PORT), runDir.resolve("zookeeper").toString()), "256m",
+          List.of("-Dzookeeper.admin.enableServer=false"));
+      zk.awaitLog("its port", l -> l.contains("binding to port"), 1, START_TIMEOUT);
+    }
+    for (int i = 0; i < masterCount; i++) {
+      masters.add(startMaster(i));
+    }
     resourceManager = startJvm("resourcemanager", ctl, classPaths.hadoop(),
         "org.apache.hadoop.yarn.server.resourcemanager.ResourceManager", List.of(), "768m");
     HostProcess history = startJvm("historyserver", ctl, classPaths.hadoop(),
         "org.apache.hadoop.mapreduce.v2.hs.JobHistoryServer", List.of(), "384m");
-    master.awaitLog("listening", l -> l.contains("listening on"), 1, START_TIMEOUT);
+    for (HostProcess m : masters) {
+      m.awaitLog("listening", l -> l.contains("listening on"), 1, START_TIMEOUT);
+    }
     resourceManager.awaitLog("its client port", l -> l.contains("IPC Server listener on 8032"), 1, START_TIMEOUT);
     for (NodeNetwork.Host node : network.nodes()) {
       nodeManagers.put(node.name(), startJvm("nodemanager-" + node.name(), node, classPaths.hadoop(),
@@ -213,28 +266,89 @@ public final class NetnsCluster implements AutoCloseable {
     resourceManager.awaitLog(n + " NodeManagers", l -> l.contains("registered with capability"), n, START_TIMEOUT);
     long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
     while (registeredWorkers().size() < n) {
-      if (System.nanoTime() > deadline || !master.isAlive()) {
+      if (System.nanoTime() > deadline || masters.stream().noneMatch(HostProcess::isAlive)) {
         throw new IOException("SCache workers registered: " + registeredWorkers() + " of " + n + "; see the "
-            + "NodeManagers' logs in " + runDir.resolve("logs") + "; the master's log ends with:\n" + master.tail(20));
+            + "NodeManagers' logs in " + runDir.resolve("logs") + "; the first master's log ends with:\n"
+            + masters.get(0).tail(20));
       }
       Thread.sleep(200);
     }
     history.awaitLog("its port", l -> l.contains("IPC Server listener on 10020"), 1, START_TIMEOUT);
   }
 
-  /** The worker identities that have registered with the master so far. */
+  private HostProcess startMaster(int i) throws IOException {
+    String name = (masterCount == 1 ? "scache-master" : "scache-master-" + (i + 1)) + restartSuffix();
+    return startJvm(name, network.control(), classPaths.full(), "org.scache.master.MasterMain",
+        List.of("--conf", masterProperties(i).toString()), "512m");
+  }
+
+  /** Empty for a daemon's first start; a daemon started again logs to a file of its own. */
+  private String restartSuffix() {
+    return restarts == 0 ? "" : "-restart" + restarts;
+  }
+
+  /** The worker identities that have registered with a master so far. */
   Set<String> registeredWorkers() throws IOException {
     Set<String> ids = new TreeSet<>();
-    Path log = master.log();
-    if (Files.exists(log)) {
-      for (String line : Files.readAllLines(log, StandardCharsets.ISO_8859_1)) {
-        Matcher m = WORKER_REGISTERED.matcher(line);
-        if (m.find()) {
-          ids.add(m.group(1));
+    for (HostProcess master : masters) {
+      Path log = master.log();
+      if (Files.exists(log)) {
+        for (String line : Files.readAllLines(log, StandardCharsets.ISO_8859_1)) {
+          Matcher m = WORKER_REGISTERED.matcher(line);
+          if (m.find()) {
+            ids.add(m.group(1));
+          }
         }
       }
     }
     return ids;
+  }
+
+  /** The SCache masters on the control host. */
+  public int masterCount() {
+    return masterCount;
+  }
+
+  /**
+   * The index of the master that leads now, as the masters' logs say (the last election line of each); -1 while
+   * none does.
+   */
+  public int leadingMaster() throws IOException {
+    for (int i = 0; i < masters.size(); i++) {
+      HostProcess m = masters.get(i);
+      if (!m.isAlive() || !Files.exists(m.log())) {
+        continue;
+      }
+      String last = "";
+      for (String line : Files.readAllLines(m.log(), StandardCharsets.ISO_8859_1)) {
+        if (line.contains("MasterElection") && (line.endsWith(" leads")
+            || line.contains("stands by") || line.contains("giving the leadership up"))) {
+          last = line;
+        }
+      }
+      if (last.endsWith(" leads")) {
+        return i;
+      }
+    }
+    return masterCount == 1 && masters.get(0).isAlive() ? 0 : -1;
+  }
+
+  /** Whether master {@code i}'s process runs. */
+  public boolean masterAlive(int i) {
+    return masters.get(i).isAlive();
+  }
+
+  /** Kills master {@code i} at once ({@code kill -9}), as a process or host that dies. */
+  public void killMaster(int i) {
+    masters.get(i).kill();
+  }
+
+  /** Starts master {@code i} again (logging to a new file); it stands by until elected. */
+  public void restartMaster(int i) throws IOException {
+    masters.get(i).stop(Duration.ofSeconds(5));
+    daemons.remove(masters.get(i));
+    restarts++;
+    masters.set(i, startMaster(i));
   }
 
   /**
@@ -261,6 +375,57 @@ public final class NetnsCluster implements AutoCloseable {
     }
     network.nodes().stream().filter(h -> h.name().equals(node)).findFirst().ifPresent(network::killEverything);
     nm.kill();
+  }
+
+  /**
+   * Starts node {@code node}'s NodeManager (and its SCache worker) again after {@link #loseNode}, and waits until it
+   * has registered with the ResourceManager again.
+   */
+  public void restartNode(String node) throws IOException, InterruptedException {
+    NodeNetwork.Host host = network.nodes().stream().filter(h -> h.name().equals(node)).findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("no node " + node));
+    HostProcess old = nodeManagers.get(node);
+    old.stop(Duration.ofSeconds(5));
+    daemons.remove(old);
+    int before = countLines(resourceManager, "registered with capability");
+    restarts++;
+    nodeManagers.put(node, startJvm("nodemanager-" + node + restartSuffix(), host, classPaths.hadoop(),
+        "org.apache.hadoop.yarn.server.nodemanager.NodeManager", List.of(), "768m"));
+    resourceManager.awaitLog(node + " registered again", l -> l.contains("registered with capability"), before + 1,
+        START_TIMEOUT);
+  }
+
+  /**
+   * Kills node {@code node}'s NodeManager process ({@code kill -9}), so that its SCache worker and every block it
+   * held are gone, and starts it again at once; the node's containers keep running.
+   */
+  public void restartNodeManager(String node) throws IOException, InterruptedException {
+    HostProcess nm = nodeManagers.get(node);
+    if (nm == null) {
+      throw new IllegalArgumentException("no node " + node + "; nodes: " + nodeManagers.keySet());
+    }
+    nm.kill();
+    restartNode(node);
+  }
+
+  private static int countLines(HostProcess p, String text) throws IOException {
+    if (!Files.exists(p.log())) {
+      return 0;
+    }
+    return (int) Files.readAllLines(p.log(), StandardCharsets.ISO_8859_1).stream().filter(l -> l.contains(text))
+        .count();
+  }
+
+  /** Cuts node {@code node}'s link for {@code cut}, then puts it back. */
+  public void cutLink(String node, Duration cut) throws IOException, InterruptedException {
+    NodeNetwork.Host host = network.nodes().stream().filter(h -> h.name().equals(node)).findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("no node " + node));
+    network.setLinkUp(host, false);
+    try {
+      Thread.sleep(cut.toMillis());
+    } finally {
+      network.setLinkUp(host, true);
+    }
   }
 
   /** The node hosts' names. */
