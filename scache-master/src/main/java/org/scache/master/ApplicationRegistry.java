@@ -33,7 +33,10 @@ final class ApplicationRegistry implements AutoCloseable {
     this(clock, tombstoneTtl, stateDir.map(ApplicationJournal::open), true);
   }
 
-  /** A registry that keeps its applications in {@code store}, reading back what an earlier master kept there. */
+  /**
+   * A registry that keeps its applications in {@code store}, reading back what an earlier master kept there when
+   * {@code load} (a flag only because this and the state-directory constructor erase to one signature).
+   */
   ApplicationRegistry(Clock clock, Duration tombstoneTtl, Optional<? extends ApplicationStore> store, boolean load) {
     this.clock = clock;
     this.tombstoneTtl = tombstoneTtl;

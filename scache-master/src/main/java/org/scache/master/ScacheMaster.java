@@ -51,7 +51,6 @@ public final class ScacheMaster implements AutoCloseable {
   private final Optional<CuratorFramework> zk;
   private final Optional<MasterElection> election;
   private final Optional<ZooKeeperState> kept;
-  private final Optional<Path> stateDir;
   private volatile MasterTerm term;
 
   private ScacheMaster(ScacheConf conf, Clock clock) throws InterruptedException {
@@ -65,7 +64,7 @@ public final class ScacheMaster implements AutoCloseable {
     byte[] clusterSecret = secret.getBytes(StandardCharsets.UTF_8);
     String quorum = conf.get(ScacheOptions.MASTER_ZOOKEEPER_QUORUM);
     String dir = conf.get(ScacheOptions.MASTER_STATE_DIR);
-    this.stateDir = dir.isEmpty() || !quorum.isEmpty() ? Optional.empty() : Optional.of(Path.of(dir));
+    Optional<Path> stateDir = dir.isEmpty() || !quorum.isEmpty() ? Optional.empty() : Optional.of(Path.of(dir));
     if (quorum.isEmpty() && dir.isEmpty()) {
       LOG.warn("{} is not set: applications and their secrets are not kept across a restart of this master, and "
           + "after one an application id belongs to whoever registers it first", ScacheOptions.MASTER_STATE_DIR.key());
