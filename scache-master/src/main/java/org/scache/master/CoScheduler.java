@@ -143,6 +143,23 @@ final class CoScheduler {
         + " maps finished when the observation threshold (" + threshold + ") was reached";
   }
 
+  /**
+   * Takes a placement made before this master led (kept in ZooKeeper or the state directory) into its stage's
+   * Algorithm 2 state, as if placed here: the stage's next shuffle accumulates onto it. Shuffles of one stage
+   * must come in the order they were placed; a later shuffle's moves are in the earlier ones' kept placements.
+   */
+  synchronized void rememberPlaced(ShuffleSpec shape, ShufflePlacement placement) {
+    if (shape.stageId() == ShuffleSpec.NO_STAGE) {
+      return;
+    }
+    Stage stage = stages.computeIfAbsent(new StageKey(shape.appId(), shape.stageId()), k -> new Stage());
+    for (ReduceAssignment a : placement.assignments()) {
+      stage.scheduler.remember(a.reduceId(), a.predictedBytes() == ReduceAssignment.UNKNOWN_SIZE ? 0
+          : a.predictedBytes(), a.worker().workerId());
+    }
+    stage.shuffles.add(shape.shuffleId());
+  }
+
   /** Forgets the stages of a removed application. */
   synchronized void forgetApplication(String appId) {
     stages.keySet().removeIf(k -> k.appId().equals(appId));

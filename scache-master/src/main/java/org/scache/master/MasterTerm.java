@@ -1,5 +1,8 @@
 package org.scache.master;
 
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Optional;
 import org.scache.common.Clock;
 import org.scache.common.ScacheException;
@@ -40,9 +43,15 @@ final class MasterTerm {
     ShuffleBudget budget = ShuffleBudget.of(conf.get(ScacheOptions.MASTER_SHUFFLE_STATE_MAX),
         conf.get(ScacheOptions.MASTER_SHUFFLE_STATE_APPLICATION_SHARE), Runtime.getRuntime().maxMemory());
     ShuffleRegistry shuffles = new ShuffleRegistry(budget);
+    CoScheduler coScheduler = new CoScheduler(conf.get(ScacheOptions.MASTER_SCHEDULE_OBSERVATION_THRESHOLD),
+        conf.get(ScacheOptions.MASTER_SCHEDULE_SLOTS_PER_WORKER), clock);
     int placed = 0;
     int kept = 0;
-    for (ShuffleStore.Stored stored : shuffleStore.load()) {
+    List<ShuffleStore.Stored> inOrder = new ArrayList<>(shuffleStore.load());
+    // a stage's shuffles are placed in the order they were registered: their ids
+    inOrder.sort(Comparator.comparing((ShuffleStore.Stored st) -> st.spec().appId())
+        .thenComparingInt(st -> st.spec().shuffleId()));
+    for (ShuffleStore.Stored stored : inOrder) {
       if (!applications.isRegistered(stored.spec().appId())) {
         continue;
       }
@@ -53,6 +62,7 @@ final class MasterTerm {
         });
         kept++;
         placed += stored.placement().isPresent() ? 1 : 0;
+        stored.placement().ifPresent(p -> coScheduler.rememberPlaced(stored.spec(), p));
       } catch (ScacheException e) {
         LOG.warn("shuffle {} of {} is not taken over: {}", stored.spec().shuffleId(), stored.spec().appId(),
             e.getMessage());
@@ -61,8 +71,6 @@ final class MasterTerm {
     if (kept > 0 || applications.size() > 0) {
       LOG.info("taken over: {} applications, {} shuffles, {} of them placed", applications.size(), kept, placed);
     }
-    CoScheduler coScheduler = new CoScheduler(conf.get(ScacheOptions.MASTER_SCHEDULE_OBSERVATION_THRESHOLD),
-        conf.get(ScacheOptions.MASTER_SCHEDULE_SLOTS_PER_WORKER), clock);
     MasterRequests requests = new MasterRequests(workers, applications, shuffles, coScheduler,
         new IncompleteRounds(), notifier, conf.get(ScacheOptions.MASTER_HEARTBEAT_INTERVAL).toMillis(), clock,
         metrics, shuffleStore);

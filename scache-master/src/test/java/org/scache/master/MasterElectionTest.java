@@ -150,6 +150,52 @@ class MasterElectionTest {
     assertEquals(Status.AUTH_FAILED, stolen.status());
   }
 
+  @Test
+  void theMasterElectedAfterTheLeader_placesTheNextShuffleOfAStageOnTheStageSoFar_asALoneMasterWould()
+      throws Exception {
+    ScacheMaster lone = ScacheMaster.start(ScacheConf.empty()
+        .with(ScacheOptions.SECURITY_CLUSTER_SECRET, "cluster")
+        .with(ScacheOptions.MASTER_BIND_HOST, "127.0.0.1").with(ScacheOptions.MASTER_PORT, 0)
+        .with(ScacheOptions.MASTER_HTTP_PORT, -1));
+    masters.add(lone);
+    ScacheMaster a = master("a");
+    ScacheMaster b = master("b");
+    ScacheMaster first = awaitLeader(a, b);
+    ScacheMaster second = first == a ? b : a;
+    for (ScacheMaster m : List.of(lone, first)) {
+      m.handleTrusted(new Message.RegisterWorker(W1, 1 << 20, 0));
+      m.handleTrusted(new Message.RegisterWorker(W2, 1 << 20, 0));
+      m.handleTrusted(new Message.RegisterApplication("app", SECRET));
+      placeStageShuffle(m, 0, W1, 900, 800, 20, 10);
+      placeStageShuffle(m, 1, W2, 30, 40, 700, 600);
+    }
+    first.close();
+    awaitLeader(second);
+    second.handleTrusted(new Message.RegisterWorker(W1, 1 << 20, 0));
+    second.handleTrusted(new Message.RegisterWorker(W2, 1 << 20, 0));
+
+    ShufflePlacement expected = placeStageShuffle(lone, 2, W1, 500, 5, 5, 500);
+    ShufflePlacement afterFailover = placeStageShuffle(second, 2, W1, 500, 5, 5, 500);
+    assertEquals("accumulated", afterFailover.policy(), "the stage's earlier shuffles are remembered");
+    assertEquals(expected, afterFailover);
+    assertEquals(((Message.ScheduleResult) lone.handleTrusted(new Message.GetScheduleResult("app", 0))).placement(),
+        ((Message.ScheduleResult) second.handleTrusted(new Message.GetScheduleResult("app", 0))).placement(),
+        "the earlier shuffles' reduces moved with the new one's as they would have on one master");
+  }
+
+  /** Registers shuffle {@code id} of stage 7 (one map, on {@code holder}) and returns its placement. */
+  private static ShufflePlacement placeStageShuffle(ScacheMaster m, int id, WorkerInfo holder, long... sizes) {
+    m.handleTrusted(new Message.RegisterShuffle(new ShuffleSpec("app", id, 1, sizes.length, PartitionerKind.HASH, 0,
+        List.of(), 7, java.util.Optional.empty())));
+    List<BlockSize> blocks = new ArrayList<>();
+    for (int r = 0; r < sizes.length; r++) {
+      blocks.add(new BlockSize(new BlockId("app", id, 0, 0, r), sizes[r]));
+    }
+    m.handleTrusted(new Message.ReportBlocks(holder.workerId(), blocks));
+    m.handleTrusted(new Message.MapFinished("app", id, 0, 0));
+    return ((Message.ScheduleResult) m.handleTrusted(new Message.GetScheduleResult("app", id))).placement();
+  }
+
   private static void runMap(ScacheMaster m, int map, WorkerInfo holder, long... sizes) {
     List<BlockSize> blocks = new ArrayList<>();
     for (int r = 0; r < sizes.length; r++) {

@@ -80,6 +80,18 @@ public final class AccumulatedScheduler {
     return new AccumulatedSchedule(accumulated, schedule, reshuffles);
   }
 
+  /**
+   * Adds what an earlier shuffle of the stage placed for reduce {@code reduceId} (its predicted size, on
+   * {@code host}) to the accumulated state without scheduling anything: how a master that takes over a
+   * stage from a kept placement goes on where the one before it stopped.
+   */
+  public void remember(int reduceId, double size, String host) {
+    require(reduceId >= 0, "reduce id must not be negative but was %d", reduceId);
+    Objects.requireNonNull(host, "host");
+    AccumulatedReduce prev = shuffles.get(reduceId);
+    shuffles.put(reduceId, new AccumulatedReduce((prev == null ? 0 : prev.size()) + Math.max(0, size), host));
+  }
+
   /** M_SCHEDULE lines 4-8 for one reduce. */
   static ReducePrediction accumulate(ReducePrediction reduce, AccumulatedReduce prev) {
     double total = reduce.size() + prev.size();
