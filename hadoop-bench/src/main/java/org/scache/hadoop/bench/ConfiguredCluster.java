@@ -111,6 +111,11 @@ final class ConfiguredCluster implements SortCluster {
   }
 
   private ScacheClient client(String worker) {
+    return ScacheClient.create(scacheConf(worker), "stats-reader", "unused".getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** How a client of this cluster finds its master (or the leader) and, unless null, {@code worker}. */
+  ScacheConf scacheConf(String worker) {
     ScacheConf conf = ScacheConf.empty().with(ScacheOptions.CLIENT_MASTER_ADDRESS, master)
         .with(ScacheOptions.SECURITY_CLUSTER_SECRET, secret);
     if (!zooKeeper.isEmpty()) {
@@ -119,7 +124,7 @@ final class ConfiguredCluster implements SortCluster {
     if (worker != null) {
       conf = conf.with(ScacheOptions.CLIENT_WORKER_ADDRESS, worker);
     }
-    return ScacheClient.create(conf, "stats-reader", "unused".getBytes(StandardCharsets.UTF_8));
+    return conf;
   }
 
   @Override

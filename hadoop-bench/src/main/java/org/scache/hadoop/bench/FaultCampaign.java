@@ -15,6 +15,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.scache.bench.ByteSize;
+import org.scache.bench.netns.HostProcess;
 import org.scache.hadoop.bench.netns.ClassPaths;
 import org.scache.hadoop.bench.netns.NetnsCluster;
 
@@ -32,7 +33,13 @@ import org.scache.hadoop.bench.netns.NetnsCluster;
  *       points; its NodeManager and worker are started again after the job;
  *   <li>{@code link-prefetch}: the second node's link cut for 20 s while the maps run (and the workers prefetch);
  *   <li>{@code worker-restart}: the last node's NodeManager, with its SCache worker, killed and started again
- *       while the maps run: the blocks it held are gone, and the maps that wrote them must run again.
+ *       while the maps run: the blocks it held are gone, and the maps that wrote them must run again;
+ *   <li>{@code spill-full}: while the maps run, every node's spill disk (a tmpfs of {@code --spill-disk} bytes of
+ *       its own) filled to the last byte and its worker's reserve filled by another application
+ *       ({@link ReserveBallast}); 20 s later the disks are freed, and the other application's blocks stay until the
+ *       job has ended. Every node, because a single one may run none of the job's maps in those 20 s. The run says
+ *       how many spills the workers could not write once their reserves were full: each is a put of the job (or a
+ *       spill of the other application's blocks to make room for one) that had to wait.
  * </ul>
  * Runs as root (network namespaces); every run's client log is kept under the results directory.
  */
@@ -41,8 +48,17 @@ public final class FaultCampaign {
   private static final Duration JOB_TIMEOUT = Duration.ofMinutes(12);
   /** How long after a job's maps are first seen running a fault "during the maps" comes, at the latest. */
   private static final Duration MAP_STAGE_DELAY = Duration.ofSeconds(6);
+  /** How long a cut link stays down, and a filled spill disk full. */
+  private static final Duration OUTAGE = Duration.ofSeconds(20);
+  /** What the worker logs for each block it could not spill. */
+  private static final String SPILL_REFUSED = "treating the spill disk as full";
+  /** The other application's processes that fill the reserves in the spill-full case, while they run. */
+  private static final List<HostProcess> BALLAST = new java.util.concurrent.CopyOnWriteArrayList<>();
+  /** Spills refused on every node once the spill-full case had filled the reserves; -1 before. */
+  private static final java.util.concurrent.atomic.AtomicInteger REFUSED_AT_FULL =
+      new java.util.concurrent.atomic.AtomicInteger(-1);
   private static final List<String> FAULTS = List.of("master-maps", "master-reduces", "node-maps", "node-reduces",
-      "link-prefetch", "worker-restart");
+      "link-prefetch", "worker-restart", "spill-full");
 
   private FaultCampaign() {}
 
@@ -68,6 +84,9 @@ public final class FaultCampaign {
         new Options.Option("faults", String.join(",", FAULTS), "faults, comma-separated, of " + FAULTS),
         new Options.Option("repetitions", "5", "runs of each job with each fault, and undisturbed"),
         new Options.Option("nodes", "3", "NodeManager hosts"),
+        new Options.Option("reserve", "512m", "memory each worker reserves for blocks"),
+        new Options.Option("spill-disk", "1g", "size of each worker's spill disk of its own (a tmpfs); 0: the "
+            + "JVM's temporary directory, and no spill-full fault"),
         new Options.Option("results", "target/fault-campaign", "where the runs' logs and results.csv go"));
     try {
       if (!options.parse(args)) {
@@ -93,14 +112,20 @@ public final class FaultCampaign {
       faults.add(f.trim());
     }
     int repetitions = options.getInt("repetitions");
+    long spillDisk = ByteSize.parse(options.get("spill-disk"));
+    if (spillDisk == 0 && faults.contains("spill-full")) {
+      throw new IllegalArgumentException("the spill-full fault needs spill disks of their own (--spill-disk)");
+    }
     Path module = Path.of("").toAbsolutePath();
     Path results = module.resolve(options.get("results"));
     Files.createDirectories(results);
     long started = System.nanoTime();
     List<Run> runs = new ArrayList<>();
-    say("starting the namespaced cluster: " + options.get("nodes") + " nodes, two SCache masters and ZooKeeper");
+    say("starting the namespaced cluster: " + options.get("nodes") + " nodes, two SCache masters and ZooKeeper; "
+        + "workers reserve " + options.get("reserve") + (spillDisk > 0 ? " and spill to a disk of "
+        + options.get("spill-disk") + " each" : ""));
     try (NetnsCluster cluster = NetnsCluster.start(module.resolve("target").resolve("fault-cluster"),
-        options.getInt("nodes"), 512 * ByteSize.MIB, ClassPaths.of(module), 2)) {
+        options.getInt("nodes"), ByteSize.parse(options.get("reserve")), ClassPaths.of(module), 2, spillDisk)) {
       for (Job job : jobs) {
         Path data = cluster.runDir().resolve("data");
         Path input = data.resolve(job.tag() + "-input");
@@ -146,6 +171,7 @@ public final class FaultCampaign {
     if (expected != null) {
       args.addAll(List.of("--expected", expected.toString()));
     }
+    REFUSED_AT_FULL.set(-1);
     long t = System.nanoTime();
     int code = cluster.runClient(name, CampaignJob.class.getName(), args, JOB_TIMEOUT, line -> {
       if (line.contains("CAMPAIGN ")) {
@@ -182,11 +208,16 @@ public final class FaultCampaign {
     if (!fault.equals("none") && !fault.equals("reference") && injected.get().isEmpty()) {
       outcome = outcome + ", fault-not-injected";
     }
+    String what = injected.get();
+    if (fault.equals("spill-full") && REFUSED_AT_FULL.get() >= 0) {
+      what = what + "; " + (refusedSpills(cluster) - REFUSED_AT_FULL.get()) + " spills refused after the reserves "
+          + "were full";
+    }
     restore(cluster, fault);
     if (code == 0 && last.get().startsWith("same ")) {
       seconds = Double.parseDouble(last.get().substring(5).trim());
     }
-    return new Run(job, fault, rep, outcome, seconds, injected.get());
+    return new Run(job, fault, rep, outcome, seconds, what);
   }
 
   /** Injects {@code fault} {@code delayMillis} from now, unless it was already (or is about to be) injected. */
@@ -231,8 +262,37 @@ public final class FaultCampaign {
         }
         case "link-prefetch" -> {
           String node = cluster.nodeNames().get(Math.min(1, cluster.nodeNames().size() - 1));
-          say("  cutting " + node + "'s link for 20 s");
-          cluster.cutLink(node, Duration.ofSeconds(20));
+          say("  cutting " + node + "'s link for " + OUTAGE.toSeconds() + " s");
+          cluster.cutLink(node, OUTAGE);
+        }
+        case "spill-full" -> {
+          Path release = cluster.runDir().resolve("ballast.release");
+          Files.deleteIfExists(release);
+          try {
+            long filled = 0;
+            for (String node : cluster.nodeNames()) {
+              filled += cluster.fillSpillDisk(node);
+            }
+            for (String node : cluster.nodeNames()) {
+              BALLAST.add(cluster.startClient("ballast-" + node + "-" + System.currentTimeMillis(),
+                  ReserveBallast.class.getName(), List.of("--cluster", cluster.runDir().toString(), "--worker",
+                      node + ":" + NetnsCluster.WORKER_PORT, "--release", release.toString())));
+            }
+            List<String> held = new ArrayList<>();
+            for (HostProcess ballast : BALLAST) {
+              ballast.awaitLog("a full reserve", l -> l.startsWith("BALLAST full"), 1, Duration.ofSeconds(60));
+              String line = lastLine(ballast, "BALLAST full: ");
+              held.add(line.substring("BALLAST full: ".length(), line.indexOf(" held")));
+            }
+            REFUSED_AT_FULL.set(refusedSpills(cluster));
+            say("  every spill disk filled (" + ByteSize.format(filled) + " written) and every reserve (" + held
+                + " held by another application); the disks stay full for " + OUTAGE.toSeconds() + " s");
+            Thread.sleep(OUTAGE.toMillis());
+          } finally {
+            for (String node : cluster.nodeNames()) {
+              cluster.freeSpillDisk(node);
+            }
+          }
         }
         default -> throw new IllegalArgumentException(fault);
       }
@@ -241,8 +301,41 @@ public final class FaultCampaign {
     }
   }
 
-  /** Puts back what the fault took: a master started again, a node started again. */
+  private static int refusedSpills(NetnsCluster cluster) throws IOException {
+    int n = 0;
+    for (String node : cluster.nodeNames()) {
+      n += cluster.nodeManagerLogLines(node, SPILL_REFUSED);
+    }
+    return n;
+  }
+
+  private static String lastLine(HostProcess p, String prefix) throws IOException {
+    String last = "";
+    for (String line : Files.readAllLines(p.log(), StandardCharsets.ISO_8859_1)) {
+      if (line.startsWith(prefix)) {
+        last = line;
+      }
+    }
+    return last;
+  }
+
+  /**
+   * Puts back what the fault took: a master started again, a node started again, the other application's blocks
+   * released.
+   */
   private static void restore(NetnsCluster cluster, String fault) throws IOException, InterruptedException {
+    if (!BALLAST.isEmpty()) {
+      Files.writeString(cluster.runDir().resolve("ballast.release"), "");
+      for (HostProcess ballast : BALLAST) {
+        try {
+          ballast.awaitLog("its release", l -> l.startsWith("BALLAST released"), 1, Duration.ofSeconds(60));
+        } catch (IOException e) {
+          say("  the other application did not release its blocks: " + e.getMessage());
+        }
+        cluster.stopClient(ballast, Duration.ofSeconds(10));
+      }
+      BALLAST.clear();
+    }
     if (fault.startsWith("master-")) {
       for (int i = 0; i < cluster.masterCount(); i++) {
         if (!cluster.masterAlive(i)) {

@@ -35,7 +35,7 @@ import org.scache.bench.netns.NodeNetwork;
 public final class NetnsCluster implements AutoCloseable {
   static final int MASTER_PORT = 17010;
   static final int ZOOKEEPER_PORT = 2181;
-  static final int WORKER_PORT = 17020;
+  public static final int WORKER_PORT = 17020;
   static final int NODE_MANAGER_PORT = 45454;
   /** What each NodeManager offers to containers, as the mini cluster's {@code TerasortCluster}. */
   static final int NODE_MANAGER_MEMORY_MB = 2048;
@@ -45,6 +45,7 @@ public final class NetnsCluster implements AutoCloseable {
       "sun.nio.ch", "sun.security.util", "sun.security.x509").map(p -> "--add-opens=java.base/" + p + "=ALL-UNNAMED")
       .toList());
   private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
+  private static final String SPILL_DISKS = "spill-disks";
   private static final Pattern WORKER_REGISTERED = Pattern.compile("worker (\\S+) registered from");
 
   private final Path runDir;
@@ -55,6 +56,7 @@ public final class NetnsCluster implements AutoCloseable {
   private final int masterCount;
   private int restarts;
   private final List<HostProcess> masters = new ArrayList<>();
+  private final SpillDisks spillDisks = new SpillDisks();
   private HostProcess resourceManager;
 
   private NetnsCluster(Path runDir, NodeNetwork network, ClassPaths classPaths, int masterCount) {
@@ -81,12 +83,27 @@ public final class NetnsCluster implements AutoCloseable {
    */
   public static NetnsCluster start(Path runDir, int nodes, long workerReserveBytes, ClassPaths classPaths,
       int masters) throws IOException, InterruptedException {
+    return start(runDir, nodes, workerReserveBytes, classPaths, masters, 0);
+  }
+
+  /**
+   * As {@link #start(Path, int, long, ClassPaths, int)}; with {@code spillDiskBytes} above 0, each worker spills to a
+   * disk of that size of its own (a tmpfs), which {@link #fillSpillDisk} can fill.
+   */
+  public static NetnsCluster start(Path runDir, int nodes, long workerReserveBytes, ClassPaths classPaths,
+      int masters, long spillDiskBytes) throws IOException, InterruptedException {
     if (masters < 1 || masters > 3) {
       throw new IllegalArgumentException("1 to 3 masters, not " + masters);
     }
+    SpillDisks.unmountLeftovers(runDir.toAbsolutePath().resolve(SPILL_DISKS));
     NodeNetwork network = NodeNetwork.forRun(runDir, nodes);
     NetnsCluster cluster = new NetnsCluster(runDir.toAbsolutePath(), network, classPaths, masters);
     try {
+      if (spillDiskBytes > 0) {
+        for (NodeNetwork.Host node : network.nodes()) {
+          cluster.spillDisks.mount(cluster.runDir.resolve(SPILL_DISKS), node.name(), spillDiskBytes);
+        }
+      }
       cluster.writeConfiguration(workerReserveBytes);
       cluster.startDaemons();
     } catch (IOException | InterruptedException | RuntimeException e) {
@@ -166,6 +183,9 @@ public final class NetnsCluster implements AutoCloseable {
       }
       yarn.put("scache.worker.rpc.port", Integer.toString(WORKER_PORT));
       yarn.put("scache.worker.memory.reserve.bytes", Long.toString(workerReserveBytes));
+      if (network.nodes().contains(host) && spillDisks.hasDisks()) {
+        yarn.put("scache.worker.spill.dirs", spillDisks.of(host.name()).toString());
+      }
       yarn.put("scache.security.cluster.secret", SECRET);
       yarn.put("yarn.application.classpath", "$HADOOP_CONF_DIR," + hadoopJars);
       SiteFile.write(conf.resolve("yarn-site.xml"), yarn);
@@ -367,6 +387,20 @@ public final class NetnsCluster implements AutoCloseable {
     }
   }
 
+  /**
+   * Starts {@code mainClass args} on the control host as another client of the cluster and returns at once; its
+   * output goes to {@code logs/<name>.log}. {@link #stopClient} stops it (closing the cluster does too).
+   */
+  public HostProcess startClient(String name, String mainClass, List<String> args) throws IOException {
+    return startJvm(name, network.control(), classPaths.full(), mainClass, args, "256m");
+  }
+
+  /** Waits up to {@code grace} for a client {@link #startClient} started to end, then kills it. */
+  public void stopClient(HostProcess client, Duration grace) {
+    client.stop(grace);
+    daemons.remove(client);
+  }
+
   /** Kills NodeManager {@code node} and every process of its host at once: the node is lost. */
   public void loseNode(String node) {
     HostProcess nm = nodeManagers.get(node);
@@ -428,6 +462,28 @@ public final class NetnsCluster implements AutoCloseable {
     }
   }
 
+  /**
+   * Fills every free byte of node {@code node}'s spill disk (the cluster must have been started with spill disks of
+   * their own); returns the bytes written. {@link #freeSpillDisk} deletes them.
+   */
+  public long fillSpillDisk(String node) throws IOException {
+    return spillDisks.fill(node);
+  }
+
+  /** Frees what {@link #fillSpillDisk} wrote on {@code node}'s spill disk. */
+  public void freeSpillDisk(String node) throws IOException {
+    spillDisks.free(node);
+  }
+
+  /** Lines of node {@code node}'s NodeManager log (its worker's included) that contain {@code text}. */
+  public int nodeManagerLogLines(String node, String text) throws IOException {
+    HostProcess nm = nodeManagers.get(node);
+    if (nm == null) {
+      throw new IllegalArgumentException("no node " + node + "; nodes: " + nodeManagers.keySet());
+    }
+    return countLines(nm, text);
+  }
+
   /** The node hosts' names. */
   public List<String> nodeNames() {
     return network.nodes().stream().map(NodeNetwork.Host::name).toList();
@@ -453,5 +509,6 @@ public final class NetnsCluster implements AutoCloseable {
       p.stop(Duration.ofSeconds(10));
     }
     network.close();
+    spillDisks.close();
   }
 }
