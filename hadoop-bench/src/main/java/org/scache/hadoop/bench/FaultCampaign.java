@@ -34,12 +34,12 @@ import org.scache.hadoop.bench.netns.NetnsCluster;
  *   <li>{@code link-prefetch}: the second node's link cut for 20 s while the maps run (and the workers prefetch);
  *   <li>{@code worker-restart}: the last node's NodeManager, with its SCache worker, killed and started again
  *       while the maps run: the blocks it held are gone, and the maps that wrote them must run again;
- *   <li>{@code spill-full}: while the maps run, every node's spill disk (a tmpfs of {@code --spill-disk} bytes of
- *       its own) filled to the last byte and its worker's reserve filled by another application
- *       ({@link ReserveBallast}); 20 s later the disks are freed, and the other application's blocks stay until the
- *       job has ended. Every node, because a single one may run none of the job's maps in those 20 s. The run says
- *       how many spills the workers could not write once their reserves were full: each is a put of the job (or a
- *       spill of the other application's blocks to make room for one) that had to wait.
+ *   <li>{@code spill-full}: before the job starts, every node's spill disk (a tmpfs of {@code --spill-disk} bytes
+ *       of its own) filled to the last byte and its worker's reserve filled by another application
+ *       ({@link ReserveBallast}); the disks are freed 20 s after a worker first refuses a spill for the job (its
+ *       first put that finds both full), and the other application's blocks stay until the job has ended. Every
+ *       node, because the job's maps may run on any. The run says how many spills the workers refused for the
+ *       job: each is a put of the job that had to wait.
  * </ul>
  * Runs as root (network namespaces); every run's client log is kept under the results directory.
  */
@@ -172,13 +172,22 @@ public final class FaultCampaign {
       args.addAll(List.of("--expected", expected.toString()));
     }
     REFUSED_AT_FULL.set(-1);
+    if (fault.equals("spill-full")) {
+      fillSpillDisksAndReserves(cluster);
+    }
     long t = System.nanoTime();
+    if (fault.equals("spill-full")) {
+      injected.set("before the job");
+      Thread th = new Thread(() -> freeSpillDisksAfterRefusals(cluster, injected, t), "inject-" + fault);
+      injection.set(th);
+      th.start();
+    }
     int code = cluster.runClient(name, CampaignJob.class.getName(), args, JOB_TIMEOUT, line -> {
       if (line.contains("CAMPAIGN ")) {
         last.set(line.substring(line.indexOf("CAMPAIGN ") + 9).trim());
       }
       Matcher m = PROGRESS.matcher(line);
-      if (!m.find() || fault.equals("none") || fault.equals("reference")) {
+      if (!m.find() || fault.equals("none") || fault.equals("reference") || fault.equals("spill-full")) {
         return;
       }
       int map = Integer.parseInt(m.group(1));
@@ -200,6 +209,9 @@ public final class FaultCampaign {
     double seconds = (System.nanoTime() - t) / 1e9;
     Thread th = injection.get();
     if (th != null) {
+      if (fault.equals("spill-full")) {
+        injected.updateAndGet(w -> w.contains("first refusal") ? w : w + "; job ended");
+      }
       th.join();
     }
     copyLog(cluster, results, name);
@@ -210,8 +222,7 @@ public final class FaultCampaign {
     }
     String what = injected.get();
     if (fault.equals("spill-full") && REFUSED_AT_FULL.get() >= 0) {
-      what = what + "; " + (refusedSpills(cluster) - REFUSED_AT_FULL.get()) + " spills refused after the reserves "
-          + "were full";
+      what = what + "; " + (refusedSpills(cluster) - REFUSED_AT_FULL.get()) + " spills refused for the job";
     }
     restore(cluster, fault);
     if (code == 0 && last.get().startsWith("same ")) {
@@ -265,39 +276,66 @@ public final class FaultCampaign {
           say("  cutting " + node + "'s link for " + OUTAGE.toSeconds() + " s");
           cluster.cutLink(node, OUTAGE);
         }
-        case "spill-full" -> {
-          Path release = cluster.runDir().resolve("ballast.release");
-          Files.deleteIfExists(release);
-          try {
-            long filled = 0;
-            for (String node : cluster.nodeNames()) {
-              filled += cluster.fillSpillDisk(node);
-            }
-            for (String node : cluster.nodeNames()) {
-              BALLAST.add(cluster.startClient("ballast-" + node + "-" + System.currentTimeMillis(),
-                  ReserveBallast.class.getName(), List.of("--cluster", cluster.runDir().toString(), "--worker",
-                      node + ":" + NetnsCluster.WORKER_PORT, "--release", release.toString())));
-            }
-            List<String> held = new ArrayList<>();
-            for (HostProcess ballast : BALLAST) {
-              ballast.awaitLog("a full reserve", l -> l.startsWith("BALLAST full"), 1, Duration.ofSeconds(60));
-              String line = lastLine(ballast, "BALLAST full: ");
-              held.add(line.substring("BALLAST full: ".length(), line.indexOf(" held")));
-            }
-            REFUSED_AT_FULL.set(refusedSpills(cluster));
-            say("  every spill disk filled (" + ByteSize.format(filled) + " written) and every reserve (" + held
-                + " held by another application); the disks stay full for " + OUTAGE.toSeconds() + " s");
-            Thread.sleep(OUTAGE.toMillis());
-          } finally {
-            for (String node : cluster.nodeNames()) {
-              cluster.freeSpillDisk(node);
-            }
-          }
-        }
         default -> throw new IllegalArgumentException(fault);
       }
     } catch (IOException | InterruptedException e) {
       say("  the fault could not be injected: " + e);
+    }
+  }
+
+  /**
+   * Fills every node's spill disk, then every worker's reserve with the blocks of another application, and notes
+   * the spills refused so far (the other application's).
+   */
+  private static void fillSpillDisksAndReserves(NetnsCluster cluster) throws IOException, InterruptedException {
+    Path release = cluster.runDir().resolve("ballast.release");
+    Files.deleteIfExists(release);
+    long filled = 0;
+    for (String node : cluster.nodeNames()) {
+      filled += cluster.fillSpillDisk(node);
+    }
+    for (String node : cluster.nodeNames()) {
+      BALLAST.add(cluster.startClient("ballast-" + node + "-" + System.currentTimeMillis(),
+          ReserveBallast.class.getName(), List.of("--cluster", cluster.runDir().toString(), "--worker",
+              node + ":" + NetnsCluster.WORKER_PORT, "--release", release.toString())));
+    }
+    List<String> held = new ArrayList<>();
+    for (HostProcess ballast : BALLAST) {
+      ballast.awaitLog("a full reserve", l -> l.startsWith("BALLAST full"), 1, Duration.ofSeconds(60));
+      String line = lastLine(ballast, "BALLAST full: ");
+      held.add(line.substring("BALLAST full: ".length(), line.indexOf(" held")));
+    }
+    REFUSED_AT_FULL.set(refusedSpills(cluster));
+    say("  every spill disk filled (" + ByteSize.format(filled) + " written) and every reserve (" + held
+        + " held by another application)");
+  }
+
+  /** Frees the spill disks {@link #OUTAGE} after a worker first refuses a spill for the job (or when it ends). */
+  private static void freeSpillDisksAfterRefusals(NetnsCluster cluster, AtomicReference<String> injected,
+      long jobStart) {
+    try {
+      long deadline = System.nanoTime() + JOB_TIMEOUT.toNanos();
+      while (refusedSpills(cluster) <= REFUSED_AT_FULL.get() && System.nanoTime() < deadline
+          && !injected.get().contains("job ended")) {
+        Thread.sleep(250);
+      }
+      double first = (System.nanoTime() - jobStart) / 1e9;
+      if (!injected.get().contains("job ended")) {
+        say(String.format(Locale.ROOT, "  a worker refused its first spill for the job at %.0f s; the disks stay "
+            + "full for %d s more", first, OUTAGE.toSeconds()));
+        injected.set(String.format(Locale.ROOT, "before the job; first refusal at %.0f s", first));
+        Thread.sleep(OUTAGE.toMillis());
+      }
+    } catch (IOException | InterruptedException e) {
+      say("  cannot follow the workers' spills: " + e);
+    } finally {
+      for (String node : cluster.nodeNames()) {
+        try {
+          cluster.freeSpillDisk(node);
+        } catch (IOException e) {
+          say("  cannot free " + node + "'s spill disk: " + e);
+        }
+      }
     }
   }
 
