@@ -145,8 +145,9 @@ final class CoScheduler {
 
   /**
    * Takes a placement made before this master led (kept in ZooKeeper or the state directory) into its stage's
-   * Algorithm 2 state, as if placed here: the stage's next shuffle accumulates onto it. Shuffles of one stage
-   * must come in the order they were placed; a later shuffle's moves are in the earlier ones' kept placements.
+   * Algorithm 2 state, as if placed here: the stage's next shuffle accumulates onto it. The shuffles of a stage may
+   * come in any order: their predicted sizes add up, and their kept placements agree on each reduce's worker (a
+   * later shuffle's moves are kept in the earlier ones' placements).
    */
   synchronized void rememberPlaced(ShuffleSpec shape, ShufflePlacement placement) {
     if (shape.stageId() == ShuffleSpec.NO_STAGE) {
@@ -154,8 +155,7 @@ final class CoScheduler {
     }
     Stage stage = stages.computeIfAbsent(new StageKey(shape.appId(), shape.stageId()), k -> new Stage());
     for (ReduceAssignment a : placement.assignments()) {
-      stage.scheduler.remember(a.reduceId(), a.predictedBytes() == ReduceAssignment.UNKNOWN_SIZE ? 0
-          : a.predictedBytes(), a.worker().workerId());
+      stage.scheduler.remember(a.reduceId(), a.predictedBytes(), a.worker().workerId());
     }
     stage.shuffles.add(shape.shuffleId());
   }

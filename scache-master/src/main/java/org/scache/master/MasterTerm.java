@@ -1,8 +1,5 @@
 package org.scache.master;
 
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.List;
 import java.util.Optional;
 import org.scache.common.Clock;
 import org.scache.common.ScacheException;
@@ -47,11 +44,7 @@ final class MasterTerm {
         conf.get(ScacheOptions.MASTER_SCHEDULE_SLOTS_PER_WORKER), clock);
     int placed = 0;
     int kept = 0;
-    List<ShuffleStore.Stored> inOrder = new ArrayList<>(shuffleStore.load());
-    // a stage's shuffles are placed in the order they were registered: their ids
-    inOrder.sort(Comparator.comparing((ShuffleStore.Stored st) -> st.spec().appId())
-        .thenComparingInt(st -> st.spec().shuffleId()));
-    for (ShuffleStore.Stored stored : inOrder) {
+    for (ShuffleStore.Stored stored : shuffleStore.load()) {
       if (!applications.isRegistered(stored.spec().appId())) {
         continue;
       }
