@@ -66,6 +66,20 @@ public final class LinkSampler implements AutoCloseable {
     return total;
   }
 
+  /**
+   * The fastest all nodes sent together over any {@code windowMs} between {@code from} and {@code to}
+   * (epoch ms), in bytes per second: what the links carried when they were busiest (0 without samples).
+   */
+  public static double peakSendRate(List<Sample> samples, List<String> nodes, long from, long to, long windowMs) {
+    List<Sample> within = samples.stream().filter(s -> s.time() >= from - windowMs && s.time() <= to + windowMs)
+        .toList();
+    double best = 0;
+    for (long t = from; t + windowMs <= to; t += Math.max(1, windowMs / 8)) {
+      best = Math.max(best, sentBetween(within, nodes, t, t + windowMs) * 1000.0 / windowMs);
+    }
+    return best;
+  }
+
   private static Sample nearest(List<Sample> samples, String node, long time) {
     Sample best = null;
     for (Sample s : samples) {

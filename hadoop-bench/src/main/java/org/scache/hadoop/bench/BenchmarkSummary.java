@@ -63,20 +63,20 @@ final class BenchmarkSummary {
     StringBuilder sb = new StringBuilder("size_bytes,repetition,shuffle,ran_first,job_id,job_s,map_stage_s,"
         + "reduce_stage_s,shuffle_wait_median_s,shuffle_wait_max_s,map_file_bytes_written,reduces_on_scheduled_node,"
         + "reduces_elsewhere,local_read_bytes,remote_read_bytes,prefetched_bytes,spilled_bytes,submit_ms,"
-        + "last_map_finish_ms,finish_ms,shuffle_after_jvm_median_s,map_cpu_s,reduce_cpu_s,machine_cpu_s\n");
+        + "last_map_finish_ms,finish_ms,shuffle_after_jvm_median_s,map_cpu_s,reduce_cpu_s,machine_cpu_s," + FrqRun.CSV_COLUMNS + "\n");
     for (RunPair p : pairs) {
       for (TerasortRunner.SortRun r : List.of(p.hadoop(), p.scache())) {
         JobFigures j = r.job();
         WorkerTraffic w = r.workers();
         boolean first = (j.shuffle() == Shuffle.HADOOP) == p.hadoopFirst();
-        sb.append(String.format(Locale.ROOT, "%d,%d,%s,%s,%s,%.3f,%.3f,%.3f,%.3f,%.3f,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%.3f,%.3f,%.3f,%.3f%n",
+        sb.append(String.format(Locale.ROOT, "%d,%d,%s,%s,%s,%.3f,%.3f,%.3f,%.3f,%.3f,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%.3f,%.3f,%.3f,%.3f,%s%n",
             p.size(),
             p.repetition(), j.shuffle(), first, j.id(), j.jobSeconds(), j.mapStageSeconds(), j.reduceStageSeconds(),
             j.medianShuffleWaitSeconds(), j.maxShuffleWaitSeconds(), j.mapFileBytesWritten(),
             j.reducesOnScheduledNode(), j.reducesElsewhere(), w.localReadBytes(), w.remoteReadBytes(),
             w.prefetchedBytes(), w.spilledBytes(), j.submit(), j.lastMapFinish(), j.finish(),
             j.medianShuffleAfterJvmSeconds(), j.cpu().mapSeconds(), j.cpu().reduceSeconds(),
-            j.cpu().machineSeconds()));
+            j.cpu().machineSeconds(), FrqRun.of(j, p.size()).csvFields()));
       }
     }
     return sb.toString();

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import org.scache.bench.ByteSize;
 import org.scache.bench.chart.LinkRateChart;
+import org.scache.bench.chart.RatioByLinkChart;
 import org.scache.bench.netns.Directories;
 import org.scache.bench.netns.LinkSampler;
 import org.scache.hadoop.bench.netns.ClassPaths;
@@ -44,7 +45,7 @@ public final class NetnsBenchmark {
       List<Long> sizes = ByteSize.parseList(options.get("sizes"));
       List<Integer> links = new ArrayList<>();
       for (String l : options.get("links").split(",")) {
-        links.add(l.trim().equals("none") ? 0 : Integer.parseInt(l.trim()));
+        links.add(parseLink(l));
       }
       exit = run(options.getInt("nodes"), links, sizes, options.getInt("repetitions"), options.get("slowstart"));
     } catch (IllegalArgumentException e) {
@@ -54,11 +55,21 @@ public final class NetnsBenchmark {
     System.exit(exit);
   }
 
+  /** A link rate in Mbit/s as the options give it; {@code none} (unshaped) is 0. */
+  static int parseLink(String text) {
+    String t = text.trim();
+    try {
+      return t.equals("none") ? 0 : Integer.parseInt(t);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("not a link rate in Mbit/s: " + text + " (examples: 40, 300, none)", e);
+    }
+  }
+
   static String linkName(int mbit) {
     return mbit <= 0 ? "unshaped" : mbit + "mbit";
   }
 
-  private static int run(int nodes, List<Integer> links, List<Long> sizes, int repetitions, String slowstart) {
+  static int run(int nodes, List<Integer> links, List<Long> sizes, int repetitions, String slowstart) {
     Path module = Path.of("").toAbsolutePath();
     Path results = module.resolve("target").resolve(NAME);
     Console console;
@@ -73,6 +84,7 @@ public final class NetnsBenchmark {
     long started = System.nanoTime();
     long largest = sizes.stream().mapToLong(Long::longValue).max().orElseThrow();
     StringBuilder summary = new StringBuilder();
+    List<RatioByLinkChart.Point> sweep = new ArrayList<>();
     try {
       ClassPaths classPaths = ClassPaths.of(module);
       for (int mbit : links) {
@@ -112,13 +124,21 @@ public final class NetnsBenchmark {
           Path chart = results.resolve("network-" + link + ".png");
           LinkRateChart.write(chart, "TeraSort of " + ByteSize.format(largest) + ", node links " + link,
               NetworkPhases.lastPair(runs, largest), samples);
+          List<NetnsFrq.Pair> fitted = NetnsFrq.fit(linkResults.resolve("runs.csv"), samples, cluster.nodeNames());
+          sweep.add(NetnsFrq.chartPoint(mbit <= 0 ? "unshaped" : mbit + " Mbit/s", fitted, largest));
+          String frq = NetnsFrq.format(fitted);
+          Files.writeString(linkResults.resolve("frq.txt"), frq, StandardCharsets.UTF_8);
           summary.append("links ").append(link).append(":\n")
               .append(Files.readString(linkResults.resolve("summary.txt"), StandardCharsets.UTF_8))
-              .append(NetworkPhases.format(runs)).append('\n');
+              .append(NetworkPhases.format(runs)).append(frq).append('\n');
           console.detail("network chart: " + chart);
           console.phase("links " + link + ": stopping the cluster");
         }
       }
+      Path sweepChart = results.resolve("job-ratio-by-link.png");
+      RatioByLinkChart.write(sweepChart, "TeraSort of " + ByteSize.format(largest) + ", SCache against Hadoop's "
+          + "shuffle, by node link rate", sweep, "FRQ model, from the Hadoop job alone");
+      console.detail("job ratio by link rate: " + sweepChart);
       Files.writeString(results.resolve("summary.txt"), summary.toString(), StandardCharsets.UTF_8);
       console.print("\n" + summary);
       console.phase(String.format(Locale.ROOT, "benchmark done in %.0f s; results in %s", Console.secondsSince(started),

@@ -24,13 +24,20 @@ public final class TerasortDemo {
         new Options.Option("reduces", "", "reduces per job (default: 2 per NodeManager, more above 64 MiB each)"),
         new Options.Option("nodemanagers", "3", "NodeManagers, each with an SCache worker"),
         new Options.Option("slowstart", "", "reduce slow start of the SCache jobs (default: SCache's, "
-            + "scache.hadoop.reduce.slowstart)"));
+            + "scache.hadoop.reduce.slowstart)"),
+        new Options.Option("links", "", "instead, run on the namespaced cluster (root, ip, tc; docs/netns-cluster.md) "
+            + "with node links of this many Mbit/s (40: the paper's network per core; none: unshaped)"));
     int exit;
     try {
       if (!options.parse(args)) {
         return;
       }
-      exit = run(ByteSize.parse(options.get("size")), options.get("reduces"), options.getInt("nodemanagers"), options.get("slowstart"));
+      long size = ByteSize.parse(options.get("size"));
+      String links = options.get("links").trim();
+      exit = links.isEmpty()
+          ? run(size, options.get("reduces"), options.getInt("nodemanagers"), options.get("slowstart"))
+          : NetnsBenchmark.run(options.getInt("nodemanagers"), List.of(NetnsBenchmark.parseLink(links)), List.of(size),
+              1, options.get("slowstart"));
     } catch (IllegalArgumentException e) {
       System.err.println(e.getMessage());
       exit = 2;
@@ -91,6 +98,8 @@ public final class TerasortDemo {
             ByteSize.format(size), hadoop.job().maps(), reduces, nodeManagers,
             Runtime.getRuntime().availableProcessors()));
         console.print(PairReport.format(hadoop, scache));
+        console.print(FrqReport.format(FrqReport.fit(FrqRun.of(hadoop.job(), size), Double.POSITIVE_INFINITY),
+            FrqReport.fit(FrqRun.of(scache.job(), size), Double.POSITIVE_INFINITY)) + FrqReport.NO_LINK_LIMIT);
         console.print(String.format(Locale.ROOT, "outputs: identical, %d files, %s, sorted (TeraValidate)%n%s%n",
             same.files(), ByteSize.format(same.bytes()), chartNote));
         console.phase("stopping the cluster");

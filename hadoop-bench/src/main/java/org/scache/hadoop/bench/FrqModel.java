@@ -1,0 +1,103 @@
+package org.scache.hadoop.bench;
+
+/**
+ * The Framework Resources Quantification model of the SCache paper (Section V, equations 4 to 10): a
+ * job's time from its input size {@code D} (bytes), the shuffle bytes per input byte {@code R}, the map
+ * waves {@code N}, the map and reduce computation speeds and the shuffle's transfer speed (bytes per
+ * second; the shuffle speed counts the shuffle's bytes, {@code D × R}, whether or not each crosses a
+ * link), and {@code K}, how much of the shuffle overlapping the reduces the reduces wait for.
+ *
+ * <pre>
+ *   T_job      = T_map + T_reduce                          (4)
+ *   T_map      = D / V_map                                 (5)
+ *   T_reduce   = D × R / V_reduce + K × T_P_shuffle        (6)
+ *   T_shuffle  = D × R / V_shuffle                         (7)
+ *   Hadoop's shuffle (Fig. 9b):  T_P_shuffle = T_shuffle
+ *   SCache, V_map × R ≥ V_shuffle (Fig. 10a): T_P_shuffle = T_shuffle − (N − 1) × T_map / N   (9)
+ *   SCache, V_map × R &lt; V_shuffle (Fig. 10b): T_P_shuffle = T_shuffle / N                   (10)
+ * </pre>
+ *
+ * The paper's Tables I and II use {@code T_shuffle = D / V_shuffle} with {@code R = 1}; here the
+ * shuffle's own bytes are used, which is the same there. An infinite {@code V_shuffle} is a cluster
+ * whose links do not limit the shuffle: then {@code T_shuffle} is 0 and the model predicts the same
+ * time for both shuffles.
+ */
+record FrqModel(double inputBytes, double conversionRate, double mapWaves, double mapSpeed, double reduceSpeed,
+    double shuffleSpeed) {
+
+  /** The paper's empirical {@code K} for Hadoop's shuffle (Tables I and II). */
+  static final double K_HADOOP = 0.6;
+  /** The paper's empirical {@code K} with SCache: prefetched data makes the reduces wait less. */
+  static final double K_SCACHE = 0.5;
+
+  FrqModel {
+    if (!(inputBytes > 0) || !(conversionRate >= 0) || !(mapWaves >= 1) || !(mapSpeed > 0) || !(reduceSpeed > 0)
+        || !(shuffleSpeed > 0)) {
+      throw new IllegalArgumentException(String.format(java.util.Locale.ROOT, "FRQ parameters out of range: D=%s R=%s "
+          + "N=%s V_map=%s V_reduce=%s V_shuffle=%s", inputBytes, conversionRate, mapWaves, mapSpeed, reduceSpeed,
+          shuffleSpeed));
+    }
+  }
+
+  /** The paper's two cases of SCache's prefetch (Fig. 10). */
+  enum Case {
+    /** The maps make shuffle data at least as fast as the network carries it: the prefetch never pauses. */
+    SHUFFLE_BOUND("10a"),
+    /** The network is faster than the maps make data: the prefetch pauses every wave. */
+    MAP_BOUND("10b");
+
+    private final String figure;
+
+    Case(String figure) {
+      this.figure = figure;
+    }
+
+    String figure() {
+      return figure;
+    }
+  }
+
+  double shuffleBytes() {
+    return inputBytes * conversionRate;
+  }
+
+  double mapSeconds() {
+    return inputBytes / mapSpeed;
+  }
+
+  double shuffleSeconds() {
+    return Double.isInfinite(shuffleSpeed) ? 0 : shuffleBytes() / shuffleSpeed;
+  }
+
+  /** The reduces' own work, without waiting: {@code D × R / V_reduce}. */
+  double reduceWorkSeconds() {
+    return shuffleBytes() / reduceSpeed;
+  }
+
+  Case scacheCase() {
+    return mapSpeed * conversionRate >= shuffleSpeed ? Case.SHUFFLE_BOUND : Case.MAP_BOUND;
+  }
+
+  /** The part of the shuffle that overlaps the reduce phase. */
+  double overlapSeconds(Shuffle shuffle) {
+    if (shuffle == Shuffle.HADOOP) {
+      return shuffleSeconds();
+    }
+    double overlap = scacheCase() == Case.SHUFFLE_BOUND
+        ? shuffleSeconds() - (mapWaves - 1) * mapSeconds() / mapWaves
+        : shuffleSeconds() / mapWaves;
+    return Math.max(0, overlap);
+  }
+
+  static double k(Shuffle shuffle) {
+    return shuffle == Shuffle.HADOOP ? K_HADOOP : K_SCACHE;
+  }
+
+  double reduceSeconds(Shuffle shuffle) {
+    return reduceWorkSeconds() + k(shuffle) * overlapSeconds(shuffle);
+  }
+
+  double jobSeconds(Shuffle shuffle) {
+    return mapSeconds() + reduceSeconds(shuffle);
+  }
+}

@@ -1,0 +1,67 @@
+package org.scache.hadoop.bench;
+
+import java.util.List;
+import java.util.Locale;
+import org.scache.bench.ByteSize;
+
+/**
+ * The FRQ model's prediction beside the measurement, for one job on Hadoop's shuffle and one through
+ * SCache: each fitted from its own history (with the shuffle speed its network showed), and SCache's
+ * time predicted from the Hadoop job's parameters alone, which is what a user can know before
+ * installing SCache.
+ */
+final class FrqReport {
+  /** What the model says of a cluster whose shuffle no link limits, as the demo's. */
+  static final String NO_LINK_LIMIT = """
+        Here the shuffle crosses loopback inside one JVM, so no link limits it: the model's shuffle takes no time,
+        and it predicts the same job time for both shuffles. On this machine SCache can be faster only by costing
+        less CPU. With slow links (the paper's ~75 Mbit/s per core) the namespaced cluster shows the difference:
+        NetnsBenchmark in docs/benchmarks.md, --links 40.
+        """;
+
+  private FrqReport() {}
+
+  /** One job fitted, and what the model says of it. */
+  record Fitted(FrqRun run, FrqModel model) {
+    double predictedSeconds() {
+      return model.jobSeconds(run.shuffle());
+    }
+
+    /** (predicted − measured) / measured. */
+    double error() {
+      return (predictedSeconds() - run.jobSeconds()) / run.jobSeconds();
+    }
+  }
+
+  static Fitted fit(FrqRun run, double shuffleSpeed) {
+    return new Fitted(run, run.fit(shuffleSpeed));
+  }
+
+  static String format(Fitted hadoop, Fitted scache) {
+    StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "FRQ model (paper Section V), each job fitted "
+        + "from its own history; K = %.1f on Hadoop's shuffle, %.1f with SCache:%n", FrqModel.K_HADOOP,
+        FrqModel.K_SCACHE));
+    sb.append(String.format(Locale.ROOT, "  %-15s %9s %5s %3s %10s %10s %11s %5s %7s %9s %8s %8s %9s %9s %7s%n", "",
+        "D", "R", "N", "V_map", "V_reduce", "V_shuffle", "case", "T_map", "T_shuffle", "overlap", "T_reduce",
+        "T_job", "measured", "error"));
+    for (Fitted f : List.of(hadoop, scache)) {
+      FrqModel m = f.model();
+      Shuffle s = f.run().shuffle();
+      sb.append(String.format(Locale.ROOT, "  %-15s %9s %5.2f %3.0f %10s %10s %11s %5s %5.1f s %7.1f s %6.1f s "
+          + "%6.1f s %7.1f s %7.1f s %+6.1f%%%n", s.label(), ByteSize.format((long) m.inputBytes()),
+          m.conversionRate(), m.mapWaves(), rate(m.mapSpeed()), rate(m.reduceSpeed()), rate(m.shuffleSpeed()),
+          s == Shuffle.SCACHE ? m.scacheCase().figure() : "9b", m.mapSeconds(), m.shuffleSeconds(),
+          m.overlapSeconds(s), m.reduceSeconds(s), f.predictedSeconds(), f.run().jobSeconds(), 100 * f.error()));
+    }
+    FrqModel h = hadoop.model();
+    double predicted = h.jobSeconds(Shuffle.SCACHE) / h.jobSeconds(Shuffle.HADOOP);
+    double measured = scache.run().jobSeconds() / hadoop.run().jobSeconds();
+    sb.append(String.format(Locale.ROOT, "  from the Hadoop job alone, SCache should take %.1f s: SCache/Hadoop "
+        + "predicted %.2f, measured %.2f%n", h.jobSeconds(Shuffle.SCACHE), predicted, measured));
+    return sb.toString();
+  }
+
+  static String rate(double bytesPerSecond) {
+    return Double.isInfinite(bytesPerSecond) ? "no limit" : ByteSize.format((long) bytesPerSecond) + "/s";
+  }
+}

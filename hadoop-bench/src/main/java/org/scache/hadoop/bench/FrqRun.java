@@ -1,0 +1,67 @@
+package org.scache.hadoop.bench;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What the FRQ model ({@link FrqModel}) is fitted from, taken from one finished job's history: its input
+ * bytes {@code D}, its shuffle bytes ({@code D × R}: the reduces' {@code REDUCE_SHUFFLE_BYTES}, or what
+ * the maps put into SCache), its map waves {@code N} (maps over the most that ran at once), its map stage
+ * ({@code T_map}, giving {@code V_map}), the reduces' own work ({@code D × R / V_reduce}: each reduce's
+ * time from the end of its shuffle to its end, added up and divided by the most reduces that ran at
+ * once), and the measured job time the prediction is compared with.
+ */
+record FrqRun(Shuffle shuffle, long inputBytes, long shuffleBytes, int mapWaves, double mapStageSeconds,
+    double reduceWorkSeconds, double jobSeconds) {
+
+  static FrqRun of(JobFigures job, long inputBytes) {
+    long shuffleBytes = job.reduceShuffleBytes() > 0 ? job.reduceShuffleBytes() : job.scacheBytesPut();
+    List<AttemptSpan> reduces = job.attempts().stream().filter(a -> !a.map() && a.succeeded() && a.shuffleFinish() > 0)
+        .toList();
+    double work = reduces.stream().mapToLong(a -> Math.max(0, a.finish() - a.shuffleFinish())).sum() / 1000.0;
+    int reduceSlots = Math.max(1, mostAtOnce(reduces));
+    int mapSlots = Math.max(1, mostAtOnce(job.attempts().stream().filter(AttemptSpan::map).toList()));
+    int waves = (int) Math.max(1, (job.maps() + mapSlots - 1) / mapSlots);
+    return new FrqRun(job.shuffle(), inputBytes, shuffleBytes, waves, job.mapStageSeconds(), work / reduceSlots,
+        job.jobSeconds());
+  }
+
+  /** The most of {@code attempts} that ran at the same moment. */
+  static int mostAtOnce(List<AttemptSpan> attempts) {
+    List<long[]> edges = new ArrayList<>();
+    for (AttemptSpan a : attempts) {
+      edges.add(new long[] {a.start(), 1});
+      edges.add(new long[] {a.finish(), -1});
+    }
+    // an attempt that ends when another starts does not overlap it
+    edges.sort((x, y) -> x[0] != y[0] ? Long.compare(x[0], y[0]) : Long.compare(x[1], y[1]));
+    int now = 0;
+    int most = 0;
+    for (long[] e : edges) {
+      now += (int) e[1];
+      most = Math.max(most, now);
+    }
+    return most;
+  }
+
+  /** The model with this run's parameters and {@code shuffleSpeed} (bytes of shuffle per second). */
+  FrqModel fit(double shuffleSpeed) {
+    return new FrqModel(inputBytes, shuffleBytes / (double) inputBytes, mapWaves, inputBytes / mapStageSeconds,
+        shuffleBytes / Math.max(reduceWorkSeconds, 0.001), shuffleSpeed);
+  }
+
+  /** The CSV columns {@link #csvFields()} fills, after a comma. */
+  static final String CSV_COLUMNS = "input_bytes,shuffle_bytes,map_waves,reduce_work_s";
+
+  String csvFields() {
+    return String.format(java.util.Locale.ROOT, "%d,%d,%d,%.3f", inputBytes, shuffleBytes, mapWaves, reduceWorkSeconds);
+  }
+
+  /** The run of one line of the benchmark's {@code runs.csv}. */
+  static FrqRun ofCsv(List<String> header, String[] f) {
+    return new FrqRun(Shuffle.valueOf(f[header.indexOf("shuffle")]), Long.parseLong(f[header.indexOf("input_bytes")]),
+        Long.parseLong(f[header.indexOf("shuffle_bytes")]), Integer.parseInt(f[header.indexOf("map_waves")]),
+        Double.parseDouble(f[header.indexOf("map_stage_s")]), Double.parseDouble(f[header.indexOf("reduce_work_s")]),
+        Double.parseDouble(f[header.indexOf("job_s")]));
+  }
+}
