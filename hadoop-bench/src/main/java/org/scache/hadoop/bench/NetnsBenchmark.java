@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.scache.bench.ByteSize;
+import org.scache.bench.MachineSpeed;
 import org.scache.bench.chart.LinkRateChart;
 import org.scache.bench.chart.RatioByLinkChart;
 import org.scache.bench.netns.Directories;
@@ -82,8 +83,10 @@ public final class NetnsBenchmark {
       return 1;
     }
     long started = System.nanoTime();
+    String speed = MachineSpeed.measure().describe();
+    console.detail(speed);
     long largest = sizes.stream().mapToLong(Long::longValue).max().orElseThrow();
-    StringBuilder summary = new StringBuilder();
+    StringBuilder summary = new StringBuilder(speed).append(" before the clusters started\n");
     List<RatioByLinkChart.Point> sweep = new ArrayList<>();
     try {
       ClassPaths classPaths = ClassPaths.of(module);

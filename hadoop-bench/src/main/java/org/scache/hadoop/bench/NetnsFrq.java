@@ -64,8 +64,8 @@ final class NetnsFrq {
   static RatioByLinkChart.Point chartPoint(String link, List<Pair> pairs, long size) {
     List<Pair> of = pairs.stream().filter(p -> p.size() == size).toList();
     return new RatioByLinkChart.Point(link, of.stream().map(p -> p.scache().run().jobSeconds()
-        / p.hadoop().run().jobSeconds()).toList(), Stats.median(of.stream().map(p -> p.hadoop().model()
-        .jobSeconds(Shuffle.SCACHE) / p.hadoop().model().jobSeconds(Shuffle.HADOOP)).toList()));
+        / p.hadoop().run().jobSeconds()).toList(), Stats.median(of.stream()
+        .map(p -> FrqReport.predictedRatio(p.hadoop())).toList()));
   }
 
   static String format(List<Pair> pairs) {
@@ -75,8 +75,8 @@ final class NetnsFrq {
           .append(FrqReport.format(p.hadoop(), p.scache()));
     }
     if (!pairs.isEmpty()) {
-      sb.append(String.format(Locale.ROOT, "FRQ prediction error, median of |predicted - measured| / measured: Hadoop's "
-          + "shuffle %.1f%%, SCache %.1f%% (the paper: within 10%%)%n",
+      sb.append(String.format(Locale.ROOT, "FRQ prediction error, median of |predicted - measured| / measured: "
+          + "Hadoop's shuffle %.1f%%, SCache %.1f%% (the paper: within 10%%)%n",
           100 * Stats.median(pairs.stream().map(p -> Math.abs(p.hadoop().error())).toList()),
           100 * Stats.median(pairs.stream().map(p -> Math.abs(p.scache().error())).toList())));
     }

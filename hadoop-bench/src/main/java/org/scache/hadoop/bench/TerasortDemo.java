@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import org.scache.bench.ByteSize;
+import org.scache.bench.MachineSpeed;
 
 /**
  * The demo: a mini YARN cluster of three NodeManagers, each hosting an SCache worker, and an SCache
@@ -59,7 +60,8 @@ public final class TerasortDemo {
       return 1;
     }
     console.print(String.format(Locale.ROOT, "SCache demo: TeraSort of %s on a mini YARN cluster, Hadoop's shuffle "
-        + "against SCache%nThe cluster's and the jobs' log: %s%n", ByteSize.format(size), logFile));
+        + "against SCache%nThe cluster's and the jobs' log: %s%n%s%n", ByteSize.format(size), logFile,
+        MachineSpeed.measure().describe()));
     try {
       console.phase("1/6 starting " + nodeManagers + " NodeManagers, each with an SCache worker, and the SCache "
           + "master");

@@ -2,6 +2,7 @@ package org.scache.hadoop.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -103,9 +104,17 @@ class FrqModelTest {
     assertEquals(10, m.mapSpeed(), 1e-9);
     assertEquals(1, m.conversionRate(), 1e-9);
     assertEquals(40 + 6 + 0.6 * 4, m.jobSeconds(Shuffle.HADOOP), 1e-9);
+    assertEquals(1.0, run.startSeconds(), 1e-9);
     FrqRun back = FrqRun.ofCsv(List.of("shuffle", "job_s", "map_stage_s", "input_bytes", "shuffle_bytes", "map_waves",
-        "reduce_work_s"), ("HADOOP," + String.format(java.util.Locale.ROOT, "%.3f,%.3f,", run.jobSeconds(),
+        "start_s", "reduce_work_s"), ("HADOOP," + String.format(java.util.Locale.ROOT, "%.3f,%.3f,", run.jobSeconds(),
         run.mapStageSeconds()) + run.csvFields()).split(","));
     assertEquals(run, back);
+
+    FrqRun scache = new FrqRun(Shuffle.SCACHE, 400, 400, 4, 1.0, 36, 5, 44);
+    String report = FrqReport.format(FrqReport.fit(run, 100), FrqReport.fit(scache, 100));
+    assertTrue(report.contains("from the Hadoop job alone"), report);
+    assertEquals((1 + 40 + 6 + 0.6 * 4) / 53.0 - 1, FrqReport.fit(run, 100).error(), 1e-9);
+    assertTrue(FrqReport.format(FrqReport.fit(run, Double.POSITIVE_INFINITY),
+        FrqReport.fit(scache, Double.POSITIVE_INFINITY)).contains("no limit"));
   }
 }
