@@ -78,15 +78,17 @@ record FrqModel(double inputBytes, double conversionRate, double mapWaves, doubl
     return mapSpeed * conversionRate >= shuffleSpeed ? Case.SHUFFLE_BOUND : Case.MAP_BOUND;
   }
 
-  /** The part of the shuffle that overlaps the reduce phase. */
+  /**
+   * The part of the shuffle that overlaps the reduce phase. Never negative: in the case of eq. 9 the
+   * shuffle is at least as long as the map stage ({@code V_shuffle ≤ V_map × R}).
+   */
   double overlapSeconds(Shuffle shuffle) {
     if (shuffle == Shuffle.HADOOP) {
       return shuffleSeconds();
     }
-    double overlap = scacheCase() == Case.SHUFFLE_BOUND
+    return scacheCase() == Case.SHUFFLE_BOUND
         ? shuffleSeconds() - (mapWaves - 1) * mapSeconds() / mapWaves
         : shuffleSeconds() / mapWaves;
-    return Math.max(0, overlap);
   }
 
   static double k(Shuffle shuffle) {

@@ -25,7 +25,12 @@ final class FrqReport {
   record Fitted(FrqRun run, FrqModel model) {
     /** The job's measured start, and the model's job time after it. */
     double predictedSeconds() {
-      return run.startSeconds() + model.jobSeconds(run.shuffle());
+      return predictedSeconds(run.shuffle());
+    }
+
+    /** What the model says this job would take on {@code shuffle}, its measured start included. */
+    double predictedSeconds(Shuffle shuffle) {
+      return run.startSeconds() + model.jobSeconds(shuffle);
     }
 
     /** (predicted − measured) / measured. */
@@ -56,18 +61,15 @@ final class FrqReport {
           m.shuffleSeconds(),
           m.overlapSeconds(s), m.reduceSeconds(s), f.predictedSeconds(), f.run().jobSeconds(), 100 * f.error()));
     }
-    FrqModel h = hadoop.model();
-    double start = hadoop.run().startSeconds();
     sb.append(String.format(Locale.ROOT, "  from the Hadoop job alone, SCache should take %.1f s: SCache/Hadoop "
-        + "predicted %.2f, measured %.2f%n", start + h.jobSeconds(Shuffle.SCACHE), predictedRatio(hadoop),
+        + "predicted %.2f, measured %.2f%n", hadoop.predictedSeconds(Shuffle.SCACHE), predictedRatio(hadoop),
         scache.run().jobSeconds() / hadoop.run().jobSeconds()));
     return sb.toString();
   }
 
   /** SCache's job time over Hadoop's as the model predicts it from the Hadoop job alone. */
   static double predictedRatio(Fitted hadoop) {
-    double start = hadoop.run().startSeconds();
-    return (start + hadoop.model().jobSeconds(Shuffle.SCACHE)) / (start + hadoop.model().jobSeconds(Shuffle.HADOOP));
+    return hadoop.predictedSeconds(Shuffle.SCACHE) / hadoop.predictedSeconds(Shuffle.HADOOP);
   }
 
   static String rate(double bytesPerSecond) {

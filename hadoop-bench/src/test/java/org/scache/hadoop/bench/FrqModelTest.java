@@ -114,6 +114,9 @@ class FrqModelTest {
     String report = FrqReport.format(FrqReport.fit(run, 100), FrqReport.fit(scache, 100));
     assertTrue(report.contains("from the Hadoop job alone"), report);
     assertEquals((1 + 40 + 6 + 0.6 * 4) / 53.0 - 1, FrqReport.fit(run, 100).error(), 1e-9);
+    // SCache from the Hadoop job alone: one wave's shuffle of 4 s overlaps a quarter (eq. 10), with K = 0.5
+    assertEquals((1 + 40 + 6 + 0.5 * 1) / (1 + 40 + 6 + 0.6 * 4), FrqReport.predictedRatio(FrqReport.fit(run, 100)),
+        1e-9);
     assertTrue(FrqReport.format(FrqReport.fit(run, Double.POSITIVE_INFINITY),
         FrqReport.fit(scache, Double.POSITIVE_INFINITY)).contains("no limit"));
   }

@@ -82,8 +82,9 @@ public final class AccumulatedScheduler {
 
   /**
    * Adds what an earlier shuffle of the stage placed for reduce {@code reduceId} (its predicted size, on
-   * {@code host}; a negative size, unknown, counts as 0) to the accumulated state without scheduling anything: how a master that takes over a
-   * stage from a kept placement goes on where the one before it stopped.
+   * {@code host}; a negative size, unknown, counts as 0) to the accumulated state without scheduling
+   * anything: how a master that takes over a stage from a kept placement goes on where the one before it
+   * stopped.
    */
   public void remember(int reduceId, double size, String host) {
     require(reduceId >= 0, "reduce id must not be negative but was %d", reduceId);
