@@ -37,6 +37,7 @@ final class BlockReader {
   record Blocks(BlocksData meta, ByteBuf payload) {}
 
   private final BlockStore store;
+  private final SpilledReads reads;
   private final MasterLink master;
   private final ConnectionPool connections;
   private final Credentials cluster;
@@ -47,13 +48,14 @@ final class BlockReader {
   private final ScheduledPeers peers;
   private final InFlightCopies copies;
 
-  BlockReader(BlockStore store, MasterLink master, ConnectionPool connections, Credentials cluster, WorkerInfo self,
-      Duration timeout, WorkerCounters counters, ReduceInputLocator inputs, ScheduledPeers peers,
-      InFlightCopies copies) {
+  BlockReader(BlockStore store, SpilledReads reads, MasterLink master, ConnectionPool connections,
+      Credentials cluster, WorkerInfo self, Duration timeout, WorkerCounters counters, ReduceInputLocator inputs,
+      ScheduledPeers peers, InFlightCopies copies) {
     this.inputs = inputs;
     this.peers = peers;
     this.copies = copies;
     this.store = store;
+    this.reads = reads;
     this.master = master;
     this.connections = connections;
     this.cluster = cluster;
@@ -64,7 +66,7 @@ final class BlockReader {
 
   /** One block, exactly this attempt, wherever it is stored. */
   CompletableFuture<ByteBuf> readBlock(BlockId id) {
-    return store.readAsync(id).thenCompose(local -> {
+    return reads.read(id).thenCompose(local -> {
       if (local.isPresent()) {
         countLocal(id, local.get());
         store.markConsumed(id);
@@ -87,7 +89,7 @@ final class BlockReader {
     BlockLocation loc = found.locations().stream().filter(l -> l.blockId().equals(id)).findFirst()
         .orElseThrow(() -> new ScacheException(Status.BLOCK_NOT_FOUND, id + " is not stored on any live worker"));
     if (loc.holder().workerId().equals(self.workerId())) {
-      return store.readAsync(id).thenApply(again -> again.orElseThrow(() ->
+      return reads.read(id).thenApply(again -> again.orElseThrow(() ->
           new ScacheException(Status.BLOCK_NOT_FOUND, id + " is gone")));
     }
     return fetch(loc.holder(), List.of(id)).thenApply(Blocks::payload);
@@ -165,7 +167,7 @@ final class BlockReader {
       }
     }
     if (!here.isEmpty()) {
-      parts.add(store.readAllAsync(here).thenAccept(local -> {
+      parts.add(reads.readAll(here).thenAccept(local -> {
         List<ByteBuf> got = new ArrayList<>(local.size());
         local.forEach(b -> b.ifPresent(got::add));
         if (got.size() < here.size()) {
@@ -207,7 +209,7 @@ final class BlockReader {
 
   /** The blocks held here (in memory or spilled), for another worker; all or none. */
   CompletableFuture<Blocks> serveFetch(List<BlockId> ids) {
-    return store.readAllAsync(ids).thenApply(reads -> {
+    return reads.readAll(ids).thenApply(reads -> {
       List<ByteBuf> bufs = new ArrayList<>(ids.size());
       List<BlockSize> sizes = new ArrayList<>(ids.size());
       ScacheException failure = null;

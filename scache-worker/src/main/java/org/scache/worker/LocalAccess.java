@@ -2,6 +2,7 @@ package org.scache.worker;
 
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.util.concurrent.ScheduledFuture;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -18,16 +19,16 @@ import org.scache.common.protocol.Status;
  * {@link LocalLeases} on its event loop.
  */
 final class LocalAccess {
-  private final ScacheWorker worker;
+  private final RequestAuthorizer authorizer;
   private final LocalLeases leases;
+  private final Duration leaseTimeout;
   private ScheduledFuture<?> expiry;
 
-  LocalAccess(ScacheWorker worker) {
-    this.worker = worker;
-    // a connection may come before the worker has finished starting: resolve its parts late
-    this.leases = new LocalLeases(worker.pool(), worker.store(), worker.counters(),
-        block -> worker.masterLink().report(block), worker.info() == null ? "(starting)" : worker.info().workerId(),
-        worker.leaseQuota(), org.scache.common.Clock.SYSTEM);
+  /** @param leaseTimeout how long a lease may go without a commit before the worker takes it back */
+  LocalAccess(RequestAuthorizer authorizer, LocalLeases leases, Duration leaseTimeout) {
+    this.authorizer = authorizer;
+    this.leases = leases;
+    this.leaseTimeout = leaseTimeout;
   }
 
   /** Takes back this connection's leases idle past the worker's lease timeout, on {@code ctx}'s event loop. */
@@ -35,7 +36,7 @@ final class LocalAccess {
     if (expiry != null) {
       return;
     }
-    long timeoutNanos = worker.leaseTimeout().toNanos();
+    long timeoutNanos = leaseTimeout.toNanos();
     long period = Math.max(1, timeoutNanos / 4);
     expiry = ctx.executor().scheduleAtFixedRate(() -> leases.expireIdle(timeoutNanos), period, period,
         TimeUnit.NANOSECONDS);
@@ -92,7 +93,7 @@ final class LocalAccess {
    * application, which may have been removed meanwhile (its secret is then unknown here).
    */
   private CompletableFuture<Void> givingBack(InboundFrame frame, String appId) {
-    return worker.authorizer().forApplication(frame, appId).exceptionally(e -> {
+    return authorizer.forApplication(frame, appId).exceptionally(e -> {
       ScacheException se = ScacheException.from(e);
       if (se.status() != Status.UNKNOWN_APPLICATION) {
         throw se;
@@ -102,7 +103,7 @@ final class LocalAccess {
   }
 
   private void whenAuthorized(ChannelHandlerContext ctx, InboundFrame frame, String appId, Supplier<Message> action) {
-    whenAuthorized(ctx, frame.requestId(), worker.authorizer().forApplication(frame, appId), action);
+    whenAuthorized(ctx, frame.requestId(), authorizer.forApplication(frame, appId), action);
   }
 
   /** Runs {@code action} on the event loop once {@code auth} succeeded, and answers with its result. */

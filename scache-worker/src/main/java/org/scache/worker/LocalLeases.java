@@ -10,12 +10,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Consumer;
 import org.scache.common.BlockId;
 import org.scache.common.ScacheException;
 import org.scache.common.protocol.Message;
 import org.scache.common.protocol.Status;
-import org.scache.common.shuffle.BlockSize;
 
 /**
  * What one connection from a local client holds of a worker's shared memory: leased ranges that
@@ -28,8 +26,8 @@ final class LocalLeases {
 
   private final MemoryPool pool;
   private final BlockStore store;
+  private final BlockPuts puts;
   private final WorkerCounters counters;
-  private final Consumer<BlockSize> stored;
   private final String workerId;
   private final LeaseQuota quota;
   private final org.scache.common.Clock clock;
@@ -38,22 +36,21 @@ final class LocalLeases {
   private boolean opened;
   private boolean closed;
 
-  /** {@code stored} is told of every block committed here (to report it to the master). */
-  LocalLeases(MemoryPool pool, BlockStore store, WorkerCounters counters, Consumer<BlockSize> stored,
-      String workerId) {
-    this(pool, store, counters, stored, workerId, LeaseQuota.unlimited(), org.scache.common.Clock.SYSTEM);
+  /** Blocks committed here are committed through {@code puts}, as puts over a socket are. */
+  LocalLeases(MemoryPool pool, BlockStore store, BlockPuts puts, WorkerCounters counters, String workerId) {
+    this(pool, store, puts, counters, workerId, LeaseQuota.unlimited(), org.scache.common.Clock.SYSTEM);
   }
 
   /**
    * ... with leases counted against {@code quota}, which the worker's connections share, and timed
    * by {@code clock} ({@link #expireIdle}).
    */
-  LocalLeases(MemoryPool pool, BlockStore store, WorkerCounters counters, Consumer<BlockSize> stored,
-      String workerId, LeaseQuota quota, org.scache.common.Clock clock) {
+  LocalLeases(MemoryPool pool, BlockStore store, BlockPuts puts, WorkerCounters counters, String workerId,
+      LeaseQuota quota, org.scache.common.Clock clock) {
     this.pool = pool;
     this.store = store;
+    this.puts = puts;
     this.counters = counters;
-    this.stored = stored;
     this.workerId = workerId;
     this.quota = quota;
     this.clock = clock;
@@ -184,13 +181,8 @@ final class LocalLeases {
       data.writerIndex(data.capacity());
       put = new PendingPut(id, data);
     }
-    if (store.commit(put)) {
-      counters.putBlocks.increment();
-      counters.putBytes.add(m.length());
+    if (puts.commit(put)) {
       counters.localCommits.increment();
-      stored.accept(new BlockSize(id, m.length()));
-    } else {
-      counters.duplicatePuts.increment();
     }
     return new Message.Ack();
   }

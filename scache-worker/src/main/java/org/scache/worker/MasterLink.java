@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.scache.common.DaemonThreads;
 import org.scache.common.ScacheException;
+import org.scache.common.ShuffleKey;
 import org.scache.common.WorkerInfo;
 import org.scache.common.auth.Credentials;
 import org.scache.common.ha.Locator;
@@ -39,6 +40,7 @@ final class MasterLink implements AutoCloseable {
   private final ConnectionPool connections;
   private final Credentials cluster;
   private final WorkerInfo self;
+  private final WorkerStorage storage;
   private final BlockStore store;
   private final int batchSize;
   private final Duration flushInterval;
@@ -53,7 +55,7 @@ final class MasterLink implements AutoCloseable {
   private ScheduledFuture<?> heartbeats;
   private ScheduledFuture<?> flusher;
 
-  MasterLink(Locator master, ConnectionPool connections, Credentials cluster, WorkerInfo self, BlockStore store,
+  MasterLink(Locator master, ConnectionPool connections, Credentials cluster, WorkerInfo self, WorkerStorage storage,
       int batchSize, Duration flushInterval, Duration timeout, Consumer<String> onAppRemoved,
       ShuffleActivityLog activity) {
     this.activity = activity;
@@ -61,7 +63,8 @@ final class MasterLink implements AutoCloseable {
     this.connections = connections;
     this.cluster = cluster;
     this.self = self;
-    this.store = store;
+    this.storage = storage;
+    this.store = storage.store();
     this.batchSize = batchSize;
     this.flushInterval = flushInterval;
     this.timeout = timeout;
@@ -117,8 +120,9 @@ final class MasterLink implements AutoCloseable {
     });
   }
 
-  /** Sends every queued report, then {@code finished}; completes with the master's answer. */
-  CompletableFuture<Void> mapFinished(Message.MapFinished finished) {
+  /** Sends every queued report, then the map's final attempt; completes with the master's answer. */
+  CompletableFuture<Void> mapFinished(ShuffleKey shuffle, int mapId, int attempt) {
+    Message.MapFinished finished = new Message.MapFinished(shuffle.appId(), shuffle.shuffleId(), mapId, attempt);
     CompletableFuture<Void> result = new CompletableFuture<>();
     thread.execute(() -> {
       flush();
@@ -195,7 +199,7 @@ final class MasterLink implements AutoCloseable {
       fullReportNeeded = true;
       flush();
       finishedMaps.values().forEach(list -> list.forEach(this::sendInOrder));
-      List<RoundState> partial = store.incompleteRounds();
+      List<RoundState> partial = store.reports().incompleteRounds();
       if (!partial.isEmpty()) {
         sendBestEffort(new Message.ReportRounds(self.workerId(), partial));
       }
@@ -239,7 +243,7 @@ final class MasterLink implements AutoCloseable {
   private void reportActivity() {
     List<org.scache.common.shuffle.ShuffleActivity> shuffles = activity.drain();
     Message.ReportWorkerActivity report = new Message.ReportWorkerActivity(self.workerId(), store.spilledBytes(),
-        store.spillFileBytes(), shuffles);
+        storage.spillFileBytes(), shuffles);
     sendInOrder(report).whenComplete((r, e) -> {
       if (e != null) {
         activity.restore(shuffles);

@@ -73,6 +73,7 @@ final class Prefetcher implements InFlightCopies {
   record Limits(boolean enabled, int maxInflight, long batchBytes, long bytesPerSecond) {}
 
   private final BlockStore store;
+  private final CopyLanding copies;
   private final MasterLink master;
   private final ConnectionPool connections;
   private final Credentials cluster;
@@ -101,9 +102,11 @@ final class Prefetcher implements InFlightCopies {
   private int inflight;
   private long nextSendNanos;
 
-  Prefetcher(BlockStore store, MasterLink master, ConnectionPool connections, Credentials cluster, WorkerInfo self,
-      Duration timeout, WorkerCounters counters, ScheduledExecutorService timer, Limits limits) {
+  Prefetcher(BlockStore store, CopyLanding copies, MasterLink master, ConnectionPool connections,
+      Credentials cluster, WorkerInfo self, Duration timeout, WorkerCounters counters, ScheduledExecutorService timer,
+      Limits limits) {
     this.store = store;
+    this.copies = copies;
     this.master = master;
     this.connections = connections;
     this.cluster = cluster;
@@ -115,11 +118,10 @@ final class Prefetcher implements InFlightCopies {
   }
 
   /** The master placed a shuffle: copy what already exists of the reduces placed or moved here. */
-  void onScheduled(Message.ShuffleScheduled m) {
+  void onScheduled(ShufflePlacement s, List<ReduceMove> moves) {
     if (!limits.enabled()) {
       return;
     }
-    ShufflePlacement s = m.placement();
     synchronized (this) {
       Map<Integer, Integer> byReduce = rounds.computeIfAbsent(new ShuffleKey(s.appId(), s.shuffleId()),
           k -> new HashMap<>());
@@ -134,7 +136,7 @@ final class Prefetcher implements InFlightCopies {
         locateAndQueue(new ShuffleKey(s.appId(), s.shuffleId()), a.reduceId());
       }
     }
-    for (ReduceMove move : m.moves()) {
+    for (ReduceMove move : moves) {
       if (move.changesWorker() && move.to().workerId().equals(self.workerId())) {
         locateAndQueue(new ShuffleKey(s.appId(), move.shuffleId()), move.reduceId());
       }
@@ -142,15 +144,12 @@ final class Prefetcher implements InFlightCopies {
   }
 
   /** A map finished after the schedule; its blocks of reduces placed here are copied. */
-  void onMapOutputReady(Message.MapOutputReady m) {
-    ShuffleKey key = new ShuffleKey(m.appId(), m.shuffleId());
-    // other attempts of the map are void now, here as on the master
-    store.mapFinished(key, m.mapId(), m.attempt());
+  void onMapOutput(ShuffleKey key, WorkerInfo holder, List<BlockSize> blocks) {
     if (!limits.enabled()) {
       return;
     }
-    List<BlockLocation> list = new ArrayList<>(m.blocks().size());
-    m.blocks().forEach(b -> list.add(new BlockLocation(b.blockId(), b.size(), m.holder())));
+    List<BlockLocation> list = new ArrayList<>(blocks.size());
+    blocks.forEach(b -> list.add(new BlockLocation(b.blockId(), b.size(), holder)));
     enqueue(key, list);
   }
 
@@ -432,7 +431,7 @@ final class Prefetcher implements InFlightCopies {
       return;
     }
     try {
-      count(group, store.storeCopies(group, data));
+      count(group, copies.land(group, data));
     } catch (ScacheException e) {
       if (e.status() != Status.BLOCK_TOO_LARGE || group.size() == 1) {
         counters.prefetchSkippedBlocks.add(group.size());
@@ -443,7 +442,7 @@ final class Prefetcher implements InFlightCopies {
       int offset = data.readerIndex();
       for (BlockSize b : group) {
         try {
-          count(List.of(b), store.storeCopies(List.of(b), data.slice(offset, (int) b.size())));
+          count(List.of(b), copies.land(List.of(b), data.slice(offset, (int) b.size())));
         } catch (ScacheException one) {
           counters.prefetchSkippedBlocks.increment();
         }

@@ -7,7 +7,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.scache.common.ShuffleKey;
-import org.scache.common.protocol.Message;
 import org.scache.common.shuffle.ReduceAssignment;
 import org.scache.common.shuffle.ReduceMove;
 import org.scache.common.shuffle.ShufflePlacement;
@@ -37,16 +36,15 @@ final class RoundBook {
   private final Map<ShuffleKey, Shuffle> shuffles = new HashMap<>();
 
   /** Learns a placement, and the new rounds of the earlier shuffles' reduces it moved or re-rounded. */
-  synchronized void scheduled(Message.ShuffleScheduled m) {
-    ShufflePlacement s = m.placement();
+  synchronized void scheduled(ShufflePlacement s, long submissionTimeMillis, List<ReduceMove> moves) {
     ShuffleKey key = new ShuffleKey(s.appId(), s.shuffleId());
-    Shuffle shuffle = shuffles.computeIfAbsent(key, k -> new Shuffle(m.submissionTimeMillis()));
+    Shuffle shuffle = shuffles.computeIfAbsent(key, k -> new Shuffle(submissionTimeMillis));
     Map<Integer, Integer> rounds = new HashMap<>();
     for (ReduceAssignment a : s.assignments()) {
       shuffle.roundOfReduce.put(a.reduceId(), a.round());
       rounds.put(a.reduceId(), a.round());
     }
-    for (ReduceMove move : m.moves()) {
+    for (ReduceMove move : moves) {
       Shuffle earlier = shuffles.get(new ShuffleKey(s.appId(), move.shuffleId()));
       Integer round = rounds.get(move.reduceId());
       if (earlier != null && round != null) {

@@ -7,7 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
+import org.scache.common.Clock;
 import org.scache.common.DaemonThreads;
 import org.scache.common.WorkerInfo;
 import org.scache.common.auth.Credentials;
@@ -17,7 +17,6 @@ import org.scache.common.ha.Locator;
 import org.scache.common.network.ConnectionPool;
 import org.scache.common.network.ScacheServer;
 import org.scache.common.network.TransportSettings;
-import org.scache.common.protocol.Message;
 import org.scache.common.shuffle.RoundState;
 import org.scache.metrics.HttpEndpoint;
 import org.scache.metrics.PrometheusRoute;
@@ -34,23 +33,20 @@ public final class ScacheWorker implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ScacheWorker.class);
 
   private final MemoryPool pool;
-  private final BlockStore store;
+  private final WorkerStorage storage;
   private final WorkerCounters counters = new WorkerCounters();
   private final ConnectionPool connections;
   private final AppSecrets secrets;
-  private final RequestAuthorizer authorizer;
   private final ScacheServer server;
   private final WorkerInfo info;
   private final MasterLink masterLink;
-  private final BlockReader reader;
   private final Prefetcher prefetcher;
-  private final ScheduledPeers peers = new ScheduledPeers();
+  private final ApplicationShuffles applications;
   private final java.util.concurrent.ScheduledExecutorService timers;
-  private final LeaseQuota leaseQuota;
-  private final boolean payloadDigest;
-  private final Duration leaseTimeout;
   private final WorkerMetrics metrics = new WorkerMetrics(this::stats);
   private final java.util.Optional<HttpEndpoint> http;
+  /** What request handlers work with; null until the worker has started. */
+  private volatile WorkerRequestHandler.Parts handlerParts;
 
   private ScacheWorker(ScacheConf conf) throws IOException, InterruptedException {
     byte[] clusterSecret = clusterSecret(conf);
@@ -62,27 +58,25 @@ public final class ScacheWorker implements AutoCloseable {
         Math.min(conf.get(ScacheOptions.WORKER_MEMORY_SEGMENT), Integer.MAX_VALUE - MemoryPool.ALIGNMENT),
         conf.get(ScacheOptions.WORKER_MEMORY_PRETOUCH), conf.get(ScacheOptions.WORKER_LOCAL_SHM_ENABLED));
     String tag = configuredId.isEmpty() ? "worker" : configuredId;
-    store = new BlockStore(pool, spillStore(conf, tag), SpillPolicy.named(conf.get(ScacheOptions.WORKER_SPILL_POLICY)),
-        new RoundBook(), org.scache.common.Clock.SYSTEM, counters,
+    MasterLink[] link = new MasterLink[1];
+    storage = new WorkerStorage(pool, spillStore(conf, tag),
+        SpillPolicy.named(conf.get(ScacheOptions.WORKER_SPILL_POLICY)), new RoundBook(), Clock.SYSTEM, counters,
         Math.max(1, conf.get(ScacheOptions.WORKER_SPILL_READ_BUFFER)),
         BlockQuota.of(conf.get(ScacheOptions.WORKER_BLOCKS_MAX), conf.get(ScacheOptions.WORKER_BLOCKS_APPLICATION_SHARE),
-            Runtime.getRuntime().maxMemory()));
-    payloadDigest = conf.get(ScacheOptions.SECURITY_PAYLOAD_DIGEST);
-    leaseTimeout = conf.get(ScacheOptions.WORKER_LOCAL_LEASE_TIMEOUT);
-    leaseQuota = LeaseQuota.of(reserve, conf.get(ScacheOptions.WORKER_LOCAL_LEASE_APPLICATION_SHARE),
-        conf.get(ScacheOptions.WORKER_LOCAL_LEASES_PER_CONNECTION_MAX));
+            Runtime.getRuntime().maxMemory()),
+        block -> link[0].report(block));
+    BlockStore store = storage.store();
     Credentials cluster = Credentials.cluster(clusterSecret);
     connections = new ConnectionPool(transport, "scache-worker-client");
     Duration fetchTimeout = conf.get(ScacheOptions.WORKER_FETCH_TIMEOUT);
-    MasterLink[] link = new MasterLink[1];
     secrets = new AppSecrets(app -> link[0].fetchSecret(app));
-    authorizer = new RequestAuthorizer(clusterSecret, secrets, counters);
     try {
       server = ScacheServer.start("scache-worker", conf.get(ScacheOptions.WORKER_BIND_HOST),
-          conf.get(ScacheOptions.WORKER_PORT), transport, () -> new WorkerRequestHandler(this), metrics.requests());
+          conf.get(ScacheOptions.WORKER_PORT), transport, () -> new WorkerRequestHandler(() -> handlerParts),
+          metrics.requests());
     } catch (InterruptedException | RuntimeException e) {
       connections.close();
-      store.close();
+      storage.close();
       pool.close();
       throw e;
     }
@@ -92,7 +86,7 @@ public final class ScacheWorker implements AutoCloseable {
     }
     info = new WorkerInfo(configuredId.isEmpty() ? host + ":" + server.port() : configuredId, host, server.port());
     masterLink = new MasterLink(Locator.master(conf, ScacheOptions.WORKER_MASTER_ADDRESS), connections, cluster,
-        info, store,
+        info, storage,
         conf.get(ScacheOptions.WORKER_REPORT_BATCH), conf.get(ScacheOptions.WORKER_REPORT_INTERVAL), fetchTimeout,
         this::removeApplication, counters.activity);
     link[0] = masterLink;
@@ -109,14 +103,27 @@ public final class ScacheWorker implements AutoCloseable {
     });
     timers = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
         DaemonThreads.named("scache-worker-timers-" + info.workerId()));
-    prefetcher = new Prefetcher(store, masterLink, connections, cluster, info, fetchTimeout, counters, timers,
+    prefetcher = new Prefetcher(store, storage.copies(), masterLink, connections, cluster, info, fetchTimeout,
+        counters, timers,
         new Prefetcher.Limits(conf.get(ScacheOptions.WORKER_PREFETCH_ENABLED),
             Math.max(1, conf.get(ScacheOptions.WORKER_PREFETCH_MAX_INFLIGHT)),
             Math.max(1, Math.min(conf.get(ScacheOptions.WORKER_PREFETCH_BATCH), Integer.MAX_VALUE)),
             conf.get(ScacheOptions.WORKER_PREFETCH_BANDWIDTH)));
-    reader = new BlockReader(store, masterLink, connections, cluster, info, fetchTimeout, counters,
-        new ReduceInputLocator(masterLink, timers, org.scache.common.Clock.SYSTEM,
-            conf.get(ScacheOptions.WORKER_REDUCE_INPUT_WAIT)), peers, prefetcher);
+    ScheduledPeers peers = new ScheduledPeers();
+    BlockReader reader = new BlockReader(store, storage.reads(), masterLink, connections, cluster, info,
+        fetchTimeout, counters,
+        new ReduceInputLocator(masterLink, timers, Clock.SYSTEM, conf.get(ScacheOptions.WORKER_REDUCE_INPUT_WAIT)),
+        peers, prefetcher);
+    applications = new ApplicationShuffles(store, prefetcher, peers, masterLink, secrets, counters);
+    RequestAuthorizer authorizer = new RequestAuthorizer(clusterSecret, secrets, counters);
+    LeaseQuota leaseQuota = LeaseQuota.of(reserve, conf.get(ScacheOptions.WORKER_LOCAL_LEASE_APPLICATION_SHARE),
+        conf.get(ScacheOptions.WORKER_LOCAL_LEASES_PER_CONNECTION_MAX));
+    Duration leaseTimeout = conf.get(ScacheOptions.WORKER_LOCAL_LEASE_TIMEOUT);
+    handlerParts = new WorkerRequestHandler.Parts(authorizer, storage.puts(), reader,
+        new MasterMessages(store, peers, prefetcher), applications, counters,
+        conf.get(ScacheOptions.SECURITY_PAYLOAD_DIGEST), this::stats,
+        () -> new LocalAccess(authorizer, new LocalLeases(pool, store, storage.puts(), counters, info.workerId(),
+            leaseQuota, Clock.SYSTEM), leaseTimeout));
     masterLink.start();
     http = HttpEndpoint.start("scache-worker", conf.get(ScacheOptions.WORKER_HTTP_BIND_HOST),
         conf.get(ScacheOptions.WORKER_HTTP_PORT), Map.of("/metrics", new PrometheusRoute(metrics.registry())));
@@ -144,13 +151,7 @@ public final class ScacheWorker implements AutoCloseable {
 
   /** Frees every block of the application and forgets its secret. */
   public void removeApplication(String appId) {
-    prefetcher.forgetApplication(appId);
-    peers.forgetApplication(appId);
-    store.removeApplication(appId);
-    store.rounds().forgetApplication(appId);
-    secrets.forget(appId);
-    masterLink.forgetApplication(appId);
-    counters.activity.forgetApplication(appId);
+    applications.removeApplication(appId);
   }
 
   /** The port of the worker's metrics endpoint, if it serves one. */
@@ -160,7 +161,7 @@ public final class ScacheWorker implements AutoCloseable {
 
   /** Counters and gauges as served by {@code GET_WORKER_STATS}, described by {@link WorkerStatsCatalog}. */
   public Map<String, Long> stats() {
-    Map<String, Long> m = new java.util.LinkedHashMap<>(counters.snapshot(store));
+    Map<String, Long> m = new java.util.LinkedHashMap<>(counters.snapshot(storage));
     if (prefetcher != null) {
       long[] backlog = prefetcher.backlog();
       m.put("prefetch.backlog.blocks", backlog[0]);
@@ -175,78 +176,6 @@ public final class ScacheWorker implements AutoCloseable {
     return m;
   }
 
-  BlockStore store() {
-    return store;
-  }
-
-  LeaseQuota leaseQuota() {
-    return leaseQuota;
-  }
-
-  /** How long a shared-memory lease may go without a commit before the worker takes it back. */
-  Duration leaseTimeout() {
-    return leaseTimeout;
-  }
-
-  /** Whether puts over a socket must cover their payload with a digest. */
-  boolean requiresPayloadDigest() {
-    return payloadDigest;
-  }
-
-  MemoryPool pool() {
-    return pool;
-  }
-
-  WorkerCounters counters() {
-    return counters;
-  }
-
-  RequestAuthorizer authorizer() {
-    return authorizer;
-  }
-
-  Prefetcher prefetcher() {
-    return prefetcher;
-  }
-
-  /** Frees every block of the shuffle, prefetched copies included. */
-  void removeShuffle(org.scache.common.ShuffleKey shuffle) {
-    prefetcher.forgetShuffle(shuffle);
-    peers.forgetShuffle(shuffle);
-    store.removeShuffle(shuffle);
-    store.rounds().forgetShuffle(shuffle);
-  }
-
-  /** The master placed a shuffle: learn its rounds, then prefetch what is placed here. */
-  void onScheduled(Message.ShuffleScheduled m) {
-    peers.scheduled(m);
-    store.rounds().scheduled(m);
-    prefetcher.onScheduled(m);
-  }
-
-  /** A reducer committed: its input blocks held here, in memory or spilled, are freed. */
-  void reduceCommitted(Message.ReduceCommitted m) {
-    int freed = store.reduceCommitted(new org.scache.common.ShuffleKey(m.appId(), m.shuffleId()), m.reduceId());
-    counters.committedFreedBlocks.add(freed);
-  }
-
-  BlockReader reader() {
-    return reader;
-  }
-
-  MasterLink masterLink() {
-    return masterLink;
-  }
-
-  /**
-   * Tells the master which attempt of a map is final, and only once it knows drops the map's other
-   * attempts here: a MAP_FINISHED that does not reach the master leaves every attempt's blocks.
-   */
-  CompletableFuture<Void> mapFinished(Message.MapFinished m) {
-    return masterLink.mapFinished(m).thenRun(() ->
-        store.mapFinished(new org.scache.common.ShuffleKey(m.appId(), m.shuffleId()), m.mapId(), m.attempt()));
-  }
-
   @Override
   public void close() {
     http.ifPresent(HttpEndpoint::close);
@@ -254,7 +183,7 @@ public final class ScacheWorker implements AutoCloseable {
     timers.shutdownNow();
     server.close();
     connections.close();
-    store.close();
+    storage.close();
     pool.close();
     LOG.info("worker {} stopped", info.workerId());
   }

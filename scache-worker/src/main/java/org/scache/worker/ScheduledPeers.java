@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 import org.scache.common.ShuffleKey;
 import org.scache.common.WorkerInfo;
-import org.scache.common.protocol.Message;
 import org.scache.common.shuffle.ReduceAssignment;
 import org.scache.common.shuffle.ReduceMove;
 import org.scache.common.shuffle.ShufflePlacement;
@@ -22,8 +21,7 @@ final class ScheduledPeers {
   private final Map<ShuffleKey, Map<Integer, WorkerInfo>> reduceWorkers = new HashMap<>();
   private final Map<ShuffleKey, Map<String, WorkerInfo>> workers = new HashMap<>();
 
-  synchronized void scheduled(Message.ShuffleScheduled m) {
-    ShufflePlacement s = m.placement();
+  synchronized void scheduled(ShufflePlacement s, List<ReduceMove> moves) {
     ShuffleKey key = new ShuffleKey(s.appId(), s.shuffleId());
     Map<Integer, WorkerInfo> byReduce = reduceWorkers.computeIfAbsent(key, k -> new HashMap<>());
     Map<String, WorkerInfo> all = workers.computeIfAbsent(key, k -> new LinkedHashMap<>());
@@ -31,7 +29,7 @@ final class ScheduledPeers {
       byReduce.put(a.reduceId(), a.worker());
       all.put(a.worker().workerId(), a.worker());
     }
-    for (ReduceMove move : m.moves()) {
+    for (ReduceMove move : moves) {
       ShuffleKey moved = new ShuffleKey(s.appId(), move.shuffleId());
       reduceWorkers.computeIfAbsent(moved, k -> new HashMap<>()).put(move.reduceId(), move.to());
       workers.computeIfAbsent(moved, k -> new LinkedHashMap<>()).put(move.to().workerId(), move.to());

@@ -126,4 +126,9 @@ final class StoredBlock {
     spilled = null;
     return Optional.ofNullable(was);
   }
+
+  @Override
+  public String toString() {
+    return id + (data != null ? "" : spilled != null ? " (spilled)" : " (released)") + (copy ? " (copy)" : "");
+  }
 }

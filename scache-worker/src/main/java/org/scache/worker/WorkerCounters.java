@@ -44,7 +44,8 @@ final class WorkerCounters {
   /** The same per shuffle, for the master's explanation of each shuffle. */
   final ShuffleActivityLog activity = new ShuffleActivityLog();
 
-  Map<String, Long> snapshot(BlockStore store) {
+  Map<String, Long> snapshot(WorkerStorage storage) {
+    BlockStore store = storage.store();
     Map<String, Long> m = new LinkedHashMap<>();
     m.put("put.blocks", putBlocks.sum());
     m.put("put.bytes", putBytes.sum());
@@ -85,12 +86,12 @@ final class WorkerCounters {
     m.put("store.memory.bytes", store.memoryBytes());
     m.put("store.spilled.blocks", (long) store.spilledBlockCount());
     m.put("store.spilled.bytes", store.spilledBytes());
-    m.put("spill.file.bytes", store.spillFileBytes());
-    m.put("spill.file.dead.bytes", store.spillFileDeadBytes());
-    m.put("spill.files", (long) store.spillFileCount());
-    m.put("spill.read.buffer.bytes", store.spillReadBufferBytes());
-    m.put("rounds.incomplete.here", (long) store.incompleteRounds().size());
-    m.put("rounds.incomplete.cluster", (long) store.rounds().incompleteInClusterCount());
+    m.put("spill.file.bytes", storage.spillFileBytes());
+    m.put("spill.file.dead.bytes", storage.spillFileDeadBytes());
+    m.put("spill.files", (long) storage.spillFileCount());
+    m.put("spill.read.buffer.bytes", storage.spillReadBufferBytes());
+    m.put("rounds.incomplete.here", (long) store.reports().incompleteRounds().size());
+    m.put("rounds.incomplete.cluster", (long) store.incompleteInClusterCount());
     m.put("memory.used.bytes", store.usedBytes());
     m.put("memory.reserved.bytes", store.reservedBytes());
     return m;

@@ -2,6 +2,8 @@ package org.scache.worker;
 
 import io.netty.channel.ChannelHandlerContext;
 import java.util.ArrayDeque;
+import java.util.Map;
+import java.util.function.Supplier;
 import java.util.concurrent.CompletableFuture;
 import org.scache.common.ScacheException;
 import org.scache.common.auth.PayloadDigest;
@@ -11,32 +13,54 @@ import org.scache.common.protocol.InboundFrame;
 import org.scache.common.protocol.Message;
 import org.scache.common.protocol.PayloadChunk;
 import org.scache.common.protocol.Status;
-import org.scache.common.shuffle.BlockSize;
+import org.scache.common.ShuffleKey;
 
 /**
  * Serves one connection to a worker: puts stream straight into reserved memory, reads are answered
  * from the store or fetched from the holding worker, and every request is authorised first.
  */
 final class WorkerRequestHandler extends RequestDispatcher {
-  private final ScacheWorker worker;
+  /**
+   * What the handler works with: the authorizer, where puts go and reads come from, where the master's
+   * messages and the applications' requests are carried out, the counters and the stats, and how a
+   * connection's shared-memory state is made.
+   */
+  record Parts(RequestAuthorizer authorizer, BlockPuts puts, BlockReader reader, MasterMessages fromMaster,
+      ApplicationShuffles applications, WorkerCounters counters, boolean payloadDigestRequired,
+      Supplier<Map<String, Long>> stats, Supplier<LocalAccess> localAccess) {}
+
+  private final Supplier<Parts> partsWhenReady;
   private final java.util.Set<IncomingPut> open = new java.util.HashSet<>();
+  private Parts parts;
   private IncomingPut receiving;
   private LocalAccess local;
 
-  WorkerRequestHandler(ScacheWorker worker) {
-    this.worker = worker;
+  /** @param partsWhenReady the parts, or null while the worker is still starting */
+  WorkerRequestHandler(Supplier<Parts> partsWhenReady) {
+    this.partsWhenReady = partsWhenReady;
+  }
+
+  private Parts parts() {
+    if (parts == null) {
+      parts = partsWhenReady.get();
+      if (parts == null) {
+        throw new ScacheException(Status.NOT_READY, "the worker is still starting");
+      }
+    }
+    return parts;
   }
 
   @Override
   protected void onRequest(ChannelHandlerContext ctx, InboundFrame frame) {
     long id = frame.requestId();
-    RequestAuthorizer auth = worker.authorizer();
+    Parts w = parts();
+    RequestAuthorizer auth = w.authorizer();
     switch (frame.message().type()) {
       case PUT_BLOCK -> startPut(ctx, frame);
       case GET_BLOCK -> {
         Message.GetBlock m = (Message.GetBlock) frame.message();
         auth.forApplication(frame, m.blockId().appId())
-            .thenCompose(v -> worker.reader().readBlock(m.blockId()))
+            .thenCompose(v -> w.reader().readBlock(m.blockId()))
             .whenComplete((data, e) -> {
               if (e != null) {
                 replyError(ctx, id, e);
@@ -48,8 +72,7 @@ final class WorkerRequestHandler extends RequestDispatcher {
       case GET_REDUCE_INPUT -> {
         Message.GetReduceInput m = (Message.GetReduceInput) frame.message();
         auth.forApplication(frame, m.appId())
-            .thenCompose(v -> worker.reader().readReduceInput(m.appId(), m.shuffleId(), m.reduceId(),
-                m.waitMillis()))
+            .thenCompose(v -> w.reader().readReduceInput(m.appId(), m.shuffleId(), m.reduceId(), m.waitMillis()))
             .whenComplete((blocks, e) -> {
               if (e != null) {
                 replyError(ctx, id, e);
@@ -60,36 +83,35 @@ final class WorkerRequestHandler extends RequestDispatcher {
       }
       case FETCH_BLOCKS -> {
         Message.FetchBlocks m = (Message.FetchBlocks) frame.message();
-        answer(ctx, id, auth.forCluster(frame).thenCompose(v -> worker.reader().serveFetch(m.blockIds())), true);
+        answer(ctx, id, auth.forCluster(frame).thenCompose(v -> w.reader().serveFetch(m.blockIds())), true);
       }
       case MAP_FINISHED -> {
         Message.MapFinished m = (Message.MapFinished) frame.message();
-        answer(ctx, id, auth.forApplication(frame, m.appId()).thenCompose(v -> worker.mapFinished(m)), false);
+        answer(ctx, id, auth.forApplication(frame, m.appId()).thenCompose(v ->
+            w.applications().mapFinished(new ShuffleKey(m.appId(), m.shuffleId()), m.mapId(), m.attempt())), false);
       }
       case UNREGISTER_SHUFFLE -> {
         Message.UnregisterShuffle m = (Message.UnregisterShuffle) frame.message();
         answer(ctx, id, auth.forApplication(frame, m.appId()).thenRun(() ->
-            worker.removeShuffle(new org.scache.common.ShuffleKey(m.appId(), m.shuffleId()))), false);
+            w.applications().removeShuffle(new ShuffleKey(m.appId(), m.shuffleId()))), false);
       }
       case REMOVE_APPLICATION -> {
         Message.RemoveApplication m = (Message.RemoveApplication) frame.message();
-        answer(ctx, id, auth.forApplication(frame, m.appId()).thenRun(() -> worker.removeApplication(m.appId())),
-            false);
-      }
-      case SHUFFLE_SCHEDULED -> answer(ctx, id, auth.forCluster(frame).thenRun(() ->
-          worker.onScheduled((Message.ShuffleScheduled) frame.message())), false);
-      case ROUNDS_INCOMPLETE -> {
-        Message.RoundsIncomplete m = (Message.RoundsIncomplete) frame.message();
-        answer(ctx, id, auth.forCluster(frame).thenRun(() -> worker.store().rounds().incompleteInCluster(
-            new org.scache.common.ShuffleKey(m.appId(), m.shuffleId()), m.rounds())), false);
+        answer(ctx, id, auth.forApplication(frame, m.appId()).thenRun(() ->
+            w.applications().removeApplication(m.appId())), false);
       }
       case REDUCE_COMMITTED -> {
         Message.ReduceCommitted m = (Message.ReduceCommitted) frame.message();
-        answer(ctx, id, auth.forApplication(frame, m.appId()).thenRun(() -> worker.reduceCommitted(m)), false);
+        answer(ctx, id, auth.forApplication(frame, m.appId()).thenRun(() ->
+            w.applications().reduceCommitted(new ShuffleKey(m.appId(), m.shuffleId()), m.reduceId())), false);
       }
+      case SHUFFLE_SCHEDULED -> answer(ctx, id, auth.forCluster(frame).thenRun(() ->
+          w.fromMaster().shuffleScheduled((Message.ShuffleScheduled) frame.message())), false);
+      case ROUNDS_INCOMPLETE -> answer(ctx, id, auth.forCluster(frame).thenRun(() ->
+          w.fromMaster().roundsIncomplete((Message.RoundsIncomplete) frame.message())), false);
       case MAP_OUTPUT_READY -> answer(ctx, id, auth.forCluster(frame).thenRun(() ->
-          worker.prefetcher().onMapOutputReady((Message.MapOutputReady) frame.message())), false);
-      case GET_WORKER_STATS -> reply(ctx, id, new Message.WorkerStats(worker.stats()));
+          w.fromMaster().mapOutputReady((Message.MapOutputReady) frame.message())), false);
+      case GET_WORKER_STATS -> reply(ctx, id, new Message.WorkerStats(w.stats().get()));
       case OPEN_LOCAL, LEASE_MEMORY, COMMIT_LEASED, RELEASE_LEASE, PIN_BLOCK, UNPIN ->
           localAccess().onRequest(ctx, frame);
       default -> throw new ScacheException(Status.UNKNOWN_MESSAGE_TYPE, frame.message().type()
@@ -100,7 +122,7 @@ final class WorkerRequestHandler extends RequestDispatcher {
   /** The shared-memory state of this connection, made on its first shared-memory request. */
   private LocalAccess localAccess() {
     if (local == null) {
-      local = new LocalAccess(worker);
+      local = parts().localAccess().get();
     }
     return local;
   }
@@ -127,7 +149,7 @@ final class WorkerRequestHandler extends RequestDispatcher {
     open.add(p);
     receiving = frame.payloadLength() > 0 ? p : null;
     p.lastSeen = frame.payloadLength() == 0;
-    CompletableFuture<Void> authorized = worker.authorizer().forApplication(frame, m.blockId().appId());
+    CompletableFuture<Void> authorized = parts().authorizer().forApplication(frame, m.blockId().appId());
     if (authorized.isDone()) {
       authorized(ctx, p, authorized.isCompletedExceptionally() ? failureOf(authorized) : null);
     } else {
@@ -155,7 +177,7 @@ final class WorkerRequestHandler extends RequestDispatcher {
       return;
     }
     // memory is taken at once when there is room; making room (spilling) runs off the event loop
-    CompletableFuture<PendingPut> sink = worker.store().beginAsync(p.message.blockId(), p.expected);
+    CompletableFuture<PendingPut> sink = parts.puts().beginAsync(p.message.blockId(), p.expected);
     if (sink.isDone()) {
       sinkReady(ctx, p, sink);
     } else {
@@ -170,9 +192,9 @@ final class WorkerRequestHandler extends RequestDispatcher {
     } catch (RuntimeException x) {
       ScacheException se = ScacheException.from(x);
       if (se.status() == Status.RETRY_LATER) {
-        worker.counters().busyPuts.increment();
+        parts.counters().busyPuts.increment();
       } else {
-        worker.counters().refusedPuts.increment();
+        parts.counters().refusedPuts.increment();
       }
       p.failure = se;
     }
@@ -235,11 +257,11 @@ final class WorkerRequestHandler extends RequestDispatcher {
   private void finishPut(ChannelHandlerContext ctx, IncomingPut p) {
     if (p.failure == null && p.expected > 0) {
       if (p.digest != null && !p.digest.matches(p.signedDigest)) {
-        worker.counters().authFailures.increment();
+        parts.counters().authFailures.increment();
         p.failure = new ScacheException(Status.AUTH_FAILED, "the payload of PUT_BLOCK " + p.message.blockId()
             + " does not match the digest its proof covers");
-      } else if (p.digest == null && worker.requiresPayloadDigest()) {
-        worker.counters().authFailures.increment();
+      } else if (p.digest == null && parts.payloadDigestRequired()) {
+        parts.counters().authFailures.increment();
         p.failure = new ScacheException(Status.AUTH_FAILED, "PUT_BLOCK " + p.message.blockId() + " carries no payload "
             + "digest, which this worker requires (scache.security.payload.digest.enabled)");
       }
@@ -252,14 +274,7 @@ final class WorkerRequestHandler extends RequestDispatcher {
       return;
     }
     try {
-      boolean stored = worker.store().commit(p.sink);
-      if (stored) {
-        worker.counters().putBlocks.increment();
-        worker.counters().putBytes.add(p.expected);
-        worker.masterLink().report(new BlockSize(p.message.blockId(), p.expected));
-      } else {
-        worker.counters().duplicatePuts.increment();
-      }
+      parts.puts().commit(p.sink);
       reply(ctx, p.requestId, new Message.Ack());
     } catch (ScacheException e) {
       replyError(ctx, p.requestId, e.status(), e.detail());

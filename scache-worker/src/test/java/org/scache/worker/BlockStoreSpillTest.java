@@ -42,6 +42,7 @@ class BlockStoreSpillTest {
   @TempDir
   Path dir;
   private MemoryPool pool;
+  private WorkerStorage storage;
   private BlockStore store;
   private SpillStore disk;
   private final ManualClock clock = new ManualClock();
@@ -57,8 +58,9 @@ class BlockStoreSpillTest {
     pool = new MemoryPool(dir.resolve("mem"), "test", (long) reserveBlocks * BLOCK, (long) reserveBlocks * BLOCK,
         false);
     disk = new SpillStore(List.of(dir.resolve("spill")), "w", diskCapacity, 64 * BLOCK);
-    store = new BlockStore(pool, Optional.of(disk), policy, new RoundBook(), clock, counters, 16 * BLOCK,
-        BlockQuota.unlimited());
+    storage = new WorkerStorage(pool, Optional.of(disk), policy, new RoundBook(), clock, counters, 16 * BLOCK,
+        BlockQuota.unlimited(), b -> { });
+    store = storage.store();
     store.events(new StoreEvents() {
       @Override
       public synchronized void roundsChanged(List<RoundState> changes) {
@@ -75,7 +77,7 @@ class BlockStoreSpillTest {
   @AfterEach
   void close() {
     if (store != null) {
-      store.close();
+      storage.close();
       pool.close();
     }
   }
@@ -87,16 +89,16 @@ class BlockStoreSpillTest {
   }
 
   private void put(BlockId id, int size) {
-    PendingPut p = store.begin(id, size);
+    PendingPut p = storage.puts().begin(id, size);
     ByteBuf data = Unpooled.wrappedBuffer(content(id, size));
     p.write(data);
     data.release();
-    store.commit(p);
+    storage.puts().commit(p);
     clock.advance(Duration.ofNanos(1000));
   }
 
   private byte[] read(BlockId id) {
-    ByteBuf b = store.readAsync(id).join().orElseThrow();
+    ByteBuf b = storage.reads().read(id).join().orElseThrow();
     try {
       byte[] out = new byte[b.readableBytes()];
       b.getBytes(b.readerIndex(), out);
@@ -112,8 +114,7 @@ class BlockStoreSpillTest {
     for (int r = 0; r < reduces; r++) {
       list.add(new ReduceAssignment(r, HERE, r / slots));
     }
-    store.rounds().scheduled(new Message.ShuffleScheduled(new ShufflePlacement("a", shuffle, "test", list),
-        List.of(), submitted));
+    store.scheduled(new ShufflePlacement("a", shuffle, "test", list), submitted, List.of());
   }
 
   private static BlockId id(int shuffle, int map, int reduce) {
@@ -134,7 +135,7 @@ class BlockStoreSpillTest {
         id(1, 0, 2), id(1, 0, 3));
     held.forEach(b -> put(b, BLOCK));
     // the master says round 0 of shuffle 0 is kept only in part elsewhere
-    store.rounds().incompleteInCluster(new ShuffleKey("a", 0), List.of(0));
+    store.incompleteInCluster(new ShuffleKey("a", 0), List.of(0));
     List<BlockId> order = new ArrayList<>();
     for (int i = 0; i < 8; i++) {
       put(id(9, i, 0), BLOCK); // an unplaced shuffle's blocks come in and push the others out one by one
@@ -172,7 +173,7 @@ class BlockStoreSpillTest {
     put(id(0, 0, 0), BLOCK);
     put(id(0, 0, 3), BLOCK);
     ByteBuf copyBytes = Unpooled.wrappedBuffer(content(id(0, 1, 1), BLOCK));
-    store.storeCopies(List.of(new BlockSize(id(0, 1, 1), BLOCK)), copyBytes);
+    storage.copies().land(List.of(new BlockSize(id(0, 1, 1), BLOCK)), copyBytes);
     copyBytes.release();
     put(id(0, 0, 2), BLOCK);
     store.markConsumed(id(0, 0, 0));
@@ -199,7 +200,7 @@ class BlockStoreSpillTest {
     for (BlockId b : all) {
       assertArrayEquals(content(b, (int) store.get(b).orElseThrow().size()), read(b));
     }
-    assertTrue(store.spillReadBufferBytes() == 0, "read buffers go back when released");
+    assertTrue(storage.spillReadBufferBytes() == 0, "read buffers go back when released");
   }
 
   @Test
@@ -230,21 +231,21 @@ class BlockStoreSpillTest {
         store.removeShuffle(new ShuffleKey("a", shuffle));
         live.keySet().removeIf(b -> b.shuffleId() == shuffle);
       } else if (kind == 9) {
-        store.reloadNow();
+        storage.spiller().orElseThrow().reloadNow();
       }
       if (op % 250 == 0) {
         schedule(shuffle, 1000 + shuffle, 6, 2);
       }
       assertAccountingExact(live);
     }
-    store.awaitBackground();
+    storage.spiller().orElseThrow().awaitBackground();
     assertAccountingExact(live);
     assertTrue(counters.spilledBlocks.sum() > 100, "the run spilled: " + counters.spilledBlocks.sum());
     assertTrue(counters.reloadedBlocks.sum() > 10, "the run reloaded: " + counters.reloadedBlocks.sum());
   }
 
   private void assertAccountingExact(Map<BlockId, Integer> live) throws Exception {
-    store.awaitBackground();
+    storage.spiller().orElseThrow().awaitBackground();
     long memory = 0;
     long spilled = 0;
     long aligned = 0;
@@ -284,7 +285,7 @@ class BlockStoreSpillTest {
       f.seek(10);
       f.write(was ^ 0xff);
     }
-    CompletionException e = assertThrows(CompletionException.class, () -> store.readAsync(victim).join());
+    CompletionException e = assertThrows(CompletionException.class, () -> storage.reads().read(victim).join());
     assertEquals(Status.BLOCK_NOT_FOUND, ScacheException.from(e).status());
     assertEquals(List.of(victim), lost);
     assertFalse(store.get(victim).isPresent());
@@ -318,7 +319,7 @@ class BlockStoreSpillTest {
     // reduces 0 and 1 (round 0) committed: two blocks of room, for the two spilled blocks of the earliest round
     store.reduceCommitted(new ShuffleKey("a", 0), 0);
     store.reduceCommitted(new ShuffleKey("a", 0), 1);
-    store.awaitBackground();
+    storage.spiller().orElseThrow().awaitBackground();
     List<BlockId> inMemory = new ArrayList<>();
     for (int r = 2; r < 8; r++) {
       if (!store.isSpilled(id(0, 0, r))) {
@@ -347,9 +348,9 @@ class BlockStoreSpillTest {
     for (int m = 0; m < 10; m++) {
       put(id(0, m, 0), BLOCK);
     }
-    assertTrue(store.spillFileCount() > 0);
+    assertTrue(storage.spillFileCount() > 0);
     store.removeApplication("a");
-    assertEquals(0, store.spillFileCount());
+    assertEquals(0, storage.spillFileCount());
     try (var files = Files.list(dir.resolve("spill"))) {
       assertEquals(0, files.count());
     }
@@ -361,8 +362,9 @@ class BlockStoreSpillTest {
     // reserve of one block, files of 16 blocks, 32 blocks of disk
     pool = new MemoryPool(dir.resolve("mem"), "test", BLOCK, BLOCK, false);
     disk = new SpillStore(List.of(dir.resolve("spill")), "w", 32L * BLOCK, 16L * BLOCK);
-    store = new BlockStore(pool, Optional.of(disk), SpillPolicy.contextAware(), new RoundBook(), clock, counters,
-        16 * BLOCK, BlockQuota.unlimited());
+    storage = new WorkerStorage(pool, Optional.of(disk), SpillPolicy.contextAware(), new RoundBook(), clock, counters,
+        16 * BLOCK, BlockQuota.unlimited(), b -> { });
+    store = storage.store();
     BlockId keeper = new BlockId("b", 0, 0, 0, 0);
     int first = fillUntilFull(m -> m == 5 ? keeper : id(0, m, 0));
     assertTrue(first >= 32, "the disk took " + first + " blocks");
@@ -370,9 +372,9 @@ class BlockStoreSpillTest {
     // read once: it is not loaded back into memory, so it stays in its nearly empty file until moved
     store.markConsumed(keeper);
     store.removeShuffle(new ShuffleKey("a", 0));
-    store.awaitBackground();
-    assertEquals(0, store.spillFileDeadBytes(), "no dead space is kept: " + disk.filePaths());
-    assertTrue(store.spillFileBytes() <= BLOCK, "only the live block is on disk: " + store.spillFileBytes());
+    storage.spiller().orElseThrow().awaitBackground();
+    assertEquals(0, storage.spillFileDeadBytes(), "no dead space is kept: " + disk.filePaths());
+    assertTrue(storage.spillFileBytes() <= BLOCK, "only the live block is on disk: " + storage.spillFileBytes());
     assertTrue(counters.spillCompactedBlocks.sum() >= 1);
     assertArrayEquals(content(keeper, BLOCK), read(keeper));
     int second = fillUntilFull(m -> id(1, m, 0));

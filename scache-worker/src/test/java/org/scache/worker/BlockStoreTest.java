@@ -21,29 +21,31 @@ class BlockStoreTest {
   @TempDir
   Path dir;
   private MemoryPool pool;
+  private WorkerStorage storage;
   private BlockStore store;
 
   @BeforeEach
   void open() throws Exception {
     pool = new MemoryPool(dir, "test", 1 << 20, 512 << 10, false);
-    store = new BlockStore(pool);
+    storage = WorkerStorage.inMemory(pool);
+    store = storage.store();
   }
 
   @AfterEach
   void close() {
-    store.close();
+    storage.close();
     pool.close();
   }
 
   private void put(BlockId id, int length, int fill) {
-    PendingPut p = store.begin(id, length);
+    PendingPut p = storage.puts().begin(id, length);
     ByteBuf data = Unpooled.buffer(length);
     for (int i = 0; i < length; i++) {
       data.writeByte(fill);
     }
     p.write(data);
     data.release();
-    store.commit(p);
+    storage.puts().commit(p);
   }
 
   @Test
@@ -86,10 +88,10 @@ class BlockStoreTest {
     put(new BlockId("a", 0, 0, 0, 0), 500 << 10, 1);
     put(new BlockId("a", 0, 1, 0, 0), 500 << 10, 1);
     long used = store.usedBytes();
-    ScacheException e = assertThrows(ScacheException.class, () -> store.begin(new BlockId("a", 0, 2, 0, 0), 100 << 10));
+    ScacheException e = assertThrows(ScacheException.class, () -> storage.puts().begin(new BlockId("a", 0, 2, 0, 0), 100 << 10));
     assertEquals(Status.STORE_FULL, e.status());
     assertEquals(used, store.usedBytes());
-    e = assertThrows(ScacheException.class, () -> store.begin(new BlockId("a", 0, 3, 0, 0), 600 << 10));
+    e = assertThrows(ScacheException.class, () -> storage.puts().begin(new BlockId("a", 0, 3, 0, 0), 600 << 10));
     assertEquals(Status.BLOCK_TOO_LARGE, e.status());
   }
 
@@ -109,12 +111,12 @@ class BlockStoreTest {
 
   @Test
   void abortedPut_givesItsMemoryBack_andEmptyBlocksTakeNone() {
-    PendingPut p = store.begin(new BlockId("a", 0, 0, 0, 0), 4096);
+    PendingPut p = storage.puts().begin(new BlockId("a", 0, 0, 0, 0), 4096);
     assertEquals(MemoryPool.align(4096), store.usedBytes());
     p.abort();
     assertEquals(0, store.usedBytes());
-    PendingPut empty = store.begin(new BlockId("a", 0, 1, 0, 0), 0);
-    assertTrue(store.commit(empty));
+    PendingPut empty = storage.puts().begin(new BlockId("a", 0, 1, 0, 0), 0);
+    assertTrue(storage.puts().commit(empty));
     assertEquals(0, store.usedBytes());
     assertEquals(0, store.read(new BlockId("a", 0, 1, 0, 0)).orElseThrow().readableBytes());
   }

@@ -15,12 +15,14 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Optional;
 import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.scache.worker.spill.SpillPolicy;
 import org.scache.common.BlockId;
 import org.scache.common.ScacheException;
 import org.scache.common.ShuffleKey;
@@ -33,6 +35,7 @@ class LocalLeasesTest {
   @TempDir
   Path dir;
   private MemoryPool pool;
+  private WorkerStorage storage;
   private BlockStore store;
   private WorkerCounters counters;
   private List<BlockSize> reported;
@@ -41,9 +44,11 @@ class LocalLeasesTest {
   @BeforeEach
   void open() throws Exception {
     pool = new MemoryPool(dir, "test", RESERVE, 1 << 20, false, true);
-    store = new BlockStore(pool);
     counters = new WorkerCounters();
     reported = new ArrayList<>();
+    storage = new WorkerStorage(pool, Optional.empty(), SpillPolicy.contextAware(), new RoundBook(),
+        org.scache.common.Clock.SYSTEM, counters, 64 << 20, BlockQuota.unlimited(), reported::add);
+    store = storage.store();
     leases = newConnection();
     leases.open();
   }
@@ -51,12 +56,12 @@ class LocalLeasesTest {
   @AfterEach
   void close() {
     leases.close();
-    store.close();
+    storage.close();
     pool.close();
   }
 
   private LocalLeases newConnection() {
-    return new LocalLeases(pool, store, counters, reported::add, "worker-test");
+    return new LocalLeases(pool, store, storage.puts(), counters, "worker-test");
   }
 
   private static BlockId block(int map) {
@@ -87,7 +92,8 @@ class LocalLeasesTest {
       try (var listing = Files.list(dir.resolve("u"))) {
         assertEquals(0, listing.count());
       }
-      LocalLeases l = new LocalLeases(unshared, new BlockStore(unshared), counters, reported::add, "w");
+      WorkerStorage u = WorkerStorage.inMemory(unshared);
+      LocalLeases l = new LocalLeases(unshared, u.store(), u.puts(), counters, "w");
       assertStatus(Status.INVALID_ARGUMENT, l::open);
     }
   }
@@ -107,7 +113,7 @@ class LocalLeasesTest {
   void leasesWithoutACommitForTheTimeout_areTakenBack_andCommitsOnThemRefused() throws Exception {
     org.scache.common.testing.ManualClock clock = new org.scache.common.testing.ManualClock();
     LeaseQuota quota = LeaseQuota.unlimited();
-    LocalLeases timed = new LocalLeases(pool, store, counters, reported::add, "worker-test", quota, clock);
+    LocalLeases timed = new LocalLeases(pool, store, storage.puts(), counters, "worker-test", quota, clock);
     timed.open();
     Message.MemoryLease idle = timed.lease(new Message.LeaseMemory("a", 1 << 16));
     Message.MemoryLease busy = timed.lease(new Message.LeaseMemory("a", 1 << 16));
