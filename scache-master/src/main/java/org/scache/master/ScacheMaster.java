@@ -18,6 +18,7 @@ import org.scache.common.DaemonThreads;
 import org.scache.common.ScacheException;
 import org.scache.common.WorkerInfo;
 import org.scache.common.auth.Credentials;
+import org.scache.common.auth.RequestAuthorizer;
 import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
 import org.scache.common.ha.LeaderPaths;
@@ -85,9 +86,10 @@ public final class ScacheMaster implements AutoCloseable {
           Reading.gauge("scache_master_connections_open", "Connections open to the master.",
               listening[0] == null ? 0 : listening[0].openConnections()));
     });
-    MasterRequestHandler handler = new MasterRequestHandler(this::leadingTerm, clusterSecret);
+    MasterRequestHandler handler = new MasterRequestHandler(this::leadingTerm);
+    RequestAuthorizer authorizer = new RequestAuthorizer(clusterSecret, new TermSecrets(this::leadingTerm), () -> { });
     this.server = ScacheServer.start("scache-master", conf.get(ScacheOptions.MASTER_BIND_HOST),
-        conf.get(ScacheOptions.MASTER_PORT), transport, () -> handler, metrics.requests());
+        conf.get(ScacheOptions.MASTER_PORT), transport, authorizer, () -> handler, metrics.requests());
     listening[0] = server;
     long heartbeatMillis = conf.get(ScacheOptions.MASTER_HEARTBEAT_INTERVAL).toMillis();
     this.housekeeping = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("scache-master-housekeeping"));

@@ -5,12 +5,13 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
+import org.scache.common.auth.RequestAuthorizer;
 
 /**
  * The secrets of the applications this worker serves: registered locally (by an embedding such as
  * the YARN auxiliary service) or fetched from the master on first use, then cached.
  */
-final class AppSecrets {
+final class AppSecrets implements RequestAuthorizer.Secrets {
   private final Map<String, byte[]> known = new ConcurrentHashMap<>();
   private final Function<String, CompletableFuture<byte[]>> fetchFromMaster;
 
@@ -26,12 +27,14 @@ final class AppSecrets {
     known.remove(appId);
   }
 
-  Optional<byte[]> cached(String appId) {
+  @Override
+  public Optional<byte[]> known(String appId) {
     return Optional.ofNullable(known.get(appId));
   }
 
   /** The application's secret, from the cache or the master. */
-  CompletableFuture<byte[]> lookup(String appId) {
+  @Override
+  public CompletableFuture<byte[]> lookup(String appId) {
     byte[] s = known.get(appId);
     if (s != null) {
       return CompletableFuture.completedFuture(s);

@@ -24,7 +24,7 @@ import org.scache.worker.spill.SpillPolicy;
  * order (all-or-nothing).
  *
  * <p>The store tells it of every change that can move a block: a block added, removed, spilled,
- * loaded back, read ({@link #place}), and a placement or a round's state learned from the master
+ * loaded back, read ({@link #place}, {@link #used}), and a placement or a round's state learned from the master
  * ({@link #placementChanged}). Guarded by the {@link BlockStore}.
  */
 final class BlockOrder {
@@ -67,6 +67,13 @@ final class BlockOrder {
           placeOne(other);
         }
       }
+    }
+  }
+
+  /** A block was read: it moves only if the policy orders by last use. */
+  void used(StoredBlock b) {
+    if (policy.ordersByLastUse()) {
+      place(b);
     }
   }
 

@@ -398,7 +398,7 @@ final class BlockStore {
 
   private void touch(StoredBlock b) {
     b.touch(clock.nanos());
-    order.place(b);
+    order.used(b);
   }
 
   // ---------------------------------------------------------------- removal

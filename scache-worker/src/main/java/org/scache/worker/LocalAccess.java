@@ -7,16 +7,17 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.scache.common.ScacheException;
+import org.scache.common.auth.RequestAuthorizer;
 import org.scache.common.network.RequestDispatcher;
 import org.scache.common.protocol.InboundFrame;
 import org.scache.common.protocol.Message;
 import org.scache.common.protocol.Status;
 
 /**
- * Serves the shared-memory requests of one connection from a client on this host: each is
- * authorised for the application it acts for (a lease's or pin's own application for
- * {@code RELEASE_LEASE} and {@code UNPIN}), then carried out by the connection's
- * {@link LocalLeases} on its event loop.
+ * Serves the shared-memory requests of one connection from a client on this host, authorized by the
+ * server for the application they act for; {@code RELEASE_LEASE} and {@code UNPIN}, which give back
+ * what a lease's or pin's own application holds, are checked here for that application. Each is
+ * carried out by the connection's {@link LocalLeases} on its event loop.
  */
 final class LocalAccess {
   private final RequestAuthorizer authorizer;
@@ -48,16 +49,16 @@ final class LocalAccess {
     switch (message.type()) {
       case OPEN_LOCAL -> {
         Message.OpenLocal m = (Message.OpenLocal) message;
-        whenAuthorized(ctx, frame, m.appId(), leases::open);
+        run(ctx, frame, leases::open);
       }
       case LEASE_MEMORY -> {
         expireLeasesOn(ctx);
         Message.LeaseMemory m = (Message.LeaseMemory) message;
-        whenAuthorized(ctx, frame, m.appId(), () -> leases.lease(m));
+        run(ctx, frame, () -> leases.lease(m));
       }
       case COMMIT_LEASED -> {
         Message.CommitLeased m = (Message.CommitLeased) message;
-        whenAuthorized(ctx, frame, m.blockId().appId(), () -> leases.commit(m));
+        run(ctx, frame, () -> leases.commit(m));
       }
       case RELEASE_LEASE -> {
         Message.ReleaseLease m = (Message.ReleaseLease) message;
@@ -66,7 +67,7 @@ final class LocalAccess {
       }
       case PIN_BLOCK -> {
         Message.PinBlock m = (Message.PinBlock) message;
-        whenAuthorized(ctx, frame, m.blockId().appId(), () -> leases.pin(m.blockId()));
+        run(ctx, frame, () -> leases.pin(m.blockId()));
       }
       case UNPIN -> {
         Message.Unpin m = (Message.Unpin) message;
@@ -102,8 +103,9 @@ final class LocalAccess {
     });
   }
 
-  private void whenAuthorized(ChannelHandlerContext ctx, InboundFrame frame, String appId, Supplier<Message> action) {
-    whenAuthorized(ctx, frame.requestId(), authorizer.forApplication(frame, appId), action);
+  /** Runs a request the server has authorized already (its type names the application it acts for). */
+  private void run(ChannelHandlerContext ctx, InboundFrame frame, Supplier<Message> action) {
+    whenAuthorized(ctx, frame.requestId(), CompletableFuture.completedFuture(null), action);
   }
 
   /** Runs {@code action} on the event loop once {@code auth} succeeded, and answers with its result. */

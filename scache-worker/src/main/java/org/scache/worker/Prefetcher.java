@@ -18,6 +18,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.scache.common.BlockId;
+import org.scache.common.Clock;
 import org.scache.common.ScacheException;
 import org.scache.common.ShuffleKey;
 import org.scache.common.WorkerInfo;
@@ -82,6 +83,7 @@ final class Prefetcher implements InFlightCopies {
   private final WorkerCounters counters;
   private final ScheduledExecutorService timer;
   private final Limits limits;
+  private final Clock clock;
   private final Object landing = new Object();
 
   // guarded by this
@@ -104,7 +106,7 @@ final class Prefetcher implements InFlightCopies {
 
   Prefetcher(BlockStore store, CopyLanding copies, MasterLink master, ConnectionPool connections,
       Credentials cluster, WorkerInfo self, Duration timeout, WorkerCounters counters, ScheduledExecutorService timer,
-      Limits limits) {
+      Limits limits, Clock clock) {
     this.store = store;
     this.copies = copies;
     this.master = master;
@@ -115,6 +117,7 @@ final class Prefetcher implements InFlightCopies {
     this.counters = counters;
     this.timer = timer;
     this.limits = limits;
+    this.clock = clock;
   }
 
   /** The master placed a shuffle: copy what already exists of the reduces placed or moved here. */
@@ -311,7 +314,7 @@ final class Prefetcher implements InFlightCopies {
         long bytes = batch.stream().mapToLong(Wanted::size).sum();
         long delayNanos = 0;
         if (limits.bytesPerSecond() > 0) {
-          long now = System.nanoTime();
+          long now = clock.nanos();
           long start = Math.max(now, nextSendNanos);
           nextSendNanos = start + (long) (bytes * 1e9 / limits.bytesPerSecond());
           delayNanos = start - now;

@@ -11,6 +11,7 @@ import org.scache.common.Clock;
 import org.scache.common.DaemonThreads;
 import org.scache.common.WorkerInfo;
 import org.scache.common.auth.Credentials;
+import org.scache.common.auth.RequestAuthorizer;
 import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
 import org.scache.common.ha.Locator;
@@ -35,6 +36,8 @@ public final class ScacheWorker implements AutoCloseable {
   private final MemoryPool pool;
   private final WorkerStorage storage;
   private final WorkerCounters counters = new WorkerCounters();
+  /** The one clock the worker's parts time and order things by. */
+  private final Clock clock = Clock.SYSTEM;
   private final ConnectionPool connections;
   private final AppSecrets secrets;
   private final ScacheServer server;
@@ -60,7 +63,7 @@ public final class ScacheWorker implements AutoCloseable {
     String tag = configuredId.isEmpty() ? "worker" : configuredId;
     MasterLink[] link = new MasterLink[1];
     storage = new WorkerStorage(pool, spillStore(conf, tag),
-        SpillPolicy.named(conf.get(ScacheOptions.WORKER_SPILL_POLICY)), new RoundBook(), Clock.SYSTEM, counters,
+        SpillPolicy.named(conf.get(ScacheOptions.WORKER_SPILL_POLICY)), new RoundBook(), clock, counters,
         Math.max(1, conf.get(ScacheOptions.WORKER_SPILL_READ_BUFFER)),
         BlockQuota.of(conf.get(ScacheOptions.WORKER_BLOCKS_MAX), conf.get(ScacheOptions.WORKER_BLOCKS_APPLICATION_SHARE),
             Runtime.getRuntime().maxMemory()),
@@ -70,9 +73,10 @@ public final class ScacheWorker implements AutoCloseable {
     connections = new ConnectionPool(transport, "scache-worker-client");
     Duration fetchTimeout = conf.get(ScacheOptions.WORKER_FETCH_TIMEOUT);
     secrets = new AppSecrets(app -> link[0].fetchSecret(app));
+    RequestAuthorizer authorizer = new RequestAuthorizer(clusterSecret, secrets, counters.authFailures::increment);
     try {
       server = ScacheServer.start("scache-worker", conf.get(ScacheOptions.WORKER_BIND_HOST),
-          conf.get(ScacheOptions.WORKER_PORT), transport, () -> new WorkerRequestHandler(() -> handlerParts),
+          conf.get(ScacheOptions.WORKER_PORT), transport, authorizer, () -> new WorkerRequestHandler(() -> handlerParts),
           metrics.requests());
     } catch (InterruptedException | RuntimeException e) {
       connections.close();
@@ -108,22 +112,21 @@ public final class ScacheWorker implements AutoCloseable {
         new Prefetcher.Limits(conf.get(ScacheOptions.WORKER_PREFETCH_ENABLED),
             Math.max(1, conf.get(ScacheOptions.WORKER_PREFETCH_MAX_INFLIGHT)),
             Math.max(1, Math.min(conf.get(ScacheOptions.WORKER_PREFETCH_BATCH), Integer.MAX_VALUE)),
-            conf.get(ScacheOptions.WORKER_PREFETCH_BANDWIDTH)));
+            conf.get(ScacheOptions.WORKER_PREFETCH_BANDWIDTH)), clock);
     ScheduledPeers peers = new ScheduledPeers();
     BlockReader reader = new BlockReader(store, storage.reads(), masterLink, connections, cluster, info,
         fetchTimeout, counters,
-        new ReduceInputLocator(masterLink, timers, Clock.SYSTEM, conf.get(ScacheOptions.WORKER_REDUCE_INPUT_WAIT)),
+        new ReduceInputLocator(masterLink, timers, clock, conf.get(ScacheOptions.WORKER_REDUCE_INPUT_WAIT)),
         peers, prefetcher);
     applications = new ApplicationShuffles(store, prefetcher, peers, masterLink, secrets, counters);
-    RequestAuthorizer authorizer = new RequestAuthorizer(clusterSecret, secrets, counters);
     LeaseQuota leaseQuota = LeaseQuota.of(reserve, conf.get(ScacheOptions.WORKER_LOCAL_LEASE_APPLICATION_SHARE),
         conf.get(ScacheOptions.WORKER_LOCAL_LEASES_PER_CONNECTION_MAX));
     Duration leaseTimeout = conf.get(ScacheOptions.WORKER_LOCAL_LEASE_TIMEOUT);
-    handlerParts = new WorkerRequestHandler.Parts(authorizer, storage.puts(), reader,
+    handlerParts = new WorkerRequestHandler.Parts(storage.puts(), reader,
         new MasterMessages(store, peers, prefetcher), applications, counters,
         conf.get(ScacheOptions.SECURITY_PAYLOAD_DIGEST), this::stats,
         () -> new LocalAccess(authorizer, new LocalLeases(pool, store, storage.puts(), counters, info.workerId(),
-            leaseQuota, Clock.SYSTEM), leaseTimeout));
+            leaseQuota, clock), leaseTimeout));
     masterLink.start();
     http = HttpEndpoint.start("scache-worker", conf.get(ScacheOptions.WORKER_HTTP_BIND_HOST),
         conf.get(ScacheOptions.WORKER_HTTP_PORT), Map.of("/metrics", new PrometheusRoute(metrics.registry())));

@@ -17,15 +17,16 @@ import org.scache.common.ShuffleKey;
 
 /**
  * Serves one connection to a worker: puts stream straight into reserved memory, reads are answered
- * from the store or fetched from the holding worker, and every request is authorised first.
+ * from the store or fetched from the holding worker. Requests reach it authorized (the server's
+ * {@code AuthorizationStage}).
  */
 final class WorkerRequestHandler extends RequestDispatcher {
   /**
-   * What the handler works with: the authorizer, where puts go and reads come from, where the master's
+   * What the handler works with: where puts go and reads come from, where the master's
    * messages and the applications' requests are carried out, the counters and the stats, and how a
    * connection's shared-memory state is made.
    */
-  record Parts(RequestAuthorizer authorizer, BlockPuts puts, BlockReader reader, MasterMessages fromMaster,
+  record Parts(BlockPuts puts, BlockReader reader, MasterMessages fromMaster,
       ApplicationShuffles applications, WorkerCounters counters, boolean payloadDigestRequired,
       Supplier<Map<String, Long>> stats, Supplier<LocalAccess> localAccess) {}
 
@@ -54,69 +55,57 @@ final class WorkerRequestHandler extends RequestDispatcher {
   protected void onRequest(ChannelHandlerContext ctx, InboundFrame frame) {
     long id = frame.requestId();
     Parts w = parts();
-    RequestAuthorizer auth = w.authorizer();
-    switch (frame.message().type()) {
-      case PUT_BLOCK -> startPut(ctx, frame);
+    Message message = frame.message();
+    switch (message.type()) {
+      case PUT_BLOCK -> startPut(ctx, frame, (Message.PutBlock) message);
       case GET_BLOCK -> {
-        Message.GetBlock m = (Message.GetBlock) frame.message();
-        auth.forApplication(frame, m.blockId().appId())
-            .thenCompose(v -> w.reader().readBlock(m.blockId()))
-            .whenComplete((data, e) -> {
-              if (e != null) {
-                replyError(ctx, id, e);
-              } else {
-                reply(ctx, id, new Message.BlockData(m.blockId()), data);
-              }
-            });
+        Message.GetBlock m = (Message.GetBlock) message;
+        w.reader().readBlock(m.blockId()).whenComplete((data, e) -> {
+          if (e != null) {
+            replyError(ctx, id, e);
+          } else {
+            reply(ctx, id, new Message.BlockData(m.blockId()), data);
+          }
+        });
       }
       case GET_REDUCE_INPUT -> {
-        Message.GetReduceInput m = (Message.GetReduceInput) frame.message();
-        auth.forApplication(frame, m.appId())
-            .thenCompose(v -> w.reader().readReduceInput(m.appId(), m.shuffleId(), m.reduceId(), m.waitMillis()))
-            .whenComplete((blocks, e) -> {
-              if (e != null) {
-                replyError(ctx, id, e);
-              } else {
-                reply(ctx, id, blocks.meta(), blocks.payload());
-              }
-            });
+        Message.GetReduceInput m = (Message.GetReduceInput) message;
+        answer(ctx, id, w.reader().readReduceInput(m.appId(), m.shuffleId(), m.reduceId(), m.waitMillis()), true);
       }
-      case FETCH_BLOCKS -> {
-        Message.FetchBlocks m = (Message.FetchBlocks) frame.message();
-        answer(ctx, id, auth.forCluster(frame).thenCompose(v -> w.reader().serveFetch(m.blockIds())), true);
-      }
+      case FETCH_BLOCKS -> answer(ctx, id, w.reader().serveFetch(((Message.FetchBlocks) message).blockIds()), true);
       case MAP_FINISHED -> {
-        Message.MapFinished m = (Message.MapFinished) frame.message();
-        answer(ctx, id, auth.forApplication(frame, m.appId()).thenCompose(v ->
-            w.applications().mapFinished(new ShuffleKey(m.appId(), m.shuffleId()), m.mapId(), m.attempt())), false);
+        Message.MapFinished m = (Message.MapFinished) message;
+        answer(ctx, id, w.applications().mapFinished(new ShuffleKey(m.appId(), m.shuffleId()), m.mapId(),
+            m.attempt()), false);
       }
       case UNREGISTER_SHUFFLE -> {
-        Message.UnregisterShuffle m = (Message.UnregisterShuffle) frame.message();
-        answer(ctx, id, auth.forApplication(frame, m.appId()).thenRun(() ->
-            w.applications().removeShuffle(new ShuffleKey(m.appId(), m.shuffleId()))), false);
+        Message.UnregisterShuffle m = (Message.UnregisterShuffle) message;
+        acknowledge(ctx, id, () -> w.applications().removeShuffle(new ShuffleKey(m.appId(), m.shuffleId())));
       }
-      case REMOVE_APPLICATION -> {
-        Message.RemoveApplication m = (Message.RemoveApplication) frame.message();
-        answer(ctx, id, auth.forApplication(frame, m.appId()).thenRun(() ->
-            w.applications().removeApplication(m.appId())), false);
-      }
+      case REMOVE_APPLICATION -> acknowledge(ctx, id, () ->
+          w.applications().removeApplication(((Message.RemoveApplication) message).appId()));
       case REDUCE_COMMITTED -> {
-        Message.ReduceCommitted m = (Message.ReduceCommitted) frame.message();
-        answer(ctx, id, auth.forApplication(frame, m.appId()).thenRun(() ->
-            w.applications().reduceCommitted(new ShuffleKey(m.appId(), m.shuffleId()), m.reduceId())), false);
+        Message.ReduceCommitted m = (Message.ReduceCommitted) message;
+        acknowledge(ctx, id, () -> w.applications().reduceCommitted(new ShuffleKey(m.appId(), m.shuffleId()),
+            m.reduceId()));
       }
-      case SHUFFLE_SCHEDULED -> answer(ctx, id, auth.forCluster(frame).thenRun(() ->
-          w.fromMaster().shuffleScheduled((Message.ShuffleScheduled) frame.message())), false);
-      case ROUNDS_INCOMPLETE -> answer(ctx, id, auth.forCluster(frame).thenRun(() ->
-          w.fromMaster().roundsIncomplete((Message.RoundsIncomplete) frame.message())), false);
-      case MAP_OUTPUT_READY -> answer(ctx, id, auth.forCluster(frame).thenRun(() ->
-          w.fromMaster().mapOutputReady((Message.MapOutputReady) frame.message())), false);
+      case SHUFFLE_SCHEDULED -> acknowledge(ctx, id, () ->
+          w.fromMaster().shuffleScheduled((Message.ShuffleScheduled) message));
+      case ROUNDS_INCOMPLETE -> acknowledge(ctx, id, () ->
+          w.fromMaster().roundsIncomplete((Message.RoundsIncomplete) message));
+      case MAP_OUTPUT_READY -> acknowledge(ctx, id, () ->
+          w.fromMaster().mapOutputReady((Message.MapOutputReady) message));
       case GET_WORKER_STATS -> reply(ctx, id, new Message.WorkerStats(w.stats().get()));
       case OPEN_LOCAL, LEASE_MEMORY, COMMIT_LEASED, RELEASE_LEASE, PIN_BLOCK, UNPIN ->
           localAccess().onRequest(ctx, frame);
-      default -> throw new ScacheException(Status.UNKNOWN_MESSAGE_TYPE, frame.message().type()
-          + " is not served by a worker");
+      default -> throw new ScacheException(Status.UNKNOWN_MESSAGE_TYPE, message.type() + " is not served by a worker");
     }
+  }
+
+  /** Runs {@code action} and answers ACK, or the error it throws. */
+  private static void acknowledge(ChannelHandlerContext ctx, long id, Runnable action) {
+    action.run();
+    reply(ctx, id, new Message.Ack());
   }
 
   /** The shared-memory state of this connection, made on its first shared-memory request. */
@@ -143,41 +132,13 @@ final class WorkerRequestHandler extends RequestDispatcher {
 
   // ---------------------------------------------------------------- puts
 
-  private void startPut(ChannelHandlerContext ctx, InboundFrame frame) {
-    Message.PutBlock m = (Message.PutBlock) frame.message();
+  private void startPut(ChannelHandlerContext ctx, InboundFrame frame, Message.PutBlock m) {
     IncomingPut p = new IncomingPut(frame.requestId(), m, frame.payloadLength(), frame.signedPayloadDigest());
     open.add(p);
     receiving = frame.payloadLength() > 0 ? p : null;
     p.lastSeen = frame.payloadLength() == 0;
-    CompletableFuture<Void> authorized = parts().authorizer().forApplication(frame, m.blockId().appId());
-    if (authorized.isDone()) {
-      authorized(ctx, p, authorized.isCompletedExceptionally() ? failureOf(authorized) : null);
-    } else {
-      authorized.whenCompleteAsync((v, e) -> authorized(ctx, p, e), ctx.executor());
-    }
-  }
-
-  private static Throwable failureOf(CompletableFuture<?> f) {
-    try {
-      f.join();
-      return null;
-    } catch (RuntimeException e) {
-      return e;
-    }
-  }
-
-  private void authorized(ChannelHandlerContext ctx, IncomingPut p, Throwable e) {
-    if (!open.contains(p)) {
-      return;
-    }
-    if (e != null) {
-      p.failure = ScacheException.from(e);
-      p.ready = true;
-      drain(ctx, p);
-      return;
-    }
     // memory is taken at once when there is room; making room (spilling) runs off the event loop
-    CompletableFuture<PendingPut> sink = parts.puts().beginAsync(p.message.blockId(), p.expected);
+    CompletableFuture<PendingPut> sink = parts.puts().beginAsync(m.blockId(), p.expected);
     if (sink.isDone()) {
       sinkReady(ctx, p, sink);
     } else {

@@ -71,7 +71,7 @@ class BlockOrderTest {
       } else if (op == 6) {
         StoredBlock b = held.get(random.nextInt(held.size()));
         b.touch(now++);
-        order.place(b);
+        order.used(b);
       } else if (op == 7) {
         StoredBlock b = held.remove(random.nextInt(held.size()));
         ids.remove(b.id());

@@ -14,6 +14,7 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import org.scache.common.auth.RequestAuthorizer;
 import org.scache.common.protocol.ChannelBinding;
 import org.scache.common.protocol.FrameDecoder;
 import org.scache.common.protocol.FrameEncoder;
@@ -43,6 +44,17 @@ public final class ScacheServer implements AutoCloseable {
   /** As {@link #start(String, String, int, TransportSettings, Supplier)}, telling {@code observer} of every answer. */
   public static ScacheServer start(String name, String host, int port, TransportSettings settings,
       Supplier<ChannelHandler> handlers, RequestObserver observer) throws InterruptedException {
+    return start(name, host, port, settings, null, handlers, observer);
+  }
+
+  /**
+   * A daemon's server: every request passes {@code authorizer} (as its type declares who may send it)
+   * before it reaches the handler {@code handlers} makes for its connection; {@code observer} is told
+   * of every answer.
+   */
+  public static ScacheServer start(String name, String host, int port, TransportSettings settings,
+      RequestAuthorizer authorizer, Supplier<ChannelHandler> handlers, RequestObserver observer)
+      throws InterruptedException {
     EventLoopGroup boss = new NioEventLoopGroup(1, new DefaultThreadFactory(name + "-accept", true));
     EventLoopGroup workers = new NioEventLoopGroup(settings.ioThreads(), new DefaultThreadFactory(name + "-io", true));
     ConnectionLimiter limiter = new ConnectionLimiter(name, settings.maxConnections(),
@@ -64,8 +76,11 @@ public final class ScacheServer implements AutoCloseable {
                   .addLast("encoder", new FrameEncoder(settings.maxMetaLength()))
                   .addLast("limits", limiter)
                   .addLast("greeting", new ServerGreeting(binding))
-                  .addLast("timer", new RequestTimer(observer))
-                  .addLast("handler", handlers.get());
+                  .addLast("timer", new RequestTimer(observer));
+              if (authorizer != null) {
+                c.pipeline().addLast("authorize", new AuthorizationStage(authorizer));
+              }
+              c.pipeline().addLast("handler", handlers.get());
             }
           })
           .bind(host, port).sync().channel();

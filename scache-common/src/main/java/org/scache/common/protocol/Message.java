@@ -26,6 +26,12 @@ public sealed interface Message {
 
   // ---------------------------------------------------------------- requests
 
+  /** A request that acts for one application: only it, or a daemon on its behalf, may send it ({@link MaySend}). */
+  interface ForApplication {
+    /** The application the request acts for. */
+    String appId();
+  }
+
   /** Worker to master: here I am, with this much memory reserved and used. */
   record RegisterWorker(WorkerInfo worker, long reservedBytes, long usedBytes) implements Message {
     public MessageType type() {
@@ -57,7 +63,7 @@ public sealed interface Message {
   }
 
   /** Registers an application and the secret every later request of it is signed with. */
-  record RegisterApplication(String appId, byte[] secret) implements Message {
+  record RegisterApplication(String appId, byte[] secret) implements Message, ForApplication {
     public RegisterApplication {
       secret = secret.clone();
     }
@@ -88,7 +94,7 @@ public sealed interface Message {
   }
 
   /** Registers a shuffle: its shape and what prediction and placement need. */
-  record RegisterShuffle(ShuffleSpec shuffle) implements Message {
+  record RegisterShuffle(ShuffleSpec shuffle) implements Message, ForApplication {
     public RegisterShuffle {
       Objects.requireNonNull(shuffle, "shuffle");
     }
@@ -103,25 +109,25 @@ public sealed interface Message {
   }
 
   /** A map attempt has put all its blocks; it is the map's final attempt. */
-  record MapFinished(String appId, int shuffleId, int mapId, int attempt) implements Message {
+  record MapFinished(String appId, int shuffleId, int mapId, int attempt) implements Message, ForApplication {
     public MessageType type() {
       return MessageType.MAP_FINISHED;
     }
   }
 
-  record GetScheduleResult(String appId, int shuffleId) implements Message {
+  record GetScheduleResult(String appId, int shuffleId) implements Message, ForApplication {
     public MessageType type() {
       return MessageType.GET_SCHEDULE_RESULT;
     }
   }
 
-  record UnregisterShuffle(String appId, int shuffleId) implements Message {
+  record UnregisterShuffle(String appId, int shuffleId) implements Message, ForApplication {
     public MessageType type() {
       return MessageType.UNREGISTER_SHUFFLE;
     }
   }
 
-  record RemoveApplication(String appId) implements Message {
+  record RemoveApplication(String appId) implements Message, ForApplication {
     public MessageType type() {
       return MessageType.REMOVE_APPLICATION;
     }
@@ -144,21 +150,31 @@ public sealed interface Message {
    * Worker to master: where the final-attempt blocks of one reduce are; {@code mapId} −1 asks for
    * every finished map, otherwise for that map only.
    */
-  record LocateBlocks(String appId, int shuffleId, int reduceId, int mapId) implements Message {
+  record LocateBlocks(String appId, int shuffleId, int reduceId, int mapId) implements Message, ForApplication {
     public MessageType type() {
       return MessageType.LOCATE_BLOCKS;
     }
   }
 
   /** Stores the frame's payload as this block. */
-  record PutBlock(BlockId blockId) implements Message {
+  record PutBlock(BlockId blockId) implements Message, ForApplication {
+    @Override
+    public String appId() {
+      return blockId.appId();
+    }
+
     public MessageType type() {
       return MessageType.PUT_BLOCK;
     }
   }
 
   /** Reads one block from wherever it is stored. */
-  record GetBlock(BlockId blockId) implements Message {
+  record GetBlock(BlockId blockId) implements Message, ForApplication {
+    @Override
+    public String appId() {
+      return blockId.appId();
+    }
+
     public MessageType type() {
       return MessageType.GET_BLOCK;
     }
@@ -169,7 +185,7 @@ public sealed interface Message {
    * waitMillis} for every map to finish: {@link #WORKER_DEFAULT_WAIT} uses its configured wait, 0
    * answers at once with the maps finished so far (a partial answer).
    */
-  record GetReduceInput(String appId, int shuffleId, int reduceId, long waitMillis) implements Message {
+  record GetReduceInput(String appId, int shuffleId, int reduceId, long waitMillis) implements Message, ForApplication {
     /** Asks the worker to wait as long as it is configured to. */
     public static final long WORKER_DEFAULT_WAIT = -1;
 
@@ -201,7 +217,7 @@ public sealed interface Message {
   }
 
   /** Framework to master, before or during the map stage: sampling results of some maps. */
-  record ReportSamples(String appId, int shuffleId, List<MapSample> samples) implements Message {
+  record ReportSamples(String appId, int shuffleId, List<MapSample> samples) implements Message, ForApplication {
     public ReportSamples {
       samples = List.copyOf(samples);
     }
@@ -254,14 +270,14 @@ public sealed interface Message {
   record LocalSegment(int index, String path, long size) {}
 
   /** Asks for the worker's segment files, to be mapped by a client on the same host. */
-  record OpenLocal(String appId) implements Message {
+  record OpenLocal(String appId) implements Message, ForApplication {
     public MessageType type() {
       return MessageType.OPEN_LOCAL;
     }
   }
 
   /** Reserves a contiguous range of {@code bytes} for this connection to copy blocks into. */
-  record LeaseMemory(String appId, long bytes) implements Message {
+  record LeaseMemory(String appId, long bytes) implements Message, ForApplication {
     public MessageType type() {
       return MessageType.LEASE_MEMORY;
     }
@@ -271,7 +287,12 @@ public sealed interface Message {
    * Makes {@code [offset, offset + length)} of a lease (offsets within the lease's segment) the
    * bytes of the block; the range must lie in the lease and not overlap an earlier commit.
    */
-  record CommitLeased(BlockId blockId, long leaseId, long offset, long length) implements Message {
+  record CommitLeased(BlockId blockId, long leaseId, long offset, long length) implements Message, ForApplication {
+    @Override
+    public String appId() {
+      return blockId.appId();
+    }
+
     public MessageType type() {
       return MessageType.COMMIT_LEASED;
     }
@@ -285,7 +306,12 @@ public sealed interface Message {
   }
 
   /** Holds a block stored on this worker in place, so that the client can copy it out of the mapping. */
-  record PinBlock(BlockId blockId) implements Message {
+  record PinBlock(BlockId blockId) implements Message, ForApplication {
+    @Override
+    public String appId() {
+      return blockId.appId();
+    }
+
     public MessageType type() {
       return MessageType.PIN_BLOCK;
     }
@@ -349,7 +375,7 @@ public sealed interface Message {
    * A reduce has committed its output: its input blocks are read for the last time and are freed
    * everywhere (client to master, then master to every worker).
    */
-  record ReduceCommitted(String appId, int shuffleId, int reduceId) implements Message {
+  record ReduceCommitted(String appId, int shuffleId, int reduceId) implements Message, ForApplication {
     public MessageType type() {
       return MessageType.REDUCE_COMMITTED;
     }

@@ -24,4 +24,9 @@ final class LruSpillPolicy implements SpillPolicy {
   public String name() {
     return "lru";
   }
+
+  @Override
+  public boolean ordersByLastUse() {
+    return true;
+  }
 }

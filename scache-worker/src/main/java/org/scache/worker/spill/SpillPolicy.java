@@ -15,6 +15,11 @@ public interface SpillPolicy {
   /** The policy's configuration name. */
   String name();
 
+  /** Whether the order depends on when blocks were last used (then every read moves a block in it). */
+  default boolean ordersByLastUse() {
+    return false;
+  }
+
   /** The paper's policy (Section IV-B): all-or-nothing rounds, then context-aware priority. */
   static SpillPolicy contextAware() {
     return ContextAwareSpillPolicy.INSTANCE;

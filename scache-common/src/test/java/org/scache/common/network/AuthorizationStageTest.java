@@ -1,0 +1,176 @@
+package org.scache.common.network;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.netty.buffer.Unpooled;
+import io.netty.channel.embedded.EmbeddedChannel;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.scache.common.ScacheException;
+import org.scache.common.auth.Credentials;
+import org.scache.common.auth.FrameSigner;
+import org.scache.common.auth.RequestAuthorizer;
+import org.scache.common.protocol.InboundFrame;
+import org.scache.common.protocol.MaySend;
+import org.scache.common.protocol.Message;
+import org.scache.common.protocol.MessageType;
+import org.scache.common.protocol.OutboundFrame;
+import org.scache.common.protocol.PayloadChunk;
+import org.scache.common.protocol.Status;
+import org.scache.common.testing.SampleMessages;
+
+class AuthorizationStageTest {
+  private static final String APP = SampleMessages.APP;
+  private static final byte[] APP_SECRET = SampleMessages.APP_SECRET;
+  private static final byte[] CLUSTER_SECRET = SampleMessages.CLUSTER_SECRET;
+  private static final byte[] NONCE = {1, 2, 3, 4};
+
+  private final AtomicInteger refusals = new AtomicInteger();
+
+  /** A frame as the decoder gives it, signed by {@code principal} with {@code secret} (none when null). */
+  private static InboundFrame frame(long requestId, Message m, String principal, byte[] secret, long payload) {
+    if (secret == null) {
+      return new InboundFrame(requestId, m, Optional.empty(), payload);
+    }
+    byte[] meta = ("meta of " + requestId).getBytes(StandardCharsets.UTF_8);
+    byte[] proof = FrameSigner.sign(principal.equals(Credentials.CLUSTER)
+        ? Credentials.cluster(secret) : Credentials.application(principal, secret), m.type().id(), requestId, payload, NONCE,
+        Unpooled.wrappedBuffer(meta));
+    return new InboundFrame(requestId, m, Optional.of(new InboundFrame.AuthTag(principal, proof, requestId,
+        new byte[0], NONCE, meta)), payload);
+  }
+
+  private static RequestAuthorizer.Secrets secrets(Map<String, byte[]> known, CompletableFuture<byte[]> lookup) {
+    return new RequestAuthorizer.Secrets() {
+      @Override
+      public Optional<byte[]> known(String appId) {
+        return Optional.ofNullable(known.get(appId));
+      }
+
+      @Override
+      public CompletableFuture<byte[]> lookup(String appId) {
+        return lookup;
+      }
+    };
+  }
+
+  private RequestAuthorizer authorizer(RequestAuthorizer.Secrets secrets) {
+    return new RequestAuthorizer(CLUSTER_SECRET, secrets, refusals::incrementAndGet);
+  }
+
+  @Test
+  void aPutsPayload_andEveryLaterRequest_waitForItsVerdict_thenPassInOrder() {
+    CompletableFuture<byte[]> fromMaster = new CompletableFuture<>();
+    EmbeddedChannel channel = new EmbeddedChannel(new AuthorizationStage(authorizer(secrets(Map.of(), fromMaster))));
+    InboundFrame put = frame(1, SampleMessages.of(MessageType.PUT_BLOCK), APP, APP_SECRET, 8);
+    PayloadChunk first = new PayloadChunk(Unpooled.wrappedBuffer(new byte[4]), false);
+    PayloadChunk last = new PayloadChunk(Unpooled.wrappedBuffer(new byte[4]), true);
+    InboundFrame fetch = frame(2, SampleMessages.of(MessageType.FETCH_BLOCKS), Credentials.CLUSTER, CLUSTER_SECRET, 0);
+    channel.writeInbound(put, first, last, fetch);
+    assertNull(channel.readInbound(), "nothing passes while the application's secret is fetched");
+
+    fromMaster.complete(APP_SECRET);
+    channel.runPendingTasks();
+    assertSame(put, channel.readInbound());
+    assertSame(first, channel.readInbound());
+    assertSame(last, channel.readInbound());
+    assertSame(fetch, channel.readInbound());
+    assertNull(channel.readOutbound());
+    first.release();
+    last.release();
+  }
+
+  @Test
+  void aRefusedPut_isAnsweredByTheStage_itsPayloadDropped_andTheNextRequestPasses() {
+    EmbeddedChannel channel = new EmbeddedChannel(new AuthorizationStage(authorizer(
+        secrets(Map.of(APP, APP_SECRET), new CompletableFuture<>()))));
+    InboundFrame forged = frame(1, SampleMessages.of(MessageType.PUT_BLOCK), APP, "a guess".getBytes(), 4);
+    PayloadChunk payload = new PayloadChunk(Unpooled.wrappedBuffer(new byte[4]), true);
+    InboundFrame next = frame(2, SampleMessages.of(MessageType.GET_BLOCK), APP, APP_SECRET, 0);
+    channel.writeInbound(forged, payload, next);
+
+    OutboundFrame answer = channel.readOutbound();
+    assertEquals(1, answer.requestId());
+    assertEquals(Status.AUTH_FAILED, ((Message.Error) answer.message()).status());
+    assertEquals(0, payload.refCnt(), "the refused put's bytes are released, never stored");
+    assertSame(next, channel.readInbound());
+    assertNull(channel.readInbound());
+    assertEquals(1, refusals.get());
+  }
+
+  @Test
+  void whatWaitsWhenTheConnectionCloses_isReleased() {
+    EmbeddedChannel channel = new EmbeddedChannel(new AuthorizationStage(authorizer(
+        secrets(Map.of(), new CompletableFuture<>()))));
+    PayloadChunk payload = new PayloadChunk(Unpooled.wrappedBuffer(new byte[4]), true);
+    channel.writeInbound(frame(1, SampleMessages.of(MessageType.PUT_BLOCK), APP, APP_SECRET, 4), payload);
+    channel.close();
+    assertEquals(0, payload.refCnt());
+  }
+
+  @Test
+  void eachTypesDeclaredSenders_areWhatTheAuthorizerAllows() {
+    RequestAuthorizer auth = authorizer(secrets(Map.of(APP, APP_SECRET), new CompletableFuture<>()));
+    Message fetch = SampleMessages.of(MessageType.FETCH_BLOCKS);
+    Message get = SampleMessages.of(MessageType.GET_BLOCK);
+    assertEquals(Status.AUTH_REQUIRED, verdict(auth, frame(1, fetch, null, null, 0)));
+    assertEquals(Status.AUTH_FAILED, verdict(auth, frame(1, fetch, APP, APP_SECRET, 0)));
+    assertEquals(Status.OK, verdict(auth, frame(1, fetch, Credentials.CLUSTER, CLUSTER_SECRET, 0)));
+    assertEquals(Status.OK, verdict(auth, frame(1, get, APP, APP_SECRET, 0)));
+    assertEquals(Status.OK, verdict(auth, frame(1, get, Credentials.CLUSTER, CLUSTER_SECRET, 0)));
+    assertEquals(Status.AUTH_FAILED, verdict(auth, frame(1, get, "another-app", APP_SECRET, 0)));
+    assertEquals(Status.AUTH_REQUIRED, verdict(auth, frame(1, get, null, null, 0)));
+    assertEquals(Status.OK, verdict(auth, frame(1, SampleMessages.of(MessageType.LIST_WORKERS), null, null, 0)));
+    Message register = new Message.RegisterApplication("new-app", "its secret".getBytes());
+    assertEquals(Status.OK, verdict(auth, frame(1, register, "new-app", "its secret".getBytes(), 0)));
+    assertEquals(Status.AUTH_FAILED, verdict(auth, frame(1, register, "new-app", "not it".getBytes(), 0)));
+    assertEquals(Status.INVALID_ARGUMENT, verdict(auth, frame(1, new Message.RegisterApplication("new-app",
+        new byte[0]), null, null, 0)));
+  }
+
+  @Test
+  void anApplicationWhoseSecretCannotBeHadNow_isToldToTryAgain_anUnknownOneIsRefused() {
+    RequestAuthorizer away = authorizer(secrets(Map.of(), CompletableFuture.failedFuture(
+        new ScacheException(Status.CONNECTION_FAILED, "the master is away"))));
+    Message get = SampleMessages.of(MessageType.GET_BLOCK);
+    assertEquals(Status.NOT_LEADER, verdict(away, frame(1, get, APP, APP_SECRET, 0)));
+    RequestAuthorizer unknown = authorizer(secrets(Map.of(), CompletableFuture.failedFuture(
+        new ScacheException(Status.UNKNOWN_APPLICATION, "no such application"))));
+    assertEquals(Status.UNKNOWN_APPLICATION, verdict(unknown, frame(1, get, APP, APP_SECRET, 0)));
+  }
+
+  @Test
+  void everyRequestType_declaresItsSenders_andThoseActingForAnApplication_nameIt() {
+    for (MessageType t : MessageType.values()) {
+      if (t.isResponse()) {
+        assertEquals(MaySend.NOBODY, t.maySend(), t.name());
+        continue;
+      }
+      assertNotEquals(MaySend.NOBODY, t.maySend(), t.name());
+      if (t.maySend() == MaySend.APPLICATION_OR_CLUSTER) {
+        assertInstanceOf(Message.ForApplication.class, SampleMessages.of(t), t.name());
+      }
+    }
+    assertTrue(List.of(MessageType.values()).stream().anyMatch(t -> t.maySend() == MaySend.HOLDER));
+  }
+
+  private static Status verdict(RequestAuthorizer auth, InboundFrame frame) {
+    try {
+      auth.authorize(frame).join();
+      return Status.OK;
+    } catch (CompletionException e) {
+      return ScacheException.from(e).status();
+    }
+  }
+}
