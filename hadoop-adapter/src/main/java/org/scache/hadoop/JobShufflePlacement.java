@@ -20,6 +20,8 @@ import org.scache.common.config.ScacheOptions;
 import org.scache.common.shuffle.PartitionerKind;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.scache.yarn.YarnOptions;
+import org.scache.yarn.HadoopScacheConf;
 
 /**
  * SCache's part of a MapReduce application master at job start (paper Section III-B): registers the
@@ -47,17 +49,17 @@ final class JobShufflePlacement implements AutoCloseable {
     this.conf = conf;
     this.scache = HadoopScacheConf.from(conf);
     ScacheConf quick = scache.with(ScacheOptions.CLIENT_RETRY_MAX, 1)
-        .with(ScacheOptions.CLIENT_REQUEST_TIMEOUT.key(), scache.get(ScacheOptions.HADOOP_SUBMIT_CHECK_TIMEOUT)
+        .with(ScacheOptions.CLIENT_REQUEST_TIMEOUT.key(), scache.get(YarnOptions.SUBMIT_CHECK_TIMEOUT)
             .toMillis() + "ms");
     this.client = ScacheClient.create(quick, appId, secret);
     this.watcher = new ScheduleWatcher(client, TaskScacheClient.SHUFFLE_ID, clock,
-        scache.get(ScacheOptions.HADOOP_PLACEMENT_SCHEDULE_WAIT));
-    this.nodeWorkers = new NodeWorkers(scache.get(ScacheOptions.HADOOP_AUX_SERVICE_NAME));
+        scache.get(MapReduceOptions.PLACEMENT_SCHEDULE_WAIT));
+    this.nodeWorkers = new NodeWorkers(scache.get(YarnOptions.AUX_SERVICE_NAME));
     nodeWorkers.recordOwnNode(System.getenv());
     this.placement = new ReducePlacement(watcher, nodeWorkers, clock,
-        scache.get(ScacheOptions.HADOOP_PLACEMENT_DELAY).toMillis(),
-        scache.get(ScacheOptions.HADOOP_PLACEMENT_REMOTE_READ_RATE),
-        scache.get(ScacheOptions.HADOOP_PLACEMENT_SCHEDULE_WAIT).toMillis());
+        scache.get(MapReduceOptions.PLACEMENT_DELAY).toMillis(),
+        scache.get(MapReduceOptions.PLACEMENT_REMOTE_READ_RATE),
+        scache.get(MapReduceOptions.PLACEMENT_SCHEDULE_WAIT).toMillis());
   }
 
   NodeWorkers nodeWorkers() {
@@ -93,9 +95,9 @@ final class JobShufflePlacement implements AutoCloseable {
         sampling.setDaemon(true);
         sampling.start();
       }
-      watcher.start(scache.get(ScacheOptions.HADOOP_PLACEMENT_POLL_INTERVAL));
+      watcher.start(scache.get(MapReduceOptions.PLACEMENT_POLL_INTERVAL));
       committed = new CommittedReduces(job, client, TaskScacheClient.SHUFFLE_ID);
-      committed.start(scache.get(ScacheOptions.HADOOP_PLACEMENT_POLL_INTERVAL));
+      committed.start(scache.get(MapReduceOptions.PLACEMENT_POLL_INTERVAL));
     } catch (IOException | ClassNotFoundException | RuntimeException e) {
       LOG.warn("{}: could not register the shuffle before the maps ({}); reduces run wherever YARN puts them",
           client.appId(), e.toString());
@@ -107,8 +109,8 @@ final class JobShufflePlacement implements AutoCloseable {
     long start = System.nanoTime();
     try {
       JobInputSampler sampler = new JobInputSampler(conf, jobId,
-          scache.get(ScacheOptions.HADOOP_SAMPLING_SAMPLES_PER_REDUCE),
-          scache.get(ScacheOptions.HADOOP_SAMPLING_READ_PER_SPLIT), SAMPLING_WINDOWS, jobId.hashCode());
+          scache.get(MapReduceOptions.SAMPLING_SAMPLES_PER_REDUCE),
+          scache.get(MapReduceOptions.SAMPLING_READ_PER_SPLIT), SAMPLING_WINDOWS, jobId.hashCode());
       client.reportSamples(TaskScacheClient.SHUFFLE_ID, sampler.sample(splits));
       LOG.info("{}: input sampled for {} reduces in {} ms", client.appId(), reduces,
           (System.nanoTime() - start) / 1_000_000);

@@ -10,7 +10,6 @@ import org.apache.hadoop.mapred.TaskAttemptID;
 import org.apache.hadoop.mapred.TaskStatus;
 import org.scache.common.Clock;
 import org.scache.common.config.ScacheConf;
-import org.scache.common.config.ScacheOptions;
 
 /**
  * Map attempts whose SCache output a reduce could not read. Each is reported to the application
@@ -35,8 +34,8 @@ final class LostMaps {
     this.reporter = reporter;
     this.failedShuffles = failedShuffles;
     this.clock = clock;
-    this.reportIntervalMillis = conf.get(ScacheOptions.HADOOP_REDUCE_FETCH_FAILURE_REPORT_INTERVAL).toMillis();
-    this.timeoutMillis = conf.get(ScacheOptions.HADOOP_REDUCE_LOST_MAP_TIMEOUT).toMillis();
+    this.reportIntervalMillis = conf.get(MapReduceOptions.REDUCE_FETCH_FAILURE_REPORT_INTERVAL).toMillis();
+    this.timeoutMillis = conf.get(MapReduceOptions.REDUCE_LOST_MAP_TIMEOUT).toMillis();
   }
 
   boolean isLost(TaskAttemptID attempt) {
@@ -68,7 +67,7 @@ final class LostMaps {
     for (Map.Entry<TaskAttemptID, Long> e : lostSince.entrySet()) {
       if (now - e.getValue() > timeoutMillis) {
         throw new IOException("the SCache output of " + e.getKey() + " is lost and no new attempt of the map "
-            + "succeeded within " + ScacheOptions.HADOOP_REDUCE_LOST_MAP_TIMEOUT.key());
+            + "succeeded within " + MapReduceOptions.REDUCE_LOST_MAP_TIMEOUT.key());
       }
     }
     if (!lostSince.isEmpty() && now - lastReport >= reportIntervalMillis) {

@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.yarn.api.records.NodeId;
 import org.scache.common.WorkerInfo;
+import org.scache.yarn.NodeWorkerAddress;
 
 /**
  * Which SCache worker runs in which NodeManager, as the application master sees it. Two kinds of node

@@ -1,7 +1,5 @@
 package org.scache.hadoop;
 
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -9,14 +7,14 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.MRConfig;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.yarn.api.ApplicationConstants;
-import org.scache.client.ScacheClient;
-import org.scache.common.ScacheException;
-import org.scache.common.WorkerInfo;
+import org.scache.client.MasterCheck;
 import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
 import org.scache.common.ha.Locator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.scache.yarn.YarnOptions;
+import org.scache.yarn.HadoopScacheConf;
 
 /**
  * The job switch. A job author sets {@code scache.enabled=true} in the job configuration (on a cluster
@@ -38,13 +36,13 @@ public final class ScacheJob {
    */
   public static boolean enable(Configuration conf) {
     ScacheConf scache = HadoopScacheConf.from(conf);
-    Optional<String> problem = checkMaster(scache);
+    Optional<String> problem = MasterCheck.run(scache, scache.get(YarnOptions.SUBMIT_CHECK_TIMEOUT)).problem();
     if (problem.isPresent()) {
-      conf.setBoolean(ScacheOptions.HADOOP_ENABLED.key(), false);
+      conf.setBoolean(MapReduceOptions.ENABLED.key(), false);
       LOG.warn("SCache is not usable ({}); this job runs on Hadoop's own shuffle", problem.get());
       return false;
     }
-    conf.setBoolean(ScacheOptions.HADOOP_ENABLED.key(), true);
+    conf.setBoolean(MapReduceOptions.ENABLED.key(), true);
     installPlugPoints(conf);
     return true;
   }
@@ -59,7 +57,7 @@ public final class ScacheJob {
   public static void installPlugPoints(Configuration conf) {
     conf.set(MRJobConfig.MAP_OUTPUT_COLLECTOR_CLASS_ATTR, ScacheMapOutputCollector.class.getName());
     conf.set(MRConfig.SHUFFLE_CONSUMER_PLUGIN, ScacheShuffleConsumerPlugin.class.getName());
-    addShuffleProvider(conf, HadoopScacheConf.from(conf).get(ScacheOptions.HADOOP_AUX_SERVICE_NAME));
+    addShuffleProvider(conf, HadoopScacheConf.from(conf).get(YarnOptions.AUX_SERVICE_NAME));
     String amOpts = conf.get(MRJobConfig.MR_AM_COMMAND_OPTS, MRJobConfig.DEFAULT_MR_AM_COMMAND_OPTS).trim();
     if (!amOpts.endsWith(ScacheAppMaster.class.getName())) {
       conf.set(MRJobConfig.MR_AM_COMMAND_OPTS, amOpts + " " + appMasterLaunch(conf));
@@ -81,7 +79,7 @@ public final class ScacheJob {
 
   /** Whether this job configuration has the switch on. */
   public static boolean isEnabled(Configuration conf) {
-    return conf.getBoolean(ScacheOptions.HADOOP_ENABLED.key(), false);
+    return conf.getBoolean(MapReduceOptions.ENABLED.key(), false);
   }
 
   /**
@@ -97,7 +95,7 @@ public final class ScacheJob {
       return false;
     }
     ScacheConf scache = HadoopScacheConf.from(amConf);
-    Optional<String> problem = checkMaster(scache);
+    Optional<String> problem = MasterCheck.run(scache, scache.get(YarnOptions.SUBMIT_CHECK_TIMEOUT)).problem();
     if (problem.isPresent()) {
       LOG.warn("SCache is not usable ({}); job {} runs on Hadoop's own shuffle", problem.get(), applicationId);
       ShuffleChoice.passToTasks(amConf, false);
@@ -114,14 +112,14 @@ public final class ScacheJob {
       ShuffleChoice.passToTasks(amConf, false);
       return false;
     }
-    addShuffleProvider(amConf, scache.get(ScacheOptions.HADOOP_AUX_SERVICE_NAME));
+    addShuffleProvider(amConf, scache.get(YarnOptions.AUX_SERVICE_NAME));
     amConf.setBoolean(MRJobConfig.MAP_SPECULATIVE, false);
     amConf.setFloat(MRJobConfig.COMPLETED_MAPS_FOR_REDUCE_SLOWSTART,
-        scache.get(ScacheOptions.HADOOP_REDUCE_SLOWSTART).floatValue());
+        scache.get(MapReduceOptions.REDUCE_SLOWSTART).floatValue());
     // a reduce never takes a container a pending map needs: the maps are not slowed down by reduces that
     // would only wait for them
     amConf.setFloat(MRJobConfig.MR_AM_JOB_REDUCE_RAMPUP_UP_LIMIT, 0f);
-    addTaskJavaOpts(amConf, scache.get(ScacheOptions.HADOOP_TASK_JAVA_OPTS));
+    addTaskJavaOpts(amConf, scache.get(MapReduceOptions.TASK_JAVA_OPTS));
     ShuffleChoice.passToTasks(amConf, true);
     LOG.info("job {} shuffles through SCache (master {})", applicationId,
         Locator.describeMaster(scache, ScacheOptions.CLIENT_MASTER_ADDRESS));
@@ -154,24 +152,4 @@ public final class ScacheJob {
     conf.setStrings(MRJobConfig.MAPREDUCE_JOB_SHUFFLE_PROVIDER_SERVICES, providers.toArray(String[]::new));
   }
 
-  /** Why SCache cannot serve a job now, if it cannot. */
-  static Optional<String> checkMaster(ScacheConf scache) {
-    Duration timeout = scache.get(ScacheOptions.HADOOP_SUBMIT_CHECK_TIMEOUT);
-    String master = Locator.describeMaster(scache, ScacheOptions.CLIENT_MASTER_ADDRESS);
-    ScacheConf probe = scache.with(ScacheOptions.CLIENT_REQUEST_TIMEOUT.key(), timeout.toMillis() + "ms")
-        .with(ScacheOptions.NETWORK_CONNECT_TIMEOUT.key(), timeout.toMillis() + "ms")
-        .with(ScacheOptions.CLIENT_RETRY_MAX, 1).with(ScacheOptions.CLIENT_MASTER_FAILOVER_WAIT, timeout);
-    try (ScacheClient client = ScacheClient.create(probe, "scache-submission-check",
-        "unused".getBytes(StandardCharsets.UTF_8))) {
-      List<WorkerInfo> workers = client.workers();
-      if (workers.isEmpty()) {
-        return Optional.of("the master at " + master + " has no live worker");
-      }
-      return Optional.empty();
-    } catch (ScacheException e) {
-      return Optional.of("the master at " + master + " did not answer: " + e.getMessage());
-    } catch (RuntimeException e) {
-      return Optional.of("the master at " + master + " could not be asked: " + e);
-    }
-  }
 }

@@ -25,10 +25,10 @@ import org.scache.common.BlockId;
 import org.scache.common.Clock;
 import org.scache.common.ScacheException;
 import org.scache.common.config.ScacheConf;
-import org.scache.common.config.ScacheOptions;
 import org.scache.common.protocol.Status;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.scache.yarn.HadoopScacheConf;
 
 /**
  * Reduce-side shuffle ({@code mapreduce.job.reduce.shuffle.consumer.plugin.class}) that reads the
@@ -110,7 +110,7 @@ public class ScacheShuffleConsumerPlugin<K, V> implements ShuffleConsumerPlugin<
     boolean[] copied = new boolean[maps.numMaps()];
     int done = 0;
     boolean bulkRead = false;
-    long pollMillis = conf.get(ScacheOptions.HADOOP_REDUCE_POLL_INTERVAL).toMillis();
+    long pollMillis = conf.get(MapReduceOptions.REDUCE_POLL_INTERVAL).toMillis();
     while (done < maps.numMaps()) {
       checkMerge();
       maps.poll();

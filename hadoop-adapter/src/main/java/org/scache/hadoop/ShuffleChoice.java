@@ -4,7 +4,6 @@ import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapreduce.MRJobConfig;
-import org.scache.common.config.ScacheOptions;
 
 /**
  * Whether a job's shuffle goes through SCache. The choice is made once per job and every task reads
@@ -28,7 +27,7 @@ final class ShuffleChoice {
     if (decided != null && !decided.isBlank()) {
       return Boolean.parseBoolean(decided.trim());
     }
-    return job.getBoolean(ScacheOptions.HADOOP_ENABLED.key(), false);
+    return job.getBoolean(MapReduceOptions.ENABLED.key(), false);
   }
 
   /**
@@ -38,6 +37,6 @@ final class ShuffleChoice {
   static void passToTasks(Configuration amConf, boolean useScache) {
     amConf.set(MRJobConfig.MAP_ENV + "." + ENV, Boolean.toString(useScache));
     amConf.set(MRJobConfig.REDUCE_ENV + "." + ENV, Boolean.toString(useScache));
-    amConf.setBoolean(ScacheOptions.HADOOP_ENABLED.key(), useScache);
+    amConf.setBoolean(MapReduceOptions.ENABLED.key(), useScache);
   }
 }

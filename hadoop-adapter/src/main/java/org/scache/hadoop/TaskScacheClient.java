@@ -8,6 +8,9 @@ import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.scache.client.ScacheClient;
 import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
+import org.scache.yarn.YarnOptions;
+import org.scache.yarn.HadoopScacheConf;
+import org.scache.yarn.NodeWorkerAddress;
 
 /**
  * Opens the ScacheClient of a map or reduce task: the YARN application id as SCache application,
@@ -23,7 +26,7 @@ final class TaskScacheClient {
 
   static ScacheClient open(JobConf job, JobID jobId, SecretKey shuffleSecret) throws IOException {
     ScacheConf conf = HadoopScacheConf.from(job);
-    String service = conf.get(ScacheOptions.HADOOP_AUX_SERVICE_NAME);
+    String service = conf.get(YarnOptions.AUX_SERVICE_NAME);
     String worker = NodeWorkerAddress.fromEnvironment(service, System.getenv()).orElseThrow(() -> new IOException(
         "no SCache worker on this NodeManager: the environment has no metadata of auxiliary service '" + service
             + "'; add it to yarn.nodemanager.aux-services (see docs/deploy-yarn.md)"));

@@ -30,7 +30,6 @@ import org.apache.hadoop.util.ToolRunner;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.scache.common.config.ScacheOptions;
 import org.scache.common.shuffle.MapSample;
 import org.scache.sampling.SplitSample;
 import org.scache.sampling.WeightedSamplingPredictor;
@@ -87,8 +86,8 @@ class JobInputSamplerTest {
     TaskSplitMetaInfo[] meta = SplitMetaInfoReader.readSplitMetaInfo(job.getJobID(), fs, conf, submitDir);
 
     // the default samples per reduce; 1 MiB of each 8 MiB split is read, in 8 windows
-    int samplesPerReduce = ScacheOptions.HADOOP_SAMPLING_SAMPLES_PER_REDUCE.parse(
-        ScacheOptions.HADOOP_SAMPLING_SAMPLES_PER_REDUCE.defaultText());
+    int samplesPerReduce = MapReduceOptions.SAMPLING_SAMPLES_PER_REDUCE.parse(
+        MapReduceOptions.SAMPLING_SAMPLES_PER_REDUCE.defaultText());
     List<MapSample> samples =
         new JobInputSampler(conf, job.getJobID(), samplesPerReduce, 1L << 20, 8, 42).sample(meta);
     assertTrue(PARTITION_LINK.isFile(), "the cache file was linked into the working directory");

@@ -16,7 +16,6 @@ import org.apache.hadoop.mapred.TaskStatus;
 import org.apache.hadoop.mapreduce.TaskType;
 import org.junit.jupiter.api.Test;
 import org.scache.common.config.ScacheConf;
-import org.scache.common.config.ScacheOptions;
 import org.scache.common.testing.ManualClock;
 
 class LostMapsTest {
@@ -25,8 +24,8 @@ class LostMapsTest {
   private final ManualClock clock = new ManualClock();
   private final TaskStatus status = mock(TaskStatus.class);
   private final LostMaps lost = new LostMaps(ScacheConf.empty()
-      .with(ScacheOptions.HADOOP_REDUCE_FETCH_FAILURE_REPORT_INTERVAL, Duration.ofSeconds(3))
-      .with(ScacheOptions.HADOOP_REDUCE_LOST_MAP_TIMEOUT, Duration.ofMinutes(10)),
+      .with(MapReduceOptions.REDUCE_FETCH_FAILURE_REPORT_INTERVAL, Duration.ofSeconds(3))
+      .with(MapReduceOptions.REDUCE_LOST_MAP_TIMEOUT, Duration.ofMinutes(10)),
       status, mock(Reporter.class), mock(Counters.Counter.class), clock);
 
   @Test
@@ -58,6 +57,6 @@ class LostMapsTest {
     clock.advance(Duration.ofMinutes(10).plusMillis(1));
 
     IOException e = assertThrows(IOException.class, lost::reportAgainIfDue);
-    assertTrue(e.getMessage().contains(ScacheOptions.HADOOP_REDUCE_LOST_MAP_TIMEOUT.key()), e.getMessage());
+    assertTrue(e.getMessage().contains(MapReduceOptions.REDUCE_LOST_MAP_TIMEOUT.key()), e.getMessage());
   }
 }

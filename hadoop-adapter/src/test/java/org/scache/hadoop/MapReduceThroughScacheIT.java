@@ -40,6 +40,8 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
+import org.scache.yarn.YarnOptions;
+import org.scache.yarn.ScacheAuxService;
 
 /**
  * Real MapReduce jobs on a MiniMRYarnCluster with two NodeManagers, each hosting an SCache worker
@@ -308,7 +310,7 @@ class MapReduceThroughScacheIT {
       deadPort = s.getLocalPort();
     }
     conf.set(org.scache.common.config.ScacheOptions.CLIENT_MASTER_ADDRESS.key(), "127.0.0.1:" + deadPort);
-    conf.set(org.scache.common.config.ScacheOptions.HADOOP_SUBMIT_CHECK_TIMEOUT.key(), "1s");
+    conf.set(org.scache.yarn.YarnOptions.SUBMIT_CHECK_TIMEOUT.key(), "1s");
     return conf;
   }
 

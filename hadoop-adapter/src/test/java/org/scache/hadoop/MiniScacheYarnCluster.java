@@ -14,6 +14,7 @@ import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
 import org.scache.master.ScacheMaster;
+import org.scache.yarn.ScacheAuxService;
 
 /**
  * An in-process SCache master and a MiniMRYarnCluster whose NodeManagers load {@link ScacheAuxService}
@@ -62,7 +63,7 @@ public final class MiniScacheYarnCluster implements AutoCloseable {
     Configuration conf = new KeepAuxServicesConf();
     conf.set(YarnConfiguration.NM_AUX_SERVICES, "mapreduce_shuffle," + ScacheAuxService.NAME);
     conf.set(String.format(YarnConfiguration.NM_AUX_SERVICE_FMT, ScacheAuxService.NAME),
-        "org.scache.hadoop.ScacheAuxService");
+        "org.scache.yarn.ScacheAuxService");
     // what docs/deploy-yarn.md puts in yarn-site.xml; port 0 because both NodeManagers share this host
     conf.set(ScacheOptions.SECURITY_CLUSTER_SECRET.key(), CLUSTER_SECRET);
     conf.set(ScacheOptions.WORKER_MASTER_ADDRESS.key(), "127.0.0.1:" + master.port());

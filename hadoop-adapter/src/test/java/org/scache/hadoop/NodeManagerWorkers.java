@@ -8,6 +8,7 @@ import org.apache.hadoop.yarn.server.nodemanager.NodeManager;
 import org.apache.hadoop.yarn.server.nodemanager.containermanager.AuxServices;
 import org.scache.common.testing.Await;
 import org.scache.master.ScacheMaster;
+import org.scache.yarn.ScacheAuxService;
 
 /**
  * Waits for the SCache workers of a mini cluster's NodeManagers to register with the master, and

@@ -35,7 +35,6 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
-import org.scache.common.config.ScacheOptions;
 import org.scache.common.testing.Await;
 
 /**
@@ -154,7 +153,7 @@ class ReducePlacementIT {
       assertTrue(ScacheJob.enable(conf), "SCache is reachable");
       // every reduce waits the whole placement delay for its node, as one would on a slow network, however
       // little input it has: what is tested is that YARN's locality gets each reduce its node
-      conf.setLong(ScacheOptions.HADOOP_PLACEMENT_REMOTE_READ_RATE.key(), 0);
+      conf.setLong(MapReduceOptions.PLACEMENT_REMOTE_READ_RATE.key(), 0);
     }
     Path out = cluster.workDir().resolve("out-" + name);
     Job job = Job.getInstance(conf, name);

@@ -21,6 +21,7 @@ import org.scache.common.protocol.Status;
 import org.scache.common.shuffle.ReduceAssignment;
 import org.scache.common.shuffle.ShufflePlacement;
 import org.scache.common.testing.ManualClock;
+import org.scache.yarn.NodeWorkerAddress;
 
 class ReducePlacementTest {
   private static final WorkerInfo W1 = new WorkerInfo("127.0.0.1:7001", "127.0.0.1", 7001);

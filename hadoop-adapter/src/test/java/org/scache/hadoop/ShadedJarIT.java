@@ -14,6 +14,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.scache.yarn.ScacheAuxService;
 
 /** The packaged adapter jar is one jar YARN can load: SCache inside, Netty relocated, nothing of Hadoop's. */
 @Timeout(60)
@@ -23,7 +24,7 @@ class ShadedJarIT {
   void shadedJar_relocatesNettyAndPrometheus_andCarriesNoHadoopOrSlf4j() throws IOException {
     try (JarFile jar = new JarFile(adapterJar().toFile())) {
       List<String> names = jar.stream().map(JarEntry::getName).collect(Collectors.toList());
-      assertTrue(names.contains("org/scache/hadoop/ScacheAuxService.class"));
+      assertTrue(names.contains("org/scache/yarn/ScacheAuxService.class"));
       assertTrue(names.contains("org/scache/worker/ScacheWorker.class"), "the embedded worker is inside");
       assertTrue(names.contains("org/scache/client/ScacheClient.class"));
       assertTrue(names.stream().anyMatch(n -> n.startsWith("org/scache/shaded/io/netty/channel/")),

@@ -26,7 +26,6 @@ import org.scache.common.BlockId;
 import org.scache.common.ScacheException;
 import org.scache.common.ShuffleKey;
 import org.scache.common.WorkerInfo;
-import org.scache.common.protocol.Message;
 import org.scache.common.protocol.Status;
 import org.scache.common.shuffle.BlockSize;
 import org.scache.common.shuffle.ReduceAssignment;

@@ -1,11 +1,7 @@
 package org.scache.spark;
 
-import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
-import java.time.Duration;
 import java.util.Base64;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.apache.spark.ShuffleDependency;
 import org.apache.spark.SparkConf;
 import org.apache.spark.SparkEnv;
@@ -20,9 +16,8 @@ import org.apache.spark.shuffle.ShuffleWriter;
 import org.apache.spark.shuffle.sort.SortShuffleManager;
 import org.apache.spark.storage.BlockManagerId;
 import org.apache.spark.storage.BlockManagerId$;
-import org.scache.client.ScacheClient;
+import org.scache.client.MasterCheck;
 import org.scache.common.Clock;
-import org.scache.common.WorkerInfo;
 import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
 import org.scache.common.ha.Locator;
@@ -75,25 +70,14 @@ public final class ScacheShuffleManager implements ShuffleManager {
 
   private boolean masterUsable() {
     ScacheConf scache = conf.scache();
-    Duration wait = conf.get(SparkScacheOptions.START_CHECK_TIMEOUT);
-    String master = Locator.describeMaster(scache, ScacheOptions.CLIENT_MASTER_ADDRESS);
-    try (ScacheClient probe = ScacheClient.create(scache.with(ScacheOptions.CLIENT_RETRY_MAX, 1)
-        .with(ScacheOptions.CLIENT_MASTER_FAILOVER_WAIT, wait)
-        .with(ScacheOptions.CLIENT_REQUEST_TIMEOUT, wait).with(ScacheOptions.CLIENT_LOCAL_SHM_ENABLED, false),
-        "spark-probe", new byte[1])) {
-      List<WorkerInfo> workers = probe.workers();
-      if (workers.isEmpty()) {
-        LOG.warn("the SCache master at {} lists no live worker: this application shuffles with Spark's sort shuffle",
-            master);
-        return false;
-      }
-      LOG.info("shuffling through SCache: master {} lists {} live workers", master, workers.size());
-      return true;
-    } catch (RuntimeException e) {
-      LOG.warn("the SCache master at {} did not answer within {} ms ({}): this application shuffles with Spark's "
-          + "sort shuffle", master, wait.toMillis(), e.getMessage());
+    MasterCheck.Result check = MasterCheck.run(scache, conf.get(SparkScacheOptions.START_CHECK_TIMEOUT));
+    if (check.problem().isPresent()) {
+      LOG.warn("{}: this application shuffles with Spark's sort shuffle", check.problem().get());
       return false;
     }
+    LOG.info("shuffling through SCache: master {} lists {} live workers",
+        Locator.describeMaster(scache, ScacheOptions.CLIENT_MASTER_ADDRESS), check.workers().size());
+    return true;
   }
 
   @Override

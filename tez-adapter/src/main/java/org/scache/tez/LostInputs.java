@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.tez.runtime.api.InputContext;
 import org.apache.tez.runtime.api.events.InputReadErrorEvent;
+import org.scache.common.Clock;
 
 /**
  * Producer attempts whose SCache block a consumer could not read. Each is reported to the
@@ -15,13 +16,15 @@ import org.apache.tez.runtime.api.events.InputReadErrorEvent;
  */
 final class LostInputs {
   private final InputContext context;
+  private final Clock clock;
   private final long reportIntervalMillis;
   private final long timeoutMillis;
   private final Map<ConsumerInputs.Source, Long> lostSince = new HashMap<>();
   private long lastReport;
 
-  LostInputs(InputContext context, long reportIntervalMillis, long timeoutMillis) {
+  LostInputs(InputContext context, Clock clock, long reportIntervalMillis, long timeoutMillis) {
     this.context = context;
+    this.clock = clock;
     this.reportIntervalMillis = reportIntervalMillis;
     this.timeoutMillis = timeoutMillis;
   }
@@ -31,7 +34,7 @@ final class LostInputs {
   }
 
   void add(ConsumerInputs.Source s, String why) {
-    lostSince.putIfAbsent(s, System.currentTimeMillis());
+    lostSince.putIfAbsent(s, clock.millis());
     context.getCounters().findCounter(ScacheTezCounter.LOST_INPUTS).increment(1);
     report(s, why);
   }
@@ -43,11 +46,11 @@ final class LostInputs {
 
   /** Reports every still-lost input again when the interval passed; fails when one waited too long. */
   void reportAgainIfDue() throws IOException {
-    long now = System.currentTimeMillis();
+    long now = clock.millis();
     for (Map.Entry<ConsumerInputs.Source, Long> e : lostSince.entrySet()) {
       if (now - e.getValue() > timeoutMillis) {
         throw new IOException("the SCache block of " + e.getKey() + " is lost and no new attempt of the producer "
-            + "arrived within " + TezScacheSettings.LOST_INPUT_TIMEOUT);
+            + "arrived within " + TezScacheOptions.LOST_INPUT_TIMEOUT.key());
       }
     }
     if (!lostSince.isEmpty() && now - lastReport >= reportIntervalMillis) {
@@ -58,6 +61,6 @@ final class LostInputs {
   private void report(ConsumerInputs.Source s, String why) {
     context.sendEvents(List.of(InputReadErrorEvent.create("SCache block of map " + s.mapId() + " attempt "
         + s.attempt() + " partition " + s.partition() + " is lost: " + why, s.index(), s.attempt())));
-    lastReport = System.currentTimeMillis();
+    lastReport = clock.millis();
   }
 }

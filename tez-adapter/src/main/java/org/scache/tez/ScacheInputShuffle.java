@@ -19,6 +19,7 @@ import org.apache.tez.runtime.library.common.InputAttemptIdentifier;
 import org.scache.client.ReduceInput;
 import org.scache.client.ScacheClient;
 import org.scache.common.BlockId;
+import org.scache.common.Clock;
 import org.scache.common.DaemonThreads;
 import org.scache.common.ScacheException;
 import org.scache.common.protocol.Status;
@@ -111,11 +112,9 @@ final class ScacheInputShuffle<R> {
 
   /** Reads every input into the merger, reporting lost producer attempts until they are re-run. */
   private void copy(ScacheClient client) throws IOException, InterruptedException {
-    LostInputs lost = new LostInputs(context,
-        TezScacheSettings.duration(conf, TezScacheSettings.READ_ERROR_REPORT_INTERVAL,
-            TezScacheSettings.READ_ERROR_REPORT_INTERVAL_DEFAULT).toMillis(),
-        TezScacheSettings.duration(conf, TezScacheSettings.LOST_INPUT_TIMEOUT,
-            TezScacheSettings.LOST_INPUT_TIMEOUT_DEFAULT).toMillis());
+    LostInputs lost = new LostInputs(context, Clock.SYSTEM,
+        TezScacheSettings.duration(conf, TezScacheOptions.READ_ERROR_REPORT_INTERVAL).toMillis(),
+        TezScacheSettings.duration(conf, TezScacheOptions.LOST_INPUT_TIMEOUT).toMillis());
     boolean bulkDone = false;
     while (!inputs.allRead()) {
       checkFailure();

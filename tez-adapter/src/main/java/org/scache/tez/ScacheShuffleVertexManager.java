@@ -335,7 +335,7 @@ public class ScacheShuffleVertexManager extends VertexManagerPlugin {
       }
       boolean lastChance = force || allSourcesDone();
       Optional<List<ShufflePlacement>> schedules = schedules(lastChance
-          ? TezScacheSettings.duration(conf, TezScacheSettings.SCHEDULE_WAIT, TezScacheSettings.SCHEDULE_WAIT_DEFAULT)
+          ? TezScacheSettings.duration(conf, TezScacheOptions.SCHEDULE_WAIT)
           : Duration.ZERO);
       if (schedules.isEmpty() && !lastChance) {
         return;

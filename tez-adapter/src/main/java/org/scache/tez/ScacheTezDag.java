@@ -1,7 +1,5 @@
 package org.scache.tez;
 
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -21,14 +19,11 @@ import org.apache.tez.dag.api.VertexManagerPluginDescriptor;
 import org.apache.tez.dag.library.vertexmanager.ShuffleVertexManager;
 import org.apache.tez.runtime.library.conf.OrderedPartitionedKVEdgeConfig;
 import org.apache.tez.runtime.library.conf.UnorderedPartitionedKVEdgeConfig;
-import org.scache.client.ScacheClient;
-import org.scache.common.ScacheException;
-import org.scache.common.WorkerInfo;
+import org.scache.client.MasterCheck;
 import org.scache.common.config.ScacheConf;
-import org.scache.common.config.ScacheOptions;
-import org.scache.common.ha.Locator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.scache.yarn.YarnOptions;
 
 /**
  * The DAG switch: builds a DAG's scatter-gather edges so that they shuffle through SCache when
@@ -67,7 +62,8 @@ public final class ScacheTezDag {
     if (!TezScacheSettings.enabled(conf)) {
       return new ScacheTezDag(dag, conf, false);
     }
-    Optional<String> problem = checkMaster(TezScacheSettings.scacheConf(conf));
+    ScacheConf scache = TezScacheSettings.scacheConf(conf);
+    Optional<String> problem = MasterCheck.run(scache, scache.get(YarnOptions.SUBMIT_CHECK_TIMEOUT)).problem();
     if (problem.isPresent()) {
       LOG.warn("SCache is not usable ({}); DAG {} runs on Tez's own shuffle", problem.get(), dag.getName());
       return new ScacheTezDag(dag, conf, false);
@@ -158,7 +154,7 @@ public final class ScacheTezDag {
     for (Map.Entry<String, String> e : conf.getPropsWithPrefix("scache.").entrySet()) {
       payload.set("scache." + e.getKey(), e.getValue());
     }
-    payload.setBoolean(TezScacheSettings.ENABLED, true);
+    payload.setBoolean(TezScacheOptions.ENABLED.key(), true);
   }
 
   private static Configuration decode(UserPayload payload) {
@@ -178,21 +174,4 @@ public final class ScacheTezDag {
     }
   }
 
-  /** Why SCache cannot serve a DAG now, if it cannot. */
-  static Optional<String> checkMaster(ScacheConf scache) {
-    Duration timeout = scache.get(ScacheOptions.HADOOP_SUBMIT_CHECK_TIMEOUT);
-    String master = Locator.describeMaster(scache, ScacheOptions.CLIENT_MASTER_ADDRESS);
-    ScacheConf probe = scache.with(ScacheOptions.CLIENT_REQUEST_TIMEOUT.key(), timeout.toMillis() + "ms")
-        .with(ScacheOptions.NETWORK_CONNECT_TIMEOUT.key(), timeout.toMillis() + "ms")
-        .with(ScacheOptions.CLIENT_RETRY_MAX, 1).with(ScacheOptions.CLIENT_MASTER_FAILOVER_WAIT, timeout);
-    try (ScacheClient client = ScacheClient.create(probe, "scache-submission-check",
-        "unused".getBytes(StandardCharsets.UTF_8))) {
-      List<WorkerInfo> workers = client.workers();
-      return workers.isEmpty() ? Optional.of("the master at " + master + " has no live worker") : Optional.empty();
-    } catch (ScacheException e) {
-      return Optional.of("the master at " + master + " did not answer: " + e.getMessage());
-    } catch (RuntimeException e) {
-      return Optional.of("the master at " + master + " could not be asked: " + e);
-    }
-  }
 }

@@ -8,7 +8,7 @@ import org.apache.tez.runtime.library.common.shuffle.ShuffleUtils;
 import org.scache.client.ScacheClient;
 import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
-import org.scache.hadoop.NodeWorkerAddress;
+import org.scache.yarn.NodeWorkerAddress;
 
 /**
  * Opens the ScacheClient of a Tez task: the YARN application as SCache application, the DAG's job

@@ -4,28 +4,14 @@ import java.time.Duration;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.tez.dag.api.TezConfiguration;
 import org.scache.common.config.ScacheConf;
-import org.scache.common.config.ScacheOptions;
-import org.scache.hadoop.HadoopScacheConf;
+import org.scache.yarn.HadoopScacheConf;
+import org.scache.yarn.YarnOptions;
 
 /**
- * The configuration keys of the Tez adapter. The worker and client keys are SCache's own
- * ({@code scache.worker.*}, {@code scache.client.*}, see docs/configuration.md); these are the
- * Tez-specific ones, read from the configuration given to {@link ScacheTezDag} and carried to the
- * tasks and the vertex manager in the payloads of the edges and vertex managers it creates.
+ * How the Tez adapter reads its configuration ({@link TezScacheOptions}, and SCache's own keys) and
+ * the keys it writes into the payloads of the edges and vertex managers {@link ScacheTezDag} creates.
  */
 public final class TezScacheSettings {
-  /** The switch: true makes the DAGs built with {@link ScacheTezDag} shuffle through SCache. */
-  public static final String ENABLED = "scache.tez.shuffle.enabled";
-  /** How long the consumer's vertex manager waits for the pre-schedule once every producer has finished. */
-  public static final String SCHEDULE_WAIT = "scache.tez.placement.schedule.wait";
-  static final String SCHEDULE_WAIT_DEFAULT = "10s";
-  /** How often a consumer input reports again a producer attempt whose block is lost. */
-  public static final String READ_ERROR_REPORT_INTERVAL = "scache.tez.input.read.error.report.interval";
-  static final String READ_ERROR_REPORT_INTERVAL_DEFAULT = "3s";
-  /** Longest wait of a consumer input for a new attempt of a producer whose block is lost. */
-  public static final String LOST_INPUT_TIMEOUT = "scache.tez.input.lost.timeout";
-  static final String LOST_INPUT_TIMEOUT_DEFAULT = "10m";
-
   /** Set by {@link ScacheTezDag} in edge payloads: the edge's number among the DAG's SCache edges. */
   static final String EDGE_ORDINAL = "scache.tez.edge.ordinal";
   /** Set by {@link ScacheTezDag} in edge payloads: the number of the consumer vertex among the DAG's consumers. */
@@ -39,11 +25,12 @@ public final class TezScacheSettings {
   private TezScacheSettings() {}
 
   static boolean enabled(Configuration conf) {
-    return conf.getBoolean(ENABLED, false);
+    return conf.getBoolean(TezScacheOptions.ENABLED.key(), false);
   }
 
-  static Duration duration(Configuration conf, String key, String defaultValue) {
-    return Duration.ofMillis(conf.getTimeDuration(key, defaultValue, java.util.concurrent.TimeUnit.MILLISECONDS));
+  /** A duration key of {@link TezScacheOptions} as {@code conf} sets it, or its default. */
+  static Duration duration(Configuration conf, org.scache.common.config.ConfigEntry<Duration> key) {
+    return scacheConf(conf).get(key);
   }
 
   /** The SCache client settings of a Tez configuration. */
@@ -53,7 +40,7 @@ public final class TezScacheSettings {
 
   /** The auxiliary service whose metadata names the node's SCache worker. */
   static String auxServiceName(Configuration conf) {
-    return scacheConf(conf).get(ScacheOptions.HADOOP_AUX_SERVICE_NAME);
+    return scacheConf(conf).get(YarnOptions.AUX_SERVICE_NAME);
   }
 
   /** The auxiliary service Tez hands the DAG's job token to (the task's consumer metadata of it is the token). */

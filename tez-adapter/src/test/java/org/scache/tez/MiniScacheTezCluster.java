@@ -20,7 +20,7 @@ import org.scache.common.WorkerInfo;
 import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
 import org.scache.hadoop.NodeManagerWorkers;
-import org.scache.hadoop.ScacheAuxService;
+import org.scache.yarn.ScacheAuxService;
 import org.scache.master.ScacheMaster;
 
 /**

@@ -51,6 +51,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
 import org.scache.common.config.ScacheOptions;
+import org.scache.yarn.YarnOptions;
 
 /**
  * Real Tez DAGs on a MiniTezCluster with two NodeManagers, each hosting an SCache worker through
@@ -116,7 +117,7 @@ class TezThroughScacheIT {
         TokenProcessorName.PLAIN));
     Result fallback = run("fallback-unreachable", true, conf -> {
       conf.set(ScacheOptions.CLIENT_MASTER_ADDRESS.key(), "127.0.0.1:1");
-      conf.set(ScacheOptions.HADOOP_SUBMIT_CHECK_TIMEOUT.key(), "1s");
+      conf.set(YarnOptions.SUBMIT_CHECK_TIMEOUT.key(), "1s");
       return orderedWordCount(conf, input, "fallback-unreachable", TokenProcessorName.PLAIN);
     });
     assertFalse(fallback.usedScache, "the switch falls back when the master does not answer");
@@ -258,7 +259,7 @@ class TezThroughScacheIT {
   private static Result run(String name, boolean scache, Function<TezConfiguration, Built> build) throws Exception {
     long t = System.nanoTime();
     TezConfiguration conf = cluster.tezConf();
-    conf.setBoolean(TezScacheSettings.ENABLED, scache);
+    conf.setBoolean(TezScacheOptions.ENABLED.key(), scache);
     // consumers start when their producers are done, so that their whole input is on their node when
     // they start
     conf.setFloat(ShuffleVertexManager.TEZ_SHUFFLE_VERTEX_MANAGER_MIN_SRC_FRACTION, 1.0f);

@@ -13,9 +13,9 @@ import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapreduce.JobID;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.util.Tool;
-import org.scache.common.config.ScacheOptions;
 import org.scache.hadoop.MiniScacheYarnCluster;
 import org.scache.hadoop.ScacheJob;
+import org.scache.hadoop.MapReduceOptions;
 
 /**
  * TeraGen, TeraSort (or another job) on Hadoop's shuffle or through SCache, and TeraValidate, on a
@@ -80,10 +80,10 @@ final class TerasortRunner {
     MiniScacheYarnCluster.deleteRecursively(output);
     conf.setInt(MRJobConfig.NUM_REDUCES, reduces);
     if (shuffle == Shuffle.SCACHE && !scacheSlowstart.isBlank()) {
-      conf.set(ScacheOptions.HADOOP_REDUCE_SLOWSTART.key(), scacheSlowstart.trim());
+      conf.set(MapReduceOptions.REDUCE_SLOWSTART.key(), scacheSlowstart.trim());
     }
     if (shuffle == Shuffle.SCACHE && !remoteReadRate.isBlank()) {
-      conf.set(ScacheOptions.HADOOP_PLACEMENT_REMOTE_READ_RATE.key(), remoteReadRate.trim());
+      conf.set(MapReduceOptions.PLACEMENT_REMOTE_READ_RATE.key(), remoteReadRate.trim());
     }
     if (shuffle == Shuffle.SCACHE && !ScacheJob.enable(conf)) {
       throw new IllegalStateException("the SCache master is not usable; see " + console.logFile());

@@ -62,8 +62,7 @@ public final class ConfigDocs {
         .append("ms, s, m, h, d.\n");
     String role = "";
     for (ConfigEntry<?> e : ScacheOptions.all()) {
-      // the job switch scache.enabled is the MapReduce adapter's
-      String r = e.key().equals(ConfigEntry.JOB_SWITCH) ? "hadoop" : e.key().split("\\.")[1];
+      String r = e.key().split("\\.")[1];
       if (!r.equals(role)) {
         role = r;
         sb.append("\n## ").append(Character.toUpperCase(r.charAt(0))).append(r.substring(1)).append("\n\n")

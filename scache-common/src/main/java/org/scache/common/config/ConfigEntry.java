@@ -15,10 +15,8 @@ public final class ConfigEntry<T> {
   private final String doc;
   private final Function<String, T> parser;
 
-  /** The one key outside the naming scheme: the switch a job author sets, kept short on purpose. */
-  static final String JOB_SWITCH = "scache.enabled";
-  /** scache.&lt;role&gt;.&lt;subsystem&gt;.&lt;name&gt;, or the job switch. */
-  static final String KEY_PATTERN = "scache\\.enabled|scache\\.[a-z]+\\.[a-z]+(\\.[a-z]+)+";
+  /** scache.&lt;role&gt;.&lt;subsystem&gt;.&lt;name&gt;. */
+  static final String KEY_PATTERN = "scache\\.[a-z]+\\.[a-z]+(\\.[a-z]+)+";
 
   ConfigEntry(String key, String typeName, String defaultText, String doc, Function<String, T> parser) {
     this.key = Objects.requireNonNull(key);

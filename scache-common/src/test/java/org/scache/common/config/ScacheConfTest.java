@@ -122,8 +122,7 @@ class ScacheConfTest {
     Set<String> keys = new HashSet<>();
     for (ConfigEntry<?> e : ScacheOptions.all()) {
       assertTrue(keys.add(e.key()), "duplicate key " + e.key());
-      assertTrue(e.key().equals("scache.enabled") || e.key().matches("scache\\.[a-z]+\\.[a-z]+(\\.[a-z]+)+"),
-          e.key());
+      assertTrue(e.key().matches("scache\\.[a-z]+\\.[a-z]+(\\.[a-z]+)+"), e.key());
       assertFalse(e.doc().isBlank(), e.key() + " has no doc");
     }
     assertThrows(UnsupportedOperationException.class, () -> ScacheOptions.all().add(ScacheOptions.WORKER_PORT));

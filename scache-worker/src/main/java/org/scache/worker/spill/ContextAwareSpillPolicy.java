@@ -23,18 +23,45 @@ import org.scache.common.BlockId;
 final class ContextAwareSpillPolicy implements SpillPolicy {
   static final ContextAwareSpillPolicy INSTANCE = new ContextAwareSpillPolicy();
 
-  private static final Comparator<SpillCandidate> ORDER = Comparator
-      .comparing((SpillCandidate c) -> !c.consumed())
-      .thenComparing(c -> !c.copy())
-      .thenComparing(c -> !c.roundIncomplete())
-      .thenComparing(SpillCandidate::scheduled)
-      .thenComparing(Comparator.comparingLong(SpillCandidate::submissionTimeMillis).reversed())
-      .thenComparing(c -> c.id().appId(), Comparator.reverseOrder())
-      .thenComparing(Comparator.comparingInt((SpillCandidate c) -> c.id().shuffleId()).reversed())
-      .thenComparing(Comparator.comparingInt(SpillCandidate::round).reversed())
-      .thenComparing(Comparator.comparingInt((SpillCandidate c) -> c.id().reduceId()).reversed())
-      .thenComparing(Comparator.comparingInt((SpillCandidate c) -> c.id().mapId()).reversed())
-      .thenComparing(Comparator.comparingInt((SpillCandidate c) -> c.id().attempt()).reversed());
+  /** The order above, written out: it runs on every change of the worker's victim index, under its lock. */
+  private static final Comparator<SpillCandidate> ORDER = ContextAwareSpillPolicy::compare;
+
+  private static int compare(SpillCandidate a, SpillCandidate b) {
+    int c = Boolean.compare(b.consumed(), a.consumed());
+    if (c != 0) {
+      return c;
+    }
+    if ((c = Boolean.compare(b.copy(), a.copy())) != 0) {
+      return c;
+    }
+    if ((c = Boolean.compare(b.roundIncomplete(), a.roundIncomplete())) != 0) {
+      return c;
+    }
+    if ((c = Boolean.compare(a.scheduled(), b.scheduled())) != 0) {
+      return c;
+    }
+    if ((c = Long.compare(b.submissionTimeMillis(), a.submissionTimeMillis())) != 0) {
+      return c;
+    }
+    BlockId x = a.id();
+    BlockId y = b.id();
+    if (x.appId() != y.appId() && (c = y.appId().compareTo(x.appId())) != 0) {
+      return c;
+    }
+    if ((c = Integer.compare(y.shuffleId(), x.shuffleId())) != 0) {
+      return c;
+    }
+    if ((c = Integer.compare(b.round(), a.round())) != 0) {
+      return c;
+    }
+    if ((c = Integer.compare(y.reduceId(), x.reduceId())) != 0) {
+      return c;
+    }
+    if ((c = Integer.compare(y.mapId(), x.mapId())) != 0) {
+      return c;
+    }
+    return Integer.compare(y.attempt(), x.attempt());
+  }
 
   private ContextAwareSpillPolicy() {}
 

@@ -53,4 +53,36 @@ class ContextAwareSpillPolicyTest {
     assertEquals("context-aware", SpillPolicy.named("Context-Aware").name());
     assertEquals("lru", SpillPolicy.named("lru").name());
   }
+
+  /** The paper's order as a chain of comparators: the specification the written-out order must equal. */
+  private static final java.util.Comparator<SpillCandidate> AS_SPECIFIED = java.util.Comparator
+      .comparing((SpillCandidate c) -> !c.consumed())
+      .thenComparing(c -> !c.copy())
+      .thenComparing(c -> !c.roundIncomplete())
+      .thenComparing(SpillCandidate::scheduled)
+      .thenComparing(java.util.Comparator.comparingLong(SpillCandidate::submissionTimeMillis).reversed())
+      .thenComparing(c -> c.id().appId(), java.util.Comparator.reverseOrder())
+      .thenComparing(java.util.Comparator.comparingInt((SpillCandidate c) -> c.id().shuffleId()).reversed())
+      .thenComparing(java.util.Comparator.comparingInt(SpillCandidate::round).reversed())
+      .thenComparing(java.util.Comparator.comparingInt((SpillCandidate c) -> c.id().reduceId()).reversed())
+      .thenComparing(java.util.Comparator.comparingInt((SpillCandidate c) -> c.id().mapId()).reversed())
+      .thenComparing(java.util.Comparator.comparingInt((SpillCandidate c) -> c.id().attempt()).reversed());
+
+  @Test
+  void theWrittenOutOrder_agreesWithTheSpecifiedChain_onEveryPair() {
+    Random random = new Random(11);
+    List<SpillCandidate> candidates = new ArrayList<>();
+    for (int i = 0; i < 400; i++) {
+      BlockId id = new BlockId(random.nextBoolean() ? "app-a" : new String("app-b"), random.nextInt(3),
+          random.nextInt(4), random.nextInt(2), random.nextInt(4));
+      candidates.add(new SpillCandidate(id, 100, random.nextInt(4) == 0, random.nextInt(4) == 0, random.nextLong(),
+          random.nextBoolean(), 1000L * random.nextInt(3), random.nextInt(3), random.nextInt(3) == 0));
+    }
+    java.util.Comparator<SpillCandidate> written = SpillPolicy.contextAware().victimOrder();
+    for (SpillCandidate a : candidates) {
+      for (SpillCandidate b : candidates) {
+        assertEquals(Integer.signum(AS_SPECIFIED.compare(a, b)), Integer.signum(written.compare(a, b)), a + " vs " + b);
+      }
+    }
+  }
 }

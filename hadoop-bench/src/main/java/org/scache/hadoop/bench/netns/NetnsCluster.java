@@ -18,6 +18,7 @@ import org.scache.bench.netns.HostProcess;
 import org.scache.bench.netns.LinkSampler;
 import org.scache.bench.netns.LogFollower;
 import org.scache.bench.netns.NodeNetwork;
+import org.scache.yarn.ScacheAuxService;
 
 /**
  * A Hadoop cluster of separate daemons on this machine, one network namespace per host
@@ -175,7 +176,7 @@ public final class NetnsCluster implements AutoCloseable {
       yarn.put("yarn.nodemanager.recovery.enabled", "false");
       yarn.put("yarn.nodemanager.aux-services", "mapreduce_shuffle,scache");
       yarn.put("yarn.nodemanager.aux-services.mapreduce_shuffle.class", "org.apache.hadoop.mapred.ShuffleHandler");
-      yarn.put("yarn.nodemanager.aux-services.scache.class", "org.scache.hadoop.ScacheAuxService");
+      yarn.put("yarn.nodemanager.aux-services.scache.class", "org.scache.yarn.ScacheAuxService");
       // SCache as docs/deploy-yarn.md has it: the worker's host is its NodeManager's
       yarn.put("scache.worker.master.address", ctl.name() + ":" + MASTER_PORT);
       if (masterCount > 1) {

@@ -1,4 +1,4 @@
-package org.scache.hadoop;
+package org.scache.yarn;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -16,7 +16,7 @@ public final class NodeWorkerAddress {
   private NodeWorkerAddress() {}
 
   /** The metadata the auxiliary service returns from {@code getMetaData()}. */
-  static ByteBuffer encode(String hostPort) {
+  public static ByteBuffer encode(String hostPort) {
     return ByteBuffer.wrap(hostPort.getBytes(StandardCharsets.UTF_8));
   }
 
@@ -26,7 +26,7 @@ public final class NodeWorkerAddress {
   }
 
   /** The worker address in the auxiliary service's metadata, if it holds one. */
-  static Optional<String> decode(ByteBuffer meta) {
+  public static Optional<String> decode(ByteBuffer meta) {
     if (meta == null || !meta.hasRemaining()) {
       return Optional.empty();
     }

@@ -1,4 +1,4 @@
-package org.scache.hadoop;
+package org.scache.yarn;
 
 import java.util.HashMap;
 import java.util.Map;

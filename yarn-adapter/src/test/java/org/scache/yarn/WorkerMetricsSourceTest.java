@@ -1,4 +1,4 @@
-package org.scache.hadoop;
+package org.scache.yarn;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

@@ -1,4 +1,4 @@
-package org.scache.hadoop;
+package org.scache.yarn;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;

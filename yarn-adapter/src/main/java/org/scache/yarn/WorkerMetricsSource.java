@@ -1,4 +1,4 @@
-package org.scache.hadoop;
+package org.scache.yarn;
 
 import java.util.Map;
 import java.util.function.Supplier;
