@@ -140,13 +140,8 @@ final class BlockStore {
    * @throws ScacheException when the quota has no room for it (the caller keeps {@code data})
    */
   synchronized boolean addInMemory(BlockId id, ByteBuf data, boolean copy) {
-    if (blocks.containsKey(id)) {
+    if (!admits(id)) {
       return false;
-    }
-    ScacheException refusal = quota.refusal(id);
-    if (refusal != null) {
-      counters.limitRefusals.increment();
-      throw refusal;
     }
     StoredBlock b = new StoredBlock(id, data, copy, clock.nanos());
     link(b);
@@ -166,6 +161,17 @@ final class BlockStore {
    * @throws ScacheException when the quota has no room for it (the caller frees {@code at})
    */
   synchronized boolean addSpilled(BlockId id, long size, SpillStore.Location at) {
+    if (!admits(id)) {
+      return false;
+    }
+    link(new StoredBlock(id, size, at, clock.nanos()));
+    spilledBytes += size;
+    spilledBlocks++;
+    return true;
+  }
+
+  /** False when a block of this id is held; throws the quota's refusal when it has no room. Guarded by this. */
+  private boolean admits(BlockId id) {
     if (blocks.containsKey(id)) {
       return false;
     }
@@ -174,9 +180,6 @@ final class BlockStore {
       counters.limitRefusals.increment();
       throw refusal;
     }
-    link(new StoredBlock(id, size, at, clock.nanos()));
-    spilledBytes += size;
-    spilledBlocks++;
     return true;
   }
 
