@@ -56,9 +56,17 @@ final class BlockOrder {
     return policy;
   }
 
-  /** Puts a new or changed block where its state says, and every block whose round it turned. */
-  void place(StoredBlock b) {
+  /**
+   * Puts a new or changed block where its state says, and every block whose round it turned. Returns
+   * whether a round turned (became, or stopped being, kept in part here).
+   */
+  boolean place(StoredBlock b) {
     placeOne(b);
+    return placeTurnedRounds(b);
+  }
+
+  private boolean placeTurnedRounds(StoredBlock b) {
+    boolean any = !turned.isEmpty();
     while (!turned.isEmpty()) {
       RoundKey k = turned.poll();
       for (StoredBlock other : byShuffle.getOrDefault(k.shuffle(), Set.of()).toArray(StoredBlock[]::new)) {
@@ -68,6 +76,7 @@ final class BlockOrder {
         }
       }
     }
+    return any;
   }
 
   /** A block was read: it moves only if the policy orders by last use. */
@@ -96,7 +105,7 @@ final class BlockOrder {
       }
     }
     // the blocks of a round this removal made whole move down the victim order
-    place(null);
+    placeTurnedRounds(null);
   }
 
   /** The shuffle's rounds or the master's view of them changed: every block of it is placed again. */
@@ -162,9 +171,6 @@ final class BlockOrder {
   }
 
   private void placeOne(StoredBlock b) {
-    if (b == null) {
-      return;
-    }
     Ranked old = ranked.remove(b);
     if (old != null) {
       inMemory.remove(old);

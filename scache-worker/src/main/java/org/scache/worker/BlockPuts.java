@@ -92,15 +92,7 @@ final class BlockPuts {
     if (put.toDisk()) {
       added = spiller.orElseThrow().commitToDisk(put.id(), put.take());
     } else {
-      var data = put.take();
-      added = false;
-      try {
-        added = store.addInMemory(put.id(), data, false);
-      } finally {
-        if (!added) {
-          data.release();
-        }
-      }
+      added = store.addInMemory(put.id(), put.take());
     }
     if (added) {
       counters.putBlocks.increment();

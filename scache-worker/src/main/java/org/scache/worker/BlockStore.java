@@ -134,24 +134,47 @@ final class BlockStore {
   }
 
   /**
-   * Adds a block whose bytes are in memory; false when a block of the same id is held (the caller
-   * keeps {@code data} then).
+   * Adds a block whose bytes are in memory, taking {@code data}: it is released when the block is
+   * not added. False when a block of the same id is held.
    *
-   * @throws ScacheException when the quota has no room for it (the caller keeps {@code data})
+   * @throws ScacheException when the quota has no room for it
    */
-  synchronized boolean addInMemory(BlockId id, ByteBuf data, boolean copy) {
-    if (!admits(id)) {
-      return false;
+  boolean addInMemory(BlockId id, ByteBuf data) {
+    boolean added = false;
+    try {
+      synchronized (this) {
+        added = admits(id) && link(id, data, false);
+      }
+      return added;
+    } finally {
+      if (!added) {
+        data.release();
+      }
     }
+  }
+
+  /**
+   * Adds a prefetched copy of a block another worker holds, taking {@code data} (released when the
+   * copy is not added). False when the block is held here already or the quota has no room for it:
+   * the block is then read from its holder.
+   */
+  boolean addCopy(BlockId id, ByteBuf data) {
+    boolean added;
+    synchronized (this) {
+      added = !blocks.containsKey(id) && quota.refusal(id) == null && link(id, data, true);
+    }
+    if (!added) {
+      data.release();
+    }
+    return added;
+  }
+
+  /** Links a new block held in memory; guarded by this. Returns true. */
+  private boolean link(BlockId id, ByteBuf data, boolean copy) {
     StoredBlock b = new StoredBlock(id, data, copy, clock.nanos());
     link(b);
     memoryBytes += b.size();
     return true;
-  }
-
-  /** Whether the block could be added now: not held, and the quota has room for it. */
-  synchronized boolean canAdd(BlockId id) {
-    return !blocks.containsKey(id) && quota.refusal(id) == null;
   }
 
   /**
@@ -379,8 +402,7 @@ final class BlockStore {
         return;
       }
       b.markConsumed();
-      turned = !b.inMemory();
-      order.place(b);
+      turned = order.place(b);
     }
     if (turned) {
       reports.roundsMayHaveChanged();

@@ -4,7 +4,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.util.ArrayList;
 import java.util.List;
-import org.scache.common.BlockId;
 import org.scache.common.ScacheException;
 import org.scache.common.protocol.Status;
 import org.scache.common.shuffle.BlockSize;
@@ -62,17 +61,8 @@ final class CopyLanding {
     }
     int stored = 0;
     for (int i = 0; i < layout.size(); i++) {
-      BlockId id = layout.get(i).blockId();
-      boolean added = false;
-      try {
-        added = store.canAdd(id) && store.addInMemory(id, parts.get(i), true);
-      } catch (ScacheException quotaFull) {
-        // a copy the quota has no room for is left to be read from its holder
-      }
-      if (added) {
+      if (store.addCopy(layout.get(i).blockId(), parts.get(i))) {
         stored++;
-      } else {
-        parts.get(i).release();
       }
     }
     return stored;

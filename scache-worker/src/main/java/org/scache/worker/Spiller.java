@@ -155,7 +155,7 @@ final class Spiller implements AutoCloseable {
             "no room for " + id + " (" + size + " bytes): the spill disk is full and so is memory"));
         BlockBuffer copy = new BlockBuffer(pool, region);
         copy.writeBytes(data, data.readerIndex(), (int) size);
-        return addOrRelease(id, copy);
+        return store.addInMemory(id, copy);
       }
       boolean added;
       try {
@@ -175,18 +175,6 @@ final class Spiller implements AutoCloseable {
       return true;
     } finally {
       data.release();
-    }
-  }
-
-  private boolean addOrRelease(BlockId id, ByteBuf data) {
-    boolean added = false;
-    try {
-      added = store.addInMemory(id, data, false);
-      return added;
-    } finally {
-      if (!added) {
-        data.release();
-      }
     }
   }
 

@@ -56,18 +56,18 @@ class BlockOrderTest {
         StoredBlock b = held.get(random.nextInt(held.size()));
         if (b.inMemory() && b.size() > 0 && !b.isCopy()) {
           b.spilledTo(ON_DISK);
-          order.place(b);
+          placeAndCheckTurn(order, b);
         }
       } else if (op == 4) {
         StoredBlock b = held.get(random.nextInt(held.size()));
         if (!b.inMemory()) {
           b.loaded(Unpooled.buffer((int) b.size()).writerIndex((int) b.size()));
-          order.place(b);
+          placeAndCheckTurn(order, b);
         }
       } else if (op == 5) {
         StoredBlock b = held.get(random.nextInt(held.size()));
         b.markConsumed();
-        order.place(b);
+        placeAndCheckTurn(order, b);
       } else if (op == 6) {
         StoredBlock b = held.get(random.nextInt(held.size()));
         b.touch(now++);
@@ -103,6 +103,13 @@ class BlockOrderTest {
       assertEquals(reloadable.isEmpty() ? Optional.empty() : Optional.of(reloadable.get(reloadable.size() - 1)),
           order.firstToLoadBack(), "first to load back after step " + step);
     }
+  }
+
+  /** Places {@code b} and checks that it says a round turned exactly when the rounds kept in part changed. */
+  private static void placeAndCheckTurn(BlockOrder order, StoredBlock b) {
+    Set<BlockOrder.RoundKey> before = order.keptInPart();
+    boolean turned = order.place(b);
+    assertEquals(!before.equals(order.keptInPart()), turned, "a round turned placing " + b);
   }
 
   private static Set<BlockOrder.RoundKey> keptInPart(List<StoredBlock> held, RoundBook rounds) {
