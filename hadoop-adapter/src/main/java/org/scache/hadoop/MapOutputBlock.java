@@ -23,28 +23,28 @@ import java.nio.ByteBuffer;
  * byte[part]    the IFile run
  * </pre>
  */
-record MapOutputBlock(int runs, long rawLength, long partLength) {
+public record MapOutputBlock(int runs, long rawLength, long partLength) {
   static final int MAGIC = 0x53434D52;
   static final byte VERSION = 1;
-  static final int HEADER_BYTES = 4 + 1 + 4 + 8 + 8;
+  public static final int HEADER_BYTES = 4 + 1 + 4 + 8 + 8;
 
-  MapOutputBlock {
+  public MapOutputBlock {
     if (runs < 1 || rawLength < 0 || partLength < 0) {
       throw new IllegalArgumentException("bad block header: runs=" + runs + " raw=" + rawLength + " part=" + partLength);
     }
   }
 
   /** The shuffle that holds spill {@code spill} (from 0) of a map that spilled before its last run. */
-  static int spillShuffle(int spill) {
+  public static int spillShuffle(int spill) {
     return TaskScacheClient.SHUFFLE_ID + 1 + spill;
   }
 
-  void writeHeader(ByteBuffer out) {
+  public void writeHeader(ByteBuffer out) {
     out.putInt(MAGIC).put(VERSION).putInt(runs).putLong(rawLength).putLong(partLength);
   }
 
   /** Reads the header at the buffer's position and leaves the position at the IFile run. */
-  static MapOutputBlock readHeader(ByteBuffer in, String what) throws IOException {
+  public static MapOutputBlock readHeader(ByteBuffer in, String what) throws IOException {
     if (in.remaining() < HEADER_BYTES) {
       throw new IOException(what + " has " + in.remaining() + " bytes, fewer than a block header");
     }

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import org.scache.common.config.ConfigEntry;
 import org.scache.common.config.OptionSet;
+import org.scache.hadoop.appmaster.ScacheAppMaster;
 
 /**
  * The MapReduce adapter's own keys, set in mapred-site.xml or a job's configuration. The keys every

@@ -5,11 +5,11 @@ import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.scache.common.shuffle.PartitionerKind;
 
 /** What a MapReduce job's partitioner is to the master's predictors: hash, range (total order) or custom. */
-final class PartitionerKinds {
+public final class PartitionerKinds {
   private PartitionerKinds() {}
 
   /** The kind of the partitioner the job's maps use, new or old API. */
-  static PartitionerKind of(JobConf job) throws ClassNotFoundException {
+  public static PartitionerKind of(JobConf job) throws ClassNotFoundException {
     String name = job.getUseNewMapper()
         ? job.getClass(MRJobConfig.PARTITIONER_CLASS_ATTR,
             org.apache.hadoop.mapreduce.lib.partition.HashPartitioner.class).getName()

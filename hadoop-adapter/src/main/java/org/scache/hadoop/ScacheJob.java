@@ -11,10 +11,13 @@ import org.scache.client.MasterCheck;
 import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
 import org.scache.common.ha.Locator;
+import org.scache.hadoop.appmaster.ScacheAppMaster;
+import org.scache.hadoop.map.ScacheMapOutputCollector;
+import org.scache.hadoop.reduce.ScacheShuffleConsumerPlugin;
+import org.scache.yarn.HadoopScacheConf;
+import org.scache.yarn.YarnOptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.scache.yarn.YarnOptions;
-import org.scache.yarn.HadoopScacheConf;
 
 /**
  * The job switch. A job author sets {@code scache.enabled=true} in the job configuration (on a cluster
@@ -90,7 +93,7 @@ public final class ScacheJob {
    * options of {@code scache.hadoop.task.java.opts}), Hadoop's shuffle
    * otherwise, with one warning. Returns the decision.
    */
-  static boolean decideAtJobStart(Configuration amConf, String applicationId) {
+  public static boolean decideAtJobStart(Configuration amConf, String applicationId) {
     if (!isEnabled(amConf)) {
       return false;
     }

@@ -15,14 +15,14 @@ import org.apache.hadoop.mapreduce.MRJobConfig;
  *       {@link ScacheJob#enable} left it after checking the master at submission.
  * </ol>
  */
-final class ShuffleChoice {
+public final class ShuffleChoice {
   /** Environment variable of map and reduce containers carrying the application master's decision. */
   static final String ENV = "SCACHE_SHUFFLE";
 
   private ShuffleChoice() {}
 
   /** Whether this task shuffles through SCache. */
-  static boolean forTask(JobConf job, Map<String, String> env) {
+  public static boolean forTask(JobConf job, Map<String, String> env) {
     String decided = env.get(ENV);
     if (decided != null && !decided.isBlank()) {
       return Boolean.parseBoolean(decided.trim());

@@ -18,13 +18,13 @@ import org.scache.yarn.NodeWorkerAddress;
  * of the task's own NodeManager as the local worker, and blocking connections unless the job says
  * otherwise.
  */
-final class TaskScacheClient {
+public final class TaskScacheClient {
   /** MapReduce has one shuffle per job. */
-  static final int SHUFFLE_ID = 0;
+  public static final int SHUFFLE_ID = 0;
 
   private TaskScacheClient() {}
 
-  static ScacheClient open(JobConf job, JobID jobId, SecretKey shuffleSecret) throws IOException {
+  public static ScacheClient open(JobConf job, JobID jobId, SecretKey shuffleSecret) throws IOException {
     ScacheConf conf = HadoopScacheConf.from(job);
     String service = conf.get(YarnOptions.AUX_SERVICE_NAME);
     String worker = NodeWorkerAddress.fromEnvironment(service, System.getenv()).orElseThrow(() -> new IOException(

@@ -9,13 +9,14 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.io.DataOutputBuffer;
-import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.JobID;
 import org.apache.hadoop.mapreduce.MRConfig;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.junit.jupiter.api.Test;
 import org.scache.common.config.ScacheOptions;
+import org.scache.hadoop.appmaster.ScacheAppMaster;
+import org.scache.hadoop.map.ScacheMapOutputCollector;
+import org.scache.hadoop.reduce.ScacheShuffleConsumerPlugin;
 import org.scache.yarn.YarnOptions;
 
 /** The adapter's pieces that need no cluster. */
@@ -60,7 +61,7 @@ class AdapterUnitTest {
     conf.set(MRJobConfig.MR_AM_COMMAND_OPTS, "-Xmx512m");
     ScacheJob.installPlugPoints(conf);
     ScacheJob.installPlugPoints(conf);
-    assertEquals("-Xmx512m <ADD_OPENS> org.scache.hadoop.ScacheAppMaster", conf.get(MRJobConfig.MR_AM_COMMAND_OPTS));
+    assertEquals("-Xmx512m <ADD_OPENS> org.scache.hadoop.appmaster.ScacheAppMaster", conf.get(MRJobConfig.MR_AM_COMMAND_OPTS));
     assertEquals(ScacheMapOutputCollector.class.getName(), conf.get(MRJobConfig.MAP_OUTPUT_COLLECTOR_CLASS_ATTR));
     assertEquals(ScacheShuffleConsumerPlugin.class.getName(), conf.get(MRConfig.SHUFFLE_CONSUMER_PLUGIN));
     assertEquals("scache", conf.get(MRJobConfig.MAPREDUCE_JOB_SHUFFLE_PROVIDER_SERVICES));
@@ -69,7 +70,7 @@ class AdapterUnitTest {
     Configuration noAddOpens = new Configuration(false);
     noAddOpens.setBoolean(MRJobConfig.MAPREDUCE_JVM_ADD_OPENS_JAVA_OPT, false);
     ScacheJob.installPlugPoints(noAddOpens);
-    assertEquals("-Xmx1024m org.scache.hadoop.ScacheAppMaster", noAddOpens.get(MRJobConfig.MR_AM_COMMAND_OPTS));
+    assertEquals("-Xmx1024m org.scache.hadoop.appmaster.ScacheAppMaster", noAddOpens.get(MRJobConfig.MR_AM_COMMAND_OPTS));
   }
 
   @Test
@@ -123,31 +124,5 @@ class AdapterUnitTest {
     Configuration am = new Configuration(false);
     assertFalse(ScacheJob.decideAtJobStart(am, "application_1_0001"));
     assertEquals(null, am.get(MRJobConfig.MAP_ENV + "." + ShuffleChoice.ENV));
-  }
-
-  @Test
-  void runCapacity_holdsAnUncompressedIFileRunOfTheRecords() throws IOException {
-    java.util.Random random = new java.util.Random(7);
-    for (int records : new int[] {0, 1, 1000}) {
-      java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
-      long serialized = 0;
-      try (org.apache.hadoop.fs.FSDataOutputStream out = new org.apache.hadoop.fs.FSDataOutputStream(bytes, null)) {
-        org.apache.hadoop.mapred.IFile.Writer<Text, Text> writer = new org.apache.hadoop.mapred.IFile.Writer<>(
-            new Configuration(false), out, Text.class, Text.class, null, null);
-        DataOutputBuffer serializedForm = new DataOutputBuffer();
-        for (int r = 0; r < records; r++) {
-          Text key = new Text(Integer.toString(random.nextInt()));
-          Text value = new Text("v".repeat(random.nextInt(300)));
-          serializedForm.reset();
-          key.write(serializedForm);
-          value.write(serializedForm);
-          serialized += serializedForm.getLength();
-          writer.append(key, value);
-        }
-        writer.close();
-      }
-      assertTrue(MapOutputBlock.HEADER_BYTES + bytes.size() <= ScacheMapOutputCollector.runCapacity(serialized, records),
-          records + " records: " + bytes.size() + " bytes");
-    }
   }
 }

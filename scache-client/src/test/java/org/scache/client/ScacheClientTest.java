@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.scache.client.ScriptedConnections.answer;
-import static org.scache.client.ScriptedConnections.refuse;
+import static org.scache.common.testing.ScriptedConnections.answer;
+import static org.scache.common.testing.ScriptedConnections.refuse;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -34,6 +34,7 @@ import org.scache.common.shuffle.ReduceAssignment;
 import org.scache.common.shuffle.ShufflePlacement;
 import org.scache.common.shuffle.ShuffleSpec;
 import org.scache.common.testing.ManualClock;
+import org.scache.common.testing.ScriptedConnections;
 
 /** The client's translation between its domain API and the protocol, its retries and its clock. */
 class ScacheClientTest {

@@ -11,17 +11,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.scache.common.BlockId;
 import org.scache.common.ScacheException;
 import org.scache.common.ShuffleKey;
 import org.scache.common.WorkerInfo;
-import org.scache.common.auth.Credentials;
-import org.scache.common.network.ConnectionPool;
-import org.scache.common.network.Reply;
-import org.scache.common.protocol.Message;
-import org.scache.common.protocol.Message.BlocksData;
 import org.scache.common.protocol.Status;
 import org.scache.common.shuffle.BlockLocation;
 import org.scache.common.shuffle.BlockSize;
@@ -33,14 +29,13 @@ import org.scache.common.shuffle.BlockSize;
  * prefetched to first. Payloads are passed on without copying.
  */
 final class BlockReader {
-  /** Blocks and their concatenated bytes, which the receiver must release. */
-  record Blocks(BlocksData meta, ByteBuf payload) {}
+  /** A reduce's input: how many maps its shuffle has and how many finished, and their blocks in map order. */
+  record ReduceInput(int numMaps, int finishedMaps, BlockBatch blocks) {}
 
   private final BlockStore store;
   private final SpilledReads reads;
-  private final MasterLink master;
-  private final ConnectionPool connections;
-  private final Credentials cluster;
+  private final BlockLocator master;
+  private final PeerFetches holders;
   private final WorkerInfo self;
   private final Duration timeout;
   private final WorkerCounters counters;
@@ -48,20 +43,23 @@ final class BlockReader {
   private final ScheduledPeers peers;
   private final InFlightCopies copies;
 
-  BlockReader(BlockStore store, SpilledReads reads, MasterLink master, ConnectionPool connections,
-      Credentials cluster, WorkerInfo self, Duration timeout, WorkerCounters counters, ReduceInputLocator inputs,
-      ScheduledPeers peers, InFlightCopies copies) {
-    this.inputs = inputs;
-    this.peers = peers;
-    this.copies = copies;
+  /**
+   * Reads with {@code timeout} the longest a read waits for blocks on their way here (then it fetches
+   * them from their holders).
+   */
+  BlockReader(BlockStore store, SpilledReads reads, BlockLocator master, PeerFetches holders, WorkerInfo self,
+      Duration timeout, WorkerCounters counters, ReduceInputLocator inputs, ScheduledPeers peers,
+      InFlightCopies copies) {
     this.store = store;
     this.reads = reads;
     this.master = master;
-    this.connections = connections;
-    this.cluster = cluster;
+    this.holders = holders;
     this.self = self;
     this.timeout = timeout;
     this.counters = counters;
+    this.inputs = inputs;
+    this.peers = peers;
+    this.copies = copies;
   }
 
   /** One block, exactly this attempt, wherever it is stored. */
@@ -72,7 +70,7 @@ final class BlockReader {
         store.markConsumed(id);
         return CompletableFuture.completedFuture(local.get());
       }
-      return master.locate(new Message.LocateBlocks(id.appId(), id.shuffleId(), id.reduceId(), id.mapId()))
+      return master.locate(id.shuffle(), id.reduceId(), id.mapId())
           .handle((found, e) -> {
             if (e == null) {
               return readLocated(id, found);
@@ -85,14 +83,14 @@ final class BlockReader {
     });
   }
 
-  private CompletableFuture<ByteBuf> readLocated(BlockId id, Message.BlockLocations found) {
+  private CompletableFuture<ByteBuf> readLocated(BlockId id, LocatedBlocks found) {
     BlockLocation loc = found.locations().stream().filter(l -> l.blockId().equals(id)).findFirst()
         .orElseThrow(() -> new ScacheException(Status.BLOCK_NOT_FOUND, id + " is not stored on any live worker"));
     if (loc.holder().workerId().equals(self.workerId())) {
       return reads.read(id).thenApply(again -> again.orElseThrow(() ->
           new ScacheException(Status.BLOCK_NOT_FOUND, id + " is gone")));
     }
-    return fetch(loc.holder(), List.of(id)).thenApply(Blocks::payload);
+    return fetch(loc.holder(), List.of(id)).thenApply(BlockBatch::payload);
   }
 
   private static boolean masterUnreachable(ScacheException e) {
@@ -108,28 +106,23 @@ final class BlockReader {
           + "reached to locate " + id + " (" + masterFailure.getMessage() + "), and none of the " + candidates.size()
           + " workers of its shuffle's placement holds it"));
     }
-    return fetch(candidates.get(next), List.of(id)).thenApply(Blocks::payload)
+    return fetch(candidates.get(next), List.of(id)).thenApply(BlockBatch::payload)
         .handle((payload, e) -> e == null ? CompletableFuture.completedFuture(payload)
             : readFromPeers(id, candidates, next + 1, masterFailure))
         .thenCompose(f -> f);
   }
 
-  /** The final-attempt blocks of every map for one reduce, once all finished, ordered by map id. */
-  CompletableFuture<Blocks> readReduceInput(String appId, int shuffleId, int reduceId) {
-    return readReduceInput(appId, shuffleId, reduceId, Message.GetReduceInput.WORKER_DEFAULT_WAIT);
-  }
-
   /**
    * The final-attempt blocks of every finished map for one reduce, ordered by map id, waiting up to
-   * {@code waitMillis} for every map to finish (see {@link ReduceInputLocator}). Blocks on their way
-   * here (prefetched) are waited for, at most the fetch timeout; blocks held here, put or prefetched,
-   * are read here; the rest is fetched from their holders, one fetch per holder.
+   * {@code waitMillis} for every map to finish, or as long as configured when negative (see
+   * {@link ReduceInputLocator}). Blocks on their way here (prefetched) are waited for, at most the
+   * fetch timeout; blocks held here, put or prefetched, are read here; the rest is fetched from their
+   * holders, one fetch per holder.
    */
-  CompletableFuture<Blocks> readReduceInput(String appId, int shuffleId, int reduceId, long waitMillis) {
-    ShuffleKey shuffle = new ShuffleKey(appId, shuffleId);
+  CompletableFuture<ReduceInput> readReduceInput(ShuffleKey shuffle, int reduceId, long waitMillis) {
     boolean placementKnown = peers.isPlaced(shuffle);
     AtomicLong fetched = new AtomicLong();
-    return inputs.locate(appId, shuffleId, reduceId, waitMillis).thenCompose(found -> {
+    return inputs.locate(shuffle, reduceId, waitMillis).thenCompose(found -> {
       List<BlockId> elsewhere = found.locations().stream()
           .filter(l -> !l.holder().workerId().equals(self.workerId()) && store.get(l.blockId()).isEmpty())
           .map(BlockLocation::blockId).toList();
@@ -139,7 +132,7 @@ final class BlockReader {
           .thenApply(blocks -> {
             counters.activity.reduceRead(shuffle, reduceId, placementKnown,
                 blocks.payload().readableBytes() - fetched.get(), fetched.get());
-            return blocks;
+            return new ReduceInput(found.numMaps(), found.finishedMaps(), blocks);
           });
     });
   }
@@ -148,11 +141,11 @@ final class BlockReader {
    * The reduce's blocks of {@code found}: those held here read here, the others fetched from their
    * holders, their bytes added to {@code fetched}.
    */
-  private CompletableFuture<Blocks> assemble(Message.BlockLocations found, int reduceId, AtomicLong fetched) {
+  private CompletableFuture<BlockBatch> assemble(LocatedBlocks found, int reduceId, AtomicLong fetched) {
     List<BlockLocation> locs = new ArrayList<>(found.locations());
     locs.sort(Comparator.comparingInt(l -> l.blockId().mapId()));
     Map<String, List<BlockLocation>> byHolder = new LinkedHashMap<>();
-    Map<BlockId, ByteBuf> data = new java.util.concurrent.ConcurrentHashMap<>();
+    Map<BlockId, ByteBuf> data = new ConcurrentHashMap<>();
     List<CompletableFuture<Void>> parts = new ArrayList<>();
     List<BlockId> here = new ArrayList<>();
     for (BlockLocation l : locs) {
@@ -187,7 +180,7 @@ final class BlockReader {
       List<BlockId> ids = group.stream().map(BlockLocation::blockId).toList();
       parts.add(fetch(holder, ids).thenAccept(b -> {
         fetched.addAndGet(b.payload().readableBytes());
-        split(b, data);
+        b.splitInto(data);
       }));
     }
     return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new)).handle((v, e) -> {
@@ -203,12 +196,12 @@ final class BlockReader {
         sizes.add(new BlockSize(l.blockId(), b.readableBytes()));
         payload.addComponent(true, b);
       }
-      return new Blocks(new BlocksData(found.numMaps(), found.finishedMaps(), sizes), payload);
+      return new BlockBatch(sizes, payload);
     });
   }
 
   /** The blocks held here (in memory or spilled), for another worker; all or none. */
-  CompletableFuture<Blocks> serveFetch(List<BlockId> ids) {
+  CompletableFuture<BlockBatch> serveFetch(List<BlockId> ids) {
     return reads.readAll(ids).thenApply(reads -> {
       List<ByteBuf> bufs = new ArrayList<>(ids.size());
       List<BlockSize> sizes = new ArrayList<>(ids.size());
@@ -231,7 +224,7 @@ final class BlockReader {
       bufs.forEach(b -> payload.addComponent(true, b));
       counters.servedFetchBlocks.add(ids.size());
       counters.servedFetchBytes.add(payload.readableBytes());
-      return new Blocks(new BlocksData(0, 0, sizes), payload);
+      return new BlockBatch(sizes, payload);
     });
   }
 
@@ -243,43 +236,12 @@ final class BlockReader {
     }
   }
 
-  /** Fetches blocks from another worker; a holder that cannot be reached means the blocks are lost. */
-  private CompletableFuture<Blocks> fetch(WorkerInfo holder, List<BlockId> ids) {
-    CompletableFuture<org.scache.common.network.ScacheConnection> connection = connections.get(holder.host(),
-        holder.port()).exceptionally(e -> {
-          // the holder refuses connections: it is gone, and so are its blocks
-          throw new ScacheException(Status.BLOCK_NOT_FOUND, "blocks of maps " + mapIds(ids) + " are lost: worker "
-              + holder.workerId() + " cannot be reached (" + ScacheException.from(e).getMessage() + ")");
-        });
-    return connection
-        .thenCompose(c -> c.call(new Message.FetchBlocks(ids), Optional.of(cluster), timeout))
-        .handle((Reply r, Throwable e) -> {
-          if (e != null) {
-            throw ScacheException.from(e);
-          }
-          BlocksData meta = r.as(BlocksData.class);
-          if (meta.totalBytes() != r.payload().readableBytes() || meta.blocks().size() != ids.size()) {
-            r.payload().release();
-            throw new ScacheException(Status.MALFORMED_MESSAGE, "worker " + holder.workerId() + " sent "
-                + r.payload().readableBytes() + " bytes for blocks that add up to " + meta.totalBytes());
-          }
-          counters.remoteReadBlocks.add(ids.size());
-          counters.remoteReadBytes.add(r.payload().readableBytes());
-          return new Blocks(meta, r.payload());
-        });
-  }
-
-  private static void split(Blocks blocks, Map<BlockId, ByteBuf> into) {
-    ByteBuf all = blocks.payload();
-    int offset = all.readerIndex();
-    for (BlockSize b : blocks.meta().blocks()) {
-      into.put(b.blockId(), all.retainedSlice(offset, (int) b.size()));
-      offset += (int) b.size();
-    }
-    all.release();
-  }
-
-  private static List<Integer> mapIds(List<BlockId> ids) {
-    return ids.stream().map(BlockId::mapId).distinct().toList();
+  /** Fetches blocks from their holder; a holder that cannot be reached means the blocks are lost. */
+  private CompletableFuture<BlockBatch> fetch(WorkerInfo holder, List<BlockId> ids) {
+    return holders.fetch(holder, ids).thenApply(b -> {
+      counters.remoteReadBlocks.add(ids.size());
+      counters.remoteReadBytes.add(b.payload().readableBytes());
+      return b;
+    });
   }
 }

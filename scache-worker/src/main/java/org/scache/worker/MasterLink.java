@@ -18,7 +18,7 @@ import org.scache.common.ShuffleKey;
 import org.scache.common.WorkerInfo;
 import org.scache.common.auth.Credentials;
 import org.scache.common.ha.Locator;
-import org.scache.common.network.ConnectionPool;
+import org.scache.common.network.ClientConnections;
 import org.scache.common.network.Reply;
 import org.scache.common.protocol.Message;
 import org.scache.common.protocol.Status;
@@ -33,11 +33,11 @@ import org.slf4j.LoggerFactory;
  * one thread over one connection, so a map's block reports always arrive before its
  * {@code MAP_FINISHED}. After any lost report or a master restart the whole inventory is re-sent.
  */
-final class MasterLink implements AutoCloseable {
+final class MasterLink implements BlockLocator, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(MasterLink.class);
 
   private final Locator master;
-  private final ConnectionPool connections;
+  private final ClientConnections connections;
   private final Credentials cluster;
   private final WorkerInfo self;
   private final WorkerStorage storage;
@@ -55,7 +55,7 @@ final class MasterLink implements AutoCloseable {
   private ScheduledFuture<?> heartbeats;
   private ScheduledFuture<?> flusher;
 
-  MasterLink(Locator master, ConnectionPool connections, Credentials cluster, WorkerInfo self, WorkerStorage storage,
+  MasterLink(Locator master, ClientConnections connections, Credentials cluster, WorkerInfo self, WorkerStorage storage,
       int batchSize, Duration flushInterval, Duration timeout, Consumer<String> onAppRemoved,
       ShuffleActivityLog activity) {
     this.activity = activity;
@@ -144,8 +144,12 @@ final class MasterLink implements AutoCloseable {
     return send(new Message.FetchAppSecret(appId)).thenApply(r -> r.as(Message.AppSecret.class).secret());
   }
 
-  CompletableFuture<Message.BlockLocations> locate(Message.LocateBlocks request) {
-    return send(request).thenApply(r -> r.as(Message.BlockLocations.class));
+  @Override
+  public CompletableFuture<LocatedBlocks> locate(ShuffleKey shuffle, int reduceId, int mapId) {
+    return send(new Message.LocateBlocks(shuffle.appId(), shuffle.shuffleId(), reduceId, mapId)).thenApply(r -> {
+      Message.BlockLocations found = r.as(Message.BlockLocations.class);
+      return new LocatedBlocks(found.numMaps(), found.finishedMaps(), found.locations());
+    });
   }
 
   void forgetApplication(String appId) {

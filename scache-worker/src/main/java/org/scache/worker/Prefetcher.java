@@ -1,7 +1,6 @@
 package org.scache.worker;
 
 import io.netty.buffer.ByteBuf;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -11,7 +10,6 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
@@ -22,11 +20,6 @@ import org.scache.common.Clock;
 import org.scache.common.ScacheException;
 import org.scache.common.ShuffleKey;
 import org.scache.common.WorkerInfo;
-import org.scache.common.auth.Credentials;
-import org.scache.common.network.ConnectionPool;
-import org.scache.common.network.Reply;
-import org.scache.common.protocol.Message;
-import org.scache.common.protocol.Message.BlocksData;
 import org.scache.common.protocol.Status;
 import org.scache.common.shuffle.BlockLocation;
 import org.scache.common.shuffle.BlockSize;
@@ -75,11 +68,9 @@ final class Prefetcher implements InFlightCopies {
 
   private final BlockStore store;
   private final CopyLanding copies;
-  private final MasterLink master;
-  private final ConnectionPool connections;
-  private final Credentials cluster;
+  private final BlockLocator master;
+  private final PeerFetches holders;
   private final WorkerInfo self;
-  private final Duration timeout;
   private final WorkerCounters counters;
   private final ScheduledExecutorService timer;
   private final Limits limits;
@@ -104,16 +95,13 @@ final class Prefetcher implements InFlightCopies {
   private int inflight;
   private long nextSendNanos;
 
-  Prefetcher(BlockStore store, CopyLanding copies, MasterLink master, ConnectionPool connections,
-      Credentials cluster, WorkerInfo self, Duration timeout, WorkerCounters counters, ScheduledExecutorService timer,
-      Limits limits, Clock clock) {
+  Prefetcher(BlockStore store, CopyLanding copies, BlockLocator master, PeerFetches holders, WorkerInfo self,
+      WorkerCounters counters, ScheduledExecutorService timer, Limits limits, Clock clock) {
     this.store = store;
     this.copies = copies;
     this.master = master;
-    this.connections = connections;
-    this.cluster = cluster;
+    this.holders = holders;
     this.self = self;
-    this.timeout = timeout;
     this.counters = counters;
     this.timer = timer;
     this.limits = limits;
@@ -262,7 +250,7 @@ final class Prefetcher implements InFlightCopies {
         return;
       }
     }
-    master.locate(new Message.LocateBlocks(key.appId(), key.shuffleId(), reduceId, -1)).whenComplete((found, e) -> {
+    master.locate(key, reduceId, BlockLocator.ALL_MAPS).whenComplete((found, e) -> {
       if (e != null) {
         // lost maps are re-run and announced when they finish; the rest is read remotely if needed
         LOG.debug("cannot locate reduce {} of {} for prefetch: {}", reduceId, key, e.toString());
@@ -367,39 +355,37 @@ final class Prefetcher implements InFlightCopies {
     WorkerInfo holder = batch.get(0).holder();
     List<BlockId> ids = batch.stream().map(Wanted::id).toList();
     counters.prefetchFetches.increment();
-    connections.get(holder.host(), holder.port())
-        .thenCompose(c -> c.call(new Message.FetchBlocks(ids), Optional.of(cluster), timeout))
-        .whenComplete((Reply r, Throwable e) -> {
-          try {
-            if (e != null) {
-              counters.prefetchFailures.increment();
-              LOG.debug("prefetch of {} blocks from {} failed: {}", ids.size(), holder.workerId(),
-                  ScacheException.from(e).getMessage());
-            } else {
-              land(batch, r);
-            }
-          } catch (RuntimeException ex) {
-            counters.prefetchFailures.increment();
-            LOG.warn("prefetch of {} blocks from {} failed: {}", ids.size(), holder.workerId(), ex.toString());
-          } finally {
-            List<CompletableFuture<Void>> done = new ArrayList<>();
-            synchronized (this) {
-              ids.forEach(id -> unwant(id, done));
-              inflight--;
-            }
-            done.forEach(f -> f.complete(null));
-            pump();
-          }
-        });
+    holders.fetch(holder, ids).whenComplete((fetched, e) -> {
+      try {
+        if (e != null) {
+          counters.prefetchFailures.increment();
+          LOG.debug("prefetch of {} blocks from {} failed: {}", ids.size(), holder.workerId(),
+              ScacheException.from(e).getMessage());
+        } else {
+          land(batch, fetched);
+        }
+      } catch (RuntimeException ex) {
+        counters.prefetchFailures.increment();
+        LOG.warn("prefetch of {} blocks from {} failed: {}", ids.size(), holder.workerId(), ex.toString());
+      } finally {
+        List<CompletableFuture<Void>> done = new ArrayList<>();
+        synchronized (this) {
+          ids.forEach(id -> unwant(id, done));
+          inflight--;
+        }
+        done.forEach(f -> f.complete(null));
+        pump();
+      }
+    });
   }
 
   /** Stores the fetched blocks here, one region per reduce of the batch. */
-  private void land(List<Wanted> batch, Reply r) {
-    ByteBuf payload = r.payload();
+  private void land(List<Wanted> batch, BlockBatch fetched) {
+    ByteBuf payload = fetched.payload();
     try {
-      BlocksData meta = r.as(BlocksData.class);
-      if (meta.totalBytes() != payload.readableBytes() || meta.blocks().size() != batch.size()) {
-        throw new ScacheException(Status.MALFORMED_MESSAGE, "a prefetch answer's sizes do not add up");
+      if (fetched.sizes().size() != batch.size()) {
+        throw new ScacheException(Status.MALFORMED_MESSAGE, "a prefetch answer names " + fetched.sizes().size()
+            + " blocks for " + batch.size() + " asked for");
       }
       synchronized (landing) {
         int offset = payload.readerIndex();
@@ -410,7 +396,7 @@ final class Prefetcher implements InFlightCopies {
           long bytes = 0;
           List<BlockSize> group = new ArrayList<>();
           while (end < batch.size() && sameReduce(first, batch.get(end).id())) {
-            BlockSize b = meta.blocks().get(end);
+            BlockSize b = fetched.sizes().get(end);
             group.add(b);
             bytes += b.size();
             end++;

@@ -6,8 +6,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.scache.common.Clock;
 import org.scache.common.ScacheException;
-import org.scache.common.protocol.Message;
-import org.scache.common.protocol.Message.BlockLocations;
+import org.scache.common.ShuffleKey;
 import org.scache.common.protocol.Status;
 
 /**
@@ -20,12 +19,12 @@ final class ReduceInputLocator {
   private static final long FIRST_RETRY_MILLIS = 5;
   private static final long MAX_RETRY_MILLIS = 200;
 
-  private final MasterLink master;
+  private final BlockLocator master;
   private final ScheduledExecutorService timer;
   private final Clock clock;
   private final Duration defaultWait;
 
-  ReduceInputLocator(MasterLink master, ScheduledExecutorService timer, Clock clock, Duration defaultWait) {
+  ReduceInputLocator(BlockLocator master, ScheduledExecutorService timer, Clock clock, Duration defaultWait) {
     this.master = master;
     this.timer = timer;
     this.clock = clock;
@@ -33,36 +32,35 @@ final class ReduceInputLocator {
   }
 
   /** The locations of the reduce's final blocks, complete unless {@code waitMillis} is 0. */
-  CompletableFuture<BlockLocations> locate(String appId, int shuffleId, int reduceId, long waitMillis) {
+  CompletableFuture<LocatedBlocks> locate(ShuffleKey shuffle, int reduceId, long waitMillis) {
     long wait = waitMillis < 0 ? defaultWait.toMillis() : waitMillis;
-    Message.LocateBlocks request = new Message.LocateBlocks(appId, shuffleId, reduceId, -1);
-    CompletableFuture<BlockLocations> result = new CompletableFuture<>();
-    attempt(request, wait, clock.nanos() + TimeUnit.MILLISECONDS.toNanos(wait), FIRST_RETRY_MILLIS, result);
+    CompletableFuture<LocatedBlocks> result = new CompletableFuture<>();
+    attempt(shuffle, reduceId, wait, clock.nanos() + TimeUnit.MILLISECONDS.toNanos(wait), FIRST_RETRY_MILLIS, result);
     return result;
   }
 
-  private void attempt(Message.LocateBlocks request, long wait, long deadlineNanos, long retryMillis,
-      CompletableFuture<BlockLocations> result) {
-    master.locate(request).whenComplete((found, e) -> {
+  private void attempt(ShuffleKey shuffle, int reduceId, long wait, long deadlineNanos, long retryMillis,
+      CompletableFuture<LocatedBlocks> result) {
+    master.locate(shuffle, reduceId, BlockLocator.ALL_MAPS).whenComplete((found, e) -> {
       if (e != null) {
         result.completeExceptionally(ScacheException.from(e));
         return;
       }
-      if (wait == 0 || found.finishedMaps() >= found.numMaps()) {
+      if (wait == 0 || found.complete()) {
         result.complete(found);
         return;
       }
       long left = deadlineNanos - clock.nanos();
       if (left <= 0) {
         result.completeExceptionally(new ScacheException(Status.INPUT_INCOMPLETE, "the input of reduce "
-            + request.reduceId() + " of " + request.appId() + "/shuffle_" + request.shuffleId() + " is incomplete: "
+            + reduceId + " of " + shuffle.appId() + "/shuffle_" + shuffle.shuffleId() + " is incomplete: "
             + found.finishedMaps() + " of " + found.numMaps() + " maps finished within " + wait
             + " ms; the maps that never finished must be (re-)run, or read with a wait of 0 for a partial input"));
         return;
       }
       long delay = Math.min(retryMillis, TimeUnit.NANOSECONDS.toMillis(left) + 1);
-      timer.schedule(() -> attempt(request, wait, deadlineNanos, Math.min(retryMillis * 2, MAX_RETRY_MILLIS), result),
-          delay, TimeUnit.MILLISECONDS);
+      timer.schedule(() -> attempt(shuffle, reduceId, wait, deadlineNanos, Math.min(retryMillis * 2, MAX_RETRY_MILLIS),
+          result), delay, TimeUnit.MILLISECONDS);
     });
   }
 }

@@ -107,15 +107,14 @@ public final class ScacheWorker implements AutoCloseable {
     });
     timers = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
         DaemonThreads.named("scache-worker-timers-" + info.workerId()));
-    prefetcher = new Prefetcher(store, storage.copies(), masterLink, connections, cluster, info, fetchTimeout,
-        counters, timers,
+    PeerFetches holders = new NetworkPeerFetches(connections, cluster, fetchTimeout);
+    prefetcher = new Prefetcher(store, storage.copies(), masterLink, holders, info, counters, timers,
         new Prefetcher.Limits(conf.get(ScacheOptions.WORKER_PREFETCH_ENABLED),
             Math.max(1, conf.get(ScacheOptions.WORKER_PREFETCH_MAX_INFLIGHT)),
             Math.max(1, Math.min(conf.get(ScacheOptions.WORKER_PREFETCH_BATCH), Integer.MAX_VALUE)),
             conf.get(ScacheOptions.WORKER_PREFETCH_BANDWIDTH)), clock);
     ScheduledPeers peers = new ScheduledPeers();
-    BlockReader reader = new BlockReader(store, storage.reads(), masterLink, connections, cluster, info,
-        fetchTimeout, counters,
+    BlockReader reader = new BlockReader(store, storage.reads(), masterLink, holders, info, fetchTimeout, counters,
         new ReduceInputLocator(masterLink, timers, clock, conf.get(ScacheOptions.WORKER_REDUCE_INPUT_WAIT)),
         peers, prefetcher);
     applications = new ApplicationShuffles(store, prefetcher, peers, masterLink, secrets, counters);

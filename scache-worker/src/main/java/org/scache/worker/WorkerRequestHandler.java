@@ -70,13 +70,26 @@ final class WorkerRequestHandler extends RequestDispatcher {
       }
       case GET_REDUCE_INPUT -> {
         Message.GetReduceInput m = (Message.GetReduceInput) message;
-        answer(ctx, id, w.reader().readReduceInput(m.appId(), m.shuffleId(), m.reduceId(), m.waitMillis()), true);
+        w.reader().readReduceInput(new ShuffleKey(m.appId(), m.shuffleId()), m.reduceId(), m.waitMillis())
+            .whenComplete((input, e) -> {
+              if (e != null) {
+                replyError(ctx, id, e);
+              } else {
+                replyBlocks(ctx, id, input.numMaps(), input.finishedMaps(), input.blocks());
+              }
+            });
       }
-      case FETCH_BLOCKS -> answer(ctx, id, w.reader().serveFetch(((Message.FetchBlocks) message).blockIds()), true);
+      case FETCH_BLOCKS -> w.reader().serveFetch(((Message.FetchBlocks) message).blockIds()).whenComplete((b, e) -> {
+        if (e != null) {
+          replyError(ctx, id, e);
+        } else {
+          replyBlocks(ctx, id, 0, 0, b);
+        }
+      });
       case MAP_FINISHED -> {
         Message.MapFinished m = (Message.MapFinished) message;
         answer(ctx, id, w.applications().mapFinished(new ShuffleKey(m.appId(), m.shuffleId()), m.mapId(),
-            m.attempt()), false);
+            m.attempt()));
       }
       case UNREGISTER_SHUFFLE -> {
         Message.UnregisterShuffle m = (Message.UnregisterShuffle) message;
@@ -116,18 +129,19 @@ final class WorkerRequestHandler extends RequestDispatcher {
     return local;
   }
 
-  /** Answers with ACK, or with the {@link BlockReader.Blocks} the future yields when {@code blocks}. */
-  private static void answer(ChannelHandlerContext ctx, long id, CompletableFuture<?> work, boolean blocks) {
+  /** Answers ACK when {@code work} completes, or the error it fails with. */
+  private static void answer(ChannelHandlerContext ctx, long id, CompletableFuture<?> work) {
     work.whenComplete((v, e) -> {
       if (e != null) {
         replyError(ctx, id, e);
-      } else if (blocks) {
-        BlockReader.Blocks b = (BlockReader.Blocks) v;
-        reply(ctx, id, b.meta(), b.payload());
       } else {
         reply(ctx, id, new Message.Ack());
       }
     });
+  }
+
+  private static void replyBlocks(ChannelHandlerContext ctx, long id, int numMaps, int finishedMaps, BlockBatch b) {
+    reply(ctx, id, new Message.BlocksData(numMaps, finishedMaps, b.sizes()), b.payload());
   }
 
   // ---------------------------------------------------------------- puts

@@ -19,7 +19,7 @@ import org.apache.hadoop.yarn.api.records.Container;
 import org.apache.hadoop.yarn.api.records.NodeId;
 import org.apache.hadoop.yarn.api.records.NodeReport;
 import org.apache.hadoop.yarn.exceptions.YarnException;
-import org.scache.hadoop.ReducePlacement;
+import org.scache.hadoop.appmaster.ReducePlacement;
 import org.scache.hadoop.ScacheCounter;
 
 /**

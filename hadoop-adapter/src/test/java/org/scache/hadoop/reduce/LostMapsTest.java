@@ -1,4 +1,4 @@
-package org.scache.hadoop;
+package org.scache.hadoop.reduce;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -17,6 +17,7 @@ import org.apache.hadoop.mapreduce.TaskType;
 import org.junit.jupiter.api.Test;
 import org.scache.common.config.ScacheConf;
 import org.scache.common.testing.ManualClock;
+import org.scache.hadoop.MapReduceOptions;
 
 class LostMapsTest {
   private static final TaskAttemptID MAP_3 = new TaskAttemptID("1795", 3, TaskType.MAP, 3, 0);

@@ -1,4 +1,4 @@
-package org.scache.hadoop;
+package org.scache.hadoop.appmaster;
 
 import java.util.function.Supplier;
 import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptId;

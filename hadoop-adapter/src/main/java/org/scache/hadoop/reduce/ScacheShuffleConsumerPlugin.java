@@ -1,4 +1,4 @@
-package org.scache.hadoop;
+package org.scache.hadoop.reduce;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -26,9 +26,14 @@ import org.scache.common.Clock;
 import org.scache.common.ScacheException;
 import org.scache.common.config.ScacheConf;
 import org.scache.common.protocol.Status;
+import org.scache.hadoop.MapOutputBlock;
+import org.scache.hadoop.MapReduceOptions;
+import org.scache.hadoop.ScacheCounter;
+import org.scache.hadoop.ShuffleChoice;
+import org.scache.hadoop.TaskScacheClient;
+import org.scache.yarn.HadoopScacheConf;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.scache.yarn.HadoopScacheConf;
 
 /**
  * Reduce-side shuffle ({@code mapreduce.job.reduce.shuffle.consumer.plugin.class}) that reads the

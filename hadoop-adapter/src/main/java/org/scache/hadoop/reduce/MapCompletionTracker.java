@@ -1,4 +1,4 @@
-package org.scache.hadoop;
+package org.scache.hadoop.reduce;
 
 import java.io.IOException;
 import java.util.Optional;

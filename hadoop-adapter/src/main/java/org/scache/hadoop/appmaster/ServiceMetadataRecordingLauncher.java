@@ -1,4 +1,4 @@
-package org.scache.hadoop;
+package org.scache.hadoop.appmaster;
 
 import java.io.Closeable;
 import java.io.IOException;

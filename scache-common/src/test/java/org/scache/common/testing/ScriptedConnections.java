@@ -1,4 +1,4 @@
-package org.scache.client;
+package org.scache.common.testing;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -20,41 +20,41 @@ import org.scache.common.protocol.Status;
  * Client connections whose peers are a script: each call is recorded and answered by a function of
  * the peer's address and the request (an answer, or a {@link ScacheException} for an error status).
  */
-final class ScriptedConnections implements ClientConnections {
+public final class ScriptedConnections implements ClientConnections {
   /** One request as the client sent it. */
-  record Sent(String peer, Message message, Optional<Credentials> credentials, int payloadBytes) {}
+  public record Sent(String peer, Message message, Optional<Credentials> credentials, int payloadBytes) {}
 
   private final BiFunction<String, Message, Reply> script;
   private final List<Sent> sent = new ArrayList<>();
   private boolean closed;
 
-  ScriptedConnections(BiFunction<String, Message, Reply> script) {
+  public ScriptedConnections(BiFunction<String, Message, Reply> script) {
     this.script = script;
   }
 
   /** An answer without payload. */
-  static Reply answer(Message m) {
+  public static Reply answer(Message m) {
     return new Reply(m, Unpooled.EMPTY_BUFFER);
   }
 
   /** An answer with a payload. */
-  static Reply answer(Message m, byte[] payload) {
+  public static Reply answer(Message m, byte[] payload) {
     return new Reply(m, Unpooled.wrappedBuffer(payload));
   }
 
-  static ScacheException refuse(Status status) {
+  public static ScacheException refuse(Status status) {
     return new ScacheException(status, "refused by the script: " + status);
   }
 
-  synchronized List<Sent> sent() {
+  public synchronized List<Sent> sent() {
     return List.copyOf(sent);
   }
 
-  synchronized List<Message> sentOfType(Class<? extends Message> type) {
+  public synchronized List<Message> sentOfType(Class<? extends Message> type) {
     return sent.stream().map(Sent::message).filter(type::isInstance).toList();
   }
 
-  synchronized boolean isClosed() {
+  public synchronized boolean isClosed() {
     return closed;
   }
 

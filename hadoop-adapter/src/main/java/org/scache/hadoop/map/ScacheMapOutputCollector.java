@@ -1,4 +1,4 @@
-package org.scache.hadoop;
+package org.scache.hadoop.map;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -30,6 +30,11 @@ import org.scache.common.BlockId;
 import org.scache.common.DaemonThreads;
 import org.scache.common.ScacheException;
 import org.scache.common.shuffle.PartitionerKind;
+import org.scache.hadoop.MapOutputBlock;
+import org.scache.hadoop.PartitionerKinds;
+import org.scache.hadoop.ScacheCounter;
+import org.scache.hadoop.ShuffleChoice;
+import org.scache.hadoop.TaskScacheClient;
 
 /**
  * Map-side collector ({@code mapreduce.job.map.output.collector.class}) that shuffles through

@@ -1,4 +1,4 @@
-package org.scache.hadoop;
+package org.scache.hadoop.appmaster;
 
 import java.io.IOException;
 import java.util.ArrayList;

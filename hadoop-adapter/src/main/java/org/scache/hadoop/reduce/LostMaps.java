@@ -1,4 +1,4 @@
-package org.scache.hadoop;
+package org.scache.hadoop.reduce;
 
 import java.io.IOException;
 import java.util.HashMap;
@@ -10,6 +10,7 @@ import org.apache.hadoop.mapred.TaskAttemptID;
 import org.apache.hadoop.mapred.TaskStatus;
 import org.scache.common.Clock;
 import org.scache.common.config.ScacheConf;
+import org.scache.hadoop.MapReduceOptions;
 
 /**
  * Map attempts whose SCache output a reduce could not read. Each is reported to the application

@@ -1,4 +1,4 @@
-package org.scache.hadoop;
+package org.scache.hadoop.appmaster;
 
 import java.io.IOException;
 import java.lang.reflect.Constructor;
@@ -24,6 +24,7 @@ import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.event.Dispatcher;
 import org.scache.common.Clock;
+import org.scache.hadoop.ScacheJob;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

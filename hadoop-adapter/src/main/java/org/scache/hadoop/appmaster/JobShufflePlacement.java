@@ -1,4 +1,4 @@
-package org.scache.hadoop;
+package org.scache.hadoop.appmaster;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -18,10 +18,13 @@ import org.scache.common.Clock;
 import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
 import org.scache.common.shuffle.PartitionerKind;
+import org.scache.hadoop.MapReduceOptions;
+import org.scache.hadoop.PartitionerKinds;
+import org.scache.hadoop.TaskScacheClient;
+import org.scache.yarn.HadoopScacheConf;
+import org.scache.yarn.YarnOptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.scache.yarn.YarnOptions;
-import org.scache.yarn.HadoopScacheConf;
 
 /**
  * SCache's part of a MapReduce application master at job start (paper Section III-B): registers the

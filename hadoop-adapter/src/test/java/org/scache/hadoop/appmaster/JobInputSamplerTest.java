@@ -1,4 +1,4 @@
-package org.scache.hadoop;
+package org.scache.hadoop.appmaster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -31,6 +31,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.scache.common.shuffle.MapSample;
+import org.scache.hadoop.MapReduceOptions;
+import org.scache.hadoop.MiniScacheYarnCluster;
 import org.scache.sampling.SplitSample;
 import org.scache.sampling.WeightedSamplingPredictor;
 
