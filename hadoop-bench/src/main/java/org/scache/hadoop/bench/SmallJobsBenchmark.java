@@ -56,6 +56,8 @@ public final class SmallJobsBenchmark {
             "jobs, comma-separated, each wordcount|terasort:SIZE:REDUCES"),
         new Options.Option("repetitions", "2", "runs of each shuffle per job"),
         new Options.Option("slowstart", "", "reduce slow start of the SCache jobs (default: SCache's)"),
+        new Options.Option("task-java-opts", "", "JVM options added to every task of both shuffles, for example "
+            + "-XX:StartFlightRecording=filename=/tmp/jfr,settings=profile to profile them"),
         new Options.Option("results", "", "where the results go (default: target/" + NAME + ")"));
     int exit;
     try {
@@ -70,7 +72,7 @@ public final class SmallJobsBenchmark {
       if (repetitions < 1) {
         throw new IllegalArgumentException("--repetitions must be at least 1");
       }
-      exit = run(jobs, repetitions, options.get("slowstart"), options.get("results"));
+      exit = run(jobs, repetitions, options.get("slowstart"), options.get("task-java-opts"), options.get("results"));
     } catch (IllegalArgumentException e) {
       System.err.println(e.getMessage());
       exit = 2;
@@ -78,7 +80,8 @@ public final class SmallJobsBenchmark {
     System.exit(exit);
   }
 
-  private static int run(List<SmallJob> jobs, int repetitions, String slowstart, String resultsDir) {
+  private static int run(List<SmallJob> jobs, int repetitions, String slowstart, String taskJavaOpts,
+      String resultsDir) {
     Path target = Path.of("target").toAbsolutePath();
     Path results = resultsDir.isBlank() ? target.resolve(NAME) : Path.of(resultsDir).toAbsolutePath();
     Path logFile = results.resolve(NAME + ".log");
@@ -98,6 +101,7 @@ public final class SmallJobsBenchmark {
     try {
       console.phase("starting 3 NodeManagers, each with an SCache worker, and the SCache master");
       try (TerasortCluster cluster = TerasortCluster.start(NAME, 3, 512 * ByteSize.MIB)) {
+        cluster.withTaskJavaOpts(taskJavaOpts);
         TerasortRunner runner = new TerasortRunner(cluster, console, slowstart);
         for (SmallJob job : jobs) {
           Path input = cluster.dir().resolve("input");

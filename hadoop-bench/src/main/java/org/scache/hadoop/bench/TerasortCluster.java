@@ -34,6 +34,7 @@ final class TerasortCluster implements SortCluster {
   private final MiniScacheYarnCluster cluster;
   private final int nodeManagers;
   private final String name;
+  private String taskJavaOpts = "";
 
   private TerasortCluster(MiniScacheYarnCluster cluster, int nodeManagers, String name) {
     this.cluster = cluster;
@@ -62,7 +63,21 @@ final class TerasortCluster implements SortCluster {
 
   @Override
   public JobConf jobConf() {
-    return forTerasort(cluster.jobConf());
+    JobConf job = forTerasort(cluster.jobConf());
+    if (!taskJavaOpts.isBlank()) {
+      job.set(MRJobConfig.MAP_JAVA_OPTS, job.get(MRJobConfig.MAP_JAVA_OPTS) + " " + taskJavaOpts);
+      job.set(MRJobConfig.REDUCE_JAVA_OPTS, job.get(MRJobConfig.REDUCE_JAVA_OPTS) + " " + taskJavaOpts);
+    }
+    return job;
+  }
+
+  /**
+   * Adds {@code opts} to the JVM options of every map and reduce of the jobs this cluster's
+   * {@link #jobConf()} configures from now on, on both shuffles (for example a JFR recording).
+   */
+  TerasortCluster withTaskJavaOpts(String opts) {
+    this.taskJavaOpts = opts.trim();
+    return this;
   }
 
   /** The task sizes and split sizes of the benchmark set on {@code job}; returns it. */
