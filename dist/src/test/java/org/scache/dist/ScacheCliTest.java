@@ -16,6 +16,7 @@ import org.scache.common.BlockId;
 import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
 import org.scache.common.shuffle.PartitionerKind;
+import org.scache.common.testing.Await;
 import org.scache.master.ScacheMaster;
 import org.scache.worker.ScacheWorker;
 
@@ -45,10 +46,7 @@ class ScacheCliTest {
           .with(ScacheOptions.WORKER_MEMORY_DIR, dir.toString())
           .with(ScacheOptions.WORKER_MASTER_ADDRESS, "127.0.0.1:" + master.port());
       try (ScacheWorker worker = ScacheWorker.start(workerConf)) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        while (!worker.isRegistered() && System.nanoTime() < deadline) {
-          Thread.sleep(50);
-        }
+        Await.until(worker::isRegistered, Duration.ofSeconds(20), "the worker registers with the master");
         try (ScacheClient client = ScacheClient.create(ScacheConf.empty()
             .with(ScacheOptions.CLIENT_MASTER_ADDRESS, "127.0.0.1:" + master.port())
             .with(ScacheOptions.CLIENT_WORKER_ADDRESS, "127.0.0.1:" + worker.info().port()), "app-cli",
