@@ -11,16 +11,14 @@ import org.scache.common.ShuffleKey;
 final class ApplicationShuffles {
   private final BlockStore store;
   private final Prefetcher prefetcher;
-  private final ScheduledPeers peers;
   private final MasterLink master;
   private final AppSecrets secrets;
   private final WorkerCounters counters;
 
-  ApplicationShuffles(BlockStore store, Prefetcher prefetcher, ScheduledPeers peers, MasterLink master,
-      AppSecrets secrets, WorkerCounters counters) {
+  ApplicationShuffles(BlockStore store, Prefetcher prefetcher, MasterLink master, AppSecrets secrets,
+      WorkerCounters counters) {
     this.store = store;
     this.prefetcher = prefetcher;
-    this.peers = peers;
     this.master = master;
     this.secrets = secrets;
     this.counters = counters;
@@ -42,14 +40,12 @@ final class ApplicationShuffles {
   /** Frees every block of the shuffle, prefetched copies included. */
   void removeShuffle(ShuffleKey shuffle) {
     prefetcher.forgetShuffle(shuffle);
-    peers.forgetShuffle(shuffle);
     store.removeShuffle(shuffle);
   }
 
   /** Frees every block of the application and forgets its secret. */
   void removeApplication(String appId) {
     prefetcher.forgetApplication(appId);
-    peers.forgetApplication(appId);
     store.removeApplication(appId);
     secrets.forget(appId);
     master.forgetApplication(appId);

@@ -35,7 +35,7 @@ final class BlockOrder {
   private record Ranked(SpillCandidate candidate, StoredBlock block, RoundKey round, boolean counted) {}
 
   private final SpillPolicy policy;
-  private final RoundBook rounds;
+  private final PlacementBook rounds;
   private final TreeSet<Ranked> inMemory;
   private final TreeSet<Ranked> spilledUnread;
   private final Map<StoredBlock, Ranked> ranked = new IdentityHashMap<>();
@@ -44,7 +44,7 @@ final class BlockOrder {
   /** Rounds that became, or stopped being, kept in part here while a change was placed. */
   private final ArrayDeque<RoundKey> turned = new ArrayDeque<>();
 
-  BlockOrder(SpillPolicy policy, RoundBook rounds) {
+  BlockOrder(SpillPolicy policy, PlacementBook rounds) {
     this.policy = policy;
     this.rounds = rounds;
     Comparator<Ranked> order = Comparator.comparing(Ranked::candidate, policy.victimOrder());
@@ -178,7 +178,7 @@ final class BlockOrder {
     } else {
       byShuffle.computeIfAbsent(b.id().shuffle(), k -> Collections.newSetFromMap(new IdentityHashMap<>())).add(b);
     }
-    Optional<RoundBook.Placement> placement = rounds.placement(b.id().shuffle(), b.id().reduceId());
+    Optional<PlacementBook.Placement> placement = rounds.placement(b.id().shuffle(), b.id().reduceId());
     RoundKey round = placement.map(pl -> new RoundKey(b.id().shuffle(), pl.round())).orElse(null);
     boolean counts = round != null && !b.inMemory() && b.spilled().isPresent() && !b.consumed();
     RoundKey wasCounted = old != null && old.counted() ? old.round() : null;
@@ -221,7 +221,7 @@ final class BlockOrder {
   }
 
   private SpillCandidate candidate(BlockId id, long size, boolean copy, boolean consumed, long lastAccess,
-      Optional<RoundBook.Placement> p) {
+      Optional<PlacementBook.Placement> p) {
     if (p.isEmpty()) {
       return SpillCandidate.unscheduled(id, size, copy, consumed, lastAccess);
     }

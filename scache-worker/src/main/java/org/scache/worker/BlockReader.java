@@ -25,7 +25,7 @@ import org.scache.common.shuffle.BlockSize;
 /**
  * Reads blocks for a client of this worker: from the local store when held here, otherwise from
  * the worker the master says holds them. When the master cannot be reached, a block is looked for on
- * the workers its shuffle's placement named ({@link ScheduledPeers}): where its reduce's input was
+ * the workers its shuffle's placement named ({@link PlacementBook#candidates}): where its reduce's input was
  * prefetched to first. Payloads are passed on without copying.
  */
 final class BlockReader {
@@ -40,7 +40,7 @@ final class BlockReader {
   private final Duration timeout;
   private final WorkerCounters counters;
   private final ReduceInputLocator inputs;
-  private final ScheduledPeers peers;
+  private final PlacementBook placements;
   private final InFlightCopies copies;
 
   /**
@@ -48,7 +48,7 @@ final class BlockReader {
    * them from their holders).
    */
   BlockReader(BlockStore store, SpilledReads reads, BlockLocator master, PeerFetches holders, WorkerInfo self,
-      Duration timeout, WorkerCounters counters, ReduceInputLocator inputs, ScheduledPeers peers,
+      Duration timeout, WorkerCounters counters, ReduceInputLocator inputs, PlacementBook placements,
       InFlightCopies copies) {
     this.store = store;
     this.reads = reads;
@@ -58,7 +58,7 @@ final class BlockReader {
     this.timeout = timeout;
     this.counters = counters;
     this.inputs = inputs;
-    this.peers = peers;
+    this.placements = placements;
     this.copies = copies;
   }
 
@@ -77,7 +77,7 @@ final class BlockReader {
             }
             ScacheException failure = ScacheException.from(e);
             return masterUnreachable(failure)
-                ? readFromPeers(id, peers.candidates(id.shuffle(), id.reduceId(), self.workerId()), 0, failure)
+                ? readFromPeers(id, placements.candidates(id.shuffle(), id.reduceId(), self.workerId()), 0, failure)
                 : CompletableFuture.<ByteBuf>failedFuture(failure);
           }).thenCompose(f -> f);
     });
@@ -120,7 +120,7 @@ final class BlockReader {
    * holders, one fetch per holder.
    */
   CompletableFuture<ReduceInput> readReduceInput(ShuffleKey shuffle, int reduceId, long waitMillis) {
-    boolean placementKnown = peers.isPlaced(shuffle);
+    boolean placementKnown = placements.isPlaced(shuffle);
     AtomicLong fetched = new AtomicLong();
     return inputs.locate(shuffle, reduceId, waitMillis).thenCompose(found -> {
       List<BlockId> elsewhere = found.locations().stream()

@@ -37,7 +37,7 @@ import org.scache.worker.spill.SpillPolicy;
 final class BlockStore {
   private final MemoryPool pool;
   private final Optional<SpillStore> disk;
-  private final RoundBook rounds;
+  private final PlacementBook rounds;
   private final Clock clock;
   private final WorkerCounters counters;
   private final BlockQuota quota;
@@ -53,7 +53,7 @@ final class BlockStore {
   private long spilledBytes;
   private int spilledBlocks;
 
-  BlockStore(MemoryPool pool, Optional<SpillStore> disk, SpillPolicy policy, RoundBook rounds, Clock clock,
+  BlockStore(MemoryPool pool, Optional<SpillStore> disk, SpillPolicy policy, PlacementBook rounds, Clock clock,
       WorkerCounters counters, BlockQuota quota) {
     this.pool = pool;
     this.disk = disk;

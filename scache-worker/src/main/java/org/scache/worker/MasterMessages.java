@@ -11,18 +11,15 @@ import org.scache.common.protocol.Message;
  */
 final class MasterMessages {
   private final BlockStore store;
-  private final ScheduledPeers peers;
   private final Prefetcher prefetcher;
 
-  MasterMessages(BlockStore store, ScheduledPeers peers, Prefetcher prefetcher) {
+  MasterMessages(BlockStore store, Prefetcher prefetcher) {
     this.store = store;
-    this.peers = peers;
     this.prefetcher = prefetcher;
   }
 
-  /** The master placed a shuffle: learn its rounds, then prefetch what is placed here. */
+  /** The master placed a shuffle: the store learns it (its placement book), then what is placed here is prefetched. */
   void shuffleScheduled(Message.ShuffleScheduled m) {
-    peers.scheduled(m.placement(), m.moves());
     store.scheduled(m.placement(), m.submissionTimeMillis(), m.moves());
     prefetcher.onScheduled(m.placement(), m.moves());
   }

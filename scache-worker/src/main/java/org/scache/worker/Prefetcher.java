@@ -45,7 +45,7 @@ final class Prefetcher implements InFlightCopies {
 
   /**
    * A block to copy here, the worker it is copied from, and its place in the queue: {@code urgent}
-   * when a read waits for it, then its reduce's round ({@link #UNKNOWN_ROUND} if not placed here).
+   * when a read waits for it, then its reduce's round ({@link #UNKNOWN_ROUND} while the placement book has none).
    */
   private record Wanted(BlockId id, long size, WorkerInfo holder, boolean urgent, int round) {
     Wanted asUrgent() {
@@ -70,6 +70,7 @@ final class Prefetcher implements InFlightCopies {
   private final CopyLanding copies;
   private final BlockLocator master;
   private final PeerFetches holders;
+  private final PlacementBook placements;
   private final WorkerInfo self;
   private final WorkerCounters counters;
   private final ScheduledExecutorService timer;
@@ -79,8 +80,6 @@ final class Prefetcher implements InFlightCopies {
 
   // guarded by this
   private final Map<String, TreeSet<Wanted>> queues = new LinkedHashMap<>();
-  /** The round of each reduce placed here, by shuffle, from the schedules. */
-  private final Map<ShuffleKey, Map<Integer, Integer>> rounds = new HashMap<>();
   private final Set<BlockId> wanted = new HashSet<>();
   /** Reads waiting for wanted blocks: completed once the block is no longer wanted (landed or given up). */
   private final Map<BlockId, CompletableFuture<Void>> settled = new HashMap<>();
@@ -95,12 +94,14 @@ final class Prefetcher implements InFlightCopies {
   private int inflight;
   private long nextSendNanos;
 
-  Prefetcher(BlockStore store, CopyLanding copies, BlockLocator master, PeerFetches holders, WorkerInfo self,
-      WorkerCounters counters, ScheduledExecutorService timer, Limits limits, Clock clock) {
+  Prefetcher(BlockStore store, CopyLanding copies, BlockLocator master, PeerFetches holders,
+      PlacementBook placements, WorkerInfo self, WorkerCounters counters, ScheduledExecutorService timer, Limits limits,
+      Clock clock) {
     this.store = store;
     this.copies = copies;
     this.master = master;
     this.holders = holders;
+    this.placements = placements;
     this.self = self;
     this.counters = counters;
     this.timer = timer;
@@ -112,15 +113,6 @@ final class Prefetcher implements InFlightCopies {
   void onScheduled(ShufflePlacement s, List<ReduceMove> moves) {
     if (!limits.enabled()) {
       return;
-    }
-    synchronized (this) {
-      Map<Integer, Integer> byReduce = rounds.computeIfAbsent(new ShuffleKey(s.appId(), s.shuffleId()),
-          k -> new HashMap<>());
-      for (ReduceAssignment a : s.assignments()) {
-        if (a.worker().workerId().equals(self.workerId())) {
-          byReduce.put(a.reduceId(), a.round());
-        }
-      }
     }
     for (ReduceAssignment a : s.assignments()) {
       if (a.worker().workerId().equals(self.workerId())) {
@@ -167,7 +159,6 @@ final class Prefetcher implements InFlightCopies {
     List<CompletableFuture<Void>> done;
     synchronized (this) {
       active.remove(key);
-      rounds.remove(key);
       removed.add(key);
       done = purge(id -> id.shuffle().equals(key));
     }
@@ -182,7 +173,6 @@ final class Prefetcher implements InFlightCopies {
     List<CompletableFuture<Void>> done;
     synchronized (this) {
       active.removeIf(k -> k.appId().equals(appId));
-      rounds.keySet().removeIf(k -> k.appId().equals(appId));
       removed.add(appId);
       done = purge(id -> id.appId().equals(appId));
     }
@@ -266,7 +256,6 @@ final class Prefetcher implements InFlightCopies {
       if (!activate(key)) {
         return;
       }
-      Map<Integer, Integer> roundOf = rounds.getOrDefault(key, Map.of());
       for (BlockLocation b : blocks) {
         if (b.holder().workerId().equals(self.workerId()) || wanted.contains(b.blockId())
             || store.get(b.blockId()).isPresent()) {
@@ -274,10 +263,15 @@ final class Prefetcher implements InFlightCopies {
         }
         wanted.add(b.blockId());
         queues.computeIfAbsent(b.holder().workerId(), k -> new TreeSet<>(QUEUE_ORDER)).add(new Wanted(b.blockId(),
-            b.size(), b.holder(), false, roundOf.getOrDefault(b.blockId().reduceId(), UNKNOWN_ROUND)));
+            b.size(), b.holder(), false, roundOf(key, b.blockId().reduceId())));
       }
     }
     pump();
+  }
+
+  /** The round of a reduce in its shuffle's placement, as the placement book has it. */
+  private int roundOf(ShuffleKey key, int reduceId) {
+    return placements.placement(key, reduceId).map(PlacementBook.Placement::round).orElse(UNKNOWN_ROUND);
   }
 
   /** Marks the shuffle as one to copy blocks of, unless it was removed here; guarded by this. */

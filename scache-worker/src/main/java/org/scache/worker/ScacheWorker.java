@@ -62,8 +62,9 @@ public final class ScacheWorker implements AutoCloseable {
         conf.get(ScacheOptions.WORKER_MEMORY_PRETOUCH), conf.get(ScacheOptions.WORKER_LOCAL_SHM_ENABLED));
     String tag = configuredId.isEmpty() ? "worker" : configuredId;
     MasterLink[] link = new MasterLink[1];
+    PlacementBook placements = new PlacementBook();
     storage = new WorkerStorage(pool, spillStore(conf, tag),
-        SpillPolicy.named(conf.get(ScacheOptions.WORKER_SPILL_POLICY)), new RoundBook(), clock, counters,
+        SpillPolicy.named(conf.get(ScacheOptions.WORKER_SPILL_POLICY)), placements, clock, counters,
         Math.max(1, conf.get(ScacheOptions.WORKER_SPILL_READ_BUFFER)),
         BlockQuota.of(conf.get(ScacheOptions.WORKER_BLOCKS_MAX), conf.get(ScacheOptions.WORKER_BLOCKS_APPLICATION_SHARE),
             Runtime.getRuntime().maxMemory()),
@@ -108,21 +109,20 @@ public final class ScacheWorker implements AutoCloseable {
     timers = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
         DaemonThreads.named("scache-worker-timers-" + info.workerId()));
     PeerFetches holders = new NetworkPeerFetches(connections, cluster, fetchTimeout);
-    prefetcher = new Prefetcher(store, storage.copies(), masterLink, holders, info, counters, timers,
+    prefetcher = new Prefetcher(store, storage.copies(), masterLink, holders, placements, info, counters, timers,
         new Prefetcher.Limits(conf.get(ScacheOptions.WORKER_PREFETCH_ENABLED),
             Math.max(1, conf.get(ScacheOptions.WORKER_PREFETCH_MAX_INFLIGHT)),
             Math.max(1, Math.min(conf.get(ScacheOptions.WORKER_PREFETCH_BATCH), Integer.MAX_VALUE)),
             conf.get(ScacheOptions.WORKER_PREFETCH_BANDWIDTH)), clock);
-    ScheduledPeers peers = new ScheduledPeers();
     BlockReader reader = new BlockReader(store, storage.reads(), masterLink, holders, info, fetchTimeout, counters,
         new ReduceInputLocator(masterLink, timers, clock, conf.get(ScacheOptions.WORKER_REDUCE_INPUT_WAIT)),
-        peers, prefetcher);
-    applications = new ApplicationShuffles(store, prefetcher, peers, masterLink, secrets, counters);
+        placements, prefetcher);
+    applications = new ApplicationShuffles(store, prefetcher, masterLink, secrets, counters);
     LeaseQuota leaseQuota = LeaseQuota.of(reserve, conf.get(ScacheOptions.WORKER_LOCAL_LEASE_APPLICATION_SHARE),
         conf.get(ScacheOptions.WORKER_LOCAL_LEASES_PER_CONNECTION_MAX));
     Duration leaseTimeout = conf.get(ScacheOptions.WORKER_LOCAL_LEASE_TIMEOUT);
     handlerParts = new WorkerRequestHandler.Parts(storage.puts(), reader,
-        new MasterMessages(store, peers, prefetcher), applications, counters,
+        new MasterMessages(store, prefetcher), applications, counters,
         conf.get(ScacheOptions.SECURITY_PAYLOAD_DIGEST), this::stats,
         () -> new LocalAccess(authorizer, new LocalLeases(pool, store, storage.puts(), counters, info.workerId(),
             leaseQuota, clock), leaseTimeout));

@@ -18,6 +18,7 @@ final class WorkerStorage implements AutoCloseable {
   private final SpilledReads reads;
   private final CopyLanding copies;
   private final SpillReadBudget readBudget;
+  private final PlacementBook placements;
 
   /**
    * @param disk where blocks are spilled; empty: puts that do not fit are refused with STORE_FULL
@@ -25,9 +26,10 @@ final class WorkerStorage implements AutoCloseable {
    * @param quota how many blocks may be held, in all and per application
    * @param stored told the size of every block put (for the master)
    */
-  WorkerStorage(MemoryPool pool, Optional<SpillStore> disk, SpillPolicy policy, RoundBook rounds, Clock clock,
-      WorkerCounters counters, long readBudgetBytes, BlockQuota quota, Consumer<BlockSize> stored) {
-    this.store = new BlockStore(pool, disk, policy, rounds, clock, counters, quota);
+  WorkerStorage(MemoryPool pool, Optional<SpillStore> disk, SpillPolicy policy, PlacementBook placements,
+      Clock clock, WorkerCounters counters, long readBudgetBytes, BlockQuota quota, Consumer<BlockSize> stored) {
+    this.store = new BlockStore(pool, disk, policy, placements, clock, counters, quota);
+    this.placements = placements;
     SpillReadBudget readBudget = new SpillReadBudget(readBudgetBytes);
     this.spiller = disk.map(d -> new Spiller(store, d, readBudget, counters));
     this.puts = new BlockPuts(store, spiller, counters, stored);
@@ -38,12 +40,17 @@ final class WorkerStorage implements AutoCloseable {
 
   /** Storage that never spills, with no quota, telling no one of its puts. */
   static WorkerStorage inMemory(MemoryPool pool) {
-    return new WorkerStorage(pool, Optional.empty(), SpillPolicy.contextAware(), new RoundBook(), Clock.SYSTEM,
+    return new WorkerStorage(pool, Optional.empty(), SpillPolicy.contextAware(), new PlacementBook(), Clock.SYSTEM,
         new WorkerCounters(), 64 << 20, BlockQuota.unlimited(), b -> { });
   }
 
   BlockStore store() {
     return store;
+  }
+
+  /** The placements the store's spill order reads; the store learns and forgets them. */
+  PlacementBook placements() {
+    return placements;
   }
 
   BlockPuts puts() {

@@ -35,7 +35,7 @@ class BlockOrderTest {
   @ValueSource(strings = {"context-aware", "lru"})
   void theOrderKeptAsBlocksChange_isTheOrderAFullSortGives(String policyName) {
     SpillPolicy policy = SpillPolicy.named(policyName);
-    RoundBook rounds = new RoundBook();
+    PlacementBook rounds = new PlacementBook();
     BlockOrder order = new BlockOrder(policy, rounds);
     Random random = new Random(7);
     List<StoredBlock> held = new ArrayList<>();
@@ -112,7 +112,7 @@ class BlockOrderTest {
     assertEquals(!before.equals(order.keptInPart()), turned, "a round turned placing " + b);
   }
 
-  private static Set<BlockOrder.RoundKey> keptInPart(List<StoredBlock> held, RoundBook rounds) {
+  private static Set<BlockOrder.RoundKey> keptInPart(List<StoredBlock> held, PlacementBook rounds) {
     Set<BlockOrder.RoundKey> out = new HashSet<>();
     for (StoredBlock b : held) {
       if (!b.inMemory() && b.spilled().isPresent() && !b.consumed()) {
@@ -123,12 +123,12 @@ class BlockOrderTest {
     return out;
   }
 
-  private static List<StoredBlock> sorted(List<StoredBlock> held, RoundBook rounds, SpillPolicy policy,
+  private static List<StoredBlock> sorted(List<StoredBlock> held, PlacementBook rounds, SpillPolicy policy,
       Set<BlockOrder.RoundKey> keptInPart) {
     List<Map.Entry<SpillCandidate, StoredBlock>> list = new ArrayList<>();
     for (StoredBlock b : held) {
       BlockId id = b.id();
-      Optional<RoundBook.Placement> p = rounds.placement(id.shuffle(), id.reduceId());
+      Optional<PlacementBook.Placement> p = rounds.placement(id.shuffle(), id.reduceId());
       SpillCandidate c = p.isEmpty()
           ? SpillCandidate.unscheduled(id, b.size(), b.isCopy(), b.consumed(), b.lastAccessNanos())
           : new SpillCandidate(id, b.size(), b.isCopy(), b.consumed(), b.lastAccessNanos(), true,

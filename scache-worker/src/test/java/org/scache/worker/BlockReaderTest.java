@@ -45,7 +45,6 @@ class BlockReaderTest {
   private WorkerStorage storage;
   private final ScriptedCluster cluster = new ScriptedCluster();
   private final WorkerCounters counters = new WorkerCounters();
-  private final ScheduledPeers peers = new ScheduledPeers();
   private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
   private InFlightCopies copies = InFlightCopies.NONE;
 
@@ -64,7 +63,7 @@ class BlockReaderTest {
 
   private BlockReader reader() {
     return new BlockReader(storage.store(), storage.reads(), cluster, cluster, SELF, Duration.ofSeconds(5), counters,
-        new ReduceInputLocator(cluster, timer, Clock.SYSTEM, Duration.ofSeconds(5)), peers,
+        new ReduceInputLocator(cluster, timer, Clock.SYSTEM, Duration.ofSeconds(5)), storage.placements(),
         ids -> copies.whenSettled(ids));
   }
 
@@ -134,8 +133,8 @@ class BlockReaderTest {
   @Test
   void whenTheMasterCannotBeReached_theBlockIsLookedForOnTheWorkersOfItsPlacement_itsReducesWorkerFirst() {
     cluster.hold(B, block(0, 0), 100);
-    peers.scheduled(new ShufflePlacement(SHUFFLE.appId(), SHUFFLE.shuffleId(), "test",
-        List.of(new ReduceAssignment(0, B, 0, 100), new ReduceAssignment(1, A, 0, 100))), List.of());
+    storage.store().scheduled(new ShufflePlacement(SHUFFLE.appId(), SHUFFLE.shuffleId(), "test",
+        List.of(new ReduceAssignment(0, B, 0, 100), new ReduceAssignment(1, A, 0, 100))), 0, List.of());
     cluster.masterDown();
 
     byte[] got = bytes(reader().readBlock(block(0, 0)).join());
@@ -146,8 +145,8 @@ class BlockReaderTest {
 
   @Test
   void whenTheMasterCannotBeReached_andNoWorkerOfThePlacementHoldsTheBlock_theReadFailsWithTheMastersStatus() {
-    peers.scheduled(new ShufflePlacement(SHUFFLE.appId(), SHUFFLE.shuffleId(), "test",
-        List.of(new ReduceAssignment(0, A, 0, 100), new ReduceAssignment(1, B, 0, 100))), List.of());
+    storage.store().scheduled(new ShufflePlacement(SHUFFLE.appId(), SHUFFLE.shuffleId(), "test",
+        List.of(new ReduceAssignment(0, A, 0, 100), new ReduceAssignment(1, B, 0, 100))), 0, List.of());
     cluster.masterDown();
 
     assertEquals(Status.CONNECTION_FAILED, statusOf(reader().readBlock(block(0, 0))));

@@ -57,7 +57,7 @@ class BlockStoreSpillTest {
     pool = new MemoryPool(dir.resolve("mem"), "test", (long) reserveBlocks * BLOCK, (long) reserveBlocks * BLOCK,
         false);
     disk = new SpillStore(List.of(dir.resolve("spill")), "w", diskCapacity, 64 * BLOCK);
-    storage = new WorkerStorage(pool, Optional.of(disk), policy, new RoundBook(), clock, counters, 16 * BLOCK,
+    storage = new WorkerStorage(pool, Optional.of(disk), policy, new PlacementBook(), clock, counters, 16 * BLOCK,
         BlockQuota.unlimited(), b -> { });
     store = storage.store();
     store.events(new StoreEvents() {
@@ -361,7 +361,7 @@ class BlockStoreSpillTest {
     // reserve of one block, files of 16 blocks, 32 blocks of disk
     pool = new MemoryPool(dir.resolve("mem"), "test", BLOCK, BLOCK, false);
     disk = new SpillStore(List.of(dir.resolve("spill")), "w", 32L * BLOCK, 16L * BLOCK);
-    storage = new WorkerStorage(pool, Optional.of(disk), SpillPolicy.contextAware(), new RoundBook(), clock, counters,
+    storage = new WorkerStorage(pool, Optional.of(disk), SpillPolicy.contextAware(), new PlacementBook(), clock, counters,
         16 * BLOCK, BlockQuota.unlimited(), b -> { });
     store = storage.store();
     BlockId keeper = new BlockId("b", 0, 0, 0, 0);

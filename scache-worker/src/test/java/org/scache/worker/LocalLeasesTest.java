@@ -46,7 +46,7 @@ class LocalLeasesTest {
     pool = new MemoryPool(dir, "test", RESERVE, 1 << 20, false, true);
     counters = new WorkerCounters();
     reported = new ArrayList<>();
-    storage = new WorkerStorage(pool, Optional.empty(), SpillPolicy.contextAware(), new RoundBook(),
+    storage = new WorkerStorage(pool, Optional.empty(), SpillPolicy.contextAware(), new PlacementBook(),
         org.scache.common.Clock.SYSTEM, counters, 64 << 20, BlockQuota.unlimited(), reported::add);
     store = storage.store();
     leases = newConnection();

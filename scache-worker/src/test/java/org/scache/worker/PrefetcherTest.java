@@ -71,8 +71,14 @@ class PrefetcherTest {
   }
 
   private Prefetcher prefetcher(int maxInflight, long batchBytes, long bytesPerSecond) {
-    return new Prefetcher(storage.store(), storage.copies(), cluster, cluster, SELF, counters, timer,
-        new Prefetcher.Limits(true, maxInflight, batchBytes, bytesPerSecond), clock);
+    return new Prefetcher(storage.store(), storage.copies(), cluster, cluster, storage.placements(), SELF, counters,
+        timer, new Prefetcher.Limits(true, maxInflight, batchBytes, bytesPerSecond), clock);
+  }
+
+  /** The master's placement arrives: the store's placement book learns it, then the prefetcher acts on it. */
+  private void schedule(Prefetcher p, ShufflePlacement placement) {
+    storage.store().scheduled(placement, 0, List.of());
+    p.onScheduled(placement, List.of());
   }
 
   private static BlockId block(int map, int reduce) {
@@ -97,7 +103,7 @@ class PrefetcherTest {
     cluster.hold(A, block(0, 0), 100).hold(B, block(1, 0), 200).hold(A, block(0, 1), 300);
     Prefetcher p = prefetcher(4, 1 << 20, 0);
 
-    p.onScheduled(placement(new ReduceAssignment(0, SELF, 0, 300), new ReduceAssignment(1, A, 0, 300)), List.of());
+    schedule(p, placement(new ReduceAssignment(0, SELF, 0, 300), new ReduceAssignment(1, A, 0, 300)));
 
     assertEquals(List.of(block(0, 0), block(1, 0)), cluster.fetchedIds().stream().sorted(
         java.util.Comparator.comparingInt(BlockId::mapId)).toList());
@@ -116,7 +122,7 @@ class PrefetcherTest {
     }
     Prefetcher p = prefetcher(1, 250, 0);
 
-    p.onScheduled(placement(new ReduceAssignment(0, SELF, 0, 500)), List.of());
+    schedule(p, placement(new ReduceAssignment(0, SELF, 0, 500)));
 
     assertEquals(List.of(2, 2, 1), cluster.fetches().stream().map(f -> f.ids().size()).toList());
     for (int map = 0; map < 5; map++) {
@@ -132,7 +138,7 @@ class PrefetcherTest {
     Prefetcher p = prefetcher(1, 10, 0);
 
     // reduce 0 runs in the second round, reduce 1 in the first
-    p.onScheduled(placement(new ReduceAssignment(0, SELF, 1, 20), new ReduceAssignment(1, SELF, 0, 20)), List.of());
+    schedule(p, placement(new ReduceAssignment(0, SELF, 1, 20), new ReduceAssignment(1, SELF, 0, 20)));
     cluster.releaseAll();
 
     // the first fetch started before reduce 1 was queued; after it, the first round goes first
@@ -146,7 +152,7 @@ class PrefetcherTest {
     }
     cluster.holdFetches();
     Prefetcher p = prefetcher(1, 10, 0);
-    p.onScheduled(placement(new ReduceAssignment(0, SELF, 0, 30), new ReduceAssignment(1, SELF, 1, 30)), List.of());
+    schedule(p, placement(new ReduceAssignment(0, SELF, 0, 30), new ReduceAssignment(1, SELF, 1, 30)));
 
     List<BlockId> reduce1 = List.of(block(0, 1), block(1, 1), block(2, 1));
     CompletableFuture<Void> settled = p.whenSettled(reduce1);
@@ -167,7 +173,7 @@ class PrefetcherTest {
     cluster.unreachable(A);
     cluster.holdFetches();
     Prefetcher p = prefetcher(4, 1 << 20, 0);
-    p.onScheduled(placement(new ReduceAssignment(0, SELF, 0, 20)), List.of());
+    schedule(p, placement(new ReduceAssignment(0, SELF, 0, 20)));
     CompletableFuture<Void> settled = p.whenSettled(List.of(block(0, 0), block(1, 0)));
 
     cluster.releaseAll();
@@ -183,7 +189,7 @@ class PrefetcherTest {
   @Test
   void aMapFinishedAfterTheSchedule_hasItsBlocksCopied_butNotThoseHeldHereAlready() {
     Prefetcher p = prefetcher(4, 1 << 20, 0);
-    p.onScheduled(placement(new ReduceAssignment(0, SELF, 0, 20)), List.of());
+    schedule(p, placement(new ReduceAssignment(0, SELF, 0, 20)));
     assertEquals(List.of(), cluster.fetches());
     cluster.hold(B, block(3, 0), 40);
 
@@ -199,7 +205,7 @@ class PrefetcherTest {
     cluster.hold(A, block(0, 0), 10).hold(A, block(1, 0), 10).hold(A, block(2, 0), 10);
     cluster.holdFetches();
     Prefetcher p = prefetcher(1, 10, 0);
-    p.onScheduled(placement(new ReduceAssignment(0, SELF, 0, 30)), List.of());
+    schedule(p, placement(new ReduceAssignment(0, SELF, 0, 30)));
     CompletableFuture<Void> settled = p.whenSettled(List.of(block(2, 0)));
 
     p.forgetShuffle(SHUFFLE);
@@ -220,7 +226,7 @@ class PrefetcherTest {
     }
     Prefetcher p = prefetcher(3, 1000, 10_000);
 
-    p.onScheduled(placement(new ReduceAssignment(0, SELF, 0, 3000)), List.of());
+    schedule(p, placement(new ReduceAssignment(0, SELF, 0, 3000)));
 
     // 1000 bytes at 10,000 bytes/s: each fetch 100 ms after the one before
     assertEquals(List.of(100_000_000L, 200_000_000L), timer.delaysNanos);
@@ -230,10 +236,10 @@ class PrefetcherTest {
   @Test
   void aDisabledPrefetcher_copiesNothing() {
     cluster.hold(A, block(0, 0), 10);
-    Prefetcher p = new Prefetcher(storage.store(), storage.copies(), cluster, cluster, SELF, counters, timer,
-        new Prefetcher.Limits(false, 4, 1 << 20, 0), clock);
+    Prefetcher p = new Prefetcher(storage.store(), storage.copies(), cluster, cluster, storage.placements(), SELF,
+        counters, timer, new Prefetcher.Limits(false, 4, 1 << 20, 0), clock);
 
-    p.onScheduled(placement(new ReduceAssignment(0, SELF, 0, 10)), List.of());
+    schedule(p, placement(new ReduceAssignment(0, SELF, 0, 10)));
     p.onMapOutput(SHUFFLE, A, List.of(new BlockSize(block(0, 0), 10)));
 
     assertEquals(0, cluster.locates());

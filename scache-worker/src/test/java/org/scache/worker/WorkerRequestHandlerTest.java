@@ -56,7 +56,6 @@ class WorkerRequestHandlerTest {
   private final ScriptedConnections master = new ScriptedConnections((peer, m) ->
       ScriptedConnections.answer(new Message.Ack()));
   private final WorkerCounters counters = new WorkerCounters();
-  private final ScheduledPeers peers = new ScheduledPeers();
   private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
   private final AtomicReference<WorkerRequestHandler.Parts> parts = new AtomicReference<>();
   private boolean digestRequired;
@@ -84,13 +83,13 @@ class WorkerRequestHandlerTest {
 
   private void ready() {
     BlockStore store = storage.store();
-    Prefetcher prefetcher = new Prefetcher(store, storage.copies(), cluster, cluster, SELF, counters, timer,
+    Prefetcher prefetcher = new Prefetcher(store, storage.copies(), cluster, cluster, storage.placements(), SELF, counters, timer,
         new Prefetcher.Limits(true, 4, 1 << 20, 0), Clock.SYSTEM);
     BlockReader reader = new BlockReader(store, storage.reads(), cluster, cluster, SELF, Duration.ofSeconds(5),
-        counters, new ReduceInputLocator(cluster, timer, Clock.SYSTEM, Duration.ofSeconds(5)), peers, prefetcher);
+        counters, new ReduceInputLocator(cluster, timer, Clock.SYSTEM, Duration.ofSeconds(5)), storage.placements(), prefetcher);
     AppSecrets secrets = new AppSecrets(app -> CompletableFuture.completedFuture(new byte[16]));
-    parts.set(new WorkerRequestHandler.Parts(storage.puts(), reader, new MasterMessages(store, peers, prefetcher),
-        new ApplicationShuffles(store, prefetcher, peers, masterLink, secrets, counters), counters, digestRequired,
+    parts.set(new WorkerRequestHandler.Parts(storage.puts(), reader, new MasterMessages(store, prefetcher),
+        new ApplicationShuffles(store, prefetcher, masterLink, secrets, counters), counters, digestRequired,
         () -> Map.of("blocks", (long) store.blockCount()), () -> {
           throw new IllegalStateException("no shared memory in this test");
         }));
@@ -263,7 +262,7 @@ class WorkerRequestHandlerTest {
     send(new Message.ShuffleScheduled(placement, List.of(), 0));
 
     assertInstanceOf(Message.Ack.class, answer().message());
-    assertTrue(peers.isPlaced(SHUFFLE));
+    assertTrue(storage.placements().isPlaced(SHUFFLE));
     assertTrue(storage.store().isCopy(block(0, 0)));
   }
 

@@ -1,31 +1,39 @@
 package org.scache.worker;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.scache.common.ShuffleKey;
+import org.scache.common.WorkerInfo;
 import org.scache.common.shuffle.ReduceAssignment;
 import org.scache.common.shuffle.ReduceMove;
 import org.scache.common.shuffle.ShufflePlacement;
 
 /**
- * What a worker knows of the pre-schedule, for choosing what to spill: each placed shuffle's
- * submission time and the round of each of its reduces, and the rounds the master reports as kept
- * only in part somewhere in the cluster. Rounds come with the schedule ({@code SHUFFLE_SCHEDULED}
+ * What a worker knows of the pre-schedule, the one place the master's placements are read into:
+ * each placed shuffle's submission time, the worker and round of each of its reduces (as placed, or
+ * as a later shuffle's placement moved them), every worker the placement involves, and the rounds the
+ * master reports as kept only in part somewhere in the cluster. The spill order reads the rounds, the
+ * prefetcher copies the first rounds' inputs first, and a read that cannot reach the master looks for
+ * a block on the placement's workers. Rounds come with the schedule ({@code SHUFFLE_SCHEDULED}
  * carries each reduce's round, computed by the master from its worker's position and
  * {@code scache.master.schedule.slots.per.worker}); since every worker runs its round k at about
  * the same time, a round number names a cluster-wide unit. Thread-safe.
  */
-final class RoundBook {
+final class PlacementBook {
   /** Where a reduce of a placed shuffle runs: its shuffle's submission time and its round. */
   record Placement(long submissionTimeMillis, int round) {}
 
   private static final class Shuffle {
     final long submissionTimeMillis;
     final Map<Integer, Integer> roundOfReduce = new HashMap<>();
+    final Map<Integer, WorkerInfo> workerOfReduce = new HashMap<>();
+    final Map<String, WorkerInfo> workers = new LinkedHashMap<>();
     final Set<Integer> incompleteInCluster = new HashSet<>();
 
     Shuffle(long submissionTimeMillis) {
@@ -35,22 +43,60 @@ final class RoundBook {
 
   private final Map<ShuffleKey, Shuffle> shuffles = new HashMap<>();
 
-  /** Learns a placement, and the new rounds of the earlier shuffles' reduces it moved or re-rounded. */
+  /**
+   * Learns a placement, and the new workers and rounds of the earlier shuffles' reduces it moved or
+   * re-rounded.
+   */
   synchronized void scheduled(ShufflePlacement s, long submissionTimeMillis, List<ReduceMove> moves) {
     ShuffleKey key = new ShuffleKey(s.appId(), s.shuffleId());
     Shuffle shuffle = shuffles.computeIfAbsent(key, k -> new Shuffle(submissionTimeMillis));
     Map<Integer, Integer> rounds = new HashMap<>();
     for (ReduceAssignment a : s.assignments()) {
       shuffle.roundOfReduce.put(a.reduceId(), a.round());
+      shuffle.workerOfReduce.put(a.reduceId(), a.worker());
+      shuffle.workers.put(a.worker().workerId(), a.worker());
       rounds.put(a.reduceId(), a.round());
     }
     for (ReduceMove move : moves) {
       Shuffle earlier = shuffles.get(new ShuffleKey(s.appId(), move.shuffleId()));
+      if (earlier == null) {
+        continue;
+      }
+      earlier.workerOfReduce.put(move.reduceId(), move.to());
+      earlier.workers.put(move.to().workerId(), move.to());
       Integer round = rounds.get(move.reduceId());
-      if (earlier != null && round != null) {
+      if (round != null) {
         earlier.roundOfReduce.put(move.reduceId(), round);
       }
     }
+  }
+
+  /** Whether a placement of {@code shuffle} reached this worker. */
+  synchronized boolean isPlaced(ShuffleKey shuffle) {
+    return shuffles.containsKey(shuffle);
+  }
+
+  /**
+   * The workers to ask for a block of {@code reduceId} when the master cannot say where it is: the
+   * reduce's own worker first (its input was prefetched there), then every other worker of the
+   * placement; never {@code self}.
+   */
+  synchronized List<WorkerInfo> candidates(ShuffleKey shuffle, int reduceId, String self) {
+    Shuffle s = shuffles.get(shuffle);
+    List<WorkerInfo> out = new ArrayList<>();
+    if (s == null) {
+      return out;
+    }
+    WorkerInfo own = s.workerOfReduce.get(reduceId);
+    if (own != null && !own.workerId().equals(self)) {
+      out.add(own);
+    }
+    for (WorkerInfo w : s.workers.values()) {
+      if (!w.workerId().equals(self) && !out.contains(w)) {
+        out.add(w);
+      }
+    }
+    return out;
   }
 
   /** The placement of a reduce, empty while its shuffle is not placed. */
