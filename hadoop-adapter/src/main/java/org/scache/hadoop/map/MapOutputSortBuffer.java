@@ -15,20 +15,21 @@ import org.apache.hadoop.util.Progressable;
 /**
  * A map's output records, serialized into one growing byte array with a small index per record,
  * sorted by (partition, key) with the job's sorter and key comparator, and read back one partition
- * at a time as Hadoop's RawKeyValueIterator (the shape the IFile writer and the combiner take).
+ * at a time as Hadoop's RawKeyValueIterator (the shape the IFile writer and the combiner take). The
+ * sort moves the index entries themselves, as Hadoop's own buffer does, so that a comparison reads
+ * entries the sort is already walking rather than jumping through an array of positions.
  */
 final class MapOutputSortBuffer<K, V> implements IndexedSortable {
   /** Index entries per record: partition, key start, value start, value end. */
   private static final int META = 4;
   /** Bytes one record's index costs, counted against the sort buffer like Hadoop's kvmeta. */
-  static final int INDEX_BYTES_PER_RECORD = META * 4 + 4;
+  static final int INDEX_BYTES_PER_RECORD = META * 4;
 
   private final DataOutputBuffer data;
   private final Serializer<K> keySerializer;
   private final Serializer<V> valueSerializer;
   private final RawComparator<K> comparator;
   private int[] meta = new int[META * 1024];
-  private int[] order = new int[0];
   private int count;
   private byte[] sortedData;
 
@@ -72,10 +73,6 @@ final class MapOutputSortBuffer<K, V> implements IndexedSortable {
   /** Sorts the records by partition, then key. */
   void sort(IndexedSorter sorter, Progressable progress) {
     sortedData = data.getData();
-    order = new int[count];
-    for (int i = 0; i < count; i++) {
-      order[i] = i;
-    }
     if (count > 1) {
       sorter.sort(this, 0, count, progress);
     }
@@ -87,7 +84,7 @@ final class MapOutputSortBuffer<K, V> implements IndexedSortable {
     int pos = 0;
     for (int p = 0; p < partitions; p++) {
       starts[p] = pos;
-      while (pos < count && meta[META * order[pos]] == p) {
+      while (pos < count && meta[META * pos] == p) {
         pos++;
       }
     }
@@ -99,7 +96,7 @@ final class MapOutputSortBuffer<K, V> implements IndexedSortable {
   long serializedBytes(int from, int to) {
     long bytes = 0;
     for (int i = from; i < to; i++) {
-      int m = META * order[i];
+      int m = META * i;
       bytes += meta[m + 3] - meta[m + 1];
     }
     return bytes;
@@ -113,14 +110,13 @@ final class MapOutputSortBuffer<K, V> implements IndexedSortable {
   void clear() {
     data.reset();
     count = 0;
-    order = new int[0];
     sortedData = null;
   }
 
   @Override
   public int compare(int i, int j) {
-    int a = META * order[i];
-    int b = META * order[j];
+    int a = META * i;
+    int b = META * j;
     int byPartition = Integer.compare(meta[a], meta[b]);
     if (byPartition != 0) {
       return byPartition;
@@ -131,9 +127,13 @@ final class MapOutputSortBuffer<K, V> implements IndexedSortable {
 
   @Override
   public void swap(int i, int j) {
-    int t = order[i];
-    order[i] = order[j];
-    order[j] = t;
+    int a = META * i;
+    int b = META * j;
+    for (int k = 0; k < META; k++) {
+      int t = meta[a + k];
+      meta[a + k] = meta[b + k];
+      meta[b + k] = t;
+    }
   }
 
   private final class SortedRecords implements RawKeyValueIterator {
@@ -161,14 +161,14 @@ final class MapOutputSortBuffer<K, V> implements IndexedSortable {
 
     @Override
     public DataInputBuffer getKey() {
-      int m = META * order[pos];
+      int m = META * pos;
       key.reset(sortedData, meta[m + 1], meta[m + 2] - meta[m + 1]);
       return key;
     }
 
     @Override
     public DataInputBuffer getValue() {
-      int m = META * order[pos];
+      int m = META * pos;
       value.reset(sortedData, meta[m + 2], meta[m + 3] - meta[m + 2]);
       return value;
     }
