@@ -125,7 +125,8 @@ class MasterLinkTest {
     Await.until(() -> reported(c).size() == 2, WAIT, "the inventory is reported");
     assertInstanceOf(Message.RegisterWorker.class, c.sent().get(0).message());
     assertEquals(Set.of(new BlockSize(block(0, 0), 10), new BlockSize(block(0, 1), 20)), Set.copyOf(reported(c)));
-    assertTrue(c.sent().stream().allMatch(s -> s.peer().equals(MASTER) && s.credentials().isPresent()));
+    assertTrue(c.sent().stream().allMatch(s -> s.peer().equals(MASTER)
+        && s.credentials().map(Credentials::isCluster).orElse(false)), () -> "sent: " + c.sent());
   }
 
   @Test

@@ -159,7 +159,13 @@ class WorkerRequestHandlerTest {
   void aPut_streamsItsPayloadIntoTheStore_andIsAcknowledgedOnceWhole() {
     ready();
 
-    long id = send(new Message.PutBlock(block(0, 0)), filled(100, 1), filled(50, 2));
+    long id = nextId++;
+    channel.writeInbound(new InboundFrame(id, new Message.PutBlock(block(0, 0)), Optional.empty(), 150));
+    channel.writeInbound(new PayloadChunk(Unpooled.wrappedBuffer(filled(100, 1)), false));
+    channel.runPendingTasks();
+    assertTrue(channel.outboundMessages().isEmpty(), "no answer before the last of the payload");
+    assertFalse(storage.store().contains(block(0, 0)));
+    channel.writeInbound(new PayloadChunk(Unpooled.wrappedBuffer(filled(50, 2)), true));
 
     OutboundFrame ack = answer();
     assertEquals(id, ack.requestId());
