@@ -2,6 +2,7 @@ package org.scache.spark.bench;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,26 +34,10 @@ public final class SparkBenchDriver {
     long size = Long.parseLong(o.get("size"));
     int maps = Integer.parseInt(o.get("maps"));
     int reduces = Integer.parseInt(o.get("reduces"));
-    int executors = Integer.parseInt(o.get("executors"));
-    int cores = Integer.parseInt(o.get("executor-cores"));
-    SparkConf conf = new SparkConf().setMaster(o.get("spark-master"))
-        .setAppName(o.get("program") + "-" + o.get("shuffle"))
-        .set("spark.ui.enabled", "false")
-        .set("spark.executor.cores", Integer.toString(cores))
-        .set("spark.cores.max", Integer.toString(executors * cores))
-        .set("spark.executor.memory", o.get("executor-memory"))
-        .set("spark.executor.extraClassPath", o.get("extra-class-path"))
-        .set("spark.executor.extraJavaOptions", String.join(" ", SparkJavaOptions.JAVA_OPENS))
-        .set("spark.serializer", "org.apache.spark.serializer.KryoSerializer")
+    SparkConf conf = BenchApplication.conf(o, o.get("program") + "-" + o.get("shuffle"))
         .set("spark.default.parallelism", Integer.toString(reduces));
-    if (scache) {
-      conf.set("spark.shuffle.manager", ScacheShuffleManager.class.getName())
-          .set("spark.plugins", "org.scache.spark.ScachePlacementPlugin")
-          .set("spark.scache.client.master.address", o.get("scache-master"))
-          .set("spark.scache.worker.rpc.port", o.get("scache-worker-port"));
-    }
     try (JavaSparkContext sc = new JavaSparkContext(conf)) {
-      awaitExecutors(sc, executors);
+      BenchApplication.awaitExecutors(sc, o);
       if (program == null) {
         BenchJobs.teraGen(sc, size, maps, o.get("data"));
         return;
@@ -89,32 +74,10 @@ public final class SparkBenchDriver {
     return hosts;
   }
 
-  private static void awaitExecutors(JavaSparkContext sc, int executors) throws InterruptedException {
-    long deadline = System.nanoTime() + 120_000_000_000L;
-    // the driver is listed among the executors
-    while (sc.sc().statusTracker().getExecutorInfos().length < executors + 1) {
-      if (System.nanoTime() > deadline) {
-        throw new IllegalStateException("only " + (sc.sc().statusTracker().getExecutorInfos().length - 1) + " of "
-            + executors + " executors registered within 120 s");
-      }
-      Thread.sleep(200);
-    }
-  }
-
   private static Map<String, String> options(String[] args) {
-    Map<String, String> o = new HashMap<>();
-    for (int i = 0; i + 1 < args.length; i += 2) {
-      if (!args[i].startsWith("--")) {
-        throw new IllegalArgumentException("expected --name value pairs, not " + List.of(args));
-      }
-      o.put(args[i].substring(2), args[i + 1]);
-    }
-    for (String required : List.of("program", "shuffle", "size", "maps", "reduces", "spark-master", "executors",
-        "executor-cores", "executor-memory", "extra-class-path", "figures")) {
-      if (!o.containsKey(required)) {
-        throw new IllegalArgumentException("--" + required + " is required");
-      }
-    }
+    List<String> required = new ArrayList<>(BenchApplication.CLUSTER_OPTIONS);
+    required.addAll(List.of("program", "size", "maps", "reduces", "figures"));
+    Map<String, String> o = BenchApplication.options(args, required);
     if (Files.isDirectory(Path.of(o.get("figures")))) {
       throw new IllegalArgumentException("--figures names a file");
     }

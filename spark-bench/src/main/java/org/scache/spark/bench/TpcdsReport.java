@@ -1,0 +1,135 @@
+package org.scache.spark.bench;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.ToDoubleFunction;
+import org.scache.bench.Stats;
+
+/**
+ * What the TPC-DS benchmark's runs say: per link rate and query, the medians of each shuffle and SCache's
+ * ratio to the sort shuffle; over all queries, the sum of the medians and the mean reduction (the
+ * paper's figure); the runs as CSV; a chart per link rate; and the problems (failed queries, rows that
+ * differ from the sort shuffle's).
+ */
+final class TpcdsReport {
+  private final List<TpcdsBenchmark.Row> rows;
+
+  TpcdsReport(List<TpcdsBenchmark.Row> rows) {
+    this.rows = List.copyOf(rows);
+  }
+
+  /** Failed queries, and queries whose rows differ from their first run on the sort shuffle. */
+  int problems() {
+    return problemLines().size();
+  }
+
+  private List<String> problemLines() {
+    Map<String, String> expected = new HashMap<>();
+    for (TpcdsBenchmark.Row r : rows) {
+      if (r.query().shuffle().equals("sort") && !r.query().failed()) {
+        expected.putIfAbsent(r.query().query(), r.query().digest());
+      }
+    }
+    List<String> problems = new ArrayList<>();
+    for (TpcdsBenchmark.Row r : rows) {
+      QueryFigures q = r.query();
+      String at = q.query() + " on " + q.shuffle() + " at " + link(r.mbit()) + ", repetition " + r.repetition();
+      if (q.failed()) {
+        problems.add(at + " FAILED: " + q.failure());
+      } else if (!q.digest().equals(expected.get(q.query()))) {
+        problems.add(at + ": rows DIFFER (" + q.rows() + " rows, digest " + q.digest() + " against "
+            + expected.get(q.query()) + ")");
+      }
+    }
+    return problems;
+  }
+
+  String summary() {
+    StringBuilder sb = new StringBuilder();
+    for (int mbit : linkRates()) {
+      sb.append(String.format(Locale.ROOT, "%nnode links: %s%n%-6s %9s %9s %7s %11s %11s %11s %11s %11s%n",
+          link(mbit), "query", "sort s", "SCache s", "ratio", "shuffle MiB", "wait sort s", "wait SC s",
+          "sent sort", "sent SC"));
+      double sortSum = 0;
+      double scacheSum = 0;
+      List<Double> ratios = new ArrayList<>();
+      for (Map.Entry<String, List<TpcdsBenchmark.Row>> e : byQuery(mbit).entrySet()) {
+        double sort = median(e.getValue(), "sort", q -> q.millis() / 1e3);
+        double scache = median(e.getValue(), "scache", q -> q.millis() / 1e3);
+        double ratio = Stats.ratio(scache, sort);
+        sortSum += sort;
+        scacheSum += scache;
+        ratios.add(ratio);
+        sb.append(String.format(Locale.ROOT, "%-6s %9.1f %9.1f %6.2fx %11.1f %11.1f %11.1f %10.0fM %10.0fM%n",
+            e.getKey(), sort, scache, ratio, median(e.getValue(), "sort", q -> q.shuffleWriteBytes() / 1048576.0),
+            median(e.getValue(), "sort", q -> q.fetchWaitTotalMs() / 1e3),
+            median(e.getValue(), "scache", q -> q.fetchWaitTotalMs() / 1e3),
+            medianSent(e.getValue(), "sort") / 1048576.0, medianSent(e.getValue(), "scache") / 1048576.0));
+      }
+      double logSum = ratios.stream().mapToDouble(Math::log).sum();
+      sb.append(String.format(Locale.ROOT, "%-6s %9.1f %9.1f %6.2fx   geometric mean of the ratios %.2fx, mean "
+          + "reduction %.0f %%%n", "all", sortSum, scacheSum, Stats.ratio(scacheSum, sortSum),
+          Math.exp(logSum / ratios.size()), 100 * ratios.stream().mapToDouble(r -> 1 - r).average().orElse(0)));
+    }
+    List<String> problems = problemLines();
+    sb.append(problems.isEmpty() ? "every query's rows equal the sort shuffle's\n"
+        : String.join("\n", problems) + "\n");
+    return sb.toString();
+  }
+
+  String csv() {
+    StringBuilder sb = new StringBuilder("link_mbit,repetition,query,shuffle,ms,rows,digest,failure,stages,tasks,"
+        + "shuffle_write_bytes,shuffle_read_bytes,fetch_wait_total_ms,fetch_wait_max_ms,cpu_ms,sent_bytes\n");
+    for (TpcdsBenchmark.Row r : rows) {
+      QueryFigures q = r.query();
+      sb.append(String.join(",", Integer.toString(r.mbit()), Integer.toString(r.repetition()), q.query(), q.shuffle(),
+          Long.toString(q.millis()), Integer.toString(q.rows()), q.digest(), q.failure(), Integer.toString(q.stages()),
+          Integer.toString(q.tasks()), Long.toString(q.shuffleWriteBytes()), Long.toString(q.shuffleReadBytes()),
+          Long.toString(q.fetchWaitTotalMs()), Long.toString(q.fetchWaitMaxMs()), Long.toString(q.cpuMs()),
+          Long.toString(r.sent()))).append('\n');
+    }
+    return sb.toString();
+  }
+
+  /** Per link rate, each query's median time on each shuffle as bars ({@code tpcds-<rate>.png}). */
+  void charts(Path dir) throws IOException {
+    for (int mbit : linkRates()) {
+      List<QueryTimeChart.Query> queries = new ArrayList<>();
+      byQuery(mbit).forEach((query, list) -> queries.add(new QueryTimeChart.Query(query,
+          median(list, "sort", q -> q.millis() / 1e3), median(list, "scache", q -> q.millis() / 1e3))));
+      QueryTimeChart.write(dir.resolve("tpcds-" + link(mbit).replace(" ", "").replace("/", "") + ".png"),
+          "TPC-DS queries, " + link(mbit) + " node links: Spark's sort shuffle and SCache", queries);
+    }
+  }
+
+  private List<Integer> linkRates() {
+    return rows.stream().map(TpcdsBenchmark.Row::mbit).distinct().toList();
+  }
+
+  private Map<String, List<TpcdsBenchmark.Row>> byQuery(int mbit) {
+    Map<String, List<TpcdsBenchmark.Row>> out = new LinkedHashMap<>();
+    rows.stream().filter(r -> r.mbit() == mbit).forEach(r -> out.computeIfAbsent(r.query().query(),
+        k -> new ArrayList<>()).add(r));
+    return out;
+  }
+
+  private double median(List<TpcdsBenchmark.Row> runs, String shuffle, ToDoubleFunction<QueryFigures> f) {
+    return Stats.median(runs.stream().filter(r -> r.query().shuffle().equals(shuffle) && !r.query().failed())
+        .map(r -> f.applyAsDouble(r.query())).toList());
+  }
+
+  private double medianSent(List<TpcdsBenchmark.Row> runs, String shuffle) {
+    return Stats.median(runs.stream().filter(r -> r.query().shuffle().equals(shuffle) && !r.query().failed())
+        .map(r -> (double) r.sent()).toList());
+  }
+
+  private static String link(int mbit) {
+    return mbit == 0 ? "unshaped" : mbit + " Mbit/s";
+  }
+}
