@@ -27,7 +27,7 @@ import scala.math.Ordering;
 /**
  * A reduce task's reader of a range of reduce partitions and map outputs, every form Spark asks for
  * (whole partitions, coalesced partition ranges, adaptive skew splits by map range). Blocks come from
- * this node's worker, one reduce partition at a time; each is decoded with Spark's own streams, then
+ * this node's worker, reduce partition by reduce partition, the next ones asked for ahead; each is decoded with Spark's own streams, then
  * aggregated and sorted as Spark's own reader does.
  */
 final class ScacheShuffleReader<K, C> implements ShuffleReader<K, C> {
@@ -65,7 +65,8 @@ final class ScacheShuffleReader<K, C> implements ShuffleReader<K, C> {
     }
     byReduce.values().forEach(list -> list.sort((a, b) -> Integer.compare(a.mapIndex(), b.mapIndex())));
     boolean everyMap = startMapIndex == 0 && endMapIndex >= handle.numMaps();
-    ReduceBlockSource source = new ReduceBlockSource(client, handle.appId(), handle.shuffleId(), everyMap, metrics);
+    ReduceBlockSource source = new ReduceBlockSource(client, handle.appId(), handle.shuffleId(), everyMap, metrics,
+        byReduce, env.conf().getSizeAsBytes("spark.reducer.maxSizeInFlight", "48m"));
 
     Iterator<Product2<Object, Object>> records = new RecordIterator(source, byReduce, env.serializerManager(),
         dep.serializer().newInstance());
