@@ -11,13 +11,18 @@ import org.scache.common.shuffle.ShuffleSpec;
  * input size of every map (empty when unknown), the reduce stage it feeds when that stage reads
  * several shuffles, a predictor overriding the partitioner's rule (empty to follow it), and how many
  * reduces the framework runs at once on a worker's node ({@link ShuffleSpec#MASTER_SLOTS}: the master's
- * configured number), from which the master numbers the rounds of the placement.
+ * configured number), from which the master numbers the rounds of the placement, and whether one
+ * reduce task may read a range of consecutive reduces ({@link ShuffleSpec#readsRanges()}).
  */
 public record ShuffleHints(List<Long> mapInputBytes, int stageId, Optional<PredictorKind> predictor,
-    int slotsPerWorker) {
+    int slotsPerWorker, boolean readsRanges) {
   /** No input sizes, no shared stage, the paper's predictor rule, the master's slots. */
   public static final ShuffleHints NONE = new ShuffleHints(List.of(), ShuffleSpec.NO_STAGE, Optional.empty(),
       ShuffleSpec.MASTER_SLOTS);
+
+  public ShuffleHints(List<Long> mapInputBytes, int stageId, Optional<PredictorKind> predictor, int slotsPerWorker) {
+    this(mapInputBytes, stageId, predictor, slotsPerWorker, false);
+  }
 
   public ShuffleHints {
     mapInputBytes = List.copyOf(mapInputBytes);
@@ -37,16 +42,24 @@ public record ShuffleHints(List<Long> mapInputBytes, int stageId, Optional<Predi
 
   /** These hints, for a shuffle feeding reduce stage {@code stageId} with other shuffles. */
   public ShuffleHints inStage(int stageId) {
-    return new ShuffleHints(mapInputBytes, stageId, predictor, slotsPerWorker);
+    return new ShuffleHints(mapInputBytes, stageId, predictor, slotsPerWorker, readsRanges);
   }
 
   /** These hints with the predictor forced to {@code kind}. */
   public ShuffleHints withPredictor(PredictorKind kind) {
-    return new ShuffleHints(mapInputBytes, stageId, Optional.of(kind), slotsPerWorker);
+    return new ShuffleHints(mapInputBytes, stageId, Optional.of(kind), slotsPerWorker, readsRanges);
   }
 
   /** These hints, for a framework that runs {@code slots} reduces at once on a worker's node. */
   public ShuffleHints withSlotsPerWorker(int slots) {
-    return new ShuffleHints(mapInputBytes, stageId, predictor, slots);
+    return new ShuffleHints(mapInputBytes, stageId, predictor, slots, readsRanges);
+  }
+
+  /**
+   * These hints, for a shuffle one of whose reduce tasks may read a range of consecutive reduces: the
+   * master then places consecutive reduces on the same worker.
+   */
+  public ShuffleHints readingRanges() {
+    return new ShuffleHints(mapInputBytes, stageId, predictor, slotsPerWorker, true);
   }
 }

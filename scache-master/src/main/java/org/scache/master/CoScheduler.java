@@ -20,8 +20,8 @@ import org.scache.master.predict.LinearRegressionPredictor;
 import org.scache.master.predict.ObservedMapOutput;
 import org.scache.master.predict.ReducePrediction;
 import org.scache.master.predict.SamplingPredictor;
-import org.scache.master.schedule.AccumulatedSchedule;
 import org.scache.master.schedule.AccumulatedScheduler;
+import org.scache.master.schedule.ContiguousRangeScheduler;
 import org.scache.master.schedule.HeuristicMinHeapScheduler;
 import org.scache.master.schedule.HostPlacement;
 import org.scache.sampling.SplitSample;
@@ -33,11 +33,14 @@ import org.slf4j.LoggerFactory;
  * The DAG co-scheduler of the paper (Sections III-B and IV-A): decides when a shuffle has been
  * observed enough, predicts every reduce's size with the predictor the partitioner calls for, and
  * places the reduces with Algorithm 1, or Algorithm 2 when earlier shuffles of the same reduce stage
- * were placed already. Not thread-safe: the master calls it under the shuffle registry's lock.
+ * were placed already; a shuffle whose reduce tasks may read ranges of consecutive reduces is placed in
+ * contiguous runs ({@link ContiguousRangeScheduler}) instead of Algorithm 1. Not thread-safe: the master calls it under the shuffle registry's lock.
  */
 final class CoScheduler {
   static final String MIN_HEAP = "heuristic-minheap";
   static final String ACCUMULATED = "accumulated";
+  static final String CONTIGUOUS = "contiguous-ranges";
+  static final String ACCUMULATED_CONTIGUOUS = "accumulated-contiguous-ranges";
   private static final Logger LOG = LoggerFactory.getLogger(CoScheduler.class);
 
   /** A placement just made, the re-shuffles it orders, and when it was made. */
@@ -220,15 +223,18 @@ final class CoScheduler {
     HostPlacement placed;
     String policy;
     Stage stage = null;
+    boolean ranges = shape.readsRanges();
     if (shape.stageId() == ShuffleSpec.NO_STAGE) {
-      placed = new HeuristicMinHeapScheduler().schedule(mapCount, hosts, predictions);
-      policy = MIN_HEAP;
+      placed = ranges ? new ContiguousRangeScheduler().schedule(mapCount, hosts, predictions)
+          : new HeuristicMinHeapScheduler().schedule(mapCount, hosts, predictions);
+      policy = ranges ? CONTIGUOUS : MIN_HEAP;
     } else {
       stage = stages.computeIfAbsent(new StageKey(shape.appId(), shape.stageId()), k -> new Stage());
       stage.shuffles.removeIf(id -> sameApp.apply(id).flatMap(ShuffleState::schedule).isEmpty());
-      AccumulatedSchedule acc = stage.scheduler.schedule(mapCount, hosts, predictions);
-      placed = acc.result();
-      policy = stage.shuffles.isEmpty() ? MIN_HEAP : ACCUMULATED;
+      placed = ranges ? stage.scheduler.scheduleContiguous(mapCount, hosts, predictions)
+          : stage.scheduler.schedule(mapCount, hosts, predictions).result();
+      policy = stage.shuffles.isEmpty() ? (ranges ? CONTIGUOUS : MIN_HEAP)
+          : (ranges ? ACCUMULATED_CONTIGUOUS : ACCUMULATED);
     }
     long[] predictedBytes = new long[shape.numReduces()];
     Arrays.fill(predictedBytes, ReduceAssignment.UNKNOWN_SIZE);

@@ -228,4 +228,35 @@ class CoSchedulerTest {
     assertEquals(java.util.Set.of(0, 1), schedule(master).orElseThrow().result().assignments().stream()
         .map(a -> a.round()).collect(java.util.stream.Collectors.toSet()), "the master's one slot: two rounds");
   }
+
+  private ShuffleState rangeShuffle(int id, int reduces, int stage) {
+    ShuffleState s = new ShuffleState(new ShuffleKey("app", id));
+    s.register(new ShuffleSpec("app", id, 1, reduces, PartitionerKind.HASH, clock.millis(), List.of(), stage,
+        Optional.empty(), ShuffleSpec.MASTER_SLOTS, true));
+    shuffles.put(id, s);
+    return s;
+  }
+
+  private static List<String> workersInOrder(ShufflePlacement p) {
+    return p.assignments().stream().map(a -> a.worker().workerId()).toList();
+  }
+
+  @Test
+  void shuffleReadInRanges_isPlacedInRunsOfConsecutiveReduces_andItsStagesNextShuffleKeepsThem() {
+    ShuffleState first = rangeShuffle(50, 6, 3);
+    finish(first, 0, "w2", 10, 10, 10, 10, 10, 10);
+    ShufflePlacement a = schedule(first).orElseThrow().result();
+    assertEquals(CoScheduler.CONTIGUOUS, a.policy());
+    List<String> runs = workersInOrder(a);
+    assertEquals(List.of(runs.get(0), runs.get(0), runs.get(2), runs.get(2), runs.get(4), runs.get(4)), runs,
+        "two consecutive reduces per worker");
+    assertEquals(3, new java.util.HashSet<>(runs).size());
+
+    ShuffleState second = rangeShuffle(51, 6, 3);
+    finish(second, 0, "w0", 20, 20, 20, 20, 20, 20);
+    CoScheduler.Decision d = schedule(second).orElseThrow();
+    assertEquals(CoScheduler.ACCUMULATED_CONTIGUOUS, d.result().policy());
+    assertEquals(runs, workersInOrder(d.result()), "a join's two sides keep the same runs");
+    assertTrue(d.moves().stream().noneMatch(ReduceMove::changesWorker));
+  }
 }

@@ -56,12 +56,15 @@ final class DriverShuffles implements AutoCloseable {
     Optional<SparkContext> sc = Optional.ofNullable(SparkContext$.MODULE$.getActive().getOrElse(() -> null));
     Optional<String> sqlExecution = sc.map(s -> s.getLocalProperty(SQL_EXECUTION_ID));
     int stage = stages.stageOf(dep.partitioner(), sqlExecution);
+    ShuffleHints hints = ShuffleHints.NONE.inStage(stage)
+        .withSlotsPerWorker(sc.map(DriverShuffles::slotsPerHost).orElse(0));
+    boolean ranges = sqlExecution.isPresent() && sc.map(DriverShuffles::coalescesPartitions).orElse(false);
     c.registerShuffle(shuffleId, numMaps, dep.partitioner().numPartitions(), kind,
-        ShuffleHints.NONE.inStage(stage).withSlotsPerWorker(sc.map(DriverShuffles::slotsPerHost).orElse(0)));
+        ranges ? hints.readingRanges() : hints);
     placements.remove(shuffleId);
     LOG.info("shuffle {} through SCache: {} maps, {} reduces, {} partitioner, stage {}{}", shuffleId, numMaps,
         dep.partitioner().numPartitions(), kind, stage, sqlExecution.map(id -> " (SQL execution " + id + ")")
-            .orElse(" (thread " + Thread.currentThread().getName() + ")"));
+            .orElse(" (thread " + Thread.currentThread().getName() + ")") + (ranges ? ", read in ranges" : ""));
     if (kind != PartitionerKind.HASH && numMaps > 0 && conf.get(SparkScacheOptions.SAMPLING_ENABLED)) {
       Runnable job = () -> sample(shuffleId, dep);
       if (Thread.currentThread().getName().equals(DAG_EVENT_LOOP)) {
@@ -71,6 +74,15 @@ final class DriverShuffles implements AutoCloseable {
         job.run();
       }
     }
+  }
+
+  /**
+   * Whether Spark SQL's adaptive execution may coalesce a shuffle's partitions, so that one reduce task
+   * reads a range of consecutive reduces (both settings are on by default in Spark 3.5).
+   */
+  static boolean coalescesPartitions(SparkContext sc) {
+    return sc.conf().getBoolean("spark.sql.adaptive.enabled", true)
+        && sc.conf().getBoolean("spark.sql.adaptive.coalescePartitions.enabled", true);
   }
 
   /**

@@ -101,6 +101,20 @@ final class WireReader {
     return n;
   }
 
+  /** Whether bytes are left: a field added at the end of a message may be absent from older forms. */
+  boolean hasMore() {
+    return in.isReadable();
+  }
+
+  /** A flag: one byte, 0 or 1. */
+  boolean readFlag(String what) throws MalformedMessageException {
+    int b = readUnsignedByte(what);
+    if (b > 1) {
+      throw new MalformedMessageException(what + " must be 0 or 1, not " + b);
+    }
+    return b == 1;
+  }
+
   void expectEnd(String what) throws MalformedMessageException {
     if (in.isReadable()) {
       throw new MalformedMessageException(in.readableBytes() + " unexpected trailing bytes after " + what);

@@ -9,11 +9,13 @@ import java.util.Optional;
  * partitioner, when it was submitted, and what helps predict and place it: every map's input size
  * (empty when unknown), the reduce stage it feeds ({@link #NO_STAGE} when it is the stage's only
  * shuffle), a predictor that overrides the paper's rule (empty to follow it), and how many of its
- * reduces a worker's node runs at once ({@link #MASTER_SLOTS}: the master's configured number).
+ * reduces a worker's node runs at once ({@link #MASTER_SLOTS}: the master's configured number), and
+ * whether one reduce task may read a range of consecutive reduces ({@code readsRanges}: Spark's adaptive
+ * execution coalesces small partitions), so that the master places consecutive reduces together.
  */
 public record ShuffleSpec(String appId, int shuffleId, int numMaps, int numReduces, PartitionerKind partitioner,
     long submissionTimeMillis, List<Long> mapInputBytes, int stageId, Optional<PredictorKind> predictor,
-    int slotsPerWorker) {
+    int slotsPerWorker, boolean readsRanges) {
   /** The stage id of a shuffle that shares its reduce stage with no other shuffle. */
   public static final int NO_STAGE = -1;
   /** The slots per worker of a shuffle whose framework does not say: the master's configured number. */
@@ -27,6 +29,14 @@ public record ShuffleSpec(String appId, int shuffleId, int numMaps, int numReduc
     if (slotsPerWorker < 0) {
       throw new IllegalArgumentException("slots per worker must not be negative: " + slotsPerWorker);
     }
+  }
+
+  /** A shuffle each of whose reduces is read by a task of its own. */
+  public ShuffleSpec(String appId, int shuffleId, int numMaps, int numReduces, PartitionerKind partitioner,
+      long submissionTimeMillis, List<Long> mapInputBytes, int stageId, Optional<PredictorKind> predictor,
+      int slotsPerWorker) {
+    this(appId, shuffleId, numMaps, numReduces, partitioner, submissionTimeMillis, mapInputBytes, stageId, predictor,
+        slotsPerWorker, false);
   }
 
   /** A shuffle whose rounds the master derives from its own slots per worker. */

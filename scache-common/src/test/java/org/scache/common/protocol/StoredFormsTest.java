@@ -1,12 +1,16 @@
 package org.scache.common.protocol;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.scache.common.WorkerInfo;
 import org.scache.common.shuffle.PartitionerKind;
@@ -46,5 +50,25 @@ class StoredFormsTest {
     assertThrows(MalformedMessageException.class, () -> StoredForms.placement(spec), "a spec is not a placement");
     assertThrows(MalformedMessageException.class, () -> StoredForms.spec(new byte[] {1, 2, 3}));
     assertThrows(MalformedMessageException.class, () -> StoredForms.spec(Arrays.copyOf(spec, spec.length / 2)));
+  }
+
+  @Test
+  void aSpecKeptBeforeShufflesCouldBeReadInRanges_readsAsEachReduceReadOnItsOwn() throws Exception {
+    ShuffleSpec spec = new ShuffleSpec("app-1", 3, 4, 6, PartitionerKind.HASH, 0, List.of(),
+        ShuffleSpec.NO_STAGE, Optional.empty(), 2, true);
+    ByteBuf now = Unpooled.buffer();
+    try {
+      MessageCodec.encode(new Message.RegisterShuffle(spec), now);
+      assertEquals(spec, ((Message.RegisterShuffle) MessageCodec.decode(MessageType.REGISTER_SHUFFLE,
+          now.duplicate())).shuffle());
+      ShuffleSpec older = ((Message.RegisterShuffle) MessageCodec.decode(MessageType.REGISTER_SHUFFLE,
+          now.slice(0, now.readableBytes() - 1))).shuffle();
+      assertFalse(older.readsRanges(), "the flag is the form's last byte, absent from older forms");
+      assertEquals(2, older.slotsPerWorker());
+      now.setByte(now.writerIndex() - 1, 2);
+      assertThrows(MalformedMessageException.class, () -> MessageCodec.decode(MessageType.REGISTER_SHUFFLE, now));
+    } finally {
+      now.release();
+    }
   }
 }

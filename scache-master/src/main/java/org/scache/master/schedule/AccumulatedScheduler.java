@@ -56,14 +56,36 @@ public final class AccumulatedScheduler {
    * @param reduces this shuffle's predictions, distinct reduce ids
    */
   public AccumulatedSchedule schedule(int mapCount, List<String> hosts, List<ReducePrediction> reduces) {
+    List<ReducePrediction> accumulated = accumulateAll(reduces);
+    MinHeapSchedule schedule = scheduler.scheduleDetailed(mapCount, hosts, accumulated);
+    return new AccumulatedSchedule(accumulated, schedule, record(accumulated, schedule.result()));
+  }
+
+  /**
+   * As {@link #schedule}, for a stage whose tasks read ranges of consecutive reduces: the accumulated
+   * reduces are placed in contiguous runs ({@link ContiguousRangeScheduler}), each run where most of its
+   * bytes, this shuffle's and the earlier ones', already are; updates the accumulated state alike.
+   */
+  public HostPlacement scheduleContiguous(int mapCount, List<String> hosts, List<ReducePrediction> reduces) {
+    List<ReducePrediction> accumulated = accumulateAll(reduces);
+    HostPlacement result = new ContiguousRangeScheduler().schedule(mapCount, hosts, reduces, Map.copyOf(shuffles));
+    record(accumulated, result);
+    return result;
+  }
+
+  /** M_SCHEDULE lines 3-8 for every reduce of the next shuffle. */
+  private List<ReducePrediction> accumulateAll(List<ReducePrediction> reduces) {
     ScheduleInputs.checkReduces(reduces);
     List<ReducePrediction> accumulated = new ArrayList<>(reduces.size());
     for (ReducePrediction reduce : reduces) {
       AccumulatedReduce prev = shuffles.get(reduce.reduceId());
       accumulated.add(prev == null ? reduce : accumulate(reduce, prev));
     }
-    MinHeapSchedule schedule = scheduler.scheduleDetailed(mapCount, hosts, accumulated);
-    HostPlacement result = schedule.result();
+    return accumulated;
+  }
+
+  /** Keeps every scheduled reduce's accumulated size and host; returns the re-shuffles (lines 10-14). */
+  private List<Reshuffle> record(List<ReducePrediction> accumulated, HostPlacement result) {
     List<Reshuffle> reshuffles = new ArrayList<>();
     Map<Integer, AccumulatedReduce> updates = new TreeMap<>();
     for (ReducePrediction reduce : accumulated) {
@@ -77,7 +99,7 @@ public final class AccumulatedScheduler {
       }
     }
     shuffles.putAll(updates);
-    return new AccumulatedSchedule(accumulated, schedule, reshuffles);
+    return reshuffles;
   }
 
   /**
