@@ -16,6 +16,7 @@ import org.apache.spark.SparkEnv;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.scheduler.SparkListenerTaskEnd;
+import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -109,6 +110,50 @@ class SparkPlacementIT {
 
     try (JavaSparkContext sc = new JavaSparkContext(SparkConfs.base("local[2]", "placement-it-sort"))) {
       assertEquals(wordCount(sc), viaScache, "the same output as Spark's sort shuffle");
+    }
+  }
+
+  @Test
+  void sqlShuffleCoalescedByAdaptiveExecution_isPlacedInRunsOfConsecutivePartitions_andReadMostlyOnItsNode()
+      throws Exception {
+    SparkConf conf = SparkConfs.scache(SparkConfs.base(spark.masterUrl(), "ranges-it"), scache.masterAddress())
+        .set("spark.scache.worker.rpc.port", Integer.toString(workerPort))
+        .set("spark.cores.max", "2")
+        .set("spark.locality.wait", "30s")
+        .set("spark.sql.adaptive.enabled", "true")
+        .set("spark.sql.adaptive.coalescePartitions.enabled", "true")
+        .set("spark.sql.shuffle.partitions", "40")
+        .set("spark.sql.autoBroadcastJoinThreshold", "-1");
+    long localBefore = scache.total("read.local.blocks");
+    long remoteBefore = scache.total("read.remote.blocks");
+    List<String> viaScache;
+    ShufflePlacement placement;
+    SparkSession session = SparkSession.builder().config(conf).getOrCreate();
+    try {
+      awaitExecutors(JavaSparkContext.fromSparkContext(session.sparkContext()), 2);
+      viaScache = ShuffleJobs.sqlAggregation(session);
+      placement = ((ScacheShuffleManager) SparkEnv.get().shuffleManager()).placement(0).orElseThrow();
+    } finally {
+      session.stop();
+    }
+    assertEquals("contiguous-ranges", placement.policy());
+    for (String host : HOSTS) {
+      List<Integer> run = placement.assignments().stream().filter(a -> a.worker().host().equals(host))
+          .map(a -> a.reduceId()).sorted().toList();
+      assertTrue(!run.isEmpty() && run.get(run.size() - 1) - run.get(0) == run.size() - 1,
+          host + "'s partitions are consecutive: " + run);
+    }
+    long local = scache.total("read.local.blocks") - localBefore;
+    long remote = scache.total("read.remote.blocks") - remoteBefore;
+    System.out.printf("SPARK-RANGES blocks read locally %d, remotely %d%n", local, remote);
+    assertTrue(local > 0 && remote < local, "coalesced ranges read mostly on their own node: " + local + " locally, "
+        + remote + " remotely");
+    SparkSession sort = SparkSession.builder().config(SparkConfs.base("local[2]", "ranges-it-sort")
+        .set("spark.sql.shuffle.partitions", "40")).getOrCreate();
+    try {
+      assertEquals(ShuffleJobs.sqlAggregation(sort), viaScache, "the same rows as Spark's sort shuffle");
+    } finally {
+      sort.stop();
     }
   }
 
