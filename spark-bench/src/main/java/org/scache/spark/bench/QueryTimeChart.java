@@ -37,8 +37,9 @@ final class QueryTimeChart {
     for (Query q : queries) {
       top = Math.max(top, Math.max(finite(q.sortSeconds), finite(q.scacheSeconds)));
     }
-    top = niceCeiling(top);
-    int width = Math.max(640, LEFT + RIGHT + queries.size() * (2 * BAR + GAP) + GAP);
+    double step = tickStep(top);
+    top = Math.ceil(top / step) * step;
+    int width = Math.max(LEFT + 40 + 9 * title.length(), LEFT + RIGHT + queries.size() * (2 * BAR + GAP) + GAP);
     PngCanvas canvas = new PngCanvas(width, HEIGHT);
     Graphics2D g = canvas.graphics();
     try {
@@ -50,8 +51,7 @@ final class QueryTimeChart {
       g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
       legend(g, LEFT, 46, SORT, "Spark's sort shuffle");
       legend(g, LEFT + 170, 46, SCACHE, "SCache (ratio above the pair)");
-      for (int i = 0; i <= 4; i++) {
-        double v = top * i / 4;
+      for (double v = 0; v <= top + step / 2; v += step) {
         int y = bottom - (int) Math.round(plotHeight * v / top);
         g.setColor(new Color(0xE5E5E5));
         g.drawLine(LEFT, y, width - RIGHT, y);
@@ -92,13 +92,14 @@ final class QueryTimeChart {
     return Double.isFinite(v) ? v : 0;
   }
 
-  private static double niceCeiling(double v) {
-    double step = Math.pow(10, Math.floor(Math.log10(v)));
-    for (double m : new double[] {1, 2, 2.5, 5, 10}) {
-      if (m * step >= v) {
-        return m * step;
+  /** A round step (1, 2 or 5 times a power of ten) that cuts {@code 0..top} into at most 7 parts. */
+  private static double tickStep(double top) {
+    double power = Math.pow(10, Math.floor(Math.log10(top)));
+    for (double m : new double[] {0.5, 1, 2, 5, 10}) {
+      if (top / (m * power) <= 7) {
+        return m * power;
       }
     }
-    return 10 * step;
+    return 10 * power;
   }
 }

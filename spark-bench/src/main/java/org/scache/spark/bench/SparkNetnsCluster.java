@@ -34,8 +34,15 @@ final class SparkNetnsCluster implements AutoCloseable {
   static final String SECRET = "spark-netns-cluster-secret";
   private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
 
-  /** What each node offers: Spark task slots and executor memory, and the SCache worker's reserve. */
-  record NodeShape(int cores, int executorMemoryMb, long scacheReserveBytes) {}
+  /**
+   * What each node offers: Spark task slots and executor memory, and the SCache worker's reserve; and
+   * the JVM options the SCache workers get besides their own (a JFR recording, for example).
+   */
+  record NodeShape(int cores, int executorMemoryMb, long scacheReserveBytes, List<String> scacheWorkerJavaOptions) {
+    NodeShape(int cores, int executorMemoryMb, long scacheReserveBytes) {
+      this(cores, executorMemoryMb, scacheReserveBytes, List.of());
+    }
+  }
 
   private final Path runDir;
   private final NodeNetwork network;
@@ -141,12 +148,18 @@ final class SparkNetnsCluster implements AutoCloseable {
 
   private HostProcess startJvm(String name, NodeNetwork.Host host, List<Path> classPath, String mainClass,
       List<String> args, String heap) throws IOException {
+    return startJvm(name, host, classPath, mainClass, args, heap, List.of());
+  }
+
+  private HostProcess startJvm(String name, NodeNetwork.Host host, List<Path> classPath, String mainClass,
+      List<String> args, String heap, List<String> extraOptions) throws IOException {
     List<Path> cp = new ArrayList<>();
     cp.add(log4j().getParent());
     cp.addAll(classPath);
     List<String> opts = new ArrayList<>(List.of("-Xmx" + heap, "-Djava.net.preferIPv4Stack=true",
         "-Dlog4j2.configurationFile=" + log4j()));
     opts.addAll(SparkJavaOptions.JAVA_OPENS);
+    opts.addAll(extraOptions);
     Map<String, String> env = Map.of("JAVA_HOME", System.getProperty("java.home"),
         "SPARK_HOME", sparkHome().toString(),
         "SPARK_CONF_DIR", log4j().getParent().toString(),
@@ -169,7 +182,8 @@ final class SparkNetnsCluster implements AutoCloseable {
     sparkMaster.awaitLog("its port", l -> l.contains("Starting Spark master at"), 1, START_TIMEOUT);
     for (NodeNetwork.Host node : network.nodes()) {
       startJvm("scache-worker-" + node.name(), node, classPaths.full(), "org.scache.worker.WorkerMain",
-          List.of("--conf", runDir.resolve("scache-worker-" + node.name() + ".properties").toString()), "384m");
+          List.of("--conf", runDir.resolve("scache-worker-" + node.name() + ".properties").toString()), "384m",
+          shape.scacheWorkerJavaOptions());
       startJvm("spark-worker-" + node.name(), node, classPaths.spark(), "org.apache.spark.deploy.worker.Worker",
           List.of("--host", node.name(), "--cores", Integer.toString(shape.cores()), "--memory",
               (shape.executorMemoryMb() + 64) + "m", "--work-dir", runDir.resolve("work").resolve(node.name())

@@ -71,7 +71,8 @@ public final class TpcdsBenchmark {
           (System.nanoTime() - t0) / 1e9);
     }
     SparkNetnsCluster.NodeShape shape = new SparkNetnsCluster.NodeShape(Integer.parseInt(o.get("cores")),
-        Integer.parseInt(o.get("executor-memory-mb")), ByteSize.parse(o.get("reserve")));
+        Integer.parseInt(o.get("executor-memory-mb")), ByteSize.parse(o.get("reserve")),
+        o.get("scache-java-opts").isBlank() ? List.of() : List.of(o.get("scache-java-opts").trim().split("\\s+")));
     System.out.println("starting the cluster: " + o.get("nodes") + " nodes, " + shape);
     try (SparkNetnsCluster cluster = SparkNetnsCluster.start(target.resolve("spark-netns-run"),
         Integer.parseInt(o.get("nodes")), shape, SparkClassPaths.of(module))) {
@@ -93,6 +94,8 @@ public final class TpcdsBenchmark {
     o.put("executor-memory-mb", "1024");
     o.put("reserve", "768m");
     o.put("file-mib", "32");
+    // JVM options for the SCache workers, for example a JFR recording: -XX:StartFlightRecording=...
+    o.put("scache-java-opts", "");
     return o;
   }
 

@@ -103,7 +103,7 @@ final class TpcdsReport {
       List<QueryTimeChart.Query> queries = new ArrayList<>();
       byQuery(mbit).forEach((query, list) -> queries.add(new QueryTimeChart.Query(query,
           median(list, "sort", q -> q.millis() / 1e3), median(list, "scache", q -> q.millis() / 1e3))));
-      QueryTimeChart.write(dir.resolve("tpcds-" + link(mbit).replace(" ", "").replace("/", "") + ".png"),
+      QueryTimeChart.write(dir.resolve("tpcds-" + (mbit == 0 ? "unshaped" : mbit + "mbit") + ".png"),
           "TPC-DS queries, " + link(mbit) + " node links: Spark's sort shuffle and SCache", queries);
     }
   }
