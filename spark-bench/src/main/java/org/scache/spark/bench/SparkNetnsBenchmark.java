@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.ToDoubleFunction;
 import org.scache.bench.ByteSize;
 import org.scache.bench.Stats;
@@ -55,18 +56,11 @@ public final class SparkNetnsBenchmark {
   }
 
   public static void main(String[] args) throws Exception {
-    Map<String, String> o = defaults();
-    for (int i = 0; i < args.length; i++) {
-      if (args[i].equals("--help")) {
-        System.out.println("options (defaults): " + defaults());
-        return;
-      }
-      String name = args[i].replaceFirst("^--", "");
-      if (!o.containsKey(name) || i + 1 >= args.length) {
-        throw new IllegalArgumentException("unknown option or no value: " + args[i] + "; options: " + defaults().keySet());
-      }
-      o.put(name, args[++i]);
+    Optional<Map<String, String>> parsed = BenchmarkOptions.parse(args, defaults());
+    if (parsed.isEmpty()) {
+      return;
     }
+    Map<String, String> o = parsed.get();
     Path module = Path.of("").toAbsolutePath();
     Path results = module.resolve("target").resolve("spark-netns-results");
     Directories.deleteRecursively(results);

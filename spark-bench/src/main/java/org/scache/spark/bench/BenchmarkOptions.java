@@ -1,0 +1,31 @@
+package org.scache.spark.bench;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/** The command line of a benchmark: {@code --name value} pairs over its defaults, and {@code --help}. */
+final class BenchmarkOptions {
+  private BenchmarkOptions() {}
+
+  /**
+   * {@code args} over {@code defaults}; empty, after printing the defaults, when {@code --help} is among them.
+   *
+   * @throws IllegalArgumentException on an option the defaults do not name, or one without a value
+   */
+  static Optional<Map<String, String>> parse(String[] args, Map<String, String> defaults) {
+    Map<String, String> o = new LinkedHashMap<>(defaults);
+    for (int i = 0; i < args.length; i++) {
+      if (args[i].equals("--help")) {
+        System.out.println("options (defaults): " + defaults);
+        return Optional.empty();
+      }
+      String name = args[i].replaceFirst("^--", "");
+      if (!o.containsKey(name) || i + 1 >= args.length) {
+        throw new IllegalArgumentException("unknown option or no value: " + args[i] + "; options: " + defaults.keySet());
+      }
+      o.put(name, args[++i]);
+    }
+    return Optional.of(o);
+  }
+}
