@@ -2,6 +2,7 @@ package org.scache.master;
 
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import org.scache.common.WorkerInfo;
 import org.scache.common.auth.Credentials;
 import org.scache.common.network.ConnectionPool;
@@ -23,15 +24,16 @@ final class ClusterWorkerNotifier implements WorkerNotifier {
   }
 
   @Override
-  public void tell(WorkerInfo w, Message m) {
-    connections.get(w.host(), w.port())
+  public CompletableFuture<Void> tell(WorkerInfo w, Message m) {
+    return connections.get(w.host(), w.port())
         .thenCompose(c -> c.call(m, Optional.of(cluster), TIMEOUT))
-        .whenComplete((r, e) -> {
+        .handle((r, e) -> {
           if (e != null) {
             LOG.debug("cannot tell worker {} {}: {}", w.workerId(), m.type(), e.toString());
           } else {
             r.payload().release();
           }
+          return null;
         });
   }
 

@@ -27,6 +27,13 @@ final class MasterRequestHandler extends RequestDispatcher {
   protected void onRequest(ChannelHandlerContext ctx, InboundFrame frame) {
     MasterTerm term = leading.get().orElseThrow(() -> new ScacheException(Status.NOT_LEADER,
         "this master does not lead; find the leader in ZooKeeper"));
-    reply(ctx, frame.requestId(), term.requests.serve(frame.message()));
+    long id = frame.requestId();
+    term.requests.answer(frame.message()).whenComplete((answer, e) -> {
+      if (e != null) {
+        replyError(ctx, id, e);
+      } else {
+        reply(ctx, id, answer);
+      }
+    });
   }
 }

@@ -3,6 +3,7 @@ package org.scache.master;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import org.scache.common.BlockId;
 import org.scache.common.ScacheException;
 import org.scache.common.ShuffleKey;
@@ -60,7 +61,23 @@ final class MasterRequests {
     this.heartbeatMillis = heartbeatMillis;
   }
 
-  /** Answers an authorized request; UNKNOWN_MESSAGE_TYPE for a message the master does not serve. */
+  /**
+   * Answers an authorized request. A removal (of a shuffle or an application) is answered once every
+   * live worker has dropped what it removes, or could not be told: a shuffle registered again under
+   * the same id after the answer is never caught by a worker's late removal of the old one.
+   */
+  CompletableFuture<Message> answer(Message m) {
+    return switch (m.type()) {
+      case UNREGISTER_SHUFFLE -> unregisterShuffle((Message.UnregisterShuffle) m);
+      case REMOVE_APPLICATION -> removeApplication(((Message.RemoveApplication) m).appId());
+      default -> CompletableFuture.completedFuture(serve(m));
+    };
+  }
+
+  /**
+   * Answers an authorized request, waiting for the workers a removal tells (see {@link #answer});
+   * UNKNOWN_MESSAGE_TYPE for a message the master does not serve.
+   */
   Message serve(Message m) {
     return switch (m.type()) {
       case REGISTER_WORKER -> registerWorker((Message.RegisterWorker) m);
@@ -73,8 +90,7 @@ final class MasterRequests {
       case REPORT_SAMPLES -> reportSamples((Message.ReportSamples) m);
       case GET_SCHEDULE_RESULT -> scheduleResult((Message.GetScheduleResult) m);
       case LOCATE_BLOCKS -> locate((Message.LocateBlocks) m);
-      case UNREGISTER_SHUFFLE -> unregisterShuffle((Message.UnregisterShuffle) m);
-      case REMOVE_APPLICATION -> removeApplication(((Message.RemoveApplication) m).appId());
+      case UNREGISTER_SHUFFLE, REMOVE_APPLICATION -> answer(m).join();
       case REPORT_ROUNDS -> reportRounds((Message.ReportRounds) m);
       case REPORT_LOST_BLOCKS -> reportLostBlocks((Message.ReportLostBlocks) m);
       case REDUCE_COMMITTED -> reduceCommitted((Message.ReduceCommitted) m);
@@ -289,24 +305,22 @@ final class MasterRequests {
     });
   }
 
-  private Message unregisterShuffle(Message.UnregisterShuffle m) {
+  private CompletableFuture<Message> unregisterShuffle(Message.UnregisterShuffle m) {
     ShuffleKey key = new ShuffleKey(m.appId(), m.shuffleId());
     shuffles.remove(key);
     kept.removed(key);
     incompleteRounds.forgetShuffle(key);
-    notifier.tellAll(workers.live(), m);
-    return new Message.Ack();
+    return notifier.tellAll(workers.live(), m).thenApply(told -> new Message.Ack());
   }
 
-  private Message removeApplication(String appId) {
+  private CompletableFuture<Message> removeApplication(String appId) {
     applications.remove(appId);
     shuffles.removeApplication(appId);
     kept.applicationRemoved(appId);
     coScheduler.forgetApplication(appId);
     incompleteRounds.forgetApplication(appId);
-    notifier.tellAll(workers.live(), new Message.RemoveApplication(appId));
     LOG.info("application {} removed", appId);
-    return new Message.Ack();
+    return notifier.tellAll(workers.live(), new Message.RemoveApplication(appId)).thenApply(told -> new Message.Ack());
   }
 
   private void requireLiveWorker(String workerId) {

@@ -1,6 +1,7 @@
 package org.scache.master;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -9,6 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 import org.scache.common.BlockId;
 import org.scache.common.ScacheException;
@@ -33,12 +35,15 @@ class MasterRequestsTest {
 
   private final ManualClock clock = new ManualClock();
   private final List<Told> told = new ArrayList<>();
+  /** What each worker's answer to the master's messages is, until a test holds it back. */
+  private CompletableFuture<Void> workersAnswer = CompletableFuture.completedFuture(null);
   private final MasterRequests master = new MasterRequests(new WorkerRegistry(clock, EXPIRY),
       new ApplicationRegistry(clock, Duration.ofMinutes(5)), new ShuffleRegistry(), new CoScheduler(0.5, 1, clock),
       new IncompleteRounds(), new WorkerNotifier() {
         @Override
-        public void tell(WorkerInfo w, Message m) {
+        public CompletableFuture<Void> tell(WorkerInfo w, Message m) {
           told.add(new Told(w, m));
+          return workersAnswer;
         }
 
         @Override
@@ -163,6 +168,18 @@ class MasterRequestsTest {
     assertEquals(Status.UNKNOWN_SHUFFLE, e.status());
     assertEquals(new Message.HeartbeatAck(List.of("app")),
         master.serve(new Message.Heartbeat("w1", 1 << 30, 0, 0, List.of("app"))), "the heartbeat says it is gone");
+  }
+
+  @Test
+  void unregisterShuffle_isAnsweredOnlyOnceTheWorkersDroppedIt() {
+    twoWorkersAndAnApplication();
+    master.serve(new Message.RegisterShuffle(new ShuffleSpec("app", 0, 2, 2, PartitionerKind.HASH, 0)));
+    workersAnswer = new CompletableFuture<>();
+    CompletableFuture<Message> answer = master.answer(new Message.UnregisterShuffle("app", 0));
+    assertEquals(List.of(W1, W2), toldOf(Message.UnregisterShuffle.class).stream().map(Told::to).toList());
+    assertFalse(answer.isDone(), "a shuffle registered again now could lose its blocks to a worker's late removal");
+    workersAnswer.complete(null);
+    assertEquals(new Message.Ack(), answer.getNow(null));
   }
 
   @Test
