@@ -31,12 +31,17 @@ final class BenchApplication {
     if (args.length % 2 != 0) {
       throw new IllegalArgumentException("no value for " + args[args.length - 1]);
     }
+    require(o, required);
+    return o;
+  }
+
+  /** Fails naming the first of {@code required} that {@code o} lacks. */
+  static void require(Map<String, String> o, List<String> required) {
     for (String name : required) {
       if (!o.containsKey(name)) {
         throw new IllegalArgumentException("--" + name + " is required");
       }
     }
-    return o;
   }
 
   /**

@@ -36,8 +36,16 @@ public final class TpcdsDriver {
   private TpcdsDriver() {}
 
   public static void main(String[] args) throws Exception {
-    Map<String, String> o = BenchApplication.options(args, required(args));
-    boolean load = o.get("mode").equals("load");
+    List<String> required = new ArrayList<>(BenchApplication.CLUSTER_OPTIONS);
+    required.addAll(List.of("mode", "parquet"));
+    Map<String, String> o = BenchApplication.options(args, required);
+    boolean load = switch (o.get("mode")) {
+      case "load" -> true;
+      case "queries" -> false;
+      default -> throw new IllegalArgumentException("--mode is load or queries, not " + o.get("mode"));
+    };
+    BenchApplication.require(o, load ? List.of("dat", "file-bytes")
+        : List.of("query-texts", "queries", "shuffle-partitions", "figures"));
     SparkConf conf = BenchApplication.conf(o, "tpcds-" + o.get("mode") + "-" + o.get("shuffle"));
     if (!load) {
       conf.set("spark.sql.shuffle.partitions", o.get("shuffle-partitions"));
@@ -53,15 +61,6 @@ public final class TpcdsDriver {
     } finally {
       spark.stop();
     }
-  }
-
-  private static List<String> required(String[] args) {
-    List<String> required = new ArrayList<>(BenchApplication.CLUSTER_OPTIONS);
-    required.addAll(List.of("mode", "parquet"));
-    boolean load = List.of(args).contains("load");
-    required.addAll(load ? List.of("dat", "file-bytes")
-        : List.of("query-texts", "queries", "shuffle-partitions", "figures"));
-    return required;
   }
 
   /** Each table's text files as Parquet, in files of about {@code fileBytes} of text each. */
