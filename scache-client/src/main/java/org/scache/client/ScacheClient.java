@@ -267,6 +267,11 @@ public final class ScacheClient implements AutoCloseable {
   }
 
   private CompletableFuture<ReduceInput> getReduceInputAsync(int shuffleId, int reduceId, long waitMillis) {
+    return local.reduceInput(new Message.PinReduceInput(appId, shuffleId, reduceId, waitMillis),
+        () -> getReduceInputOverSocket(shuffleId, reduceId, waitMillis));
+  }
+
+  private CompletableFuture<ReduceInput> getReduceInputOverSocket(int shuffleId, int reduceId, long waitMillis) {
     return call(worker, () -> new Message.GetReduceInput(appId, shuffleId, reduceId, waitMillis),
         () -> Unpooled.EMPTY_BUFFER).thenApply(r -> {
           Message.BlocksData meta = r.as(Message.BlocksData.class);

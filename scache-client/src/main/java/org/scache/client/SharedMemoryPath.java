@@ -1,5 +1,6 @@
 package org.scache.client;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.util.internal.PlatformDependent;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -27,6 +28,7 @@ import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
 import org.scache.common.network.ClientConnection;
 import org.scache.common.network.ClientConnections;
+import org.scache.common.network.Reply;
 import org.scache.common.protocol.Message;
 import org.scache.common.protocol.Status;
 import org.slf4j.Logger;
@@ -52,6 +54,8 @@ final class SharedMemoryPath implements AutoCloseable {
   private final long minBlockBytes;
   private final Duration leaseIdleTimeout;
   private final AtomicBoolean disabled = new AtomicBoolean();
+  /** Set once the worker did not know PIN_REDUCE_INPUT: reduce inputs then come over the socket. */
+  private volatile boolean pinnedInputsUnknown;
   /** Copies out of the worker's memory run here, off the connection's event loop, one per core. */
   private final java.util.concurrent.ExecutorService copiers = java.util.concurrent.Executors.newFixedThreadPool(
       Runtime.getRuntime().availableProcessors(), DaemonThreads.named("scache-client-copy"));
@@ -257,11 +261,7 @@ final class SharedMemoryPath implements AutoCloseable {
 
   private ByteBuffer copyOut(Session s, Message.PinnedBlock pin) {
     try {
-      if (pin.segment() >= s.segments.size() || pin.length() > Integer.MAX_VALUE
-          || pin.offset() + pin.length() > s.segments.get(pin.segment()).capacity()) {
-        throw new ScacheException(Status.MALFORMED_MESSAGE, "pinned block " + pin + " lies outside the mapped "
-            + "segments");
-      }
+      requireMapped(s, pin);
       byte[] out = new byte[(int) pin.length()];
       mappingLock.readLock().lock();
       try {
@@ -280,10 +280,107 @@ final class SharedMemoryPath implements AutoCloseable {
     }
   }
 
+  // ---------------------------------------------------------------- reduce input
+
+  /**
+   * A reduce's input: its blocks the worker holds in memory copied out of the mapping, the others
+   * from the answer's payload, into one array the blocks are slices of (as over the socket).
+   */
+  CompletableFuture<ReduceInput> reduceInput(Message.PinReduceInput request,
+      Supplier<CompletableFuture<ReduceInput>> viaSocket) {
+    if (disabled.get() || pinnedInputsUnknown) {
+      return viaSocket.get();
+    }
+    CompletableFuture<ReduceInput> viaShm;
+    try {
+      viaShm = session().thenCompose(s -> s.connection.call(request, credentials, timeout)
+          .thenApplyAsync(r -> copyOut(s, r), copiers));
+    } catch (RuntimeException e) {
+      viaShm = CompletableFuture.failedFuture(e);
+    }
+    return viaShm.handle((v, e) -> {
+      if (e == null) {
+        return CompletableFuture.completedFuture(v);
+      }
+      ScacheException se = ScacheException.from(e);
+      if (se.status() == Status.BLOCK_NOT_FOUND || se.status() == Status.UNKNOWN_SHUFFLE) {
+        return CompletableFuture.<ReduceInput>failedFuture(se); // the socket would answer the same
+      }
+      if (se.status() == Status.UNKNOWN_MESSAGE_TYPE) {
+        pinnedInputsUnknown = true; // a worker of an earlier version: its reduce inputs come over the socket
+      }
+      LOG.debug("reduce {} of shuffle {} goes over the socket: {}", request.reduceId(), request.shuffleId(),
+          se.toString());
+      return viaSocket.get();
+    }).thenCompose(f -> f);
+  }
+
+  private ReduceInput copyOut(Session s, Reply r) {
+    ByteBuf payload = r.payload();
+    List<Long> pins = new ArrayList<>();
+    try {
+      Message.PinnedReduceInput m = r.as(Message.PinnedReduceInput.class);
+      long total = 0;
+      for (Message.ReducePart p : m.parts()) {
+        p.pin().ifPresent(pin -> pins.add(pin.pinId()));
+        total += p.size();
+      }
+      if (m.payloadBytes() != payload.readableBytes() || total > Integer.MAX_VALUE - 8) {
+        throw new ScacheException(Status.MALFORMED_MESSAGE, "the worker sent a reduce input of " + total
+            + " bytes, " + m.payloadBytes() + " of them in a payload of " + payload.readableBytes());
+      }
+      byte[] out = new byte[(int) total];
+      List<ReduceInput.Block> blocks = new ArrayList<>(m.parts().size());
+      ByteBuffer all = ByteBuffer.wrap(out);
+      mappingLock.readLock().lock();
+      try {
+        requireOpen();
+        int at = 0;
+        for (Message.ReducePart p : m.parts()) {
+          int size = (int) p.size();
+          if (p.pin().isPresent()) {
+            Message.PinnedBlock pin = p.pin().get();
+            requireMapped(s, pin);
+            s.segments.get(pin.segment()).get((int) pin.offset(), out, at, size);
+          } else {
+            payload.readBytes(out, at, size);
+          }
+          blocks.add(new ReduceInput.Block(p.blockId(), all.slice(at, size)));
+          at += size;
+        }
+      } finally {
+        mappingLock.readLock().unlock();
+      }
+      if (!pins.isEmpty() && !s.connection.isActive()) {
+        // the worker drops a connection's pins when it closes: the copy may have raced with reuse
+        throw new ScacheException(Status.CONNECTION_FAILED, "the connection closed while the input was copied");
+      }
+      return new ReduceInput(m.numMaps(), m.finishedMaps(), blocks);
+    } finally {
+      payload.release();
+      unpin(s, pins);
+    }
+  }
+
+  private static void requireMapped(Session s, Message.PinnedBlock pin) {
+    if (pin.segment() >= s.segments.size() || pin.length() > Integer.MAX_VALUE
+        || pin.offset() + pin.length() > s.segments.get(pin.segment()).capacity()) {
+      throw new ScacheException(Status.MALFORMED_MESSAGE, "pinned block " + pin + " lies outside the mapped "
+          + "segments");
+    }
+  }
+
   /** Unpins soon: one UNPIN is in flight at a time, carrying every pin released meanwhile. */
   private void unpin(Session s, long pinId) {
+    unpin(s, List.of(pinId));
+  }
+
+  private void unpin(Session s, List<Long> pinIds) {
+    if (pinIds.isEmpty()) {
+      return;
+    }
     synchronized (s) {
-      s.toUnpin.add(pinId);
+      s.toUnpin.addAll(pinIds);
       if (s.unpinning) {
         return;
       }

@@ -81,6 +81,33 @@ final class LocalAccess {
     }
   }
 
+  /**
+   * Answers {@code PIN_REDUCE_INPUT} once {@code read} has the reduce's input, on the connection's event
+   * loop: the blocks held in shared memory pinned for this connection, the others in the payload.
+   */
+  void answerPinned(ChannelHandlerContext ctx, long requestId,
+      Supplier<CompletableFuture<BlockReader.ReduceInput>> reading) {
+    leases.requireOpened();
+    reading.get().whenCompleteAsync((input, e) -> {
+      if (e != null) {
+        RequestDispatcher.replyError(ctx, requestId, e);
+        return;
+      }
+      if (leases.isClosed()) {
+        input.blocks().payload().release();
+        RequestDispatcher.replyError(ctx, requestId, Status.CONNECTION_FAILED, "the connection is closed");
+        return;
+      }
+      try {
+        LocalLeases.PinnedInput pinned = leases.pinReduceInput(input.numMaps(), input.finishedMaps(),
+            input.blocks());
+        RequestDispatcher.reply(ctx, requestId, pinned.message(), pinned.payload());
+      } catch (RuntimeException x) {
+        RequestDispatcher.replyError(ctx, requestId, x);
+      }
+    }, ctx.executor());
+  }
+
   /** Gives back what the connection holds; called when it closes. */
   void close() {
     if (expiry != null) {

@@ -1,12 +1,14 @@
 package org.scache.worker;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -14,6 +16,7 @@ import org.scache.common.BlockId;
 import org.scache.common.ScacheException;
 import org.scache.common.protocol.Message;
 import org.scache.common.protocol.Status;
+import org.scache.common.shuffle.BlockSize;
 
 /**
  * What one connection from a local client holds of a worker's shared memory: leased ranges that
@@ -198,19 +201,69 @@ final class LocalLeases {
 
   Message.PinnedBlock pin(BlockId id) {
     requireOpened();
-    StoredBlock.Pinned p = store.pin(id).orElseThrow(() -> new ScacheException(Status.BLOCK_NOT_FOUND,
+    return pinHeld(id, true).orElseThrow(() -> new ScacheException(Status.BLOCK_NOT_FOUND,
         "block " + id + " is not in the shared memory of worker " + workerId
             + (store.isSpilled(id) ? " (it is spilled to disk: read it with GET_BLOCK)" : "")));
+  }
+
+  /**
+   * A reduce's input read for this connection's client: each block of {@code batch} this worker holds
+   * in shared memory pinned, the bytes of the others (spilled, or fetched for this read) kept as the
+   * answer's payload. Takes the batch's payload; the caller sends, or releases, the answer's.
+   */
+  PinnedInput pinReduceInput(int numMaps, int finishedMaps, BlockBatch batch) {
+    ByteBuf all = batch.payload();
+    CompositeByteBuf rest = Unpooled.compositeBuffer(Math.max(2, batch.sizes().size()));
+    List<Long> taken = new ArrayList<>();
+    try {
+      requireOpened();
+      List<Message.ReducePart> parts = new ArrayList<>(batch.sizes().size());
+      int offset = all.readerIndex();
+      for (BlockSize b : batch.sizes()) {
+        Optional<Message.PinnedBlock> pin = pinHeld(b.blockId(), false); // the reader counted the read
+        pin.ifPresent(p -> taken.add(p.pinId()));
+        if (pin.isEmpty()) {
+          rest.addComponent(true, all.retainedSlice(offset, (int) b.size()));
+        }
+        parts.add(new Message.ReducePart(b.blockId(), b.size(), pin));
+        offset += (int) b.size();
+      }
+      return new PinnedInput(new Message.PinnedReduceInput(numMaps, finishedMaps, parts), rest);
+    } catch (RuntimeException e) {
+      unpin(taken);
+      rest.release();
+      throw e;
+    } finally {
+      all.release();
+    }
+  }
+
+  /** A {@link Message.PinnedReduceInput} and its payload, which the receiver owns. */
+  record PinnedInput(Message.PinnedReduceInput message, ByteBuf payload) {}
+
+  /**
+   * Pins block {@code id} for this connection if this worker holds it in shared memory, counting it
+   * as a local read when {@code countRead}.
+   */
+  private Optional<Message.PinnedBlock> pinHeld(BlockId id, boolean countRead) {
+    Optional<StoredBlock.Pinned> held = store.pin(id);
+    if (held.isEmpty()) {
+      return Optional.empty();
+    }
+    StoredBlock.Pinned p = held.get();
     store.markConsumed(id);
     long pinId = IDS.incrementAndGet();
     pins.put(pinId, new Pin(id.appId(), p.reference()));
     counters.localPins.increment();
-    counters.localReadBlocks.increment();
-    counters.localReadBytes.add(p.length());
-    return new Message.PinnedBlock(pinId, p.region().segment(), p.region().offset(), p.length());
+    if (countRead) {
+      counters.localReadBlocks.increment();
+      counters.localReadBytes.add(p.length());
+    }
+    return Optional.of(new Message.PinnedBlock(pinId, p.region().segment(), p.region().offset(), p.length()));
   }
 
-  private void requireOpened() {
+  /** Refuses a request that needs the shared memory when this connection has not opened it. */
+  void requireOpened() {
     if (!opened) {
       throw new ScacheException(Status.INVALID_ARGUMENT, "OPEN_LOCAL must come first on this connection");
     }

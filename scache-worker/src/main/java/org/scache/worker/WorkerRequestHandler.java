@@ -79,6 +79,11 @@ final class WorkerRequestHandler extends RequestDispatcher {
               }
             });
       }
+      case PIN_REDUCE_INPUT -> {
+        Message.PinReduceInput m = (Message.PinReduceInput) message;
+        localAccess().answerPinned(ctx, id, () -> w.reader().readReduceInput(
+            new ShuffleKey(m.appId(), m.shuffleId()), m.reduceId(), m.waitMillis()));
+      }
       case FETCH_BLOCKS -> w.reader().serveFetch(((Message.FetchBlocks) message).blockIds()).whenComplete((b, e) -> {
         if (e != null) {
           replyError(ctx, id, e);

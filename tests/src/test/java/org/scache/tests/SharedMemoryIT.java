@@ -17,6 +17,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.scache.client.ReduceInput;
 import org.scache.client.ScacheClient;
 import org.scache.common.BlockId;
 import org.scache.common.ScacheException;
@@ -103,6 +104,41 @@ class SharedMemoryIT {
       assertEquals(4, remote.getReduceInput(0, 0).blocks().size());
       local.removeApplication();
     }
+  }
+
+  @Test
+  void reduceInput_isCopiedOutOfSharedMemory_forBlocksHeldHere_andComesInThePayloadForTheOthers() throws Exception {
+    String app = "app-shm-reduce-input";
+    long pinsBefore = cluster.stat(0, "shm.pin.blocks");
+    ScacheConf socketOnly = cluster.clientConf(0).with(ScacheOptions.CLIENT_LOCAL_SHM_ENABLED, false);
+    try (ScacheClient here = registered(0, app); ScacheClient there = cluster.client(1, app, app + "-secret");
+        ScacheClient overSocket = ScacheClient.create(socketOnly, app, (app + "-secret").getBytes(
+            StandardCharsets.UTF_8))) {
+      for (int m = 0; m < 6; m++) {
+        ScacheClient writer = m < 4 ? here : there;
+        writer.putBlock(new BlockId(app, 0, m, 0, 0), BlockData.random(50_000 + m, m));
+        writer.mapFinished(0, m, 0);
+      }
+      long readsBefore = cluster.stat(0, "read.local.blocks");
+      ReduceInput viaMemory = here.getReduceInput(0, 0);
+      assertTrue(cluster.stat(0, "shm.pin.blocks") - pinsBefore >= 4, "the four blocks put here were pinned");
+      assertEquals(4, cluster.stat(0, "read.local.blocks") - readsBefore, "read once, not again over the socket");
+      ReduceInput viaSocket = overSocket.getReduceInput(0, 0);
+      for (ReduceInput input : List.of(viaMemory, viaSocket)) {
+        assertEquals(6, input.blocks().size());
+        for (ReduceInput.Block b : input.blocks()) {
+          int m = b.blockId().mapId();
+          assertEquals(ByteBuffer.wrap(BlockData.random(50_000 + m, m)), b.data(), "map " + m);
+        }
+      }
+      try (Raw raw = new Raw(0)) {
+        ScacheException e = assertThrows(ScacheException.class,
+            () -> raw.call(new Message.PinReduceInput(app, 0, 0, 0), app));
+        assertEquals(Status.INVALID_ARGUMENT, e.status(), "the shared memory must be opened first");
+      }
+      here.removeApplication();
+    }
+    awaitUsedBytes(0, 0); // no pin is left holding a block of the removed application
   }
 
   @Test
@@ -229,6 +265,7 @@ class SharedMemoryIT {
           () -> new Message.CommitLeased(new BlockId(other, 0, 0, 0, 0), lease.leaseId(), lease.offset(), 10),
           () -> new Message.ReleaseLease(lease.leaseId()),
           () -> new Message.PinBlock(block),
+          () -> new Message.PinReduceInput(owner, 0, 0, 0),
           () -> new Message.Unpin(List.of(pin.pinId())));
       for (Supplier<Message> r : requests) {
         ScacheException e = assertThrows(ScacheException.class, () -> raw.call(r.get(), other), r.get().toString());

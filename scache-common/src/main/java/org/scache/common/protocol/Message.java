@@ -3,6 +3,7 @@ package org.scache.common.protocol;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Objects;
 import org.scache.common.BlockId;
 import org.scache.common.WorkerInfo;
@@ -317,6 +318,20 @@ public sealed interface Message {
     }
   }
 
+  /**
+   * Reads one reduce partition's input as {@link GetReduceInput} does, over a connection that opened
+   * the worker's shared memory ({@link OpenLocal}): the blocks the worker holds in that memory come
+   * back pinned, to be copied out of the mapping and unpinned, the others (spilled, or fetched from
+   * their holders for this read) in the answer's payload. No block crosses the socket that the
+   * client can copy out of memory.
+   */
+  record PinReduceInput(String appId, int shuffleId, int reduceId, long waitMillis) implements Message,
+      ForApplication {
+    public MessageType type() {
+      return MessageType.PIN_REDUCE_INPUT;
+    }
+  }
+
   /** Lets go of pinned blocks. */
   record Unpin(List<Long> pinIds) implements Message {
     public Unpin {
@@ -575,6 +590,40 @@ public sealed interface Message {
   record PinnedBlock(long pinId, int segment, long offset, long length) implements Message {
     public MessageType type() {
       return MessageType.PINNED_BLOCK;
+    }
+  }
+
+  /** One block of a {@link PinnedReduceInput}: pinned in the worker's shared memory, or else next in the payload. */
+  record ReducePart(BlockId blockId, long size, Optional<PinnedBlock> pin) {
+    public ReducePart {
+      if (pin.isPresent() && pin.get().length() != size) {
+        throw new IllegalArgumentException("block " + blockId + " of " + size + " bytes pinned as " + pin.get());
+      }
+    }
+  }
+
+  /**
+   * A reduce's input, in the order of {@code parts}: each block pinned, or in the payload, which holds
+   * the bytes of the unpinned ones one after the other.
+   */
+  record PinnedReduceInput(int numMaps, int finishedMaps, List<ReducePart> parts) implements Message {
+    public PinnedReduceInput {
+      parts = List.copyOf(parts);
+    }
+
+    /** The bytes the payload must hold: those of the blocks that are not pinned. */
+    public long payloadBytes() {
+      long total = 0;
+      for (ReducePart p : parts) {
+        if (p.pin().isEmpty()) {
+          total += p.size();
+        }
+      }
+      return total;
+    }
+
+    public MessageType type() {
+      return MessageType.PINNED_REDUCE_INPUT;
     }
   }
 

@@ -174,6 +174,10 @@ public final class MessageCodec {
       }
       case RELEASE_LEASE -> w.writeLong(((Message.ReleaseLease) message).leaseId());
       case PIN_BLOCK -> writeBlockId(w, ((Message.PinBlock) message).blockId());
+      case PIN_REDUCE_INPUT -> {
+        Message.PinReduceInput m = (Message.PinReduceInput) message;
+        w.writeString(m.appId()).writeInt(m.shuffleId()).writeInt(m.reduceId()).writeLong(m.waitMillis());
+      }
       case UNPIN -> {
         Message.Unpin m = (Message.Unpin) message;
         w.writeInt(m.pinIds().size());
@@ -278,6 +282,19 @@ public final class MessageCodec {
         Message.PinnedBlock m = (Message.PinnedBlock) message;
         w.writeLong(m.pinId()).writeInt(m.segment()).writeLong(m.offset()).writeLong(m.length());
       }
+      case PINNED_REDUCE_INPUT -> {
+        Message.PinnedReduceInput m = (Message.PinnedReduceInput) message;
+        w.writeInt(m.numMaps()).writeInt(m.finishedMaps()).writeInt(m.parts().size());
+        for (Message.ReducePart p : m.parts()) {
+          writeBlockId(w, p.blockId()).writeLong(p.size());
+          if (p.pin().isPresent()) {
+            Message.PinnedBlock pin = p.pin().get();
+            w.writeByte(1).writeLong(pin.pinId()).writeInt(pin.segment()).writeLong(pin.offset());
+          } else {
+            w.writeByte(0);
+          }
+        }
+      }
       case ERROR -> {
         Error m = (Error) message;
         w.writeShort(m.status().code()).writeString(m.message());
@@ -353,11 +370,7 @@ public final class MessageCodec {
         String app = r.readNonEmptyString("application id");
         int shuffle = r.readNonNegativeInt("shuffle id");
         int reduce = r.readNonNegativeInt("reduce id");
-        long wait = r.readLong("wait");
-        if (wait < GetReduceInput.WORKER_DEFAULT_WAIT) {
-          throw new MalformedMessageException("wait must be -1 (worker default) or milliseconds: " + wait);
-        }
-        yield new GetReduceInput(app, shuffle, reduce, wait);
+        yield new GetReduceInput(app, shuffle, reduce, readWait(r));
       }
       case FETCH_BLOCKS -> {
         List<BlockId> ids = readList(r, "block ids", BLOCK_ID_MIN_BYTES, () -> readBlockId(r));
@@ -413,6 +426,12 @@ public final class MessageCodec {
           r.readNonNegativeLong("offset"), r.readNonNegativeLong("length"));
       case RELEASE_LEASE -> new Message.ReleaseLease(r.readLong("lease id"));
       case PIN_BLOCK -> new Message.PinBlock(readBlockId(r));
+      case PIN_REDUCE_INPUT -> {
+        String app = r.readNonEmptyString("application id");
+        int shuffle = r.readNonNegativeInt("shuffle id");
+        int reduce = r.readNonNegativeInt("reduce id");
+        yield new Message.PinReduceInput(app, shuffle, reduce, readWait(r));
+      }
       case UNPIN -> {
         List<Long> ids = readList(r, "pin ids", 8, () -> r.readLong("pin id"));
         yield new Message.Unpin(ids);
@@ -518,6 +537,20 @@ public final class MessageCodec {
           r.readNonNegativeLong("offset"), r.readNonNegativeLong("length"));
       case PINNED_BLOCK -> new Message.PinnedBlock(r.readLong("pin id"), r.readNonNegativeInt("segment"),
           r.readNonNegativeLong("offset"), r.readNonNegativeLong("length"));
+      case PINNED_REDUCE_INPUT -> {
+        int maps = r.readNonNegativeInt("map count");
+        int finished = r.readNonNegativeInt("finished map count");
+        List<Message.ReducePart> parts = readList(r, "blocks", BLOCK_ID_MIN_BYTES + 8 + 1, () -> {
+          BlockId id = readBlockId(r);
+          long size = r.readNonNegativeLong("block size");
+          Optional<Message.PinnedBlock> pin = r.readFlag("pinned")
+              ? Optional.of(new Message.PinnedBlock(r.readLong("pin id"), r.readNonNegativeInt("segment"),
+                  r.readNonNegativeLong("offset"), size))
+              : Optional.empty();
+          return new Message.ReducePart(id, size, pin);
+        });
+        yield new Message.PinnedReduceInput(maps, finished, parts);
+      }
       case ERROR -> {
         int code = r.readUnsignedShort("status");
         Status s = Status.fromCode(code).orElse(Status.INTERNAL_ERROR);
@@ -548,6 +581,14 @@ public final class MessageCodec {
       list.add(element.read());
     }
     return list;
+  }
+
+  private static long readWait(WireReader r) throws MalformedMessageException {
+    long wait = r.readLong("wait");
+    if (wait < GetReduceInput.WORKER_DEFAULT_WAIT) {
+      throw new MalformedMessageException("wait must be -1 (worker default) or milliseconds: " + wait);
+    }
+    return wait;
   }
 
   private static BlockSize readBlockSize(WireReader r) throws MalformedMessageException {

@@ -35,6 +35,7 @@ public enum MessageType {
   RELEASE_LEASE(63, MaySend.HOLDER),
   PIN_BLOCK(64, MaySend.APPLICATION_OR_CLUSTER),
   UNPIN(65, MaySend.HOLDER),
+  PIN_REDUCE_INPUT(66, MaySend.APPLICATION_OR_CLUSTER),
   // reserve, spill and read-once (70-79)
   REPORT_ROUNDS(70, MaySend.CLUSTER),
   ROUNDS_INCOMPLETE(71, MaySend.CLUSTER),
@@ -59,6 +60,7 @@ public enum MessageType {
   LOCAL_SEGMENTS(160, MaySend.NOBODY),
   MEMORY_LEASE(161, MaySend.NOBODY),
   PINNED_BLOCK(162, MaySend.NOBODY),
+  PINNED_REDUCE_INPUT(163, MaySend.NOBODY, true),
   ERROR(255, MaySend.NOBODY);
 
   private static final MessageType[] BY_ID = new MessageType[256];

@@ -34,7 +34,8 @@ class WireRegistryTest {
         withPayload.add(t);
       }
     }
-    assertEquals(EnumSet.of(MessageType.PUT_BLOCK, MessageType.BLOCK_DATA, MessageType.BLOCKS_DATA), withPayload);
+    assertEquals(EnumSet.of(MessageType.PUT_BLOCK, MessageType.BLOCK_DATA, MessageType.BLOCKS_DATA,
+        MessageType.PINNED_REDUCE_INPUT), withPayload);
   }
 
   @ParameterizedTest

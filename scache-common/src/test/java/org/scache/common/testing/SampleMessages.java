@@ -77,6 +77,7 @@ public final class SampleMessages {
       case COMMIT_LEASED -> new Message.CommitLeased(BLOCK_1, 9, (1L << 30) + 4096, BLOCK_1_SIZE);
       case RELEASE_LEASE -> new Message.ReleaseLease(9);
       case PIN_BLOCK -> new Message.PinBlock(BLOCK_2);
+      case PIN_REDUCE_INPUT -> new Message.PinReduceInput(APP, 3, 7, -1);
       case UNPIN -> new Message.Unpin(List.of(5L, 6L, Long.MAX_VALUE));
       case REPORT_ROUNDS -> new Message.ReportRounds("worker-1", List.of(new RoundState(APP, 3, 0, true),
           new RoundState("app-\u00fc-2", 0, 7, false)));
@@ -107,6 +108,10 @@ public final class SampleMessages {
           new Message.LocalSegment(1, "/dev/shm/scache-worker-1-4242-1.mem", 12_352)));
       case MEMORY_LEASE -> new Message.MemoryLease(9, 1, 4096, 64L << 20);
       case PINNED_BLOCK -> new Message.PinnedBlock(5, 0, (1L << 31) + 64, BLOCK_2_SIZE);
+      case PINNED_REDUCE_INPUT -> new Message.PinnedReduceInput(100, 99, List.of(
+          new Message.ReducePart(BLOCK_1, BLOCK_1_SIZE, Optional.empty()),
+          new Message.ReducePart(BLOCK_2, 1L << 32, Optional.of(new Message.PinnedBlock(6, 2, 4096, 1L << 32))),
+          new Message.ReducePart(new BlockId(APP, 3, 44, 0, 7), BLOCK_2_SIZE, Optional.empty())));
       case ERROR -> new Message.Error(Status.BLOCK_NOT_FOUND, "no block " + BLOCK_1 + " here");
     };
   }
@@ -115,7 +120,7 @@ public final class SampleMessages {
   public static byte[] payload(MessageType type) {
     int size = switch (type) {
       case PUT_BLOCK, BLOCK_DATA -> BLOCK_1_SIZE;
-      case BLOCKS_DATA -> BLOCK_1_SIZE + BLOCK_2_SIZE;
+      case BLOCKS_DATA, PINNED_REDUCE_INPUT -> BLOCK_1_SIZE + BLOCK_2_SIZE;
       default -> 0;
     };
     return bytes(size, type.id());
