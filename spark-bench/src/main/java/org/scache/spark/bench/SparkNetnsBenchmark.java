@@ -65,8 +65,7 @@ public final class SparkNetnsBenchmark {
     Path results = module.resolve("target").resolve("spark-netns-results");
     Directories.deleteRecursively(results);
     Files.createDirectories(results);
-    SparkNetnsCluster.NodeShape shape = new SparkNetnsCluster.NodeShape(Integer.parseInt(o.get("cores")),
-        Integer.parseInt(o.get("executor-memory-mb")), ByteSize.parse(o.get("reserve")));
+    SparkNetnsCluster.NodeShape shape = SparkNetnsCluster.NodeShape.of(o);
     System.out.println("starting the cluster: " + o.get("nodes") + " nodes, " + shape);
     try (SparkNetnsCluster cluster = SparkNetnsCluster.start(module.resolve("target").resolve("spark-netns-run"),
         Integer.parseInt(o.get("nodes")), shape, SparkClassPaths.of(module))) {
@@ -83,10 +82,7 @@ public final class SparkNetnsBenchmark {
     o.put("reduces", "12");
     o.put("links", "40");
     o.put("repetitions", "2");
-    o.put("nodes", "3");
-    o.put("cores", "2");
-    o.put("executor-memory-mb", "1024");
-    o.put("reserve", "768m");
+    SparkNetnsCluster.NodeShape.defaults(o);
     return o;
   }
 

@@ -10,6 +10,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import org.scache.bench.ByteSize;
 import org.scache.bench.netns.HostProcess;
 import org.scache.bench.netns.LinkSampler;
 import org.scache.bench.netns.LogFollower;
@@ -41,6 +42,23 @@ final class SparkNetnsCluster implements AutoCloseable {
   record NodeShape(int cores, int executorMemoryMb, long scacheReserveBytes, List<String> scacheWorkerJavaOptions) {
     NodeShape(int cores, int executorMemoryMb, long scacheReserveBytes) {
       this(cores, executorMemoryMb, scacheReserveBytes, List.of());
+    }
+
+    /** The options a benchmark's command line sets the cluster with, and their defaults. */
+    static void defaults(Map<String, String> o) {
+      o.put("nodes", "3");
+      o.put("cores", "2");
+      o.put("executor-memory-mb", "1024");
+      o.put("reserve", "768m");
+      // JVM options for the SCache workers, for example a JFR recording: -XX:StartFlightRecording=...
+      o.put("scache-java-opts", "");
+    }
+
+    /** The shape the options of {@link #defaults} give. */
+    static NodeShape of(Map<String, String> o) {
+      String javaOptions = o.get("scache-java-opts").trim();
+      return new NodeShape(Integer.parseInt(o.get("cores")), Integer.parseInt(o.get("executor-memory-mb")),
+          ByteSize.parse(o.get("reserve")), javaOptions.isEmpty() ? List.of() : List.of(javaOptions.split("\\s+")));
     }
   }
 

@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import org.scache.bench.ByteSize;
 import org.scache.bench.netns.Directories;
 import org.scache.bench.netns.LinkSampler;
 
@@ -64,9 +63,7 @@ public final class TpcdsBenchmark {
       System.out.printf(Locale.ROOT, "generated TPC-DS at scale %s in %.0f s%n", o.get("scale"),
           (System.nanoTime() - t0) / 1e9);
     }
-    SparkNetnsCluster.NodeShape shape = new SparkNetnsCluster.NodeShape(Integer.parseInt(o.get("cores")),
-        Integer.parseInt(o.get("executor-memory-mb")), ByteSize.parse(o.get("reserve")),
-        o.get("scache-java-opts").isBlank() ? List.of() : List.of(o.get("scache-java-opts").trim().split("\\s+")));
+    SparkNetnsCluster.NodeShape shape = SparkNetnsCluster.NodeShape.of(o);
     System.out.println("starting the cluster: " + o.get("nodes") + " nodes, " + shape);
     try (SparkNetnsCluster cluster = SparkNetnsCluster.start(target.resolve("spark-netns-run"),
         Integer.parseInt(o.get("nodes")), shape, SparkClassPaths.of(module))) {
@@ -83,13 +80,8 @@ public final class TpcdsBenchmark {
     o.put("shuffle-partitions", "200");
     o.put("links", "40");
     o.put("repetitions", "2");
-    o.put("nodes", "3");
-    o.put("cores", "2");
-    o.put("executor-memory-mb", "1024");
-    o.put("reserve", "768m");
     o.put("file-mib", "32");
-    // JVM options for the SCache workers, for example a JFR recording: -XX:StartFlightRecording=...
-    o.put("scache-java-opts", "");
+    SparkNetnsCluster.NodeShape.defaults(o);
     return o;
   }
 
