@@ -1,10 +1,15 @@
 package org.scache.spark.bench;
 
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
-/** The command line of a benchmark: {@code --name value} pairs over its defaults, and {@code --help}. */
+/**
+ * The command line of a benchmark: {@code --name value} pairs over its defaults, and {@code --help}.
+ * An option whose name ends in {@code -opts} (JVM options) may come several times; its values add up.
+ */
 final class BenchmarkOptions {
   private BenchmarkOptions() {}
 
@@ -15,6 +20,7 @@ final class BenchmarkOptions {
    */
   static Optional<Map<String, String>> parse(String[] args, Map<String, String> defaults) {
     Map<String, String> o = new LinkedHashMap<>(defaults);
+    Set<String> given = new HashSet<>();
     for (int i = 0; i < args.length; i++) {
       if (args[i].equals("--help")) {
         System.out.println("options (defaults): " + defaults);
@@ -24,7 +30,10 @@ final class BenchmarkOptions {
       if (!o.containsKey(name) || i + 1 >= args.length) {
         throw new IllegalArgumentException("unknown option or no value: " + args[i] + "; options: " + defaults.keySet());
       }
-      o.put(name, args[++i]);
+      String value = args[++i];
+      // JVM options add up, since the command line is split at spaces: one option per occurrence
+      boolean adds = name.endsWith("-opts") && !given.add(name);
+      o.put(name, adds ? o.get(name) + " " + value : value);
     }
     return Optional.of(o);
   }
