@@ -105,7 +105,10 @@ class MapReduceThroughScacheIT {
     for (String url : urls.subList(1, urls.size())) {
       String worker = scrape(url);
       blocks += Math.max(0, sample(worker, "scache_worker_put_blocks_total"));
-      reads += Math.max(0, sample(worker, "scache_worker_answers_total{request=\"GET_REDUCE_INPUT\",status=\"OK\"}"));
+      // a reduce on a worker's host reads through its shared memory (PIN_REDUCE_INPUT), else over the socket
+      for (String request : java.util.List.of("GET_REDUCE_INPUT", "PIN_REDUCE_INPUT")) {
+        reads += Math.max(0, sample(worker, "scache_worker_answers_total{request=\"" + request + "\",status=\"OK\"}"));
+      }
     }
     assertEquals(scache.counters.findCounter(ScacheCounter.BLOCKS_PUT).getValue(), blocks,
         "blocks stored, by the workers' metrics, against the job's own counter");

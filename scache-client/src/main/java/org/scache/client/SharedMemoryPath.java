@@ -1,24 +1,17 @@
 package org.scache.client;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.util.internal.PlatformDependent;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Supplier;
 import org.scache.common.BlockId;
 import org.scache.common.DaemonThreads;
@@ -60,9 +53,7 @@ final class SharedMemoryPath implements AutoCloseable {
   private final java.util.concurrent.ExecutorService copiers = java.util.concurrent.Executors.newFixedThreadPool(
       Runtime.getRuntime().availableProcessors(), DaemonThreads.named("scache-client-copy"));
 
-  /** Copies hold the read lock; {@link #close()} takes the write lock before unmapping. */
-  private final ReentrantReadWriteLock mappingLock = new ReentrantReadWriteLock();
-  private final Map<String, MappedByteBuffer> mappings = new HashMap<>();
+  private final MappedSegments mapped = new MappedSegments();
   private boolean closed;
   private ClientConnection sessionConnection;
   private CompletableFuture<Session> session;
@@ -233,13 +224,7 @@ final class SharedMemoryPath implements AutoCloseable {
   }
 
   private void copyIn(Session s, int segment, long offset, ByteBuffer data) {
-    mappingLock.readLock().lock();
-    try {
-      requireOpen();
-      s.segments.get(segment).put((int) offset, data, data.position(), data.remaining());
-    } finally {
-      mappingLock.readLock().unlock();
-    }
+    mapped.copyIn(s.segments, segment, offset, data);
   }
 
   // ---------------------------------------------------------------- get
@@ -261,15 +246,11 @@ final class SharedMemoryPath implements AutoCloseable {
 
   private ByteBuffer copyOut(Session s, Message.PinnedBlock pin) {
     try {
-      requireMapped(s, pin);
-      byte[] out = new byte[(int) pin.length()];
-      mappingLock.readLock().lock();
-      try {
-        requireOpen();
-        s.segments.get(pin.segment()).get((int) pin.offset(), out, 0, out.length);
-      } finally {
-        mappingLock.readLock().unlock();
+      if (pin.length() > Integer.MAX_VALUE - 8) {
+        throw new ScacheException(Status.MALFORMED_MESSAGE, "pinned block " + pin + " is too large for an array");
       }
+      byte[] out = new byte[(int) pin.length()];
+      mapped.copyOut(s.segments, pin, out, 0);
       if (!s.connection.isActive()) {
         // the worker drops a connection's pins when it closes: the copy may have raced with reuse
         throw new ScacheException(Status.CONNECTION_FAILED, "the connection closed while the block was copied");
@@ -332,24 +313,16 @@ final class SharedMemoryPath implements AutoCloseable {
       byte[] out = new byte[(int) total];
       List<ReduceInput.Block> blocks = new ArrayList<>(m.parts().size());
       ByteBuffer all = ByteBuffer.wrap(out);
-      mappingLock.readLock().lock();
-      try {
-        requireOpen();
-        int at = 0;
-        for (Message.ReducePart p : m.parts()) {
-          int size = (int) p.size();
-          if (p.pin().isPresent()) {
-            Message.PinnedBlock pin = p.pin().get();
-            requireMapped(s, pin);
-            s.segments.get(pin.segment()).get((int) pin.offset(), out, at, size);
-          } else {
-            payload.readBytes(out, at, size);
-          }
-          blocks.add(new ReduceInput.Block(p.blockId(), all.slice(at, size)));
-          at += size;
+      int at = 0;
+      for (Message.ReducePart p : m.parts()) {
+        int size = (int) p.size();
+        if (p.pin().isPresent()) {
+          mapped.copyOut(s.segments, p.pin().get(), out, at);
+        } else {
+          payload.readBytes(out, at, size);
         }
-      } finally {
-        mappingLock.readLock().unlock();
+        blocks.add(new ReduceInput.Block(p.blockId(), all.slice(at, size)));
+        at += size;
       }
       if (!pins.isEmpty() && !s.connection.isActive()) {
         // the worker drops a connection's pins when it closes: the copy may have raced with reuse
@@ -359,14 +332,6 @@ final class SharedMemoryPath implements AutoCloseable {
     } finally {
       payload.release();
       unpin(s, pins);
-    }
-  }
-
-  private static void requireMapped(Session s, Message.PinnedBlock pin) {
-    if (pin.segment() >= s.segments.size() || pin.length() > Integer.MAX_VALUE
-        || pin.offset() + pin.length() > s.segments.get(pin.segment()).capacity()) {
-      throw new ScacheException(Status.MALFORMED_MESSAGE, "pinned block " + pin + " lies outside the mapped "
-          + "segments");
     }
   }
 
@@ -448,44 +413,14 @@ final class SharedMemoryPath implements AutoCloseable {
   }
 
   private Session map(ClientConnection connection, Message.LocalSegments answer) throws IOException {
-    List<Message.LocalSegment> listed = answer.segments();
-    if (listed.isEmpty()) {
-      throw new IOException("the worker listed no segments");
-    }
-    List<MappedByteBuffer> segments = new ArrayList<>(listed.size());
+    List<MappedByteBuffer> segments = mapped.map(answer.segments());
     long largest = 0;
-    synchronized (this) {
-      requireOpen();
-      Map<String, MappedByteBuffer> kept = new HashMap<>();
-      for (int i = 0; i < listed.size(); i++) {
-        Message.LocalSegment seg = listed.get(i);
-        if (seg.index() != i || seg.size() <= 0 || seg.size() > Integer.MAX_VALUE) {
-          throw new IOException("unexpected segment " + seg);
-        }
-        MappedByteBuffer b = mappings.get(seg.path());
-        if (b == null || b.capacity() != seg.size()) {
-          b = mapFile(Path.of(seg.path()), seg.size());
-        }
-        kept.put(seg.path(), b);
-        segments.add(b);
-        largest = Math.max(largest, seg.size());
-      }
-      // mappings of files the worker no longer lists are left to the collector
-      mappings.clear();
-      mappings.putAll(kept);
+    for (MappedByteBuffer b : segments) {
+      largest = Math.max(largest, b.capacity());
     }
     long lease = Math.max(ALIGNMENT, Math.min(leaseBytes, largest / 8) / ALIGNMENT * ALIGNMENT);
     LOG.debug("mapped {} segment(s) of worker {}; leases of {} bytes", segments.size(), workerAddress, lease);
-    return new Session(connection, List.copyOf(segments), lease);
-  }
-
-  private static MappedByteBuffer mapFile(Path file, long size) throws IOException {
-    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-      if (ch.size() != size) {
-        throw new IOException(file + " has " + ch.size() + " bytes, the worker announced " + size);
-      }
-      return ch.map(FileChannel.MapMode.READ_WRITE, 0, size);
-    }
+    return new Session(connection, segments, lease);
   }
 
   private void disable(String why) {
@@ -526,15 +461,7 @@ final class SharedMemoryPath implements AutoCloseable {
       }
     }
     copiers.shutdown();
-    mappingLock.writeLock().lock();
-    try {
-      synchronized (this) {
-        mappings.values().forEach(PlatformDependent::freeDirectBuffer);
-        mappings.clear();
-      }
-    } finally {
-      mappingLock.writeLock().unlock();
-    }
+    mapped.close();
   }
 
   static long align(long length) {

@@ -30,7 +30,10 @@ public final class RatioByLinkChart {
 
   private RatioByLinkChart() {}
 
-  /** Charts {@code points} in order; {@code predictedLabel} names the dashed line. Nothing when empty. */
+  /**
+   * Charts {@code points} in order; {@code predictedLabel} names the dashed line (empty: no legend for
+   * it, when no point has a prediction). Nothing when empty.
+   */
   public static void write(Path png, String title, List<Point> points, String predictedLabel) throws IOException {
     if (points.isEmpty()) {
       return;
@@ -63,10 +66,12 @@ public final class RatioByLinkChart {
       g.fillOval(LEFT, 38, 9, 9);
       g.setColor(Color.DARK_GRAY);
       g.drawString("measured (dots: repetitions, line: median)", LEFT + 14, 47);
-      g.setColor(PREDICTED);
-      g.drawLine(LEFT + 330, 43, LEFT + 350, 43);
-      g.setColor(Color.DARK_GRAY);
-      g.drawString(predictedLabel, LEFT + 356, 47);
+      if (!predictedLabel.isEmpty()) {
+        g.setColor(PREDICTED);
+        g.drawLine(LEFT + 330, 43, LEFT + 350, 43);
+        g.setColor(Color.DARK_GRAY);
+        g.drawString(predictedLabel, LEFT + 356, 47);
+      }
       for (double v = low; v <= high + 1e-9; v += 0.1) {
         int y = y(v, low, high, bottom, plotHeight);
         boolean one = Math.abs(v - 1) < 1e-9;

@@ -16,6 +16,7 @@ import java.util.function.ToDoubleFunction;
 import org.scache.bench.ByteSize;
 import org.scache.bench.Stats;
 import org.scache.bench.chart.LinkRateChart;
+import org.scache.bench.chart.RatioByLinkChart;
 import org.scache.bench.netns.Directories;
 import org.scache.bench.netns.LinkSampler;
 
@@ -159,6 +160,34 @@ public final class SparkNetnsBenchmark {
       String title = group.getKey().replace("-", ", ").replace("mbit", " Mbit/s node links");
       LinkRateChart.write(results.resolve("network-" + group.getKey() + ".png"), title, network, samples);
       SparkTimelineChart.write(results.resolve("timeline-" + group.getKey() + ".png"), title, timeline);
+    }
+    ratioCharts();
+  }
+
+  /** For each program run at more than one link rate: SCache's job time over the sort shuffle's, by link rate. */
+  private void ratioCharts() throws IOException {
+    Map<String, Map<Integer, List<Double>>> byProgram = new LinkedHashMap<>();
+    for (Row r : rows) {
+      if (!r.run.shuffle().equals("scache")) {
+        continue;
+      }
+      rows.stream().filter(b -> b.run.shuffle().equals("sort") && b.mbit == r.mbit && b.repetition == r.repetition
+          && b.run.program().equals(r.run.program())).findFirst().ifPresent(b -> byProgram
+              .computeIfAbsent(r.run.program(), k -> new LinkedHashMap<>())
+              .computeIfAbsent(r.mbit, k -> new ArrayList<>()).add((double) r.run.jobMs() / b.run.jobMs()));
+    }
+    for (Map.Entry<String, Map<Integer, List<Double>>> program : byProgram.entrySet()) {
+      if (program.getValue().size() < 2) {
+        continue;
+      }
+      List<RatioByLinkChart.Point> points = new ArrayList<>();
+      program.getValue().entrySet().stream()
+          .sorted(Map.Entry.comparingByKey((a, b) -> Integer.compare(a == 0 ? Integer.MAX_VALUE : a,
+              b == 0 ? Integer.MAX_VALUE : b)))
+          .forEach(e -> points.add(new RatioByLinkChart.Point(e.getKey() == 0 ? "unshaped" : e.getKey() + " Mbit/s",
+              e.getValue(), Double.NaN)));
+      RatioByLinkChart.write(results.resolve("ratio-by-link-" + program.getKey() + ".png"),
+          program.getKey() + ": SCache's job time over Spark's sort shuffle's, by node link rate", points, "");
     }
   }
 

@@ -1,0 +1,113 @@
+package org.scache.client;
+
+import io.netty.util.internal.PlatformDependent;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import org.scache.common.ScacheException;
+import org.scache.common.protocol.Message;
+import org.scache.common.protocol.Status;
+
+/**
+ * A worker's shared-memory segment files, mapped into this process. Every copy into or out of them
+ * holds a read lock that {@link #close()} waits for before it unmaps, so no copy touches memory that
+ * is gone; after the close every copy fails with {@code CONNECTION_FAILED}.
+ */
+final class MappedSegments implements AutoCloseable {
+  private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+  private final Map<String, MappedByteBuffer> byPath = new HashMap<>();
+  private boolean closed;
+
+  /**
+   * The segments {@code listed}, in their order; a file mapped before with the same size is not
+   * mapped again, and mappings of files no longer listed are left to the collector.
+   */
+  synchronized List<MappedByteBuffer> map(List<Message.LocalSegment> listed) throws IOException {
+    requireOpen();
+    if (listed.isEmpty()) {
+      throw new IOException("the worker listed no segments");
+    }
+    List<MappedByteBuffer> segments = new ArrayList<>(listed.size());
+    Map<String, MappedByteBuffer> kept = new HashMap<>();
+    for (int i = 0; i < listed.size(); i++) {
+      Message.LocalSegment seg = listed.get(i);
+      if (seg.index() != i || seg.size() <= 0 || seg.size() > Integer.MAX_VALUE) {
+        throw new IOException("unexpected segment " + seg);
+      }
+      MappedByteBuffer b = byPath.get(seg.path());
+      if (b == null || b.capacity() != seg.size()) {
+        b = mapFile(Path.of(seg.path()), seg.size());
+      }
+      kept.put(seg.path(), b);
+      segments.add(b);
+    }
+    byPath.clear();
+    byPath.putAll(kept);
+    return List.copyOf(segments);
+  }
+
+  /** Copies {@code data} (position to limit) to {@code offset} of {@code segments[segment]}. */
+  void copyIn(List<MappedByteBuffer> segments, int segment, long offset, ByteBuffer data) {
+    lock.readLock().lock();
+    try {
+      requireOpen();
+      segments.get(segment).put((int) offset, data, data.position(), data.remaining());
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
+  /** Copies the pinned block {@code pin} to {@code out} from index {@code at} on. */
+  void copyOut(List<MappedByteBuffer> segments, Message.PinnedBlock pin, byte[] out, int at) {
+    if (pin.segment() >= segments.size() || pin.length() > out.length - at
+        || pin.offset() + pin.length() > segments.get(pin.segment()).capacity()) {
+      throw new ScacheException(Status.MALFORMED_MESSAGE, "pinned block " + pin + " lies outside the mapped "
+          + "segments");
+    }
+    lock.readLock().lock();
+    try {
+      requireOpen();
+      segments.get(pin.segment()).get((int) pin.offset(), out, at, (int) pin.length());
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
+  private static MappedByteBuffer mapFile(Path file, long size) throws IOException {
+    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+      if (ch.size() != size) {
+        throw new IOException(file + " has " + ch.size() + " bytes, the worker announced " + size);
+      }
+      return ch.map(FileChannel.MapMode.READ_WRITE, 0, size);
+    }
+  }
+
+  private void requireOpen() {
+    if (closed) {
+      throw new ScacheException(Status.CONNECTION_FAILED, "the client is closed");
+    }
+  }
+
+  /** Unmaps every segment once no copy is running. */
+  @Override
+  public void close() {
+    lock.writeLock().lock();
+    try {
+      synchronized (this) {
+        closed = true;
+        byPath.values().forEach(PlatformDependent::freeDirectBuffer);
+        byPath.clear();
+      }
+    } finally {
+      lock.writeLock().unlock();
+    }
+  }
+}
