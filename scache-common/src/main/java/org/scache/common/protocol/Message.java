@@ -613,13 +613,7 @@ public sealed interface Message {
 
     /** The bytes the payload must hold: those of the blocks that are not pinned. */
     public long payloadBytes() {
-      long total = 0;
-      for (ReducePart p : parts) {
-        if (p.pin().isEmpty()) {
-          total += p.size();
-        }
-      }
-      return total;
+      return parts.stream().filter(p -> p.pin().isEmpty()).mapToLong(ReducePart::size).sum();
     }
 
     public MessageType type() {
