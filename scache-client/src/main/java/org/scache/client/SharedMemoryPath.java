@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -257,7 +258,7 @@ final class SharedMemoryPath implements AutoCloseable {
       }
       return ByteBuffer.wrap(out);
     } finally {
-      unpin(s, pin.pinId());
+      unpin(s, List.of(pin.pinId()));
     }
   }
 
@@ -279,21 +280,14 @@ final class SharedMemoryPath implements AutoCloseable {
     } catch (RuntimeException e) {
       viaShm = CompletableFuture.failedFuture(e);
     }
-    return viaShm.handle((v, e) -> {
-      if (e == null) {
-        return CompletableFuture.completedFuture(v);
-      }
-      ScacheException se = ScacheException.from(e);
-      if (se.status() == Status.BLOCK_NOT_FOUND || se.status() == Status.UNKNOWN_SHUFFLE) {
-        return CompletableFuture.<ReduceInput>failedFuture(se); // the socket would answer the same
-      }
-      if (se.status() == Status.UNKNOWN_MESSAGE_TYPE) {
+    viaShm = viaShm.whenComplete((v, e) -> {
+      if (e != null && ScacheException.from(e).status() == Status.UNKNOWN_MESSAGE_TYPE) {
         pinnedInputsUnknown = true; // a worker of an earlier version: its reduce inputs come over the socket
       }
-      LOG.debug("reduce {} of shuffle {} goes over the socket: {}", request.reduceId(), request.shuffleId(),
-          se.toString());
-      return viaSocket.get();
-    }).thenCompose(f -> f);
+    });
+    // a lost block or an unknown shuffle is the answer the socket would give too
+    return orElse(viaShm, viaSocket, "reduce " + request.reduceId() + " of shuffle " + request.shuffleId(),
+        Set.of(Status.BLOCK_NOT_FOUND, Status.UNKNOWN_SHUFFLE));
   }
 
   private ReduceInput copyOut(Session s, Reply r) {
@@ -336,10 +330,6 @@ final class SharedMemoryPath implements AutoCloseable {
   }
 
   /** Unpins soon: one UNPIN is in flight at a time, carrying every pin released meanwhile. */
-  private void unpin(Session s, long pinId) {
-    unpin(s, List.of(pinId));
-  }
-
   private void unpin(Session s, List<Long> pinIds) {
     if (pinIds.isEmpty()) {
       return;
@@ -431,12 +421,22 @@ final class SharedMemoryPath implements AutoCloseable {
   }
 
   private <T> CompletableFuture<T> orElse(CompletableFuture<T> viaShm, Supplier<CompletableFuture<T>> viaSocket,
-      BlockId id) {
+      Object what) {
+    return orElse(viaShm, viaSocket, what, Set.of());
+  }
+
+  /** {@code viaShm}'s result, or else {@code viaSocket}'s, unless {@code viaShm} failed with one of {@code finalStatuses}. */
+  private <T> CompletableFuture<T> orElse(CompletableFuture<T> viaShm, Supplier<CompletableFuture<T>> viaSocket,
+      Object what, Set<Status> finalStatuses) {
     return viaShm.handle((v, e) -> {
       if (e == null) {
         return CompletableFuture.completedFuture(v);
       }
-      LOG.debug("{} goes over the socket: {}", id, e.toString());
+      ScacheException se = ScacheException.from(e);
+      if (finalStatuses.contains(se.status())) {
+        return CompletableFuture.<T>failedFuture(se);
+      }
+      LOG.debug("{} goes over the socket: {}", what, se.toString());
       return viaSocket.get();
     }).thenCompose(f -> f);
   }
