@@ -12,6 +12,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import org.scache.common.BlockId;
 import org.scache.common.Clock;
@@ -267,8 +268,25 @@ public final class ScacheClient implements AutoCloseable {
   }
 
   private CompletableFuture<ReduceInput> getReduceInputAsync(int shuffleId, int reduceId, long waitMillis) {
-    return local.reduceInput(new Message.PinReduceInput(appId, shuffleId, reduceId, waitMillis),
+    return local.reduceInput(new Message.PinReduceInput(appId, shuffleId, reduceId, waitMillis), shuffleId, reduceId,
         () -> getReduceInputOverSocket(shuffleId, reduceId, waitMillis));
+  }
+
+  /**
+   * Reduce {@code reduceId}'s input read in parts as its blocks land on this node's worker, so that
+   * the reduce works on the first while the others still arrive; every map's block comes exactly once.
+   * Through the worker's shared memory; where that cannot be used, the whole input comes as one part.
+   */
+  public ReduceInputParts readReduceInputInParts(int shuffleId, int reduceId) {
+    long wait = Message.GetReduceInput.WORKER_DEFAULT_WAIT;
+    return new ReduceInputParts(have -> {
+      AtomicBoolean whole = new AtomicBoolean();
+      return local.reduceInput(new Message.PinReduceInputPart(appId, shuffleId, reduceId, wait, List.copyOf(have)),
+          shuffleId, reduceId, () -> {
+            whole.set(true);
+            return getReduceInputOverSocket(shuffleId, reduceId, wait);
+          }).thenApply(input -> new ReduceInputParts.Part(input, whole.get()));
+    });
   }
 
   private CompletableFuture<ReduceInput> getReduceInputOverSocket(int shuffleId, int reduceId, long waitMillis) {

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
@@ -24,6 +25,7 @@ import org.scache.common.network.ClientConnection;
 import org.scache.common.network.ClientConnections;
 import org.scache.common.network.Reply;
 import org.scache.common.protocol.Message;
+import org.scache.common.protocol.MessageType;
 import org.scache.common.protocol.Status;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,8 +50,8 @@ final class SharedMemoryPath implements AutoCloseable {
   private final long minBlockBytes;
   private final Duration leaseIdleTimeout;
   private final AtomicBoolean disabled = new AtomicBoolean();
-  /** Set once the worker did not know PIN_REDUCE_INPUT: reduce inputs then come over the socket. */
-  private volatile boolean pinnedInputsUnknown;
+  /** The reduce-input requests the worker did not know (an earlier version): those reads go over the socket. */
+  private final Set<MessageType> unknownRequests = ConcurrentHashMap.newKeySet();
   /** Copies out of the worker's memory run here, off the connection's event loop, one per core. */
   private final java.util.concurrent.ExecutorService copiers = java.util.concurrent.Executors.newFixedThreadPool(
       Runtime.getRuntime().availableProcessors(), DaemonThreads.named("scache-client-copy"));
@@ -265,12 +267,14 @@ final class SharedMemoryPath implements AutoCloseable {
   // ---------------------------------------------------------------- reduce input
 
   /**
-   * A reduce's input: its blocks the worker holds in memory copied out of the mapping, the others
-   * from the answer's payload, into one array the blocks are slices of (as over the socket).
+   * A reduce's input, or a part of it ({@code request} is a {@link Message.PinReduceInput} or a
+   * {@link Message.PinReduceInputPart}): its blocks the worker holds in memory copied out of the
+   * mapping, the others from the answer's payload, into one array the blocks are slices of (as over
+   * the socket).
    */
-  CompletableFuture<ReduceInput> reduceInput(Message.PinReduceInput request,
+  CompletableFuture<ReduceInput> reduceInput(Message request, int shuffleId, int reduceId,
       Supplier<CompletableFuture<ReduceInput>> viaSocket) {
-    if (disabled.get() || pinnedInputsUnknown) {
+    if (disabled.get() || unknownRequests.contains(request.type())) {
       return viaSocket.get();
     }
     CompletableFuture<ReduceInput> viaShm;
@@ -282,11 +286,11 @@ final class SharedMemoryPath implements AutoCloseable {
     }
     viaShm = viaShm.whenComplete((v, e) -> {
       if (e != null && ScacheException.from(e).status() == Status.UNKNOWN_MESSAGE_TYPE) {
-        pinnedInputsUnknown = true; // a worker of an earlier version: its reduce inputs come over the socket
+        unknownRequests.add(request.type()); // a worker of an earlier version
       }
     });
     // a lost block or an unknown shuffle is the answer the socket would give too
-    return orElse(viaShm, viaSocket, "reduce " + request.reduceId() + " of shuffle " + request.shuffleId(),
+    return orElse(viaShm, viaSocket, "reduce " + reduceId + " of shuffle " + shuffleId,
         Set.of(Status.BLOCK_NOT_FOUND, Status.UNKNOWN_SHUFFLE));
   }
 

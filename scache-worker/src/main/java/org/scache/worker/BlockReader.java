@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -42,6 +43,15 @@ final class BlockReader {
   private final ReduceInputLocator inputs;
   private final PlacementBook placements;
   private final InFlightCopies copies;
+  /**
+   * Where the blocks of the reduce inputs being read in parts are, located once for the whole read
+   * (each part would otherwise ask the master again, over a link the prefetch fills); dropped when the
+   * client asks past its last part, and all at once past {@link #MAX_READS_IN_PARTS} (reads a client gave up on).
+   */
+  private final Map<ReduceKey, LocatedBlocks> readsInParts = new ConcurrentHashMap<>();
+  private static final int MAX_READS_IN_PARTS = 4096;
+
+  private record ReduceKey(ShuffleKey shuffle, int reduceId) {}
 
   /**
    * Reads with {@code timeout} the longest a read waits for blocks on their way here (then it fetches
@@ -135,6 +145,61 @@ final class BlockReader {
             return new ReduceInput(found.numMaps(), found.finishedMaps(), blocks);
           });
     });
+  }
+
+  /**
+   * The next part of a reduce's input, read as its blocks land here: of the final blocks of the maps
+   * not in {@code haveMaps}, those held here now; when none is, the first to land of those on their way
+   * here (waited for at most the fetch timeout); when none has landed by then, all the rest, fetched from
+   * their holders. No blocks when the client has them all. The maps are waited for as
+   * {@link #readReduceInput} waits, and the input located once for all its parts; the read is counted
+   * once, with the part that completes it.
+   */
+  CompletableFuture<ReduceInput> readReduceInputPart(ShuffleKey shuffle, int reduceId, long waitMillis,
+      Set<Integer> haveMaps) {
+    boolean placementKnown = placements.isPlaced(shuffle);
+    ReduceKey key = new ReduceKey(shuffle, reduceId);
+    LocatedBlocks known = haveMaps.isEmpty() ? null : readsInParts.get(key);
+    CompletableFuture<LocatedBlocks> located = known != null ? CompletableFuture.completedFuture(known)
+        : inputs.locate(shuffle, reduceId, waitMillis).thenApply(found -> {
+          if (found.complete()) {
+            if (readsInParts.size() >= MAX_READS_IN_PARTS) {
+              readsInParts.clear();
+            }
+            readsInParts.put(key, found);
+          }
+          return found;
+        });
+    return located.thenCompose(found -> {
+      List<BlockLocation> rest = found.locations().stream()
+          .filter(l -> !haveMaps.contains(l.blockId().mapId())).toList();
+      if (rest.isEmpty()) {
+        readsInParts.remove(key);
+        return CompletableFuture.completedFuture(new ReduceInput(found.numMaps(), found.finishedMaps(),
+            new BlockBatch(List.of(), Unpooled.EMPTY_BUFFER)));
+      }
+      List<BlockId> onTheirWay = rest.stream().filter(l -> !readyHere(l)).map(BlockLocation::blockId).toList();
+      CompletableFuture<Void> landed = onTheirWay.size() < rest.size() ? CompletableFuture.completedFuture(null)
+          : copies.whenAnySettled(onTheirWay).completeOnTimeout(null, timeout.toMillis(), TimeUnit.MILLISECONDS);
+      return landed.thenCompose(v -> {
+        List<BlockLocation> here = rest.stream().filter(this::readyHere).toList();
+        List<BlockLocation> part = here.isEmpty() ? rest : here;
+        AtomicLong fetched = new AtomicLong();
+        return assemble(new LocatedBlocks(found.numMaps(), found.finishedMaps(), part), reduceId, fetched)
+            .thenApply(blocks -> {
+              if (part.size() == rest.size()) {
+                long total = found.locations().stream().mapToLong(BlockLocation::size).sum();
+                counters.activity.reduceRead(shuffle, reduceId, placementKnown, total - fetched.get(), fetched.get());
+              }
+              return new ReduceInput(found.numMaps(), found.finishedMaps(), blocks);
+            });
+      });
+    });
+  }
+
+  /** Whether the block is read here: held here, or meant to be (then its loss is reported as such). */
+  private boolean readyHere(BlockLocation l) {
+    return l.holder().workerId().equals(self.workerId()) || store.get(l.blockId()).isPresent();
   }
 
   /**

@@ -214,6 +214,19 @@ final class Prefetcher implements InFlightCopies {
    */
   @Override
   public CompletableFuture<Void> whenSettled(Collection<BlockId> ids) {
+    return CompletableFuture.allOf(claim(ids).toArray(CompletableFuture[]::new));
+  }
+
+  /** As {@link #whenSettled}, but completes with the first of {@code ids} to settle. */
+  @Override
+  public CompletableFuture<Void> whenAnySettled(Collection<BlockId> ids) {
+    List<CompletableFuture<Void>> waits = claim(ids);
+    return waits.isEmpty() ? CompletableFuture.completedFuture(null)
+        : CompletableFuture.anyOf(waits.toArray(CompletableFuture[]::new)).thenApply(v -> null);
+  }
+
+  /** Puts those of {@code ids} on their way here first in their queues; a future for each, when it settles. */
+  private List<CompletableFuture<Void>> claim(Collection<BlockId> ids) {
     List<CompletableFuture<Void>> waits = new ArrayList<>();
     synchronized (this) {
       Set<BlockId> claimed = new HashSet<>();
@@ -231,7 +244,7 @@ final class Prefetcher implements InFlightCopies {
         }
       }
     }
-    return CompletableFuture.allOf(waits.toArray(CompletableFuture[]::new));
+    return waits;
   }
 
   private void locateAndQueue(ShuffleKey key, int reduceId) {

@@ -3,6 +3,7 @@ package org.scache.worker;
 import io.netty.channel.ChannelHandlerContext;
 import java.util.ArrayDeque;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Supplier;
 import java.util.concurrent.CompletableFuture;
 import org.scache.common.ScacheException;
@@ -83,6 +84,11 @@ final class WorkerRequestHandler extends RequestDispatcher {
         Message.PinReduceInput m = (Message.PinReduceInput) message;
         localAccess().answerPinned(ctx, id, () -> w.reader().readReduceInput(
             new ShuffleKey(m.appId(), m.shuffleId()), m.reduceId(), m.waitMillis()));
+      }
+      case PIN_REDUCE_INPUT_PART -> {
+        Message.PinReduceInputPart m = (Message.PinReduceInputPart) message;
+        localAccess().answerPinned(ctx, id, () -> w.reader().readReduceInputPart(
+            new ShuffleKey(m.appId(), m.shuffleId()), m.reduceId(), m.waitMillis(), Set.copyOf(m.haveMaps())));
       }
       case FETCH_BLOCKS -> w.reader().serveFetch(((Message.FetchBlocks) message).blockIds()).whenComplete((b, e) -> {
         if (e != null) {

@@ -12,7 +12,9 @@ import io.netty.buffer.Unpooled;
 import java.io.ByteArrayOutputStream;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executors;
@@ -64,7 +66,32 @@ class BlockReaderTest {
   private BlockReader reader() {
     return new BlockReader(storage.store(), storage.reads(), cluster, cluster, SELF, Duration.ofSeconds(5), counters,
         new ReduceInputLocator(cluster, timer, Clock.SYSTEM, Duration.ofSeconds(5)), storage.placements(),
-        ids -> copies.whenSettled(ids));
+        new InFlightCopies() {
+          @Override
+          public CompletableFuture<Void> whenSettled(Collection<BlockId> ids) {
+            return copies.whenSettled(ids);
+          }
+
+          @Override
+          public CompletableFuture<Void> whenAnySettled(Collection<BlockId> ids) {
+            return copies.whenAnySettled(ids);
+          }
+        });
+  }
+
+  /** Copies on their way here that settle, all of them or any, when {@code settled} completes. */
+  private static InFlightCopies settlingWhen(CompletableFuture<Void> settled) {
+    return new InFlightCopies() {
+      @Override
+      public CompletableFuture<Void> whenSettled(Collection<BlockId> ids) {
+        return settled;
+      }
+
+      @Override
+      public CompletableFuture<Void> whenAnySettled(Collection<BlockId> ids) {
+        return settled;
+      }
+    };
   }
 
   private static BlockId block(int map, int reduce) {
@@ -176,7 +203,7 @@ class BlockReaderTest {
   void aReducesInput_waitsForBlocksOnTheirWayHere_andReadsThemHere_whenTheyLand() {
     cluster.hold(A, block(0, 0), 10).hold(A, block(1, 0), 10);
     CompletableFuture<Void> landing = new CompletableFuture<>();
-    copies = ids -> landing;
+    copies = settlingWhen(landing);
 
     CompletableFuture<BlockReader.ReduceInput> read = reader().readReduceInput(SHUFFLE, 0, NO_WAIT);
     assertFalse(read.isDone());
@@ -189,6 +216,40 @@ class BlockReaderTest {
     assertArrayEquals(concatenated(block(0, 0), block(1, 0)), bytes(input.blocks().payload()));
     assertEquals(List.of(), cluster.fetches());
     assertEquals(2, counters.prefetchedReadBlocks.sum());
+  }
+
+  @Test
+  void aReducesInputReadInParts_givesWhatIsHereFirst_thenEachBlockAsItLands_thenTheRestFromItsHolder_thenNothing() {
+    putHere(block(0, 0), 10);
+    cluster.hold(A, block(1, 0), 20).hold(A, block(2, 0), 30);
+    CompletableFuture<Void> landing = new CompletableFuture<>();
+    copies = settlingWhen(landing);
+    BlockReader reader = reader();
+
+    BlockReader.ReduceInput first = reader.readReduceInputPart(SHUFFLE, 0, NO_WAIT, Set.of()).join();
+    assertEquals(List.of(new BlockSize(block(0, 0), 10)), first.blocks().sizes());
+    assertArrayEquals(concatenated(block(0, 0)), bytes(first.blocks().payload()));
+
+    CompletableFuture<BlockReader.ReduceInput> second = reader.readReduceInputPart(SHUFFLE, 0, NO_WAIT, Set.of(0));
+    assertFalse(second.isDone());
+    storage.copies().land(List.of(new BlockSize(block(1, 0), 20)), Unpooled.wrappedBuffer(concatenated(block(1, 0))));
+    landing.complete(null);
+    assertEquals(List.of(new BlockSize(block(1, 0), 20)), second.join().blocks().sizes());
+    assertArrayEquals(concatenated(block(1, 0)), bytes(second.join().blocks().payload()));
+    assertEquals(List.of(), cluster.fetches());
+    assertEquals(List.of(), counters.activity.drain(), "the read is counted once, when it is complete");
+
+    // nothing else is on its way here (landing has settled): the rest comes from its holder
+    BlockReader.ReduceInput third = reader.readReduceInputPart(SHUFFLE, 0, NO_WAIT, Set.of(0, 1)).join();
+    assertArrayEquals(concatenated(block(2, 0)), bytes(third.blocks().payload()));
+    assertEquals(List.of(new ScriptedCluster.Fetch(A, List.of(block(2, 0)))), cluster.fetches());
+    assertEquals(List.of(new ShuffleActivity.ReduceRead(0, false, 30, 30)), counters.activity.drain().get(0).reads());
+
+    BlockReader.ReduceInput none = reader.readReduceInputPart(SHUFFLE, 0, NO_WAIT, Set.of(0, 1, 2)).join();
+    assertEquals(List.of(), none.blocks().sizes());
+    assertEquals(3, none.numMaps());
+    assertEquals(List.of(), counters.activity.drain());
+    assertEquals(1, cluster.locates(), "the input is located once for all its parts");
   }
 
   @Test

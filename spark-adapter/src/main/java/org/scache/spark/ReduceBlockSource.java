@@ -3,26 +3,33 @@ package org.scache.spark;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NoSuchElementException;
 import java.util.SortedMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import org.apache.spark.shuffle.FetchFailedException;
 import org.apache.spark.shuffle.ShuffleReadMetricsReporter;
 import org.scache.client.ReduceInput;
+import org.scache.client.ReduceInputParts;
 import org.scache.client.ScacheClient;
 import org.scache.common.BlockId;
 import org.scache.common.ScacheException;
 
 /**
- * Reads the blocks of a task's reduce partitions through this node's worker: a read of every map's
- * output asks for each reduce's whole input at once (prefetched blocks are served from the worker's
- * memory), and asks ahead for the next reduces of the task's range while their bytes in flight stay
- * under a bound (Spark's {@code spark.reducer.maxSizeInFlight}), so that a coalesced range of many
- * small partitions does not wait for one round trip after the other; a read of a range of maps (an
- * adaptive skew split) asks for its blocks one by one. Only the attempts the driver kept are used; a
+ * Reads the blocks of a task's reduce partitions through this node's worker: a task reading every
+ * map's output of one reduce partition reads it in parts as its blocks land on the worker
+ * ({@link ReduceInputParts}), decoding the first while the others still arrive; a task reading a
+ * range of reduce partitions (coalesced by adaptive execution) asks for each reduce's whole input at
+ * once, and asks ahead for the next reduces of the range while their bytes in flight stay under a bound
+ * (Spark's {@code spark.reducer.maxSizeInFlight}), so that many small partitions do not wait for one
+ * round trip after the other; a read of a range of maps (an adaptive skew split) asks for its blocks
+ * one by one. Only the attempts the driver kept are used; a
  * block SCache cannot give becomes a fetch failure naming its map, so that Spark runs the map again.
  */
 final class ReduceBlockSource {
@@ -37,6 +44,7 @@ final class ReduceBlockSource {
   private final long maxBytesInFlight;
   /** The reduces to ask for next, in the order they are read, with their expected bytes. */
   private final ArrayDeque<Map.Entry<Integer, Long>> toRequest = new ArrayDeque<>();
+  private final boolean inParts;
   private final Map<Integer, Requested> requested = new HashMap<>();
   private long bytesInFlight;
 
@@ -44,10 +52,11 @@ final class ReduceBlockSource {
   private record Requested(CompletableFuture<ReduceInput> input, long bytes) {}
 
   /**
-   * A source for the reduces of {@code byReduce}, which are read in its order; with {@code everyMap},
-   * up to {@code maxBytesInFlight} of their inputs are asked for ahead (always the next one).
+   * A source for the reduces of {@code byReduce}, which are read in its order; with {@code everyMap}, one
+   * reduce is read in parts when {@code readInParts}, and of several, up to {@code maxBytesInFlight} of
+   * their inputs are asked for ahead (always the next one).
    */
-  ReduceBlockSource(ScacheClient client, String appId, int shuffleId, boolean everyMap,
+  ReduceBlockSource(ScacheClient client, String appId, int shuffleId, boolean everyMap, boolean readInParts,
       ShuffleReadMetricsReporter metrics, SortedMap<Integer, List<ExpectedBlock>> byReduce, long maxBytesInFlight) {
     this.client = client;
     this.appId = appId;
@@ -55,7 +64,8 @@ final class ReduceBlockSource {
     this.everyMap = everyMap;
     this.metrics = metrics;
     this.maxBytesInFlight = maxBytesInFlight;
-    if (everyMap) {
+    this.inParts = readInParts && everyMap && byReduce.size() == 1;
+    if (everyMap && !inParts) {
       byReduce.forEach((reduce, blocks) -> toRequest.add(
           Map.entry(reduce, blocks.stream().mapToLong(ExpectedBlock::size).sum())));
     }
@@ -89,11 +99,20 @@ final class ReduceBlockSource {
     }
   }
 
-  /** The bytes of {@code expected}, blocks of one reduce partition, in the order given. */
-  List<ReadBlock> read(int reduceId, List<ExpectedBlock> expected) throws FetchFailedException {
+  /**
+   * The bytes of {@code expected}, blocks of one reduce partition: in the order given, or, read in parts,
+   * in the order they land. A block SCache cannot give is a {@link FetchFailedException}, thrown here or,
+   * read in parts, from the iterator.
+   */
+  Iterator<ReadBlock> read(int reduceId, List<ExpectedBlock> expected) throws FetchFailedException {
     if (expected.isEmpty()) {
-      return List.of();
+      return Collections.emptyIterator();
     }
+    return inParts ? new InParts(client.readReduceInputInParts(shuffleId, reduceId), expected)
+        : readWhole(reduceId, expected).iterator();
+  }
+
+  private List<ReadBlock> readWhole(int reduceId, List<ExpectedBlock> expected) throws FetchFailedException {
     long start = System.nanoTime();
     Map<Integer, ReduceInput.Block> byMap = new HashMap<>();
     if (everyMap) {
@@ -115,6 +134,73 @@ final class ReduceBlockSource {
     }
     metrics.incFetchWaitTime((System.nanoTime() - start) / 1_000_000);
     return out;
+  }
+
+  /**
+   * One reduce partition's blocks, each part of its input decoded while the worker waits for the next;
+   * what the parts did not give (another attempt, or a part that failed) is read block by block, so that a
+   * lost block fails naming its map.
+   */
+  private final class InParts implements Iterator<ReadBlock> {
+    private final ReduceInputParts parts;
+    private final Map<Integer, ExpectedBlock> missing = new LinkedHashMap<>();
+    private final ArrayDeque<ReadBlock> ready = new ArrayDeque<>();
+    private boolean partsDone;
+
+    InParts(ReduceInputParts parts, List<ExpectedBlock> expected) {
+      this.parts = parts;
+      expected.forEach(b -> missing.put(b.mapIndex(), b));
+    }
+
+    @Override
+    public boolean hasNext() {
+      while (ready.isEmpty() && !missing.isEmpty()) {
+        long start = System.nanoTime();
+        if (partsDone) {
+          ExpectedBlock b = missing.values().iterator().next();
+          missing.remove(b.mapIndex());
+          try {
+            add(b, one(b));
+          } catch (FetchFailedException e) {
+            throw ScacheShuffleReader.sneaky(e);
+          }
+        } else {
+          takeNextPart();
+        }
+        metrics.incFetchWaitTime((System.nanoTime() - start) / 1_000_000);
+      }
+      return !ready.isEmpty();
+    }
+
+    private void takeNextPart() {
+      try {
+        ReduceInput part = parts.next();
+        partsDone = part.blocks().isEmpty();
+        for (ReduceInput.Block got : part.blocks()) {
+          ExpectedBlock b = missing.get(got.blockId().mapId());
+          if (b != null && b.attempt() == got.blockId().attempt()) {
+            missing.remove(b.mapIndex());
+            add(b, got.data());
+          }
+        }
+      } catch (ScacheException e) {
+        partsDone = true; // read the rest block by block, to name the map whose output is lost
+      }
+    }
+
+    private void add(ExpectedBlock b, ByteBuffer data) {
+      metrics.incLocalBlocksFetched(1);
+      metrics.incLocalBytesRead(data.remaining());
+      ready.add(new ReadBlock(b, data));
+    }
+
+    @Override
+    public ReadBlock next() {
+      if (!hasNext()) {
+        throw new NoSuchElementException();
+      }
+      return ready.poll();
+    }
   }
 
   private ByteBuffer one(ExpectedBlock b) throws FetchFailedException {

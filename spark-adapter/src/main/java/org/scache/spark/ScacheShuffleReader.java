@@ -27,8 +27,9 @@ import scala.math.Ordering;
 /**
  * A reduce task's reader of a range of reduce partitions and map outputs, every form Spark asks for
  * (whole partitions, coalesced partition ranges, adaptive skew splits by map range). Blocks come from
- * this node's worker, reduce partition by reduce partition, the next ones asked for ahead; each is decoded with Spark's own streams, then
- * aggregated and sorted as Spark's own reader does.
+ * this node's worker ({@link ReduceBlockSource}: a partition's blocks as they land, or partition by
+ * partition, the next ones asked for ahead); each is decoded with Spark's own streams, then aggregated and
+ * sorted as Spark's own reader does.
  */
 final class ScacheShuffleReader<K, C> implements ShuffleReader<K, C> {
   private final ScacheShuffleHandle<K, ?, C> handle;
@@ -39,9 +40,12 @@ final class ScacheShuffleReader<K, C> implements ShuffleReader<K, C> {
   private final int endPartition;
   private final TaskContext context;
   private final ShuffleReadMetricsReporter metrics;
+  private final boolean readInParts;
 
   ScacheShuffleReader(ScacheShuffleHandle<K, ?, C> handle, ScacheClient client, int startMapIndex, int endMapIndex,
-      int startPartition, int endPartition, TaskContext context, ShuffleReadMetricsReporter metrics) {
+      int startPartition, int endPartition, TaskContext context, ShuffleReadMetricsReporter metrics,
+      boolean readInParts) {
+    this.readInParts = readInParts;
     this.handle = handle;
     this.client = client;
     this.startMapIndex = startMapIndex;
@@ -65,8 +69,8 @@ final class ScacheShuffleReader<K, C> implements ShuffleReader<K, C> {
     }
     byReduce.values().forEach(list -> list.sort((a, b) -> Integer.compare(a.mapIndex(), b.mapIndex())));
     boolean everyMap = startMapIndex == 0 && endMapIndex >= handle.numMaps();
-    ReduceBlockSource source = new ReduceBlockSource(client, handle.appId(), handle.shuffleId(), everyMap, metrics,
-        byReduce, env.conf().getSizeAsBytes("spark.reducer.maxSizeInFlight", "48m"));
+    ReduceBlockSource source = new ReduceBlockSource(client, handle.appId(), handle.shuffleId(), everyMap,
+        readInParts, metrics, byReduce, env.conf().getSizeAsBytes("spark.reducer.maxSizeInFlight", "48m"));
 
     Iterator<Product2<Object, Object>> records = new RecordIterator(source, byReduce, env.serializerManager(),
         dep.serializer().newInstance());
@@ -121,7 +125,7 @@ final class ScacheShuffleReader<K, C> implements ShuffleReader<K, C> {
           }
           java.util.Map.Entry<Integer, List<ExpectedBlock>> next = reduces.next();
           try {
-            blocks = source.read(next.getKey(), next.getValue()).iterator();
+            blocks = source.read(next.getKey(), next.getValue());
           } catch (FetchFailedException e) {
             throw sneaky(e);
           }
@@ -156,7 +160,7 @@ final class ScacheShuffleReader<K, C> implements ShuffleReader<K, C> {
 
   /** Throws a checked FetchFailedException through Scala's iterator methods, as Spark's own fetcher does. */
   @SuppressWarnings("unchecked")
-  private static <E extends Throwable> RuntimeException sneaky(Throwable e) throws E {
+  static <E extends Throwable> RuntimeException sneaky(Throwable e) throws E {
     throw (E) e;
   }
 }

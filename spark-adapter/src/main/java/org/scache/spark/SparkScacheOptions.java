@@ -36,6 +36,11 @@ public final class SparkScacheOptions {
   public static final ConfigEntry<Long> PUT_BUFFER = OPTIONS.bytes("spark.scache.map.put.buffer.bytes", "64m",
       "Bytes of a map task's partitions that may be waiting to be stored on the worker; past it the map waits.");
 
+  public static final ConfigEntry<Boolean> READ_IN_PARTS = OPTIONS.bool("spark.scache.reduce.read.in.parts", true,
+      "A reduce task that reads one partition's whole input decodes its blocks in parts, as they land on its "
+          + "worker (those held there first), instead of waiting for the whole input; a task reading a range of "
+          + "partitions (coalesced by adaptive execution) reads each partition whole either way.");
+
   /** Set by the driver for its executors: not for users. */
   static final String APP_SECRET_KEY = "spark.scache.internal.app.secret";
 

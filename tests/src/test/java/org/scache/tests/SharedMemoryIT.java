@@ -18,6 +18,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.scache.client.ReduceInput;
+import org.scache.client.ReduceInputParts;
 import org.scache.client.ScacheClient;
 import org.scache.common.BlockId;
 import org.scache.common.ScacheException;
@@ -139,6 +140,51 @@ class SharedMemoryIT {
       here.removeApplication();
     }
     awaitUsedBytes(0, 0); // no pin is left holding a block of the removed application
+  }
+
+  @Test
+  void reduceInputReadInParts_givesWhatIsHereFirst_thenTheRest_eachBlockOnce_asTheWholeReadDoes() throws Exception {
+    String app = "app-shm-reduce-parts";
+    ScacheConf socketOnly = cluster.clientConf(0).with(ScacheOptions.CLIENT_LOCAL_SHM_ENABLED, false);
+    try (ScacheClient here = registered(0, app); ScacheClient there = cluster.client(1, app, app + "-secret");
+        ScacheClient overSocket = ScacheClient.create(socketOnly, app, (app + "-secret").getBytes(
+            StandardCharsets.UTF_8))) {
+      for (int m = 0; m < 6; m++) {
+        ScacheClient writer = m % 3 == 2 ? there : here;
+        writer.putBlock(new BlockId(app, 0, m, 0, 0), BlockData.random(40_000 + m, m));
+        writer.mapFinished(0, m, 0);
+      }
+      long readsBefore = cluster.stat(0, "read.local.blocks");
+      ReduceInputParts parts = here.readReduceInputInParts(0, 0);
+      ReduceInput first = parts.next();
+      assertEquals(List.of(0, 1, 3, 4), mapsOf(first), "the blocks held here come first, without a fetch");
+      ReduceInput second = parts.next();
+      assertEquals(List.of(2, 5), mapsOf(second), "then the rest, from their holder");
+      assertEquals(List.of(), parts.next().blocks(), "then nothing: the input is whole");
+      assertEquals(List.of(), parts.next().blocks());
+      assertEquals(4, cluster.stat(0, "read.local.blocks") - readsBefore, "each block held here read once");
+      for (ReduceInput part : List.of(first, second)) {
+        for (ReduceInput.Block b : part.blocks()) {
+          int m = b.blockId().mapId();
+          assertEquals(ByteBuffer.wrap(BlockData.random(40_000 + m, m)), b.data(), "map " + m);
+        }
+      }
+
+      ReduceInputParts socketParts = overSocket.readReduceInputInParts(0, 0);
+      assertEquals(List.of(0, 1, 2, 3, 4, 5), mapsOf(socketParts.next()), "over the socket, the whole input at once");
+      assertEquals(List.of(), socketParts.next().blocks());
+      try (Raw raw = new Raw(0)) {
+        ScacheException e = assertThrows(ScacheException.class,
+            () -> raw.call(new Message.PinReduceInputPart(app, 0, 0, 0, List.of()), app));
+        assertEquals(Status.INVALID_ARGUMENT, e.status(), "the shared memory must be opened first");
+      }
+      here.removeApplication();
+    }
+    awaitUsedBytes(0, 0);
+  }
+
+  private static List<Integer> mapsOf(ReduceInput input) {
+    return input.blocks().stream().map(b -> b.blockId().mapId()).toList();
   }
 
   @Test
@@ -266,6 +312,7 @@ class SharedMemoryIT {
           () -> new Message.ReleaseLease(lease.leaseId()),
           () -> new Message.PinBlock(block),
           () -> new Message.PinReduceInput(owner, 0, 0, 0),
+          () -> new Message.PinReduceInputPart(owner, 0, 0, 0, List.of()),
           () -> new Message.Unpin(List.of(pin.pinId())));
       for (Supplier<Message> r : requests) {
         ScacheException e = assertThrows(ScacheException.class, () -> raw.call(r.get(), other), r.get().toString());

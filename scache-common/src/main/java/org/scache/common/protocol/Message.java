@@ -332,6 +332,25 @@ public sealed interface Message {
     }
   }
 
+  /**
+   * The next part of a reduce partition's input, read as its blocks land on the worker, over a
+   * connection that opened the worker's shared memory: the final blocks of the maps not in
+   * {@code haveMaps} that the worker holds now, pinned as for {@link PinReduceInput}; when it holds
+   * none, the first to land of those on their way to it; when none lands within the worker's fetch
+   * timeout, all the rest, fetched from their holders. The maps are waited for as
+   * {@link GetReduceInput} waits. An answer without blocks means the client has the whole input.
+   */
+  record PinReduceInputPart(String appId, int shuffleId, int reduceId, long waitMillis, List<Integer> haveMaps)
+      implements Message, ForApplication {
+    public PinReduceInputPart {
+      haveMaps = List.copyOf(haveMaps);
+    }
+
+    public MessageType type() {
+      return MessageType.PIN_REDUCE_INPUT_PART;
+    }
+  }
+
   /** Lets go of pinned blocks. */
   record Unpin(List<Long> pinIds) implements Message {
     public Unpin {

@@ -178,6 +178,12 @@ public final class MessageCodec {
         Message.PinReduceInput m = (Message.PinReduceInput) message;
         w.writeString(m.appId()).writeInt(m.shuffleId()).writeInt(m.reduceId()).writeLong(m.waitMillis());
       }
+      case PIN_REDUCE_INPUT_PART -> {
+        Message.PinReduceInputPart m = (Message.PinReduceInputPart) message;
+        w.writeString(m.appId()).writeInt(m.shuffleId()).writeInt(m.reduceId()).writeLong(m.waitMillis())
+            .writeInt(m.haveMaps().size());
+        m.haveMaps().forEach(w::writeInt);
+      }
       case UNPIN -> {
         Message.Unpin m = (Message.Unpin) message;
         w.writeInt(m.pinIds().size());
@@ -431,6 +437,14 @@ public final class MessageCodec {
         int shuffle = r.readNonNegativeInt("shuffle id");
         int reduce = r.readNonNegativeInt("reduce id");
         yield new Message.PinReduceInput(app, shuffle, reduce, readWait(r));
+      }
+      case PIN_REDUCE_INPUT_PART -> {
+        String app = r.readNonEmptyString("application id");
+        int shuffle = r.readNonNegativeInt("shuffle id");
+        int reduce = r.readNonNegativeInt("reduce id");
+        long wait = readWait(r);
+        List<Integer> have = readList(r, "map ids", 4, () -> r.readNonNegativeInt("map id"));
+        yield new Message.PinReduceInputPart(app, shuffle, reduce, wait, have);
       }
       case UNPIN -> {
         List<Long> ids = readList(r, "pin ids", 8, () -> r.readLong("pin id"));

@@ -78,6 +78,7 @@ public final class SampleMessages {
       case RELEASE_LEASE -> new Message.ReleaseLease(9);
       case PIN_BLOCK -> new Message.PinBlock(BLOCK_2);
       case PIN_REDUCE_INPUT -> new Message.PinReduceInput(APP, 3, 7, -1);
+      case PIN_REDUCE_INPUT_PART -> new Message.PinReduceInputPart(APP, 3, 7, -1, List.of(0, 4, 1 << 20));
       case UNPIN -> new Message.Unpin(List.of(5L, 6L, Long.MAX_VALUE));
       case REPORT_ROUNDS -> new Message.ReportRounds("worker-1", List.of(new RoundState(APP, 3, 0, true),
           new RoundState("app-\u00fc-2", 0, 7, false)));

@@ -46,7 +46,8 @@ final class BenchApplication {
 
   /**
    * The configuration of an application named {@code name} on the shuffle {@code --shuffle} names
-   * ({@code sort} or {@code scache}), with Kryo as its serializer and one executor per node.
+   * ({@code sort} or {@code scache}), with Kryo as its serializer and one executor per node, and the
+   * settings of {@code --spark-conf} if given.
    */
   static SparkConf conf(Map<String, String> o, String name) {
     int executors = Integer.parseInt(o.get("executors"));
@@ -67,6 +68,16 @@ final class BenchApplication {
           .set("spark.scache.client.master.address", o.get("scache-master"))
           .set("spark.scache.worker.rpc.port", o.get("scache-worker-port"));
       default -> throw new IllegalArgumentException("--shuffle is sort or scache, not " + o.get("shuffle"));
+    }
+    // further settings, key=value separated by spaces (spark.scache.* keys matter to SCache's side only)
+    for (String setting : o.getOrDefault("spark-conf", "").trim().split("\\s+")) {
+      if (!setting.isEmpty()) {
+        int eq = setting.indexOf('=');
+        if (eq <= 0) {
+          throw new IllegalArgumentException("--spark-conf takes key=value settings, not " + setting);
+        }
+        conf.set(setting.substring(0, eq), setting.substring(eq + 1));
+      }
     }
     return conf;
   }

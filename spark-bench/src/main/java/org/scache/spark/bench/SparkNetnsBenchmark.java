@@ -91,6 +91,8 @@ public final class SparkNetnsBenchmark {
     o.put("links", "40");
     o.put("repetitions", "2");
     o.put("warmup", "1");
+    // settings for every application, key=value, for example spark.scache.reduce.read.in.parts=false
+    o.put("spark-conf-opts", "");
     SparkNetnsCluster.NodeShape.defaults(o);
     return o;
   }
@@ -236,7 +238,7 @@ public final class SparkNetnsBenchmark {
         "--executor-memory", shape.executorMemoryMb() + "m",
         "--extra-class-path", cluster.classPaths().adapterJar() + ":" + cluster.classPaths().jobClasses(),
         "--data", cluster.runDir().resolve("data").resolve("terasort-input").toString(),
-        "--figures", figures.toString());
+        "--figures", figures.toString(), "--spark-conf", options.get("spark-conf-opts"));
     String name = "driver-" + figures.getFileName().toString().replace(".properties", "");
     int code = cluster.runDriver(name, SparkBenchDriver.class.getName(), args, Duration.ofMinutes(30),
         l -> { });

@@ -1,0 +1,68 @@
+package org.scache.client;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import org.scache.common.ScacheException;
+
+/**
+ * A reduce's input read in parts as its blocks land on this node's worker
+ * ({@link ScacheClient#readReduceInputInParts}): each {@link #next} gives the blocks of maps not given
+ * before, and asks at once for the part after it, which the worker answers as soon as another block
+ * has landed, so that the reduce works on one part while the next arrives. A part without blocks
+ * means the whole input has been given. Where the worker's shared memory cannot be used, the whole
+ * input comes as one part. Not for use by several threads at once.
+ */
+public final class ReduceInputParts {
+  /** A part as the worker answered it; {@code whole} when it is the whole input (read over the socket). */
+  record Part(ReduceInput input, boolean whole) {}
+
+  /** Asks for the part after the maps in {@code haveMaps}. */
+  interface Request {
+    CompletableFuture<Part> after(Set<Integer> haveMaps);
+  }
+
+  private final Request request;
+  private final Set<Integer> have = new TreeSet<>();
+  private CompletableFuture<Part> ahead;
+  private boolean done;
+
+  ReduceInputParts(Request request) {
+    this.request = request;
+  }
+
+  /**
+   * The blocks of the maps not given before, waiting for at least one (or for the worker's answer that
+   * there are none left: then the part has no blocks, and so have all later ones).
+   *
+   * @throws ScacheException as {@link ScacheClient#getReduceInput} fails
+   */
+  public ReduceInput next() {
+    if (done) {
+      return new ReduceInput(0, 0, List.of());
+    }
+    CompletableFuture<Part> asked = ahead != null ? ahead : request.after(Set.copyOf(have));
+    ahead = null;
+    Part part;
+    try {
+      part = asked.join();
+    } catch (RuntimeException e) {
+      done = true;
+      throw ScacheException.from(e);
+    }
+    List<ReduceInput.Block> fresh = new ArrayList<>(part.input().blocks().size());
+    for (ReduceInput.Block b : part.input().blocks()) {
+      if (have.add(b.blockId().mapId())) {
+        fresh.add(b);
+      }
+    }
+    if (part.whole() || part.input().blocks().isEmpty()) {
+      done = true;
+    } else {
+      ahead = request.after(Set.copyOf(have));
+    }
+    return new ReduceInput(part.input().numMaps(), part.input().finishedMaps(), fresh);
+  }
+}
