@@ -192,10 +192,19 @@ public final class ScacheClient implements AutoCloseable {
 
   /** Async {@link #putBlock}; {@code data} must not change until the future completes. */
   public CompletableFuture<Void> putBlockAsync(BlockId id, ByteBuffer data) {
+    return putBlockAsync(id, List.of(data));
+  }
+
+  /**
+   * Async {@link #putBlock} of a block given in parts, stored as their bytes one after the other (a
+   * writer that collects a block in chunks need not join them first); no part may change until the
+   * future completes.
+   */
+  public CompletableFuture<Void> putBlockAsync(BlockId id, List<ByteBuffer> parts) {
     requireOwn(id);
-    ByteBuffer view = data.duplicate();
-    return local.put(id, view, () -> ack(worker, () -> new Message.PutBlock(id),
-        () -> Unpooled.wrappedBuffer(view.duplicate())));
+    List<ByteBuffer> views = parts.stream().map(ByteBuffer::duplicate).toList();
+    return local.put(id, views, () -> ack(worker, () -> new Message.PutBlock(id),
+        () -> Unpooled.wrappedBuffer(views.stream().map(ByteBuffer::duplicate).toArray(ByteBuffer[]::new))));
   }
 
   /** Declares {@code attempt} the final attempt of the map, after all its blocks were put. */

@@ -86,26 +86,33 @@ final class SharedMemoryPath implements AutoCloseable {
 
   // ---------------------------------------------------------------- put
 
-  /** Puts {@code data} (position to limit, unchanged until the future completes) as block {@code id}. */
-  CompletableFuture<Void> put(BlockId id, ByteBuffer data, Supplier<CompletableFuture<Void>> viaSocket) {
-    if (disabled.get() || data.remaining() < minBlockBytes) {
+  /**
+   * Puts the bytes of {@code parts} (each position to limit, unchanged until the future completes), one
+   * after the other, as block {@code id}.
+   */
+  CompletableFuture<Void> put(BlockId id, List<ByteBuffer> parts, Supplier<CompletableFuture<Void>> viaSocket) {
+    long length = parts.stream().mapToLong(ByteBuffer::remaining).sum();
+    if (disabled.get() || length < minBlockBytes) {
       return viaSocket.get();
     }
     CompletableFuture<Void> viaShm;
     try {
-      viaShm = session().thenCompose(s -> putInto(s, id, data));
+      viaShm = session().thenCompose(s -> putInto(s, id, parts, length));
     } catch (RuntimeException e) {
       viaShm = CompletableFuture.failedFuture(e);
     }
     return orElse(viaShm, viaSocket, id);
   }
 
-  private CompletableFuture<Void> putInto(Session s, BlockId id, ByteBuffer data) {
-    int length = data.remaining();
+  private CompletableFuture<Void> putInto(Session s, BlockId id, List<ByteBuffer> parts, long length) {
     return slot(s, align(length)).thenCompose(slot -> {
       Lease lease = slot.lease;
       try {
-        copyIn(s, lease.segment, slot.offset, data);
+        long at = slot.offset;
+        for (ByteBuffer part : parts) {
+          copyIn(s, lease.segment, at, part);
+          at += part.remaining();
+        }
       } catch (RuntimeException e) {
         finished(lease);
         throw e;

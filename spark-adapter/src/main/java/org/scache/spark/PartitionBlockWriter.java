@@ -9,8 +9,9 @@ import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.util.ArrayDeque;
-import java.util.Arrays;
+import java.util.ArrayList;
 import java.util.Deque;
+import java.util.List;
 import java.util.function.Supplier;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -23,8 +24,9 @@ import org.scache.common.ScacheException;
 
 /**
  * Where a map task writes its partitions: each partition's bytes (serialized and compressed by
- * Spark's own streams) are collected in memory and put as one SCache block when the writer closes
- * the partition, while the task goes on. The memory the buffers take is acquired from
+ * Spark's own streams) are collected in memory, in chunks, and put as one SCache block (the chunks
+ * copied one after the other into the worker's memory) when the writer closes the partition, while
+ * the task goes on. The memory the buffers take is acquired from
  * {@link PartitionMemory}; a buffer that cannot get more goes on in a local file, and is read back
  * whole when it is put. At most {@code maxPendingBytes} of puts are outstanding;
  * {@link #commitAllPartitions} waits for them all.
@@ -40,12 +42,15 @@ final class PartitionBlockWriter implements ShuffleMapOutputWriter {
   private final PartitionMemory memory;
   private final Supplier<File> tempFiles;
   private final Deque<Pending> pending = new ArrayDeque<>();
-  private final java.util.List<PartitionBuffer> buffers = new java.util.ArrayList<>();
+  private final List<PartitionBuffer> buffers = new ArrayList<>();
   private long pendingBytes;
   private long putNanos;
   private long spilledBytes;
 
   private record Pending(CompletableFuture<Void> put, long bytes, long reserved) {}
+
+  /** The most bytes one block may hold. */
+  private static final long MAX_BLOCK = Integer.MAX_VALUE - 16;
 
   /** A writer whose buffers stay in memory, whatever their size. */
   PartitionBlockWriter(ScacheClient client, String appId, int shuffleId, int mapIndex, int attempt, int numPartitions,
@@ -117,14 +122,19 @@ final class PartitionBlockWriter implements ShuffleMapOutputWriter {
     return spilledBytes;
   }
 
-  private void put(int partition, byte[] bytes, int length, long reserved) throws IOException {
+  private void put(int partition, List<ByteBuffer> parts, long length, long reserved) throws IOException {
     lengths[partition] = length;
     if (length == 0) {
       memory.release(reserved);
       return;
     }
+    if (length > MAX_BLOCK) {
+      memory.release(reserved);
+      throw new IOException("partition " + partition + " of map " + mapIndex + " is " + length
+          + " bytes, more than one SCache block can hold");
+    }
     BlockId id = new BlockId(appId, shuffleId, mapIndex, attempt, partition);
-    pending.add(new Pending(client.putBlockAsync(id, ByteBuffer.wrap(bytes, 0, length)), length, reserved));
+    pending.add(new Pending(client.putBlockAsync(id, parts), length, reserved));
     pendingBytes += length;
     while (pendingBytes > maxPendingBytes && pending.size() > 1) {
       awaitOldest();
@@ -147,14 +157,18 @@ final class PartitionBlockWriter implements ShuffleMapOutputWriter {
   }
 
   /**
-   * One partition's bytes, put as a block when the task closes the stream: in memory while the task's
-   * memory allows, then in a local file.
+   * One partition's bytes, put as a block when the task closes the stream: in memory, in chunks that
+   * grow to {@link #MAX_CHUNK} (none is copied as the partition grows, and none is large enough to be a
+   * humongous allocation of a small heap), while the task's memory allows; then in a local file.
    */
   private final class PartitionBuffer extends OutputStream {
-    private static final int MAX_ARRAY = Integer.MAX_VALUE - 16;
+    private static final int FIRST_CHUNK = 32 * 1024;
+    private static final int MAX_CHUNK = 256 * 1024;
     private final int partition;
-    private byte[] buf = new byte[0];
-    private int count;
+    private final List<byte[]> chunks = new ArrayList<>();
+    private byte[] chunk;
+    private int used;
+    private long inMemory;
     private long reserved;
     private File file;
     private OutputStream fileOut;
@@ -165,14 +179,15 @@ final class PartitionBlockWriter implements ShuffleMapOutputWriter {
       this.partition = partition;
     }
 
-    int size() {
-      return (int) Math.min(Integer.MAX_VALUE, count + fileBytes);
+    long size() {
+      return inMemory + fileBytes;
     }
 
     @Override
     public void write(int b) throws IOException {
-      if (fileOut == null && fits(count + 1L)) {
-        buf[count++] = (byte) b;
+      if (fileOut == null && (chunk != null && used < chunk.length || grow())) {
+        chunk[used++] = (byte) b;
+        inMemory++;
       } else {
         write(new byte[] {(byte) b}, 0, 1);
       }
@@ -180,9 +195,15 @@ final class PartitionBlockWriter implements ShuffleMapOutputWriter {
 
     @Override
     public void write(byte[] b, int off, int len) throws IOException {
-      if (fileOut == null && fits(count + (long) len)) {
-        System.arraycopy(b, off, buf, count, len);
-        count += len;
+      while (len > 0 && fileOut == null && (chunk != null && used < chunk.length || grow())) {
+        int n = Math.min(len, chunk.length - used);
+        System.arraycopy(b, off, chunk, used, n);
+        used += n;
+        inMemory += n;
+        off += n;
+        len -= n;
+      }
+      if (len == 0) {
         return;
       }
       if (fileOut == null) {
@@ -194,21 +215,26 @@ final class PartitionBlockWriter implements ShuffleMapOutputWriter {
       spilledBytes += len;
     }
 
-    /** Whether the buffer holds {@code needed} bytes, grown if the task's memory allows. */
-    private boolean fits(long needed) {
-      if (needed <= buf.length) {
-        return true;
-      }
-      if (needed > MAX_ARRAY) {
+    /** Starts a new chunk, twice the last one's size up to the largest, if the task's memory allows. */
+    private boolean grow() {
+      int size = chunk == null ? FIRST_CHUNK : Math.min(MAX_CHUNK, 2 * chunk.length);
+      if (!memory.reserve(size)) {
         return false;
       }
-      int grown = (int) Math.min(MAX_ARRAY, Math.max(needed, Math.max(64 * 1024, 2L * buf.length)));
-      if (!memory.reserve(grown - buf.length)) {
-        return false;
-      }
-      reserved += grown - buf.length;
-      buf = Arrays.copyOf(buf, grown);
+      reserved += size;
+      chunk = new byte[size];
+      chunks.add(chunk);
+      used = 0;
       return true;
+    }
+
+    /** The chunks' bytes, in order. */
+    private List<ByteBuffer> inMemoryParts() {
+      List<ByteBuffer> parts = new ArrayList<>(chunks.size() + 1);
+      for (byte[] c : chunks) {
+        parts.add(ByteBuffer.wrap(c, 0, c == chunk ? used : c.length));
+      }
+      return parts;
     }
 
     /** Drops what the buffer holds, its file included: the map attempt failed. */
@@ -217,7 +243,8 @@ final class PartitionBlockWriter implements ShuffleMapOutputWriter {
         return;
       }
       closed = true;
-      buf = null;
+      chunks.clear();
+      chunk = null;
       if (fileOut != null) {
         try {
           fileOut.close();
@@ -234,24 +261,24 @@ final class PartitionBlockWriter implements ShuffleMapOutputWriter {
         return;
       }
       closed = true;
+      List<ByteBuffer> parts = inMemoryParts();
       if (fileOut == null) {
-        put(partition, buf, count, reserved);
+        put(partition, parts, inMemory, reserved);
         return;
       }
       fileOut.close();
       try {
-        long total = count + fileBytes;
-        if (total > MAX_ARRAY) {
-          throw new IOException("partition " + partition + " of map " + mapIndex + " is " + total
+        if (size() > MAX_BLOCK) {
+          memory.release(reserved);
+          throw new IOException("partition " + partition + " of map " + mapIndex + " is " + size()
               + " bytes, more than one SCache block can hold");
         }
-        byte[] whole = Arrays.copyOf(buf, (int) total);
+        byte[] spilled = new byte[(int) fileBytes];
         try (InputStream in = Files.newInputStream(file.toPath())) {
-          in.readNBytes(whole, count, (int) fileBytes);
+          in.readNBytes(spilled, 0, spilled.length);
         }
-        memory.release(reserved);
-        buf = null;
-        put(partition, whole, (int) total, 0);
+        parts.add(ByteBuffer.wrap(spilled));
+        put(partition, parts, size(), reserved);
       } finally {
         Files.deleteIfExists(file.toPath());
       }

@@ -18,8 +18,8 @@ import org.scache.common.config.ScacheOptions;
 import org.scache.common.shuffle.PartitionerKind;
 
 /**
- * A map task's partition buffers take the task's memory as it is granted; a partition past it goes on
- * in a local file and is still stored whole, byte for byte, and the file is gone afterwards.
+ * A map task's partition buffers take the task's memory as it is granted, in chunks; a partition past
+ * it goes on in a local file and is still stored whole, byte for byte, and the file is gone afterwards.
  */
 class PartitionBlockWriterIT {
   private static final long GRANTABLE = 256 * 1024;
@@ -82,6 +82,49 @@ class PartitionBlockWriterIT {
         }
         memory.close();
         assertEquals(0, granted[0], "the task's memory is given back");
+        client.removeApplication();
+      }
+    }
+  }
+
+  @Test
+  void aPartitionWrittenInPiecesOfEverySize_isStoredByteForByte_acrossItsChunks() throws Exception {
+    try (ScacheServices scache = ScacheServices.start(List.of("127.0.0.1"), 0, 64L << 20)) {
+      ScacheConf conf = ScacheConf.empty()
+          .with(ScacheOptions.CLIENT_MASTER_ADDRESS, scache.masterAddress())
+          .with(ScacheOptions.CLIENT_WORKER_ADDRESS, "127.0.0.1:" + scache.workerPort(0));
+      String app = "app-partition-chunks";
+      try (ScacheClient client = ScacheClient.create(conf, app, "secret".getBytes(StandardCharsets.UTF_8))) {
+        client.registerApplication();
+        client.registerShuffle(0, 1, 3, PartitionerKind.HASH);
+        PartitionBlockWriter out = new PartitionBlockWriter(client, app, 0, 0, 0, 3, 1L << 20);
+        // past several chunks (32 KiB doubling to 256 KiB), one byte short of one, and exactly one
+        int[] sizes = {(3 << 20) + 17, (32 << 10) - 1, 32 << 10};
+        SplittableRandom random = new SplittableRandom(3);
+        byte[][] data = new byte[sizes.length][];
+        for (int p = 0; p < sizes.length; p++) {
+          data[p] = new byte[sizes[p]];
+          random.nextBytes(data[p]);
+          OutputStream stream = out.getPartitionWriter(p).openStream();
+          int at = 0;
+          while (at < data[p].length) {
+            int n = Math.min(data[p].length - at, random.nextInt(3) == 0 ? 1 : random.nextInt(100_000));
+            if (n == 1) {
+              stream.write(data[p][at]);
+            } else {
+              stream.write(data[p], at, n);
+            }
+            at += n;
+          }
+          stream.close();
+        }
+        long[] lengths = out.commitAllPartitions(new long[0]).getPartitionLengths();
+
+        for (int p = 0; p < sizes.length; p++) {
+          assertEquals(sizes[p], lengths[p]);
+          assertArrayEquals(data[p], client.getBlock(new BlockId(app, 0, 0, 0, p)), "partition " + p);
+        }
+        assertEquals(0, out.spilledBytes());
         client.removeApplication();
       }
     }

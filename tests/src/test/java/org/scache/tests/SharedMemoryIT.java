@@ -79,7 +79,10 @@ class SharedMemoryIT {
         }
       }
       CompletableFuture.allOf(puts.toArray(CompletableFuture[]::new)).join();
-      int nonEmpty = 0;
+      byte[] whole = BlockData.random(300_000, 100);
+      c.putBlockAsync(new BlockId(app, 0, 100, 0, 0), inParts(whole)).join();
+      assertArrayEquals(whole, c.getBlock(new BlockId(app, 0, 100, 0, 0)), "a block put in parts");
+      int nonEmpty = 1;
       for (int i = 0; i < 100; i++) {
         int size = sizes[i % sizes.length];
         nonEmpty += size > 0 ? 1 : 0;
@@ -183,6 +186,16 @@ class SharedMemoryIT {
     awaitUsedBytes(0, 0);
   }
 
+  /** {@code whole} as three parts of uneven sizes, each a view into a larger array. */
+  private static List<ByteBuffer> inParts(byte[] whole) {
+    int a = whole.length / 7;
+    int b = whole.length / 2;
+    byte[] padded = new byte[whole.length + 10];
+    System.arraycopy(whole, 0, padded, 5, whole.length);
+    return List.of(ByteBuffer.wrap(padded, 5, a), ByteBuffer.wrap(padded, 5 + a, b - a),
+        ByteBuffer.wrap(padded, 5 + b, whole.length - b));
+  }
+
   private static List<Integer> mapsOf(ReduceInput input) {
     return input.blocks().stream().map(b -> b.blockId().mapId()).toList();
   }
@@ -221,6 +234,9 @@ class SharedMemoryIT {
       c.registerApplication();
       c.putBlock(new BlockId(app, 0, 0, 0, 0), BlockData.random(70_000, 3));
       assertArrayEquals(BlockData.random(70_000, 3), c.getBlock(new BlockId(app, 0, 0, 0, 0)));
+      byte[] whole = BlockData.random(70_000, 4);
+      c.putBlockAsync(new BlockId(app, 0, 1, 0, 0), inParts(whole)).join();
+      assertArrayEquals(whole, c.getBlock(new BlockId(app, 0, 1, 0, 0)), "a block put in parts");
       c.removeApplication();
     }
     assertEquals(commitsBefore, cluster.stat(0, "shm.commit.blocks"));
