@@ -7,17 +7,7 @@ import org.scache.common.BlockId;
 /** Blocks being copied to this worker, which a read should wait for rather than fetch a second time. */
 interface InFlightCopies {
   /** No copy in flight: a read fetches what it does not find here. */
-  InFlightCopies NONE = new InFlightCopies() {
-    @Override
-    public CompletableFuture<Void> whenSettled(Collection<BlockId> ids) {
-      return CompletableFuture.completedFuture(null);
-    }
-
-    @Override
-    public CompletableFuture<Void> whenAnySettled(Collection<BlockId> ids) {
-      return CompletableFuture.completedFuture(null);
-    }
-  };
+  InFlightCopies NONE = ids -> CompletableFuture.completedFuture(null);
 
   /**
    * Completes (never exceptionally) once none of {@code ids} is on its way here any more: each has
@@ -27,7 +17,10 @@ interface InFlightCopies {
 
   /**
    * Completes (never exceptionally) once one of {@code ids} is no longer on its way here, or at once
-   * when none of them is; the others still go first, as for {@link #whenSettled}.
+   * when none of them is; the others still go first, as for {@link #whenSettled}. By default, once all
+   * of them have settled.
    */
-  CompletableFuture<Void> whenAnySettled(Collection<BlockId> ids);
+  default CompletableFuture<Void> whenAnySettled(Collection<BlockId> ids) {
+    return whenSettled(ids);
+  }
 }

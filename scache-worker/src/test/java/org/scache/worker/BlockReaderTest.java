@@ -12,7 +12,6 @@ import io.netty.buffer.Unpooled;
 import java.io.ByteArrayOutputStream;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -66,32 +65,7 @@ class BlockReaderTest {
   private BlockReader reader() {
     return new BlockReader(storage.store(), storage.reads(), cluster, cluster, SELF, Duration.ofSeconds(5), counters,
         new ReduceInputLocator(cluster, timer, Clock.SYSTEM, Duration.ofSeconds(5)), storage.placements(),
-        new InFlightCopies() {
-          @Override
-          public CompletableFuture<Void> whenSettled(Collection<BlockId> ids) {
-            return copies.whenSettled(ids);
-          }
-
-          @Override
-          public CompletableFuture<Void> whenAnySettled(Collection<BlockId> ids) {
-            return copies.whenAnySettled(ids);
-          }
-        });
-  }
-
-  /** Copies on their way here that settle, all of them or any, when {@code settled} completes. */
-  private static InFlightCopies settlingWhen(CompletableFuture<Void> settled) {
-    return new InFlightCopies() {
-      @Override
-      public CompletableFuture<Void> whenSettled(Collection<BlockId> ids) {
-        return settled;
-      }
-
-      @Override
-      public CompletableFuture<Void> whenAnySettled(Collection<BlockId> ids) {
-        return settled;
-      }
-    };
+        copies);
   }
 
   private static BlockId block(int map, int reduce) {
@@ -203,7 +177,7 @@ class BlockReaderTest {
   void aReducesInput_waitsForBlocksOnTheirWayHere_andReadsThemHere_whenTheyLand() {
     cluster.hold(A, block(0, 0), 10).hold(A, block(1, 0), 10);
     CompletableFuture<Void> landing = new CompletableFuture<>();
-    copies = settlingWhen(landing);
+    copies = ids -> landing;
 
     CompletableFuture<BlockReader.ReduceInput> read = reader().readReduceInput(SHUFFLE, 0, NO_WAIT);
     assertFalse(read.isDone());
@@ -223,7 +197,7 @@ class BlockReaderTest {
     putHere(block(0, 0), 10);
     cluster.hold(A, block(1, 0), 20).hold(A, block(2, 0), 30);
     CompletableFuture<Void> landing = new CompletableFuture<>();
-    copies = settlingWhen(landing);
+    copies = ids -> landing;
     BlockReader reader = reader();
 
     BlockReader.ReduceInput first = reader.readReduceInputPart(SHUFFLE, 0, NO_WAIT, Set.of()).join();

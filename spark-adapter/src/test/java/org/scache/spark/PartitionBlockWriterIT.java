@@ -24,16 +24,22 @@ import org.scache.common.shuffle.PartitionerKind;
 class PartitionBlockWriterIT {
   private static final long GRANTABLE = 256 * 1024;
 
+  /** A client of {@code app} on the one worker, with shuffle 0 (one map, {@code reduces} reduces) registered. */
+  private static ScacheClient registered(ScacheServices scache, String app, int reduces) {
+    ScacheConf conf = ScacheConf.empty()
+        .with(ScacheOptions.CLIENT_MASTER_ADDRESS, scache.masterAddress())
+        .with(ScacheOptions.CLIENT_WORKER_ADDRESS, "127.0.0.1:" + scache.workerPort(0));
+    ScacheClient client = ScacheClient.create(conf, app, "secret".getBytes(StandardCharsets.UTF_8));
+    client.registerApplication();
+    client.registerShuffle(0, 1, reduces, PartitionerKind.HASH);
+    return client;
+  }
+
   @Test
   void aPartitionPastTheTasksMemory_goesOnInAFile_andIsStoredWhole() throws Exception {
+    String app = "app-partition-files";
     try (ScacheServices scache = ScacheServices.start(List.of("127.0.0.1"), 0, 64L << 20)) {
-      ScacheConf conf = ScacheConf.empty()
-          .with(ScacheOptions.CLIENT_MASTER_ADDRESS, scache.masterAddress())
-          .with(ScacheOptions.CLIENT_WORKER_ADDRESS, "127.0.0.1:" + scache.workerPort(0));
-      String app = "app-partition-files";
-      try (ScacheClient client = ScacheClient.create(conf, app, "secret".getBytes(StandardCharsets.UTF_8))) {
-        client.registerApplication();
-        client.registerShuffle(0, 1, 2, PartitionerKind.HASH);
+      try (ScacheClient client = registered(scache, app, 2)) {
         long[] granted = {0};
         PartitionMemory memory = PartitionMemory.from(new PartitionMemory.Source() {
           @Override
@@ -89,14 +95,9 @@ class PartitionBlockWriterIT {
 
   @Test
   void aPartitionWrittenInPiecesOfEverySize_isStoredByteForByte_acrossItsChunks() throws Exception {
+    String app = "app-partition-chunks";
     try (ScacheServices scache = ScacheServices.start(List.of("127.0.0.1"), 0, 64L << 20)) {
-      ScacheConf conf = ScacheConf.empty()
-          .with(ScacheOptions.CLIENT_MASTER_ADDRESS, scache.masterAddress())
-          .with(ScacheOptions.CLIENT_WORKER_ADDRESS, "127.0.0.1:" + scache.workerPort(0));
-      String app = "app-partition-chunks";
-      try (ScacheClient client = ScacheClient.create(conf, app, "secret".getBytes(StandardCharsets.UTF_8))) {
-        client.registerApplication();
-        client.registerShuffle(0, 1, 3, PartitionerKind.HASH);
+      try (ScacheClient client = registered(scache, app, 3)) {
         PartitionBlockWriter out = new PartitionBlockWriter(client, app, 0, 0, 0, 3, 1L << 20);
         // past several chunks (32 KiB doubling to 256 KiB), one byte short of one, and exactly one
         int[] sizes = {(3 << 20) + 17, (32 << 10) - 1, 32 << 10};
