@@ -130,8 +130,7 @@ final class PartitionBlockWriter implements ShuffleMapOutputWriter {
     }
     if (length > MAX_BLOCK) {
       memory.release(reserved);
-      throw new IOException("partition " + partition + " of map " + mapIndex + " is " + length
-          + " bytes, more than one SCache block can hold");
+      throw tooLarge(partition, length);
     }
     BlockId id = new BlockId(appId, shuffleId, mapIndex, attempt, partition);
     pending.add(new Pending(client.putBlockAsync(id, parts), length, reserved));
@@ -139,6 +138,11 @@ final class PartitionBlockWriter implements ShuffleMapOutputWriter {
     while (pendingBytes > maxPendingBytes && pending.size() > 1) {
       awaitOldest();
     }
+  }
+
+  private IOException tooLarge(int partition, long length) {
+    return new IOException("partition " + partition + " of map " + mapIndex + " is " + length
+        + " bytes, more than one SCache block can hold");
   }
 
   private void awaitOldest() throws IOException {
@@ -185,7 +189,7 @@ final class PartitionBlockWriter implements ShuffleMapOutputWriter {
 
     @Override
     public void write(int b) throws IOException {
-      if (fileOut == null && (chunk != null && used < chunk.length || grow())) {
+      if (hasRoom()) {
         chunk[used++] = (byte) b;
         inMemory++;
       } else {
@@ -195,7 +199,7 @@ final class PartitionBlockWriter implements ShuffleMapOutputWriter {
 
     @Override
     public void write(byte[] b, int off, int len) throws IOException {
-      while (len > 0 && fileOut == null && (chunk != null && used < chunk.length || grow())) {
+      while (len > 0 && hasRoom()) {
         int n = Math.min(len, chunk.length - used);
         System.arraycopy(b, off, chunk, used, n);
         used += n;
@@ -213,6 +217,11 @@ final class PartitionBlockWriter implements ShuffleMapOutputWriter {
       fileOut.write(b, off, len);
       fileBytes += len;
       spilledBytes += len;
+    }
+
+    /** Whether the next byte goes to memory: room in the last chunk, or a new chunk granted. */
+    private boolean hasRoom() {
+      return fileOut == null && (chunk != null && used < chunk.length || grow());
     }
 
     /** Starts a new chunk, twice the last one's size up to the largest, if the task's memory allows. */
@@ -270,8 +279,7 @@ final class PartitionBlockWriter implements ShuffleMapOutputWriter {
       try {
         if (size() > MAX_BLOCK) {
           memory.release(reserved);
-          throw new IOException("partition " + partition + " of map " + mapIndex + " is " + size()
-              + " bytes, more than one SCache block can hold");
+          throw tooLarge(partition, size());
         }
         byte[] spilled = new byte[(int) fileBytes];
         try (InputStream in = Files.newInputStream(file.toPath())) {

@@ -127,10 +127,7 @@ final class ReduceBlockSource {
     List<ReadBlock> out = new ArrayList<>(expected.size());
     for (ExpectedBlock b : expected) {
       ReduceInput.Block got = byMap.get(b.mapIndex());
-      ByteBuffer data = got != null && got.blockId().attempt() == b.attempt() ? got.data() : one(b);
-      metrics.incLocalBlocksFetched(1);
-      metrics.incLocalBytesRead(data.remaining());
-      out.add(new ReadBlock(b, data));
+      out.add(counted(b, got != null && got.blockId().attempt() == b.attempt() ? got.data() : one(b)));
     }
     metrics.incFetchWaitTime((System.nanoTime() - start) / 1_000_000);
     return out;
@@ -160,7 +157,7 @@ final class ReduceBlockSource {
           ExpectedBlock b = missing.values().iterator().next();
           missing.remove(b.mapIndex());
           try {
-            add(b, one(b));
+            ready.add(counted(b, one(b)));
           } catch (FetchFailedException e) {
             throw ScacheShuffleReader.sneaky(e);
           }
@@ -180,18 +177,12 @@ final class ReduceBlockSource {
           ExpectedBlock b = missing.get(got.blockId().mapId());
           if (b != null && b.attempt() == got.blockId().attempt()) {
             missing.remove(b.mapIndex());
-            add(b, got.data());
+            ready.add(counted(b, got.data()));
           }
         }
       } catch (ScacheException e) {
         partsDone = true; // read the rest block by block, to name the map whose output is lost
       }
-    }
-
-    private void add(ExpectedBlock b, ByteBuffer data) {
-      metrics.incLocalBlocksFetched(1);
-      metrics.incLocalBytesRead(data.remaining());
-      ready.add(new ReadBlock(b, data));
     }
 
     @Override
@@ -201,6 +192,13 @@ final class ReduceBlockSource {
       }
       return ready.poll();
     }
+  }
+
+  /** {@code data} as the read block {@code b}, counted in the task's read metrics. */
+  private ReadBlock counted(ExpectedBlock b, ByteBuffer data) {
+    metrics.incLocalBlocksFetched(1);
+    metrics.incLocalBytesRead(data.remaining());
+    return new ReadBlock(b, data);
   }
 
   private ByteBuffer one(ExpectedBlock b) throws FetchFailedException {
