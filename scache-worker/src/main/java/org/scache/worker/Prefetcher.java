@@ -34,7 +34,9 @@ import org.slf4j.LoggerFactory;
  * (paper Section IV-A): when the schedule arrives, the blocks of the maps finished so far; then the
  * blocks of each map that finishes later, as the master announces them. Copies land in this
  * worker's {@link BlockStore}, each reduce's blocks of one fetch as slices of one region, so reads
- * find them locally. Fetches are batched per holder and bounded in number and bandwidth. Each
+ * find them locally. Fetches are batched per holder and bounded in number and bandwidth; the next fetch
+ * goes to the holder with the fewest fetches in flight, so a slow holder does not take every fetch
+ * while a fast one has blocks queued and its link to here idles. Each
  * holder's queue is in the order the reduces will run: by their round in the placement, then by
  * reduce, so the first reduces' inputs are whole first and they can start while later inputs still
  * arrive. A read of a reduce whose blocks are still on their way waits for them, and they go first
@@ -63,8 +65,12 @@ final class Prefetcher implements InFlightCopies {
       .thenComparingInt(w -> w.id().mapId())
       .thenComparingInt(w -> w.id().attempt());
 
-  /** Limits of the prefetcher. */
-  record Limits(boolean enabled, int maxInflight, long batchBytes, long bytesPerSecond) {}
+  /**
+   * Limits of the prefetcher: fetches in flight at once ({@code maxInflight}) and from any one holder
+   * ({@code maxInflightPerHolder}; the answers of one holder share one connection, so a second fetch
+   * keeps it busy and more only wait behind it), bytes per fetch, bytes per second (0: unlimited).
+   */
+  record Limits(boolean enabled, int maxInflight, int maxInflightPerHolder, long batchBytes, long bytesPerSecond) {}
 
   private final BlockStore store;
   private final CopyLanding copies;
@@ -92,6 +98,8 @@ final class Prefetcher implements InFlightCopies {
     }
   });
   private int inflight;
+  /** Fetches in flight per holder's worker id; guarded by this. */
+  private final Map<String, Integer> inflightByHolder = new HashMap<>();
   private long nextSendNanos;
 
   Prefetcher(BlockStore store, CopyLanding copies, BlockLocator master, PeerFetches holders,
@@ -306,6 +314,7 @@ final class Prefetcher implements InFlightCopies {
           break;
         }
         inflight++;
+        inflightByHolder.merge(batch.get(0).holder().workerId(), 1, Integer::sum);
         long bytes = batch.stream().mapToLong(Wanted::size).sum();
         long delayNanos = 0;
         if (limits.bytesPerSecond() > 0) {
@@ -328,34 +337,42 @@ final class Prefetcher implements InFlightCopies {
   }
 
   /**
-   * The first blocks of the next holder in turn, in queue order, up to the batch size (at least
-   * one), sorted by reduce then map.
+   * The first blocks, in queue order up to the batch size (at least one), of the holder with the
+   * fewest fetches in flight below its limit (the first such in turn), sorted by reduce then map.
    */
   private List<Wanted> nextBatch() {
+    String chosen = null;
+    int fewest = limits.maxInflightPerHolder();
     Iterator<Map.Entry<String, TreeSet<Wanted>>> it = queues.entrySet().iterator();
     while (it.hasNext()) {
       Map.Entry<String, TreeSet<Wanted>> e = it.next();
-      TreeSet<Wanted> q = e.getValue();
-      if (q.isEmpty()) {
+      if (e.getValue().isEmpty()) {
         it.remove();
         continue;
       }
-      List<Wanted> batch = new ArrayList<>();
-      long bytes = 0;
-      while (!q.isEmpty() && (batch.isEmpty() || bytes + q.first().size() <= limits.batchBytes())) {
-        Wanted w = q.pollFirst();
-        bytes += w.size();
-        batch.add(w);
+      int busy = inflightByHolder.getOrDefault(e.getKey(), 0);
+      if (busy < fewest) {
+        chosen = e.getKey();
+        fewest = busy;
       }
-      it.remove();
-      if (!q.isEmpty()) {
-        queues.put(e.getKey(), q); // to the back: holders take turns
-      }
-      batch.sort(Comparator.comparing((Wanted w) -> w.id().appId()).thenComparingInt(w -> w.id().shuffleId())
-          .thenComparingInt(w -> w.id().reduceId()).thenComparingInt(w -> w.id().mapId()));
-      return batch;
     }
-    return List.of();
+    if (chosen == null) {
+      return List.of();
+    }
+    TreeSet<Wanted> q = queues.remove(chosen);
+    List<Wanted> batch = new ArrayList<>();
+    long bytes = 0;
+    while (!q.isEmpty() && (batch.isEmpty() || bytes + q.first().size() <= limits.batchBytes())) {
+      Wanted w = q.pollFirst();
+      bytes += w.size();
+      batch.add(w);
+    }
+    if (!q.isEmpty()) {
+      queues.put(chosen, q); // to the back: holders with as many fetches in flight take turns
+    }
+    batch.sort(Comparator.comparing((Wanted w) -> w.id().appId()).thenComparingInt(w -> w.id().shuffleId())
+        .thenComparingInt(w -> w.id().reduceId()).thenComparingInt(w -> w.id().mapId()));
+    return batch;
   }
 
   private void fetch(List<Wanted> batch) {
@@ -379,6 +396,7 @@ final class Prefetcher implements InFlightCopies {
         synchronized (this) {
           ids.forEach(id -> unwant(id, done));
           inflight--;
+          inflightByHolder.computeIfPresent(holder.workerId(), (k, n) -> n > 1 ? n - 1 : null);
         }
         done.forEach(f -> f.complete(null));
         pump();

@@ -112,6 +112,7 @@ public final class ScacheWorker implements AutoCloseable {
     prefetcher = new Prefetcher(store, storage.copies(), masterLink, holders, placements, info, counters, timers,
         new Prefetcher.Limits(conf.get(ScacheOptions.WORKER_PREFETCH_ENABLED),
             Math.max(1, conf.get(ScacheOptions.WORKER_PREFETCH_MAX_INFLIGHT)),
+            Math.max(1, conf.get(ScacheOptions.WORKER_PREFETCH_MAX_INFLIGHT_PER_WORKER)),
             Math.max(1, Math.min(conf.get(ScacheOptions.WORKER_PREFETCH_BATCH), Integer.MAX_VALUE)),
             conf.get(ScacheOptions.WORKER_PREFETCH_BANDWIDTH)), clock);
     BlockReader reader = new BlockReader(store, storage.reads(), masterLink, holders, info, fetchTimeout, counters,

@@ -71,8 +71,16 @@ class PrefetcherTest {
   }
 
   private Prefetcher prefetcher(int maxInflight, long batchBytes, long bytesPerSecond) {
+    return prefetcher(maxInflight, maxInflight, batchBytes, bytesPerSecond);
+  }
+
+  private Prefetcher prefetcher(int maxInflight, int perHolder, long batchBytes, long bytesPerSecond) {
     return new Prefetcher(storage.store(), storage.copies(), cluster, cluster, storage.placements(), SELF, counters,
-        timer, new Prefetcher.Limits(true, maxInflight, batchBytes, bytesPerSecond), clock);
+        timer, new Prefetcher.Limits(true, maxInflight, perHolder, batchBytes, bytesPerSecond), clock);
+  }
+
+  private long fetchesFrom(WorkerInfo holder) {
+    return cluster.fetches().stream().filter(f -> f.holder().equals(holder)).count();
   }
 
   /** The master's placement arrives: the store's placement book learns it, then the prefetcher acts on it. */
@@ -129,6 +137,54 @@ class PrefetcherTest {
       assertArrayEquals(cluster.bytesOf(block(map, 0)), stored(block(map, 0)));
     }
     assertEquals(3, counters.prefetchFetches.sum());
+  }
+
+  @Test
+  void aSlowHolder_keepsAtMostItsShareOfTheFetches_whileAFastHolderIsAskedAgainAsEachAnswerLands() {
+    for (int map = 0; map < 6; map++) {
+      cluster.hold(A, block(map, 0), 10).hold(B, block(map + 6, 0), 10);
+    }
+    cluster.holdFetches();
+    Prefetcher p = prefetcher(4, 2, 10, 0);
+
+    schedule(p, placement(new ReduceAssignment(0, SELF, 0, 120)));
+    assertEquals(2, fetchesFrom(A));
+    assertEquals(2, fetchesFrom(B));
+
+    // A answers nothing; each of B's answers frees a fetch, and it goes to B again, not to A
+    for (int i = 0; i < 3; i++) {
+      assertTrue(cluster.releaseOneFrom(B));
+    }
+    assertEquals(2, fetchesFrom(A), "A already has its two fetches in flight");
+    assertEquals(5, fetchesFrom(B));
+    assertEquals(4, p.inflight());
+
+    cluster.releaseAll();
+    assertEquals(0, p.backlog()[0]);
+    for (int map = 0; map < 12; map++) {
+      assertTrue(storage.store().get(block(map, 0)).isPresent(), "map " + map + " landed");
+    }
+  }
+
+  @Test
+  void theNextFetch_goesToTheHolderWithTheFewestInFlight_notToTheNextInTurn() {
+    WorkerInfo c = new WorkerInfo("w-c", "c", 4);
+    for (int map = 0; map < 3; map++) {
+      cluster.hold(A, block(map, 0), 10).hold(B, block(map + 3, 0), 10).hold(c, block(map + 6, 0), 10);
+    }
+    cluster.holdFetches();
+    Prefetcher p = prefetcher(3, 3, 10, 0);
+
+    schedule(p, placement(new ReduceAssignment(0, SELF, 0, 90)));
+    assertEquals(List.of(1L, 1L, 1L), List.of(fetchesFrom(A), fetchesFrom(B), fetchesFrom(c)));
+
+    // B answers first: A is next in turn, but has a fetch in flight and B has none
+    assertTrue(cluster.releaseOneFrom(B));
+    assertEquals(List.of(1L, 2L, 1L), List.of(fetchesFrom(A), fetchesFrom(B), fetchesFrom(c)));
+
+    cluster.releaseAll();
+    assertEquals(0, p.backlog()[0]);
+    assertEquals(0, p.inflight());
   }
 
   @Test
@@ -237,7 +293,7 @@ class PrefetcherTest {
   void aDisabledPrefetcher_copiesNothing() {
     cluster.hold(A, block(0, 0), 10);
     Prefetcher p = new Prefetcher(storage.store(), storage.copies(), cluster, cluster, storage.placements(), SELF,
-        counters, timer, new Prefetcher.Limits(false, 4, 1 << 20, 0), clock);
+        counters, timer, new Prefetcher.Limits(false, 4, 2, 1 << 20, 0), clock);
 
     schedule(p, placement(new ReduceAssignment(0, SELF, 0, 10)));
     p.onMapOutput(SHUFFLE, A, List.of(new BlockSize(block(0, 0), 10)));

@@ -31,7 +31,10 @@ final class ScriptedCluster implements BlockLocator, PeerFetches {
   private final Map<ShuffleKey, Integer> numMaps = new LinkedHashMap<>();
   private final Set<String> unreachable = new HashSet<>();
   private final List<Fetch> fetches = new ArrayList<>();
-  private final List<Runnable> heldBack = new ArrayList<>();
+  private final List<Held> heldBack = new ArrayList<>();
+
+  /** A fetch held back: its holder and how it answers. */
+  private record Held(WorkerInfo holder, Runnable answer) {}
   private boolean masterDown;
   private boolean holdFetches;
   private int locates;
@@ -66,14 +69,25 @@ final class ScriptedCluster implements BlockLocator, PeerFetches {
 
   /** Lets the oldest fetch held back answer; false when none is held back. */
   boolean releaseOne() {
-    Runnable r;
+    return releaseOneFrom(null);
+  }
+
+  /** Lets the oldest fetch held back from {@code holder} (any holder when null) answer; false when none is. */
+  boolean releaseOneFrom(WorkerInfo holder) {
+    Held h = null;
     synchronized (this) {
-      if (heldBack.isEmpty()) {
+      for (Held candidate : heldBack) {
+        if (holder == null || candidate.holder().equals(holder)) {
+          h = candidate;
+          break;
+        }
+      }
+      if (h == null) {
         return false;
       }
-      r = heldBack.remove(0);
+      heldBack.remove(h);
     }
-    r.run();
+    h.answer().run();
     return true;
   }
 
@@ -135,7 +149,7 @@ final class ScriptedCluster implements BlockLocator, PeerFetches {
       fetches.add(new Fetch(holder, List.copyOf(ids)));
       hold = holdFetches;
       if (hold) {
-        heldBack.add(answer);
+        heldBack.add(new Held(holder, answer));
       }
     }
     if (!hold) {

@@ -84,7 +84,7 @@ class WorkerRequestHandlerTest {
   private void ready() {
     BlockStore store = storage.store();
     Prefetcher prefetcher = new Prefetcher(store, storage.copies(), cluster, cluster, storage.placements(), SELF, counters, timer,
-        new Prefetcher.Limits(true, 4, 1 << 20, 0), Clock.SYSTEM);
+        new Prefetcher.Limits(true, 4, 2, 1 << 20, 0), Clock.SYSTEM);
     BlockReader reader = new BlockReader(store, storage.reads(), cluster, cluster, SELF, Duration.ofSeconds(5),
         counters, new ReduceInputLocator(cluster, timer, Clock.SYSTEM, Duration.ofSeconds(5)), storage.placements(), prefetcher);
     AppSecrets secrets = new AppSecrets(app -> CompletableFuture.completedFuture(new byte[16]));

@@ -176,6 +176,11 @@ public final class ScacheOptions {
       "Copy the blocks of the reduces the master placed on this worker here as soon as they are known.");
   public static final ConfigEntry<Integer> WORKER_PREFETCH_MAX_INFLIGHT = intEntry(
       "scache.worker.prefetch.max.inflight", 4, "Prefetch fetches from other workers in flight at once, at most.");
+  public static final ConfigEntry<Integer> WORKER_PREFETCH_MAX_INFLIGHT_PER_WORKER = intEntry(
+      "scache.worker.prefetch.max.inflight.per.worker", 2, "Prefetch fetches in flight from any one other worker, at "
+          + "most; the next fetch goes to the worker with the fewest. One worker's answers share one connection: a "
+          + "second fetch keeps it busy while the first lands, more would only wait behind them while another "
+          + "worker's link to this one idles.");
   public static final ConfigEntry<Long> WORKER_PREFETCH_BATCH = bytes("scache.worker.prefetch.batch.bytes", "8m",
       "Largest number of bytes one prefetch fetch asks a worker for; a single larger block is fetched alone. A fetch "
           + "must finish within scache.worker.fetch.timeout while it shares the node's link with the other fetches in "
