@@ -40,6 +40,7 @@ final class PartitionBlockWriter implements ShuffleMapOutputWriter {
   private final long[] lengths;
   private final long maxPendingBytes;
   private final PartitionMemory memory;
+  private final ChunkPool chunkPool;
   private final Supplier<File> tempFiles;
   private final Deque<Pending> pending = new ArrayDeque<>();
   private final List<PartitionBuffer> buffers = new ArrayList<>();
@@ -54,16 +55,17 @@ final class PartitionBlockWriter implements ShuffleMapOutputWriter {
 
   /** A writer whose buffers stay in memory, whatever their size. */
   PartitionBlockWriter(ScacheClient client, String appId, int shuffleId, int mapIndex, int attempt, int numPartitions,
-      long maxPendingBytes) {
+      long maxPendingBytes, ChunkPool chunkPool) {
     this(client, appId, shuffleId, mapIndex, attempt, numPartitions, maxPendingBytes, PartitionMemory.unlimited(),
-        () -> {
+        chunkPool, () -> {
           throw new IllegalStateException("unlimited buffers need no file");
         });
   }
 
   PartitionBlockWriter(ScacheClient client, String appId, int shuffleId, int mapIndex, int attempt, int numPartitions,
-      long maxPendingBytes, PartitionMemory memory, Supplier<File> tempFiles) {
+      long maxPendingBytes, PartitionMemory memory, ChunkPool chunkPool, Supplier<File> tempFiles) {
     this.memory = memory;
+    this.chunkPool = chunkPool;
     this.tempFiles = tempFiles;
     this.client = client;
     this.appId = appId;
@@ -122,18 +124,27 @@ final class PartitionBlockWriter implements ShuffleMapOutputWriter {
     return spilledBytes;
   }
 
-  private void put(int partition, List<ByteBuffer> parts, long length, long reserved) throws IOException {
+  /**
+   * Puts {@code parts} as the partition's block; {@code chunks}, which they lie in, go back to the
+   * pool once the put is over (not when the task stops waiting for it: an aborted task cancels only its wait).
+   */
+  private void put(int partition, List<ByteBuffer> parts, List<byte[]> chunks, long length, long reserved)
+      throws IOException {
     lengths[partition] = length;
     if (length == 0) {
       memory.release(reserved);
+      chunkPool.giveBack(chunks);
       return;
     }
     if (length > MAX_BLOCK) {
       memory.release(reserved);
+      chunkPool.giveBack(chunks);
       throw tooLarge(partition, length);
     }
     BlockId id = new BlockId(appId, shuffleId, mapIndex, attempt, partition);
-    pending.add(new Pending(client.putBlockAsync(id, parts), length, reserved));
+    CompletableFuture<Void> stored = client.putBlockAsync(id, parts);
+    CompletableFuture<Void> wait = stored.whenComplete((v, e) -> chunkPool.giveBack(chunks));
+    pending.add(new Pending(wait, length, reserved));
     pendingBytes += length;
     while (pendingBytes > maxPendingBytes && pending.size() > 1) {
       awaitOldest();
@@ -161,13 +172,12 @@ final class PartitionBlockWriter implements ShuffleMapOutputWriter {
   }
 
   /**
-   * One partition's bytes, put as a block when the task closes the stream: in memory, in chunks that
-   * grow to {@link #MAX_CHUNK} (none is copied as the partition grows, and none is large enough to be a
-   * humongous allocation of a small heap), while the task's memory allows; then in a local file.
+   * One partition's bytes, put as a block when the task closes the stream: in memory, in chunks from
+   * the executor's {@link ChunkPool} that grow to {@link ChunkPool#LARGEST} (none is copied as the
+   * partition grows, and none is large enough to be a humongous allocation of a small heap), while
+   * the task's memory allows; then in a local file.
    */
   private final class PartitionBuffer extends OutputStream {
-    private static final int FIRST_CHUNK = 32 * 1024;
-    private static final int MAX_CHUNK = 256 * 1024;
     private final int partition;
     private final List<byte[]> chunks = new ArrayList<>();
     private byte[] chunk;
@@ -226,12 +236,12 @@ final class PartitionBlockWriter implements ShuffleMapOutputWriter {
 
     /** Starts a new chunk, twice the last one's size up to the largest, if the task's memory allows. */
     private boolean grow() {
-      int size = chunk == null ? FIRST_CHUNK : Math.min(MAX_CHUNK, 2 * chunk.length);
+      int size = chunk == null ? ChunkPool.SMALLEST : Math.min(ChunkPool.LARGEST, 2 * chunk.length);
       if (!memory.reserve(size)) {
         return false;
       }
       reserved += size;
-      chunk = new byte[size];
+      chunk = chunkPool.take(size);
       chunks.add(chunk);
       used = 0;
       return true;
@@ -252,6 +262,7 @@ final class PartitionBlockWriter implements ShuffleMapOutputWriter {
         return;
       }
       closed = true;
+      chunkPool.giveBack(chunks);
       chunks.clear();
       chunk = null;
       if (fileOut != null) {
@@ -272,13 +283,14 @@ final class PartitionBlockWriter implements ShuffleMapOutputWriter {
       closed = true;
       List<ByteBuffer> parts = inMemoryParts();
       if (fileOut == null) {
-        put(partition, parts, inMemory, reserved);
+        put(partition, parts, chunks, inMemory, reserved);
         return;
       }
       fileOut.close();
       try {
         if (size() > MAX_BLOCK) {
           memory.release(reserved);
+          chunkPool.giveBack(chunks);
           throw tooLarge(partition, size());
         }
         byte[] spilled = new byte[(int) fileBytes];
@@ -286,7 +298,7 @@ final class PartitionBlockWriter implements ShuffleMapOutputWriter {
           in.readNBytes(spilled, 0, spilled.length);
         }
         parts.add(ByteBuffer.wrap(spilled));
-        put(partition, parts, size(), reserved);
+        put(partition, parts, chunks, size(), reserved);
       } finally {
         Files.deleteIfExists(file.toPath());
       }

@@ -45,6 +45,8 @@ public final class ScacheShuffleManager implements ShuffleManager {
   private final SparkScacheConf conf;
   private final SortShuffleManager sort;
   private final boolean active;
+  /** The map tasks' partition chunks, kept for reuse by this executor's tasks. */
+  private final ChunkPool chunkPool;
   private final Object lock = new Object();
   private ApplicationClient client;
   private DriverShuffles driver;
@@ -55,6 +57,7 @@ public final class ScacheShuffleManager implements ShuffleManager {
     this.conf = new SparkScacheConf(sparkConf);
     this.sort = new SortShuffleManager(sparkConf);
     this.active = isDriver && masterUsable();
+    this.chunkPool = new ChunkPool(conf.get(SparkScacheOptions.CHUNK_POOL));
     if (active && !sparkConf.contains(SparkScacheOptions.APP_SECRET_KEY)) {
       byte[] secret = new byte[32];
       new SecureRandom().nextBytes(secret);
@@ -102,7 +105,7 @@ public final class ScacheShuffleManager implements ShuffleManager {
     BlockManagerId location = BlockManagerId$.MODULE$.apply(SCACHE_EXECUTOR_PREFIX + worker,
         SparkEnv.get().blockManager().blockManagerId().host(), port(worker), Option.empty());
     return new ScacheShuffleWriter<>((ScacheShuffleHandle<K, V, ?>) handle, c.get(), mapId, context, metrics, location,
-        conf.get(SparkScacheOptions.PUT_BUFFER));
+        conf.get(SparkScacheOptions.PUT_BUFFER), chunkPool);
   }
 
   @Override

@@ -40,6 +40,7 @@ final class ScacheShuffleWriter<K, V, C> extends ShuffleWriter<K, V> {
   private final ShuffleWriteMetricsReporter metrics;
   private final BlockManagerId location;
   private final long maxPendingBytes;
+  private final ChunkPool chunkPool;
   private ExternalSorter<K, V, ?> sorter;
   private PartitionMemory memory;
   private MapStatus status;
@@ -47,7 +48,7 @@ final class ScacheShuffleWriter<K, V, C> extends ShuffleWriter<K, V> {
   private boolean stopping;
 
   ScacheShuffleWriter(ScacheShuffleHandle<K, V, C> handle, ScacheClient client, long mapTaskId, TaskContext context,
-      ShuffleWriteMetricsReporter metrics, BlockManagerId location, long maxPendingBytes) {
+      ShuffleWriteMetricsReporter metrics, BlockManagerId location, long maxPendingBytes, ChunkPool chunkPool) {
     this.handle = handle;
     this.client = client;
     this.mapTaskId = mapTaskId;
@@ -55,6 +56,7 @@ final class ScacheShuffleWriter<K, V, C> extends ShuffleWriter<K, V> {
     this.metrics = metrics;
     this.location = location;
     this.maxPendingBytes = maxPendingBytes;
+    this.chunkPool = chunkPool;
   }
 
   @Override
@@ -70,7 +72,7 @@ final class ScacheShuffleWriter<K, V, C> extends ShuffleWriter<K, V> {
       // partition's stream, neither buffered as objects nor sorted
       memory = PartitionMemory.of(context.taskMemoryManager());
       out = new PartitionBlockWriter(client, handle.appId(), handle.shuffleId(), mapIndex, attempt,
-          handle.numReduces(), maxPendingBytes, memory,
+          handle.numReduces(), maxPendingBytes, memory, chunkPool,
           () -> SparkEnv.get().blockManager().diskBlockManager().createTempLocalBlock()._2());
       writeStraight(dep, records, out);
       checksums = new long[0];
@@ -85,7 +87,7 @@ final class ScacheShuffleWriter<K, V, C> extends ShuffleWriter<K, V> {
       }
       sorter.insertAll(records);
       out = new PartitionBlockWriter(client, handle.appId(), handle.shuffleId(), mapIndex, attempt,
-          handle.numReduces(), maxPendingBytes);
+          handle.numReduces(), maxPendingBytes, chunkPool);
       sorter.writePartitionedMapOutput(handle.shuffleId(), mapTaskId, out, metrics);
       checksums = sorter.getChecksums();
     }

@@ -35,6 +35,11 @@ public final class SparkScacheOptions {
           + "partition (the paper's s).");
   public static final ConfigEntry<Long> PUT_BUFFER = OPTIONS.bytes("spark.scache.map.put.buffer.bytes", "64m",
       "Bytes of a map task's partitions that may be waiting to be stored on the worker; past it the map waits.");
+  public static final ConfigEntry<Long> CHUNK_POOL = OPTIONS.bytes("spark.scache.map.chunk.pool.bytes", "64m",
+      "Bytes of the chunks map tasks collect their partitions in that an executor keeps, once their blocks are "
+          + "stored, for its next tasks to reuse; 0 keeps none. Reused chunks are not collected and copied by the "
+          + "garbage collector again and again while a map task holds its output. Taken from the executor's heap "
+          + "outside Spark's memory accounting (the chunks in use are counted as the task's execution memory).");
 
   public static final ConfigEntry<Boolean> READ_IN_PARTS = OPTIONS.bool("spark.scache.reduce.read.in.parts", true,
       "A reduce task that reads one partition's whole input decodes its blocks in parts, as they land on its "

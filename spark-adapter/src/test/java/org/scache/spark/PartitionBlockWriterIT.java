@@ -19,19 +19,22 @@ import org.scache.common.shuffle.PartitionerKind;
 
 /**
  * A map task's partition buffers take the task's memory as it is granted, in chunks; a partition past
- * it goes on in a local file and is still stored whole, byte for byte, and the file is gone afterwards.
+ * it goes on in a local file and is still stored whole, byte for byte, and the file is gone afterwards;
+ * chunks go back to the executor's pool once stored, and the next map's partitions in them are stored
+ * byte for byte too.
  */
 class PartitionBlockWriterIT {
   private static final long GRANTABLE = 256 * 1024;
+  private final ChunkPool pool = new ChunkPool(64L << 20);
 
-  /** A client of {@code app} on the one worker, with shuffle 0 (one map, {@code reduces} reduces) registered. */
+  /** A client of {@code app} on the one worker, with shuffle 0 (two maps, {@code reduces} reduces) registered. */
   private static ScacheClient registered(ScacheServices scache, String app, int reduces) {
     ScacheConf conf = ScacheConf.empty()
         .with(ScacheOptions.CLIENT_MASTER_ADDRESS, scache.masterAddress())
         .with(ScacheOptions.CLIENT_WORKER_ADDRESS, "127.0.0.1:" + scache.workerPort(0));
     ScacheClient client = ScacheClient.create(conf, app, "secret".getBytes(StandardCharsets.UTF_8));
     client.registerApplication();
-    client.registerShuffle(0, 1, reduces, PartitionerKind.HASH);
+    client.registerShuffle(0, 2, reduces, PartitionerKind.HASH);
     return client;
   }
 
@@ -55,7 +58,7 @@ class PartitionBlockWriterIT {
           }
         });
         Path dir = Files.createTempDirectory("partition-files");
-        PartitionBlockWriter out = new PartitionBlockWriter(client, app, 0, 0, 0, 2, 64L << 20, memory,
+        PartitionBlockWriter out = new PartitionBlockWriter(client, app, 0, 0, 0, 2, 64L << 20, memory, pool,
             () -> {
               try {
                 return Files.createTempFile(dir, "partition", ".tmp").toFile();
@@ -94,40 +97,52 @@ class PartitionBlockWriterIT {
   }
 
   @Test
-  void aPartitionWrittenInPiecesOfEverySize_isStoredByteForByte_acrossItsChunks() throws Exception {
+  void partitionsWrittenInPiecesOfEverySize_areStoredByteForByte_acrossChunksReusedByTheNextMap() throws Exception {
     String app = "app-partition-chunks";
     try (ScacheServices scache = ScacheServices.start(List.of("127.0.0.1"), 0, 64L << 20)) {
       try (ScacheClient client = registered(scache, app, 3)) {
-        PartitionBlockWriter out = new PartitionBlockWriter(client, app, 0, 0, 0, 3, 1L << 20);
         // past several chunks (32 KiB doubling to 256 KiB), one byte short of one, and exactly one
         int[] sizes = {(3 << 20) + 17, (32 << 10) - 1, 32 << 10};
         SplittableRandom random = new SplittableRandom(3);
-        byte[][] data = new byte[sizes.length][];
-        for (int p = 0; p < sizes.length; p++) {
-          data[p] = new byte[sizes[p]];
-          random.nextBytes(data[p]);
-          OutputStream stream = out.getPartitionWriter(p).openStream();
-          int at = 0;
-          while (at < data[p].length) {
-            int n = Math.min(data[p].length - at, random.nextInt(3) == 0 ? 1 : random.nextInt(100_000));
-            if (n == 1) {
-              stream.write(data[p][at]);
-            } else {
-              stream.write(data[p], at, n);
-            }
-            at += n;
+        byte[][][] data = new byte[2][sizes.length][];
+        for (int map = 0; map < 2; map++) {
+          PartitionBlockWriter out = new PartitionBlockWriter(client, app, 0, map, 0, 3, 1L << 20, pool);
+          for (int p = 0; p < sizes.length; p++) {
+            // the second map's partitions are shorter: what it writes into reused chunks is all a block holds
+            data[map][p] = new byte[sizes[p] - map * 5];
+            random.nextBytes(data[map][p]);
+            writeInRandomPieces(out.getPartitionWriter(p).openStream(), data[map][p], random);
           }
-          stream.close();
+          long[] lengths = out.commitAllPartitions(new long[0]).getPartitionLengths();
+          for (int p = 0; p < sizes.length; p++) {
+            assertEquals(data[map][p].length, lengths[p]);
+          }
+          assertEquals(0, out.spilledBytes());
+          assertTrue(pool.keptBytes() > 3 << 20, "the stored partitions' chunks are kept for the next map");
         }
-        long[] lengths = out.commitAllPartitions(new long[0]).getPartitionLengths();
-
-        for (int p = 0; p < sizes.length; p++) {
-          assertEquals(sizes[p], lengths[p]);
-          assertArrayEquals(data[p], client.getBlock(new BlockId(app, 0, 0, 0, p)), "partition " + p);
+        for (int map = 0; map < 2; map++) {
+          for (int p = 0; p < sizes.length; p++) {
+            assertArrayEquals(data[map][p], client.getBlock(new BlockId(app, 0, map, 0, p)), "map " + map
+                + ", partition " + p);
+          }
         }
-        assertEquals(0, out.spilledBytes());
         client.removeApplication();
       }
     }
+  }
+
+  private static void writeInRandomPieces(OutputStream stream, byte[] data, SplittableRandom random)
+      throws java.io.IOException {
+    int at = 0;
+    while (at < data.length) {
+      int n = Math.min(data.length - at, random.nextInt(3) == 0 ? 1 : random.nextInt(100_000));
+      if (n == 1) {
+        stream.write(data[at]);
+      } else {
+        stream.write(data, at, n);
+      }
+      at += n;
+    }
+    stream.close();
   }
 }
