@@ -1,15 +1,17 @@
 package org.scache.spark;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.List;
 
 /**
- * The chunks map tasks collect their partitions in, kept by the executor once their block is stored
- * so the next partitions reuse them. A map task that writes straight to its partitions holds its
- * whole output in chunks until it ends; allocated afresh, those live through several young
- * collections and are copied, then promoted, each time. Kept here they are promoted once. Chunks
- * are powers of two from {@link #SMALLEST} to {@link #LARGEST} bytes; at most {@code capacity} bytes
- * of them are kept, the rest left to the collector. Thread-safe: the tasks of an executor share one.
+ * The chunks map tasks collect their partitions in, outside the heap and reused. A map task that
+ * writes straight to its partitions holds its whole output in chunks until it ends; on the heap,
+ * those live through several young collections and are copied, then promoted, each time. Here
+ * they are direct buffers an executor allocates once, up to {@code capacity} bytes, and takes back
+ * when their block is stored; past the capacity a chunk is an ordinary heap buffer, left to the
+ * collector when given back. Chunks are powers of two from {@link #SMALLEST} to {@link #LARGEST}
+ * bytes. Thread-safe: the tasks of an executor share one.
  */
 final class ChunkPool {
   static final int SMALLEST = 32 * 1024;
@@ -17,7 +19,10 @@ final class ChunkPool {
   private static final int SIZES = Integer.numberOfTrailingZeros(LARGEST / SMALLEST) + 1;
 
   private final long capacity;
-  private final ArrayDeque<byte[]>[] free;
+  private final ArrayDeque<ByteBuffer>[] free;
+  /** Bytes of direct chunks allocated, in use or free; guarded by this. */
+  private long allocated;
+  /** Bytes of direct chunks free; guarded by this. */
   private long kept;
 
   @SuppressWarnings("unchecked")
@@ -29,35 +34,47 @@ final class ChunkPool {
     }
   }
 
-  /** A chunk of {@code size} bytes, a power of two from {@link #SMALLEST} to {@link #LARGEST}; its bytes are not cleared. */
-  byte[] take(int size) {
+  /**
+   * An empty chunk of {@code size} bytes, a power of two from {@link #SMALLEST} to {@link #LARGEST}:
+   * a free direct one, a new direct one while the capacity allows, else a heap one.
+   */
+  ByteBuffer take(int size) {
     int slot = slot(size);
     synchronized (this) {
-      byte[] c = free[slot].poll();
+      ByteBuffer c = free[slot].poll();
       if (c != null) {
-        kept -= c.length;
+        kept -= size;
         return c;
       }
+      if (allocated + size <= capacity) {
+        allocated += size;
+        return ByteBuffer.allocateDirect(size);
+      }
     }
-    return new byte[size];
+    return ByteBuffer.allocate(size);
   }
 
-  /** Takes back chunks nothing reads any more; those past the capacity are dropped. */
-  void giveBack(List<byte[]> chunks) {
+  /** Takes back chunks nothing reads any more: direct ones are kept for the next take, heap ones dropped. */
+  void giveBack(List<ByteBuffer> chunks) {
     synchronized (this) {
-      for (byte[] c : chunks) {
-        if (kept + c.length > capacity) {
-          return;
+      for (ByteBuffer c : chunks) {
+        if (c.isDirect()) {
+          c.clear();
+          free[slot(c.capacity())].push(c);
+          kept += c.capacity();
         }
-        free[slot(c.length)].push(c);
-        kept += c.length;
       }
     }
   }
 
-  /** Bytes of chunks kept for reuse. */
+  /** Bytes of direct chunks free for the next take. */
   synchronized long keptBytes() {
     return kept;
+  }
+
+  /** Bytes of direct chunks allocated, in use or free: at most the capacity. */
+  synchronized long allocatedBytes() {
+    return allocated;
   }
 
   private static int slot(int size) {

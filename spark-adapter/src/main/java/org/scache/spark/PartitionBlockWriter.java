@@ -128,7 +128,7 @@ final class PartitionBlockWriter implements ShuffleMapOutputWriter {
    * Puts {@code parts} as the partition's block; {@code chunks}, which they lie in, go back to the
    * pool once the put is over (not when the task stops waiting for it: an aborted task cancels only its wait).
    */
-  private void put(int partition, List<ByteBuffer> parts, List<byte[]> chunks, long length, long reserved)
+  private void put(int partition, List<ByteBuffer> parts, List<ByteBuffer> chunks, long length, long reserved)
       throws IOException {
     lengths[partition] = length;
     if (length == 0) {
@@ -173,15 +173,14 @@ final class PartitionBlockWriter implements ShuffleMapOutputWriter {
 
   /**
    * One partition's bytes, put as a block when the task closes the stream: in memory, in chunks from
-   * the executor's {@link ChunkPool} that grow to {@link ChunkPool#LARGEST} (none is copied as the
-   * partition grows, and none is large enough to be a humongous allocation of a small heap), while
-   * the task's memory allows; then in a local file.
+   * the executor's {@link ChunkPool} (direct memory, reused) that grow to {@link ChunkPool#LARGEST}
+   * (none is copied as the partition grows, and a chunk from the heap is never large enough to be a
+   * humongous allocation of a small heap), while the task's memory allows; then in a local file.
    */
   private final class PartitionBuffer extends OutputStream {
     private final int partition;
-    private final List<byte[]> chunks = new ArrayList<>();
-    private byte[] chunk;
-    private int used;
+    private final List<ByteBuffer> chunks = new ArrayList<>();
+    private ByteBuffer chunk;
     private long inMemory;
     private long reserved;
     private File file;
@@ -200,7 +199,7 @@ final class PartitionBlockWriter implements ShuffleMapOutputWriter {
     @Override
     public void write(int b) throws IOException {
       if (hasRoom()) {
-        chunk[used++] = (byte) b;
+        chunk.put((byte) b);
         inMemory++;
       } else {
         write(new byte[] {(byte) b}, 0, 1);
@@ -210,9 +209,8 @@ final class PartitionBlockWriter implements ShuffleMapOutputWriter {
     @Override
     public void write(byte[] b, int off, int len) throws IOException {
       while (len > 0 && hasRoom()) {
-        int n = Math.min(len, chunk.length - used);
-        System.arraycopy(b, off, chunk, used, n);
-        used += n;
+        int n = Math.min(len, chunk.remaining());
+        chunk.put(b, off, n);
         inMemory += n;
         off += n;
         len -= n;
@@ -231,27 +229,26 @@ final class PartitionBlockWriter implements ShuffleMapOutputWriter {
 
     /** Whether the next byte goes to memory: room in the last chunk, or a new chunk granted. */
     private boolean hasRoom() {
-      return fileOut == null && (chunk != null && used < chunk.length || grow());
+      return fileOut == null && (chunk != null && chunk.hasRemaining() || grow());
     }
 
     /** Starts a new chunk, twice the last one's size up to the largest, if the task's memory allows. */
     private boolean grow() {
-      int size = chunk == null ? ChunkPool.SMALLEST : Math.min(ChunkPool.LARGEST, 2 * chunk.length);
+      int size = chunk == null ? ChunkPool.SMALLEST : Math.min(ChunkPool.LARGEST, 2 * chunk.capacity());
       if (!memory.reserve(size)) {
         return false;
       }
       reserved += size;
       chunk = chunkPool.take(size);
       chunks.add(chunk);
-      used = 0;
       return true;
     }
 
     /** The chunks' bytes, in order. */
     private List<ByteBuffer> inMemoryParts() {
       List<ByteBuffer> parts = new ArrayList<>(chunks.size() + 1);
-      for (byte[] c : chunks) {
-        parts.add(ByteBuffer.wrap(c, 0, c == chunk ? used : c.length));
+      for (ByteBuffer c : chunks) {
+        parts.add(c.duplicate().flip());
       }
       return parts;
     }

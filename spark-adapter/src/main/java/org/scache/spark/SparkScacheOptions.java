@@ -36,10 +36,12 @@ public final class SparkScacheOptions {
   public static final ConfigEntry<Long> PUT_BUFFER = OPTIONS.bytes("spark.scache.map.put.buffer.bytes", "64m",
       "Bytes of a map task's partitions that may be waiting to be stored on the worker; past it the map waits.");
   public static final ConfigEntry<Long> CHUNK_POOL = OPTIONS.bytes("spark.scache.map.chunk.pool.bytes", "64m",
-      "Bytes of the chunks map tasks collect their partitions in that an executor keeps, once their blocks are "
-          + "stored, for its next tasks to reuse; 0 keeps none. Reused chunks are not collected and copied by the "
-          + "garbage collector again and again while a map task holds its output. Taken from the executor's heap "
-          + "outside Spark's memory accounting (the chunks in use are counted as the task's execution memory).");
+      "Direct memory (outside the heap) an executor allocates, at most, for the chunks its map tasks collect "
+          + "their partitions in, reused once their blocks are stored; past it chunks are taken from the heap, "
+          + "and 0 takes them all from the heap. A map task that writes straight to its partitions holds its "
+          + "whole output until it ends: on the heap, each young collection copies it. Counts against "
+          + "-XX:MaxDirectMemorySize (the heap's size unless set), not against Spark's execution memory, which "
+          + "the chunks in use are counted in as well.");
 
   public static final ConfigEntry<Boolean> READ_IN_PARTS = OPTIONS.bool("spark.scache.reduce.read.in.parts", true,
       "A reduce task that reads one partition's whole input decodes its blocks in parts, as they land on its "

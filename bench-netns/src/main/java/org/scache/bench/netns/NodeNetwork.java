@@ -189,6 +189,18 @@ public final class NodeNetwork implements AutoCloseable {
     }
   }
 
+  /**
+   * Sets the TCP congestion control of every host's connections opened from now on (a name from
+   * {@code net.ipv4.tcp_available_congestion_control}, such as cubic or bbr); new namespaces start
+   * with the machine's.
+   */
+  public void congestionControl(String algorithm) throws IOException {
+    for (Host h : hosts()) {
+      Shell.run("ip", "netns", "exec", h.namespace(), "sysctl", "-q", "-w",
+          "net.ipv4.tcp_congestion_control=" + algorithm);
+    }
+  }
+
   /** Takes {@code host}'s link down (nothing reaches it or leaves it) or up again. */
   public void setLinkUp(Host host, boolean up) throws IOException {
     Shell.run("ip", "link", "set", host.link(), up ? "up" : "down");

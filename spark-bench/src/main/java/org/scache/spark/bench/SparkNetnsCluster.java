@@ -39,9 +39,10 @@ final class SparkNetnsCluster implements AutoCloseable {
    * What each node offers: Spark task slots and executor memory, and the SCache worker's reserve; and
    * the JVM options the SCache workers get besides their own (a JFR recording, for example).
    */
-  record NodeShape(int cores, int executorMemoryMb, long scacheReserveBytes, List<String> scacheWorkerJavaOptions) {
+  record NodeShape(int cores, int executorMemoryMb, long scacheReserveBytes, List<String> scacheWorkerJavaOptions,
+      String tcpCongestionControl) {
     NodeShape(int cores, int executorMemoryMb, long scacheReserveBytes) {
-      this(cores, executorMemoryMb, scacheReserveBytes, List.of());
+      this(cores, executorMemoryMb, scacheReserveBytes, List.of(), "");
     }
 
     /** The options a benchmark's command line sets the cluster with, and their defaults. */
@@ -52,13 +53,16 @@ final class SparkNetnsCluster implements AutoCloseable {
       o.put("reserve", "768m");
       // JVM options for the SCache workers, for example a JFR recording: -XX:StartFlightRecording=...
       o.put("scache-java-opts", "");
+      // the hosts' TCP congestion control (cubic, bbr, ...); empty: the machine's
+      o.put("tcp", "");
     }
 
     /** The shape the options of {@link #defaults} give. */
     static NodeShape of(Map<String, String> o) {
       String javaOptions = o.get("scache-java-opts").trim();
       return new NodeShape(Integer.parseInt(o.get("cores")), Integer.parseInt(o.get("executor-memory-mb")),
-          ByteSize.parse(o.get("reserve")), javaOptions.isEmpty() ? List.of() : List.of(javaOptions.split("\\s+")));
+          ByteSize.parse(o.get("reserve")), javaOptions.isEmpty() ? List.of() : List.of(javaOptions.split("\\s+")),
+          o.get("tcp").trim());
     }
   }
 
@@ -84,6 +88,9 @@ final class SparkNetnsCluster implements AutoCloseable {
     NodeNetwork network = NodeNetwork.forRun(runDir, nodes);
     SparkNetnsCluster cluster = new SparkNetnsCluster(runDir.toAbsolutePath(), network, classPaths, shape);
     try {
+      if (!shape.tcpCongestionControl().isEmpty()) {
+        network.congestionControl(shape.tcpCongestionControl());
+      }
       cluster.writeSparkHome();
       cluster.startDaemons();
     } catch (IOException | InterruptedException | RuntimeException e) {
