@@ -65,6 +65,22 @@ final class MappedSegments implements AutoCloseable {
     }
   }
 
+  /** Copies the pinned block {@code pin} to {@code out}, from its index 0 on (its position unchanged). */
+  void copyOut(List<MappedByteBuffer> segments, Message.PinnedBlock pin, ByteBuffer out) {
+    if (pin.segment() >= segments.size() || pin.length() > out.limit()
+        || pin.offset() + pin.length() > segments.get(pin.segment()).capacity()) {
+      throw new ScacheException(Status.MALFORMED_MESSAGE, "pinned block " + pin + " lies outside the mapped "
+          + "segments");
+    }
+    lock.readLock().lock();
+    try {
+      requireOpen();
+      out.put(0, segments.get(pin.segment()), (int) pin.offset(), (int) pin.length());
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
   /** Copies the pinned block {@code pin} to {@code out} from index {@code at} on. */
   void copyOut(List<MappedByteBuffer> segments, Message.PinnedBlock pin, byte[] out, int at) {
     if (pin.segment() >= segments.size() || pin.length() > out.length - at

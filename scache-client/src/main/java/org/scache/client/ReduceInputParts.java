@@ -13,7 +13,8 @@ import org.scache.common.ScacheException;
  * before, and asks at once for the part after it, which the worker answers as soon as another block
  * has landed, so that the reduce works on one part while the next arrives. A part without blocks
  * means the whole input has been given. Where the worker's shared memory cannot be used, the whole
- * input comes as one part. Not for use by several threads at once.
+ * input comes as one part. A reader {@linkplain ReduceInput#release releases} each part once it has
+ * read its blocks, so the next parts reuse its buffers. Not for use by several threads at once.
  */
 public final class ReduceInputParts {
   /** A part as the worker answered it; {@code whole} when it is the whole input (read over the socket). */
@@ -63,6 +64,6 @@ public final class ReduceInputParts {
     } else {
       ahead = request.after(Set.copyOf(have));
     }
-    return new ReduceInput(part.input().numMaps(), part.input().finishedMaps(), fresh);
+    return part.input().withBlocks(fresh);
   }
 }

@@ -57,6 +57,8 @@ final class SharedMemoryPath implements AutoCloseable {
       Runtime.getRuntime().availableProcessors(), DaemonThreads.named("scache-client-copy"));
 
   private final MappedSegments mapped = new MappedSegments();
+  /** Where the blocks of reduce inputs read in parts are copied to, reused as their parts are released. */
+  private final BlockBuffers partBuffers;
   private boolean closed;
   private ClientConnection sessionConnection;
   private CompletableFuture<Session> session;
@@ -74,6 +76,7 @@ final class SharedMemoryPath implements AutoCloseable {
     this.leaseBytes = Math.max(ALIGNMENT, conf.get(ScacheOptions.CLIENT_LOCAL_SHM_LEASE));
     this.minBlockBytes = Math.max(1, conf.get(ScacheOptions.CLIENT_LOCAL_SHM_MIN_BLOCK));
     this.leaseIdleTimeout = conf.get(ScacheOptions.CLIENT_LOCAL_SHM_LEASE_IDLE);
+    this.partBuffers = new BlockBuffers(conf.get(ScacheOptions.CLIENT_READ_PART_BUFFERS));
     if (!conf.get(ScacheOptions.CLIENT_LOCAL_SHM_ENABLED)) {
       disabled.set(true);
     }
@@ -276,8 +279,9 @@ final class SharedMemoryPath implements AutoCloseable {
   /**
    * A reduce's input, or a part of it ({@code request} is a {@link Message.PinReduceInput} or a
    * {@link Message.PinReduceInputPart}): its blocks the worker holds in memory copied out of the
-   * mapping, the others from the answer's payload, into one array the blocks are slices of (as over
-   * the socket).
+   * mapping, the others from the answer's payload; a whole input into one array the blocks are slices
+   * of (as over the socket), a part's blocks each into a buffer of {@link BlockBuffers}, given back
+   * when the reader releases the part.
    */
   CompletableFuture<ReduceInput> reduceInput(Message request, int shuffleId, int reduceId,
       Supplier<CompletableFuture<ReduceInput>> viaSocket) {
@@ -287,7 +291,7 @@ final class SharedMemoryPath implements AutoCloseable {
     CompletableFuture<ReduceInput> viaShm;
     try {
       viaShm = session().thenCompose(s -> s.connection.call(request, credentials, timeout)
-          .thenApplyAsync(r -> copyOut(s, r), copiers));
+          .thenApplyAsync(r -> copyOut(s, r, request instanceof Message.PinReduceInputPart), copiers));
     } catch (RuntimeException e) {
       viaShm = CompletableFuture.failedFuture(e);
     }
@@ -301,9 +305,10 @@ final class SharedMemoryPath implements AutoCloseable {
         Set.of(Status.BLOCK_NOT_FOUND, Status.UNKNOWN_SHUFFLE));
   }
 
-  private ReduceInput copyOut(Session s, Reply r) {
+  private ReduceInput copyOut(Session s, Reply r, boolean reusableBuffers) {
     ByteBuf payload = r.payload();
     List<Long> pins = new ArrayList<>();
+    List<ByteBuffer> taken = new ArrayList<>();
     try {
       Message.PinnedReduceInput m = r.as(Message.PinnedReduceInput.class);
       long total = 0;
@@ -315,26 +320,43 @@ final class SharedMemoryPath implements AutoCloseable {
         throw new ScacheException(Status.MALFORMED_MESSAGE, "the worker sent a reduce input of " + total
             + " bytes, " + m.payloadBytes() + " of them in a payload of " + payload.readableBytes());
       }
-      byte[] out = new byte[(int) total];
+      ByteBuffer all = reusableBuffers ? null : ByteBuffer.wrap(new byte[(int) total]);
       List<ReduceInput.Block> blocks = new ArrayList<>(m.parts().size());
-      ByteBuffer all = ByteBuffer.wrap(out);
       int at = 0;
       for (Message.ReducePart p : m.parts()) {
         int size = (int) p.size();
-        if (p.pin().isPresent()) {
-          mapped.copyOut(s.segments, p.pin().get(), out, at);
+        ByteBuffer to;
+        if (reusableBuffers) {
+          to = partBuffers.take(size);
+          taken.add(to);
         } else {
-          payload.readBytes(out, at, size);
+          to = all.slice(at, size);
         }
-        blocks.add(new ReduceInput.Block(p.blockId(), all.slice(at, size)));
+        if (p.pin().isPresent()) {
+          mapped.copyOut(s.segments, p.pin().get(), to);
+        } else {
+          payload.readBytes(to.duplicate());
+        }
+        blocks.add(new ReduceInput.Block(p.blockId(), to));
         at += size;
       }
       if (!pins.isEmpty() && !s.connection.isActive()) {
         // the worker drops a connection's pins when it closes: the copy may have raced with reuse
         throw new ScacheException(Status.CONNECTION_FAILED, "the connection closed while the input was copied");
       }
+      if (reusableBuffers) {
+        AtomicBoolean released = new AtomicBoolean();
+        List<ByteBuffer> buffers = List.copyOf(taken);
+        taken.clear();
+        return new ReduceInput(m.numMaps(), m.finishedMaps(), blocks, () -> {
+          if (released.compareAndSet(false, true)) {
+            buffers.forEach(partBuffers::giveBack);
+          }
+        });
+      }
       return new ReduceInput(m.numMaps(), m.finishedMaps(), blocks);
     } finally {
+      taken.forEach(partBuffers::giveBack); // empty unless the copy failed
       payload.release();
       unpin(s, pins);
     }

@@ -142,6 +142,8 @@ final class ReduceBlockSource {
     private final ReduceInputParts parts;
     private final Map<Integer, ExpectedBlock> missing = new LinkedHashMap<>();
     private final ArrayDeque<ReadBlock> ready = new ArrayDeque<>();
+    /** The part whose blocks are being read: released (its buffers reused) once the reader asks past them. */
+    private ReduceInput current;
     private boolean partsDone;
 
     InParts(ReduceInputParts parts, List<ExpectedBlock> expected) {
@@ -151,6 +153,10 @@ final class ReduceBlockSource {
 
     @Override
     public boolean hasNext() {
+      if (ready.isEmpty()) {
+        // Spark has read every block given so far to its end
+        releaseCurrent();
+      }
       while (ready.isEmpty() && !missing.isEmpty()) {
         long start = System.nanoTime();
         if (partsDone) {
@@ -169,9 +175,17 @@ final class ReduceBlockSource {
       return !ready.isEmpty();
     }
 
+    private void releaseCurrent() {
+      if (current != null) {
+        current.release();
+        current = null;
+      }
+    }
+
     private void takeNextPart() {
       try {
         ReduceInput part = parts.next();
+        current = part;
         partsDone = part.blocks().isEmpty();
         for (ReduceInput.Block got : part.blocks()) {
           ExpectedBlock b = missing.get(got.blockId().mapId());

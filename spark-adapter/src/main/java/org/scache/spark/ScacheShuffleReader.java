@@ -135,7 +135,7 @@ final class ScacheShuffleReader<K, C> implements ShuffleReader<K, C> {
         ByteBuffer data = b.data();
         InputStream raw = data.hasArray()
             ? new ByteArrayInputStream(data.array(), data.arrayOffset() + data.position(), data.remaining())
-            : new ByteArrayInputStream(copy(data));
+            : new ByteBufferInputStream(data.duplicate());
         InputStream in = serializers.wrapStream(b.block().sparkId(handle.shuffleId()), raw);
         current = serializer.deserializeStream(in).asKeyValueIterator();
       }
@@ -150,12 +150,6 @@ final class ScacheShuffleReader<K, C> implements ShuffleReader<K, C> {
       metrics.incRecordsRead(1);
       return current.next();
     }
-  }
-
-  private static byte[] copy(ByteBuffer b) {
-    byte[] out = new byte[b.remaining()];
-    b.duplicate().get(out);
-    return out;
   }
 
   /** Throws a checked FetchFailedException through Scala's iterator methods, as Spark's own fetcher does. */

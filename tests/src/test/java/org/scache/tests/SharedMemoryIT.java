@@ -170,8 +170,23 @@ class SharedMemoryIT {
         for (ReduceInput.Block b : part.blocks()) {
           int m = b.blockId().mapId();
           assertEquals(ByteBuffer.wrap(BlockData.random(40_000 + m, m)), b.data(), "map " + m);
+          assertTrue(b.data().isDirect(), "a part's blocks lie in the client's reusable buffers");
         }
+        part.release();
+        part.release(); // a second release gives nothing back twice
       }
+      // the released buffers hold the next read's blocks, byte for byte
+      ReduceInputParts again = here.readReduceInputInParts(0, 0);
+      List<Integer> seen = new java.util.ArrayList<>();
+      for (ReduceInput part = again.next(); !part.blocks().isEmpty(); part = again.next()) {
+        for (ReduceInput.Block b : part.blocks()) {
+          int m = b.blockId().mapId();
+          assertEquals(ByteBuffer.wrap(BlockData.random(40_000 + m, m)), b.data(), "map " + m + ", read again");
+          seen.add(m);
+        }
+        part.release();
+      }
+      assertEquals(List.of(0, 1, 2, 3, 4, 5), seen.stream().sorted().toList());
 
       ReduceInputParts socketParts = overSocket.readReduceInputInParts(0, 0);
       assertEquals(List.of(0, 1, 2, 3, 4, 5), mapsOf(socketParts.next()), "over the socket, the whole input at once");
