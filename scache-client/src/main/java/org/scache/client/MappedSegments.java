@@ -83,18 +83,7 @@ final class MappedSegments implements AutoCloseable {
 
   /** Copies the pinned block {@code pin} to {@code out} from index {@code at} on. */
   void copyOut(List<MappedByteBuffer> segments, Message.PinnedBlock pin, byte[] out, int at) {
-    if (pin.segment() >= segments.size() || pin.length() > out.length - at
-        || pin.offset() + pin.length() > segments.get(pin.segment()).capacity()) {
-      throw new ScacheException(Status.MALFORMED_MESSAGE, "pinned block " + pin + " lies outside the mapped "
-          + "segments");
-    }
-    lock.readLock().lock();
-    try {
-      requireOpen();
-      segments.get(pin.segment()).get((int) pin.offset(), out, at, (int) pin.length());
-    } finally {
-      lock.readLock().unlock();
-    }
+    copyOut(segments, pin, ByteBuffer.wrap(out, at, out.length - at).slice());
   }
 
   private static MappedByteBuffer mapFile(Path file, long size) throws IOException {

@@ -195,6 +195,13 @@ public final class NodeNetwork implements AutoCloseable {
    * with the machine's.
    */
   public void congestionControl(String algorithm) throws IOException {
+    String allowed = Files.readString(Path.of("/proc/sys/net/ipv4/tcp_allowed_congestion_control")).trim();
+    if (!List.of(allowed.split("\\s+")).contains(algorithm)) {
+      // a namespace may only choose among the algorithms the machine allows
+      throw new IOException("TCP congestion control " + algorithm + " is not among those a network namespace may "
+          + "use (net.ipv4.tcp_allowed_congestion_control: " + allowed + "); as root: sysctl -w "
+          + "net.ipv4.tcp_allowed_congestion_control='" + allowed + " " + algorithm + "'");
+    }
     for (Host h : hosts()) {
       Shell.run("ip", "netns", "exec", h.namespace(), "sysctl", "-q", "-w",
           "net.ipv4.tcp_congestion_control=" + algorithm);
