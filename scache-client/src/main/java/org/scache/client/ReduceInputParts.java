@@ -14,9 +14,10 @@ import org.scache.common.ScacheException;
  * has landed, so that the reduce works on one part while the next arrives. A part without blocks
  * means the whole input has been given. Where the worker's shared memory cannot be used, the whole
  * input comes as one part. A reader {@linkplain ReduceInput#release releases} each part once it has
- * read its blocks, so the next parts reuse its buffers. Not for use by several threads at once.
+ * read its blocks, so the next parts reuse its buffers, and {@linkplain #close closes} the parts when
+ * it stops early. Not for use by several threads at once.
  */
-public final class ReduceInputParts {
+public final class ReduceInputParts implements AutoCloseable {
   /** A part as the worker answered it; {@code whole} when it is the whole input (read over the socket). */
   record Part(ReduceInput input, boolean whole) {}
 
@@ -65,5 +66,18 @@ public final class ReduceInputParts {
       ahead = request.after(Set.copyOf(have));
     }
     return part.input().withBlocks(fresh);
+  }
+
+  /**
+   * Stops reading: the part asked for ahead is released once it arrives, and {@link #next} gives no
+   * more blocks. The reader releases the parts it was given itself.
+   */
+  @Override
+  public void close() {
+    done = true;
+    if (ahead != null) {
+      ahead.thenAccept(part -> part.input().release());
+      ahead = null;
+    }
   }
 }

@@ -58,6 +58,11 @@ public final class ScacheClient implements AutoCloseable {
   private final Duration busyTimeout;
   private final ClientConnections connections;
   private final SharedMemoryPath local;
+  /**
+   * Where the blocks of reduce inputs read in parts are copied to, reused as their parts are
+   * released: 64 KiB to 8 MiB each; a larger block goes to the heap.
+   */
+  private final ReduceInputBuffers partBuffers;
   private final Clock clock;
 
   private ScacheClient(ScacheConf conf, String appId, byte[] secret, ClientConnections connections, Clock clock) {
@@ -78,6 +83,8 @@ public final class ScacheClient implements AutoCloseable {
     this.busyTimeout = conf.get(ScacheOptions.CLIENT_RETRY_BUSY_TIMEOUT);
     this.connections = connections;
     this.local = new SharedMemoryPath(conf, connections, workerAddress, appId, credentials, timeout);
+    this.partBuffers = ReduceInputBuffers.reused(
+        new BlockBuffers(conf.get(ScacheOptions.CLIENT_READ_PART_BUFFERS), 64 * 1024, 8 << 20));
   }
 
   /** A client for application {@code appId}, whose requests are signed with {@code secret}. */
@@ -277,8 +284,8 @@ public final class ScacheClient implements AutoCloseable {
   }
 
   private CompletableFuture<ReduceInput> getReduceInputAsync(int shuffleId, int reduceId, long waitMillis) {
-    return local.reduceInput(new Message.PinReduceInput(appId, shuffleId, reduceId, waitMillis), shuffleId, reduceId,
-        () -> getReduceInputOverSocket(shuffleId, reduceId, waitMillis));
+    return local.reduceInput(new Message.PinReduceInput(appId, shuffleId, reduceId, waitMillis),
+        ReduceInputBuffers.oneArray(), shuffleId, reduceId, () -> getReduceInputOverSocket(shuffleId, reduceId, waitMillis));
   }
 
   /**
@@ -291,7 +298,7 @@ public final class ScacheClient implements AutoCloseable {
     return new ReduceInputParts(have -> {
       AtomicBoolean whole = new AtomicBoolean();
       return local.reduceInput(new Message.PinReduceInputPart(appId, shuffleId, reduceId, wait, List.copyOf(have)),
-          shuffleId, reduceId, () -> {
+          partBuffers, shuffleId, reduceId, () -> {
             whole.set(true);
             return getReduceInputOverSocket(shuffleId, reduceId, wait);
           }).thenApply(input -> new ReduceInputParts.Part(input, whole.get()));

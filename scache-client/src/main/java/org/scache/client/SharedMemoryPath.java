@@ -57,11 +57,9 @@ final class SharedMemoryPath implements AutoCloseable {
       Runtime.getRuntime().availableProcessors(), DaemonThreads.named("scache-client-copy"));
 
   private final MappedSegments mapped = new MappedSegments();
-  /** Where the blocks of reduce inputs read in parts are copied to, reused as their parts are released. */
-  private final BlockBuffers partBuffers;
   private boolean closed;
   private ClientConnection sessionConnection;
-  private CompletableFuture<Session> session;
+  private CompletableFuture<WorkerSession> session;
   private Lease current;
   private CompletableFuture<Lease> pendingLease;
   private boolean idleCheckPending;
@@ -76,7 +74,6 @@ final class SharedMemoryPath implements AutoCloseable {
     this.leaseBytes = Math.max(ALIGNMENT, conf.get(ScacheOptions.CLIENT_LOCAL_SHM_LEASE));
     this.minBlockBytes = Math.max(1, conf.get(ScacheOptions.CLIENT_LOCAL_SHM_MIN_BLOCK));
     this.leaseIdleTimeout = conf.get(ScacheOptions.CLIENT_LOCAL_SHM_LEASE_IDLE);
-    this.partBuffers = new BlockBuffers(conf.get(ScacheOptions.CLIENT_READ_PART_BUFFERS));
     if (!conf.get(ScacheOptions.CLIENT_LOCAL_SHM_ENABLED)) {
       disabled.set(true);
     }
@@ -107,7 +104,7 @@ final class SharedMemoryPath implements AutoCloseable {
     return orElse(viaShm, viaSocket, id);
   }
 
-  private CompletableFuture<Void> putInto(Session s, BlockId id, List<ByteBuffer> parts, long length) {
+  private CompletableFuture<Void> putInto(WorkerSession s, BlockId id, List<ByteBuffer> parts, long length) {
     return slot(s, align(length)).thenCompose(slot -> {
       Lease lease = slot.lease;
       try {
@@ -131,7 +128,7 @@ final class SharedMemoryPath implements AutoCloseable {
   }
 
   /** Room for {@code bytes} (aligned) in the current lease, taking a new lease when it is used up. */
-  private synchronized CompletableFuture<Slot> slot(Session s, long bytes) {
+  private synchronized CompletableFuture<Slot> slot(WorkerSession s, long bytes) {
     if (bytes > s.leaseBytes) {
       // a block larger than a lease gets a lease of its own, given back once it is committed
       return lease(s, bytes).thenApply(l -> {
@@ -174,7 +171,7 @@ final class SharedMemoryPath implements AutoCloseable {
     return p.thenCompose(l -> slot(s, bytes));
   }
 
-  private CompletableFuture<Lease> lease(Session s, long bytes) {
+  private CompletableFuture<Lease> lease(WorkerSession s, long bytes) {
     return s.connection.call(new Message.LeaseMemory(appId, bytes), credentials, timeout).thenApply(r -> {
       Message.MemoryLease m = r.as(Message.MemoryLease.class);
       if (m.segment() >= s.segments.size() || m.offset() + m.length() > s.segments.get(m.segment()).capacity()
@@ -236,7 +233,7 @@ final class SharedMemoryPath implements AutoCloseable {
     }
   }
 
-  private void copyIn(Session s, int segment, long offset, ByteBuffer data) {
+  private void copyIn(WorkerSession s, int segment, long offset, ByteBuffer data) {
     mapped.copyIn(s.segments, segment, offset, data);
   }
 
@@ -257,7 +254,7 @@ final class SharedMemoryPath implements AutoCloseable {
     return orElse(viaShm, viaSocket, id);
   }
 
-  private ByteBuffer copyOut(Session s, Message.PinnedBlock pin) {
+  private ByteBuffer copyOut(WorkerSession s, Message.PinnedBlock pin) {
     try {
       if (pin.length() > Integer.MAX_VALUE - 8) {
         throw new ScacheException(Status.MALFORMED_MESSAGE, "pinned block " + pin + " is too large for an array");
@@ -270,7 +267,7 @@ final class SharedMemoryPath implements AutoCloseable {
       }
       return ByteBuffer.wrap(out);
     } finally {
-      unpin(s, List.of(pin.pinId()));
+      s.unpin(List.of(pin.pinId()));
     }
   }
 
@@ -279,19 +276,18 @@ final class SharedMemoryPath implements AutoCloseable {
   /**
    * A reduce's input, or a part of it ({@code request} is a {@link Message.PinReduceInput} or a
    * {@link Message.PinReduceInputPart}): its blocks the worker holds in memory copied out of the
-   * mapping, the others from the answer's payload; a whole input into one array the blocks are slices
-   * of (as over the socket), a part's blocks each into a buffer of {@link BlockBuffers}, given back
-   * when the reader releases the part.
+   * mapping, the others from the answer's payload, into buffers {@code into} gives, given back to it
+   * when the reader releases the input.
    */
-  CompletableFuture<ReduceInput> reduceInput(Message request, int shuffleId, int reduceId,
-      Supplier<CompletableFuture<ReduceInput>> viaSocket) {
+  CompletableFuture<ReduceInput> reduceInput(Message request, ReduceInputBuffers into, int shuffleId,
+      int reduceId, Supplier<CompletableFuture<ReduceInput>> viaSocket) {
     if (disabled.get() || unknownRequests.contains(request.type())) {
       return viaSocket.get();
     }
     CompletableFuture<ReduceInput> viaShm;
     try {
       viaShm = session().thenCompose(s -> s.connection.call(request, credentials, timeout)
-          .thenApplyAsync(r -> copyOut(s, r, request instanceof Message.PinReduceInputPart), copiers));
+          .thenApplyAsync(r -> copyOut(s, r, into), copiers));
     } catch (RuntimeException e) {
       viaShm = CompletableFuture.failedFuture(e);
     }
@@ -305,102 +301,62 @@ final class SharedMemoryPath implements AutoCloseable {
         Set.of(Status.BLOCK_NOT_FOUND, Status.UNKNOWN_SHUFFLE));
   }
 
-  private ReduceInput copyOut(Session s, Reply r, boolean reusableBuffers) {
+  private ReduceInput copyOut(WorkerSession s, Reply r, ReduceInputBuffers into) {
     ByteBuf payload = r.payload();
     List<Long> pins = new ArrayList<>();
-    List<ByteBuffer> taken = new ArrayList<>();
+    List<ByteBuffer> taken = List.of();
+    boolean copied = false;
     try {
       Message.PinnedReduceInput m = r.as(Message.PinnedReduceInput.class);
+      int[] sizes = new int[m.parts().size()];
       long total = 0;
-      for (Message.ReducePart p : m.parts()) {
+      for (int i = 0; i < sizes.length; i++) {
+        Message.ReducePart p = m.parts().get(i);
         p.pin().ifPresent(pin -> pins.add(pin.pinId()));
         total += p.size();
+        sizes[i] = (int) Math.min(p.size(), Integer.MAX_VALUE);
       }
       if (m.payloadBytes() != payload.readableBytes() || total > Integer.MAX_VALUE - 8) {
         throw new ScacheException(Status.MALFORMED_MESSAGE, "the worker sent a reduce input of " + total
             + " bytes, " + m.payloadBytes() + " of them in a payload of " + payload.readableBytes());
       }
-      ByteBuffer all = reusableBuffers ? null : ByteBuffer.wrap(new byte[(int) total]);
-      List<ReduceInput.Block> blocks = new ArrayList<>(m.parts().size());
-      int at = 0;
-      for (Message.ReducePart p : m.parts()) {
-        int size = (int) p.size();
-        ByteBuffer to;
-        if (reusableBuffers) {
-          to = partBuffers.take(size);
-          taken.add(to);
-        } else {
-          to = all.slice(at, size);
-        }
+      taken = into.take(sizes);
+      List<ReduceInput.Block> blocks = new ArrayList<>(sizes.length);
+      for (int i = 0; i < sizes.length; i++) {
+        Message.ReducePart p = m.parts().get(i);
+        ByteBuffer to = taken.get(i);
         if (p.pin().isPresent()) {
           mapped.copyOut(s.segments, p.pin().get(), to);
         } else {
           payload.readBytes(to.duplicate());
         }
         blocks.add(new ReduceInput.Block(p.blockId(), to));
-        at += size;
       }
       if (!pins.isEmpty() && !s.connection.isActive()) {
         // the worker drops a connection's pins when it closes: the copy may have raced with reuse
         throw new ScacheException(Status.CONNECTION_FAILED, "the connection closed while the input was copied");
       }
-      if (reusableBuffers) {
-        AtomicBoolean released = new AtomicBoolean();
-        List<ByteBuffer> buffers = List.copyOf(taken);
-        taken.clear();
-        return new ReduceInput(m.numMaps(), m.finishedMaps(), blocks, () -> {
-          if (released.compareAndSet(false, true)) {
-            buffers.forEach(partBuffers::giveBack);
-          }
-        });
-      }
-      return new ReduceInput(m.numMaps(), m.finishedMaps(), blocks);
+      List<ByteBuffer> buffers = taken;
+      AtomicBoolean released = new AtomicBoolean();
+      copied = true;
+      return new ReduceInput(m.numMaps(), m.finishedMaps(), blocks, () -> {
+        if (released.compareAndSet(false, true)) {
+          into.giveBack(buffers);
+        }
+      });
     } finally {
-      taken.forEach(partBuffers::giveBack); // empty unless the copy failed
+      if (!copied) {
+        into.giveBack(taken);
+      }
       payload.release();
-      unpin(s, pins);
+      s.unpin(pins);
     }
-  }
-
-  /** Unpins soon: one UNPIN is in flight at a time, carrying every pin released meanwhile. */
-  private void unpin(Session s, List<Long> pinIds) {
-    if (pinIds.isEmpty()) {
-      return;
-    }
-    synchronized (s) {
-      s.toUnpin.addAll(pinIds);
-      if (s.unpinning) {
-        return;
-      }
-      s.unpinning = true;
-    }
-    flushUnpins(s);
-  }
-
-  private void flushUnpins(Session s) {
-    List<Long> ids;
-    synchronized (s) {
-      if (s.toUnpin.isEmpty()) {
-        s.unpinning = false;
-        return;
-      }
-      ids = new ArrayList<>(s.toUnpin);
-      s.toUnpin.clear();
-    }
-    s.connection.call(new Message.Unpin(ids), credentials, timeout).whenComplete((r, e) -> {
-      if (r != null) {
-        r.payload().release();
-      } else {
-        LOG.debug("unpinning {} blocks failed: {}", ids.size(), e.toString());
-      }
-      flushUnpins(s);
-    });
   }
 
   // ---------------------------------------------------------------- session
 
   /** The mapped segments for the current connection to the worker, opened on first use and after a reconnect. */
-  private CompletableFuture<Session> session() {
+  private CompletableFuture<WorkerSession> session() {
     return connections.get(workerAddress).thenCompose(connection -> {
       synchronized (this) {
         requireOpen();
@@ -416,7 +372,7 @@ final class SharedMemoryPath implements AutoCloseable {
     });
   }
 
-  private CompletableFuture<Session> open(ClientConnection connection) {
+  private CompletableFuture<WorkerSession> open(ClientConnection connection) {
     return connection.call(new Message.OpenLocal(appId), credentials, timeout).handle((r, e) -> {
       if (e != null) {
         ScacheException se = ScacheException.from(e);
@@ -435,7 +391,7 @@ final class SharedMemoryPath implements AutoCloseable {
     });
   }
 
-  private Session map(ClientConnection connection, Message.LocalSegments answer) throws IOException {
+  private WorkerSession map(ClientConnection connection, Message.LocalSegments answer) throws IOException {
     List<MappedByteBuffer> segments = mapped.map(answer.segments());
     long largest = 0;
     for (MappedByteBuffer b : segments) {
@@ -443,7 +399,7 @@ final class SharedMemoryPath implements AutoCloseable {
     }
     long lease = Math.max(ALIGNMENT, Math.min(leaseBytes, largest / 8) / ALIGNMENT * ALIGNMENT);
     LOG.debug("mapped {} segment(s) of worker {}; leases of {} bytes", segments.size(), workerAddress, lease);
-    return new Session(connection, segments, lease);
+    return new WorkerSession(connection, segments, lease, credentials, timeout);
   }
 
   private void disable(String why) {
@@ -503,24 +459,9 @@ final class SharedMemoryPath implements AutoCloseable {
 
   // ---------------------------------------------------------------- state
 
-  /** One connection to the worker and the segments it listed; leases and pins live as long as it. */
-  private static final class Session {
-    final ClientConnection connection;
-    final List<MappedByteBuffer> segments;
-    final long leaseBytes;
-    final List<Long> toUnpin = new ArrayList<>();
-    boolean unpinning;
-
-    Session(ClientConnection connection, List<MappedByteBuffer> segments, long leaseBytes) {
-      this.connection = connection;
-      this.segments = segments;
-      this.leaseBytes = leaseBytes;
-    }
-  }
-
   /** A leased range {@code [start, end)} of one segment, filled from {@code cursor} on; guarded by the path. */
   private static final class Lease {
-    final Session session;
+    final WorkerSession session;
     final ClientConnection connection;
     final long id;
     final int segment;
@@ -531,7 +472,7 @@ final class SharedMemoryPath implements AutoCloseable {
     boolean retired;
     boolean released;
 
-    Lease(Session session, ClientConnection connection, long id, int segment, long start, long end) {
+    Lease(WorkerSession session, ClientConnection connection, long id, int segment, long start, long end) {
       this.session = session;
       this.connection = connection;
       this.id = id;

@@ -97,8 +97,7 @@ final class Prefetcher implements InFlightCopies {
       return size() > 10_000;
     }
   });
-  private int inflight;
-  /** Fetches in flight per holder's worker id; guarded by this. */
+  /** Fetches in flight per holder's worker id (none: no entry); guarded by this. */
   private final Map<String, Integer> inflightByHolder = new HashMap<>();
   private long nextSendNanos;
 
@@ -159,7 +158,11 @@ final class Prefetcher implements InFlightCopies {
 
   /** Fetches of blocks to copy here that are under way. */
   synchronized int inflight() {
-    return inflight;
+    int n = 0;
+    for (int byHolder : inflightByHolder.values()) {
+      n += byHolder;
+    }
+    return n;
   }
 
   /** Stops copying blocks of the shuffle; returns once no copy of it can land any more. */
@@ -308,12 +311,11 @@ final class Prefetcher implements InFlightCopies {
   private void pump() {
     List<Runnable> starts = new ArrayList<>();
     synchronized (this) {
-      while (inflight < limits.maxInflight()) {
+      while (inflight() < limits.maxInflight()) {
         List<Wanted> batch = nextBatch();
         if (batch.isEmpty()) {
           break;
         }
-        inflight++;
         inflightByHolder.merge(batch.get(0).holder().workerId(), 1, Integer::sum);
         long bytes = batch.stream().mapToLong(Wanted::size).sum();
         long delayNanos = 0;
@@ -395,7 +397,6 @@ final class Prefetcher implements InFlightCopies {
         List<CompletableFuture<Void>> done = new ArrayList<>();
         synchronized (this) {
           ids.forEach(id -> unwant(id, done));
-          inflight--;
           inflightByHolder.computeIfPresent(holder.workerId(), (k, n) -> n > 1 ? n - 1 : null);
         }
         done.forEach(f -> f.complete(null));

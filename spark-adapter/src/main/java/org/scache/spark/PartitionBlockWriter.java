@@ -18,6 +18,7 @@ import java.util.concurrent.CompletionException;
 import org.apache.spark.shuffle.api.ShuffleMapOutputWriter;
 import org.apache.spark.shuffle.api.ShufflePartitionWriter;
 import org.apache.spark.shuffle.api.metadata.MapOutputCommitMessage;
+import org.scache.client.BlockBuffers;
 import org.scache.client.ScacheClient;
 import org.scache.common.BlockId;
 import org.scache.common.ScacheException;
@@ -40,7 +41,7 @@ final class PartitionBlockWriter implements ShuffleMapOutputWriter {
   private final long[] lengths;
   private final long maxPendingBytes;
   private final PartitionMemory memory;
-  private final ChunkPool chunkPool;
+  private final BlockBuffers chunkPool;
   private final Supplier<File> tempFiles;
   private final Deque<Pending> pending = new ArrayDeque<>();
   private final List<PartitionBuffer> buffers = new ArrayList<>();
@@ -52,10 +53,18 @@ final class PartitionBlockWriter implements ShuffleMapOutputWriter {
 
   /** The most bytes one block may hold. */
   private static final long MAX_BLOCK = Integer.MAX_VALUE - 16;
+  /** A partition's first chunk; each next one is twice the last, up to {@link #LARGEST_CHUNK}. */
+  static final int SMALLEST_CHUNK = 32 * 1024;
+  static final int LARGEST_CHUNK = 256 * 1024;
+
+  /** The chunks an executor's map tasks share: {@code capacity} bytes of direct memory at most. */
+  static BlockBuffers chunkPool(long capacity) {
+    return new BlockBuffers(capacity, SMALLEST_CHUNK, LARGEST_CHUNK);
+  }
 
   /** A writer whose buffers stay in memory, whatever their size. */
   PartitionBlockWriter(ScacheClient client, String appId, int shuffleId, int mapIndex, int attempt, int numPartitions,
-      long maxPendingBytes, ChunkPool chunkPool) {
+      long maxPendingBytes, BlockBuffers chunkPool) {
     this(client, appId, shuffleId, mapIndex, attempt, numPartitions, maxPendingBytes, PartitionMemory.unlimited(),
         chunkPool, () -> {
           throw new IllegalStateException("unlimited buffers need no file");
@@ -63,7 +72,7 @@ final class PartitionBlockWriter implements ShuffleMapOutputWriter {
   }
 
   PartitionBlockWriter(ScacheClient client, String appId, int shuffleId, int mapIndex, int attempt, int numPartitions,
-      long maxPendingBytes, PartitionMemory memory, ChunkPool chunkPool, Supplier<File> tempFiles) {
+      long maxPendingBytes, PartitionMemory memory, BlockBuffers chunkPool, Supplier<File> tempFiles) {
     this.memory = memory;
     this.chunkPool = chunkPool;
     this.tempFiles = tempFiles;
@@ -173,7 +182,7 @@ final class PartitionBlockWriter implements ShuffleMapOutputWriter {
 
   /**
    * One partition's bytes, put as a block when the task closes the stream: in memory, in chunks from
-   * the executor's {@link ChunkPool} (direct memory, reused) that grow to {@link ChunkPool#LARGEST}
+   * the executor's {@link BlockBuffers} (direct memory, reused) that grow to {@link #LARGEST_CHUNK}
    * (none is copied as the partition grows, and a chunk from the heap is never large enough to be a
    * humongous allocation of a small heap), while the task's memory allows; then in a local file.
    */
@@ -234,7 +243,7 @@ final class PartitionBlockWriter implements ShuffleMapOutputWriter {
 
     /** Starts a new chunk, twice the last one's size up to the largest, if the task's memory allows. */
     private boolean grow() {
-      int size = chunk == null ? ChunkPool.SMALLEST : Math.min(ChunkPool.LARGEST, 2 * chunk.capacity());
+      int size = chunk == null ? SMALLEST_CHUNK : Math.min(LARGEST_CHUNK, 2 * chunk.capacity());
       if (!memory.reserve(size)) {
         return false;
       }

@@ -47,6 +47,8 @@ final class ReduceBlockSource {
   private final boolean inParts;
   private final Map<Integer, Requested> requested = new HashMap<>();
   private long bytesInFlight;
+  /** The partition being read in parts, if any: closed when the task ends, however it ends. */
+  private InParts openParts;
 
   /** A reduce's input asked for ahead of its read. */
   private record Requested(CompletableFuture<ReduceInput> input, long bytes) {}
@@ -108,8 +110,23 @@ final class ReduceBlockSource {
     if (expected.isEmpty()) {
       return Collections.emptyIterator();
     }
-    return inParts ? new InParts(client.readReduceInputInParts(shuffleId, reduceId), expected)
-        : readWhole(reduceId, expected).iterator();
+    if (!inParts) {
+      return readWhole(reduceId, expected).iterator();
+    }
+    close();
+    openParts = new InParts(client.readReduceInputInParts(shuffleId, reduceId), expected);
+    return openParts;
+  }
+
+  /**
+   * Gives back the buffers of the partition being read in parts, and of the part asked for ahead: the
+   * task has ended, so nothing reads them any more.
+   */
+  void close() {
+    if (openParts != null) {
+      openParts.close();
+      openParts = null;
+    }
   }
 
   private List<ReadBlock> readWhole(int reduceId, List<ExpectedBlock> expected) throws FetchFailedException {
@@ -173,6 +190,11 @@ final class ReduceBlockSource {
         metrics.incFetchWaitTime((System.nanoTime() - start) / 1_000_000);
       }
       return !ready.isEmpty();
+    }
+
+    void close() {
+      releaseCurrent();
+      parts.close();
     }
 
     private void releaseCurrent() {

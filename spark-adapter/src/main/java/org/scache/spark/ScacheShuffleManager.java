@@ -16,6 +16,7 @@ import org.apache.spark.shuffle.ShuffleWriter;
 import org.apache.spark.shuffle.sort.SortShuffleManager;
 import org.apache.spark.storage.BlockManagerId;
 import org.apache.spark.storage.BlockManagerId$;
+import org.scache.client.BlockBuffers;
 import org.scache.client.MasterCheck;
 import org.scache.common.Clock;
 import org.scache.common.config.ScacheConf;
@@ -46,7 +47,7 @@ public final class ScacheShuffleManager implements ShuffleManager {
   private final SortShuffleManager sort;
   private final boolean active;
   /** The map tasks' partition chunks, kept for reuse by this executor's tasks. */
-  private final ChunkPool chunkPool;
+  private final BlockBuffers chunkPool;
   private final Object lock = new Object();
   private ApplicationClient client;
   private DriverShuffles driver;
@@ -57,7 +58,7 @@ public final class ScacheShuffleManager implements ShuffleManager {
     this.conf = new SparkScacheConf(sparkConf);
     this.sort = new SortShuffleManager(sparkConf);
     this.active = isDriver && masterUsable();
-    this.chunkPool = new ChunkPool(conf.get(SparkScacheOptions.CHUNK_POOL));
+    this.chunkPool = PartitionBlockWriter.chunkPool(conf.get(SparkScacheOptions.CHUNK_POOL));
     if (active && !sparkConf.contains(SparkScacheOptions.APP_SECRET_KEY)) {
       byte[] secret = new byte[32];
       new SecureRandom().nextBytes(secret);

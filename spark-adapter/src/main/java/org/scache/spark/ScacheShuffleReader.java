@@ -16,6 +16,7 @@ import org.apache.spark.serializer.SerializerManager;
 import org.apache.spark.shuffle.FetchFailedException;
 import org.apache.spark.shuffle.ShuffleReadMetricsReporter;
 import org.apache.spark.shuffle.ShuffleReader;
+import org.apache.spark.util.TaskCompletionListener;
 import org.apache.spark.util.collection.ExternalSorter;
 import org.scache.client.ScacheClient;
 import scala.Option;
@@ -71,6 +72,8 @@ final class ScacheShuffleReader<K, C> implements ShuffleReader<K, C> {
     boolean everyMap = startMapIndex == 0 && endMapIndex >= handle.numMaps();
     ReduceBlockSource source = new ReduceBlockSource(client, handle.appId(), handle.shuffleId(), everyMap,
         readInParts, metrics, byReduce, env.conf().getSizeAsBytes("spark.reducer.maxSizeInFlight", "48m"));
+    // a task that fails, is killed or stops reading early leaves parts behind: their buffers go back here
+    context.addTaskCompletionListener((TaskCompletionListener) ended -> source.close());
 
     Iterator<Product2<Object, Object>> records = new RecordIterator(source, byReduce, env.serializerManager(),
         dep.serializer().newInstance());

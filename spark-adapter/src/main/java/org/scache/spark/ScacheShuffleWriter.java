@@ -16,6 +16,7 @@ import org.apache.spark.shuffle.api.ShufflePartitionWriter;
 import org.apache.spark.storage.BlockManagerId;
 import org.apache.spark.storage.ShuffleBlockId;
 import org.apache.spark.util.collection.ExternalSorter;
+import org.scache.client.BlockBuffers;
 import org.scache.client.ScacheClient;
 import scala.Option;
 import scala.Product2;
@@ -40,7 +41,7 @@ final class ScacheShuffleWriter<K, V, C> extends ShuffleWriter<K, V> {
   private final ShuffleWriteMetricsReporter metrics;
   private final BlockManagerId location;
   private final long maxPendingBytes;
-  private final ChunkPool chunkPool;
+  private final BlockBuffers chunkPool;
   private ExternalSorter<K, V, ?> sorter;
   private PartitionMemory memory;
   private MapStatus status;
@@ -48,7 +49,7 @@ final class ScacheShuffleWriter<K, V, C> extends ShuffleWriter<K, V> {
   private boolean stopping;
 
   ScacheShuffleWriter(ScacheShuffleHandle<K, V, C> handle, ScacheClient client, long mapTaskId, TaskContext context,
-      ShuffleWriteMetricsReporter metrics, BlockManagerId location, long maxPendingBytes, ChunkPool chunkPool) {
+      ShuffleWriteMetricsReporter metrics, BlockManagerId location, long maxPendingBytes, BlockBuffers chunkPool) {
     this.handle = handle;
     this.client = client;
     this.mapTaskId = mapTaskId;

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import org.scache.client.BlockBuffers;
 import org.scache.client.ScacheClient;
 import org.scache.common.BlockId;
 import org.scache.common.config.ScacheConf;
@@ -25,7 +26,7 @@ import org.scache.common.shuffle.PartitionerKind;
  */
 class PartitionBlockWriterIT {
   private static final long GRANTABLE = 256 * 1024;
-  private final ChunkPool pool = new ChunkPool(64L << 20);
+  private final BlockBuffers pool = PartitionBlockWriter.chunkPool(64L << 20);
 
   /** A client of {@code app} on the one worker, with shuffle 0 (two maps, {@code reduces} reduces) registered. */
   private static ScacheClient registered(ScacheServices scache, String app, int reduces) {
@@ -118,7 +119,7 @@ class PartitionBlockWriterIT {
             assertEquals(data[map][p].length, lengths[p]);
           }
           assertEquals(0, out.spilledBytes());
-          assertTrue(pool.keptBytes() > 3 << 20, "the stored partitions' chunks are kept for the next map");
+          assertTrue(pool.freeBytes() > 3 << 20, "the stored partitions' chunks are kept for the next map");
         }
         for (int map = 0; map < 2; map++) {
           for (int p = 0; p < sizes.length; p++) {

@@ -1,0 +1,67 @@
+package org.scache.client;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Where the blocks of a reduce input are copied out of the worker's memory to: a whole input into
+ * one heap array its blocks are slices of (as over the socket), a part of an input read in parts
+ * into reused direct buffers ({@link BlockBuffers}), given back when the reader releases the part.
+ */
+interface ReduceInputBuffers {
+  /** Buffers for blocks of these sizes, in order, each at position 0 with its size as limit. */
+  List<ByteBuffer> take(int[] sizes);
+
+  /** Gives back buffers {@link #take} returned, once: when their input is released or their copy failed. */
+  void giveBack(List<ByteBuffer> taken);
+
+  /** One heap array for the whole input; nothing to give back. */
+  static ReduceInputBuffers oneArray() {
+    return new ReduceInputBuffers() {
+      @Override
+      public List<ByteBuffer> take(int[] sizes) {
+        long total = 0;
+        for (int size : sizes) {
+          total += size;
+        }
+        ByteBuffer all = ByteBuffer.wrap(new byte[Math.toIntExact(total)]);
+        List<ByteBuffer> slices = new ArrayList<>(sizes.length);
+        int at = 0;
+        for (int size : sizes) {
+          slices.add(all.slice(at, size));
+          at += size;
+        }
+        return slices;
+      }
+
+      @Override
+      public void giveBack(List<ByteBuffer> taken) {
+      }
+    };
+  }
+
+  /** A buffer of {@code pool} per block, given back to it. */
+  static ReduceInputBuffers reused(BlockBuffers pool) {
+    return new ReduceInputBuffers() {
+      @Override
+      public List<ByteBuffer> take(int[] sizes) {
+        List<ByteBuffer> buffers = new ArrayList<>(sizes.length);
+        try {
+          for (int size : sizes) {
+            buffers.add(pool.take(size));
+          }
+        } catch (RuntimeException | Error e) {
+          pool.giveBack(buffers);
+          throw e;
+        }
+        return buffers;
+      }
+
+      @Override
+      public void giveBack(List<ByteBuffer> taken) {
+        pool.giveBack(taken);
+      }
+    };
+  }
+}
