@@ -1,77 +1,75 @@
 package org.scache.client;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.PooledByteBufAllocator;
 import java.nio.ByteBuffer;
-import java.util.ArrayDeque;
 import java.util.Collection;
+import java.util.IdentityHashMap;
+import java.util.Map;
 
 /**
- * Direct buffers allocated once, up to {@code capacity} bytes, and reused once given back, for
- * bytes that live long enough that the collector would copy and promote them on the heap: a reduce
- * input read in parts (until the reader releases its part, {@link ReduceInput#release}) and the
- * chunks a Spark map task collects its partitions in (until their block is stored). A buffer's
- * capacity is the size asked for rounded up to a power of two from {@code smallest}; a size larger
- * than {@code largest}, or one past the capacity, gets an ordinary heap buffer, left to the
+ * Direct buffers lent up to {@code capacity} bytes at a time and reused once given back, for bytes
+ * that live long enough that the collector would copy and promote them on the heap (and, a block of
+ * a megabyte or more in a small heap, allocate it as a humongous object): a reduce input read in
+ * parts (until the reader releases its part, {@link ReduceInput#release}) and the chunks a Spark
+ * map task collects its partitions in (until their block is stored).
+ *
+ * <p>The memory comes from a pooled allocator of its own (pages of 8 KiB in chunks of 4 MiB, no
+ * per-thread caches, since buffers are taken on one thread and given back on another): a buffer
+ * takes its size rounded up to a page, whatever sizes the blocks of a shuffle have, and the pool
+ * frees chunks that fall empty. A buffer past the capacity is an ordinary heap buffer, left to the
  * collector when given back. Thread-safe.
  */
 public final class BlockBuffers {
-  private final long capacity;
-  private final int smallest;
-  private final int largest;
-  /** Free direct buffers by size class (capacity {@code smallest << i}); guarded by this. */
-  private final ArrayDeque<ByteBuffer>[] free;
-  /** Bytes of direct buffers allocated, in use or free; guarded by this. */
-  private long allocated;
-  /** Bytes of direct buffers free; guarded by this. */
-  private long freeBytes;
+  private static final int PAGE = 8192;
+  /** 8 KiB pages, 2^9 of them per chunk: 4 MiB; larger buffers are allocated and freed on their own. */
+  private static final int MAX_ORDER = 9;
 
-  /**
-   * @param capacity bytes of direct buffers at most (0: every buffer on the heap)
-   * @param smallest the smallest buffer, a power of two
-   * @param largest the largest direct buffer, a power of two not below {@code smallest}
-   */
-  @SuppressWarnings("unchecked")
-  public BlockBuffers(long capacity, int smallest, int largest) {
-    if (Integer.bitCount(smallest) != 1 || Integer.bitCount(largest) != 1 || largest < smallest) {
-      throw new IllegalArgumentException("buffer sizes are powers of two, smallest <= largest, not "
-          + smallest + " and " + largest);
-    }
+  private final long capacity;
+  private final PooledByteBufAllocator allocator;
+  /** The buffers lent, by the view handed out; guarded by this. */
+  private final Map<ByteBuffer, ByteBuf> lent = new IdentityHashMap<>();
+  /** Bytes of direct buffers lent; guarded by this. */
+  private long lentBytes;
+
+  /** @param capacity bytes of direct buffers lent at most at a time (0: every buffer on the heap) */
+  public BlockBuffers(long capacity) {
     this.capacity = Math.max(0, capacity);
-    this.smallest = smallest;
-    this.largest = largest;
-    this.free = new ArrayDeque[Integer.numberOfTrailingZeros(largest / smallest) + 1];
-    for (int i = 0; i < free.length; i++) {
-      free[i] = new ArrayDeque<>();
-    }
+    int arenas = Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()));
+    this.allocator = new PooledByteBufAllocator(true, 0, arenas, PAGE, MAX_ORDER, 0, 0, false);
   }
 
-  /** A buffer of {@code size} bytes (position 0, limit {@code size}): a free direct one, a new one, or a heap one. */
+  /** A buffer of {@code size} bytes (position 0, limit and capacity {@code size}): direct while the capacity allows, else on the heap. */
   public ByteBuffer take(int size) {
-    if (size <= largest) {
-      int rounded = size <= smallest ? smallest : Integer.highestOneBit(size - 1) << 1;
-      synchronized (this) {
-        ByteBuffer b = free[sizeClass(rounded)].poll();
-        if (b != null) {
-          freeBytes -= rounded;
-        } else if (allocated + rounded <= capacity) {
-          allocated += rounded;
-          b = ByteBuffer.allocateDirect(rounded);
-        }
-        if (b != null) {
-          return b.clear().limit(size);
-        }
+    if (size < 0) {
+      throw new IllegalArgumentException("a buffer of " + size + " bytes");
+    }
+    synchronized (this) {
+      if (lentBytes + size <= capacity) {
+        ByteBuf buf = allocator.directBuffer(size, size);
+        ByteBuffer view = buf.nioBuffer(0, size);
+        lent.put(view, buf);
+        lentBytes += size;
+        return view;
       }
     }
     return ByteBuffer.allocate(size);
   }
 
-  /** Takes back a buffer nothing reads any more; a heap one is left to the collector. */
+  /** Takes back a buffer nothing reads any more; a heap one (or one given back before) is left to the collector. */
   public void giveBack(ByteBuffer b) {
-    if (b.isDirect()) {
-      synchronized (this) {
-        free[sizeClass(b.capacity())].push(b);
-        freeBytes += b.capacity();
-      }
+    if (!b.isDirect()) {
+      return;
     }
+    ByteBuf buf;
+    synchronized (this) {
+      buf = lent.remove(b);
+      if (buf == null) {
+        return;
+      }
+      lentBytes -= buf.capacity();
+    }
+    buf.release();
   }
 
   /** Takes back buffers nothing reads any more. */
@@ -81,21 +79,13 @@ public final class BlockBuffers {
     }
   }
 
-  /** Bytes of direct buffers allocated, in use or free: at most the capacity. */
-  public synchronized long allocatedBytes() {
-    return allocated;
+  /** Bytes of direct buffers lent and not given back: at most the capacity. */
+  public synchronized long lentBytes() {
+    return lentBytes;
   }
 
-  /** Bytes of direct buffers free for the next take. */
-  public synchronized long freeBytes() {
-    return freeBytes;
-  }
-
-  private int sizeClass(int rounded) {
-    int i = Integer.numberOfTrailingZeros(rounded / smallest);
-    if (rounded < smallest || rounded > largest || Integer.bitCount(rounded) != 1) {
-      throw new IllegalArgumentException("not a buffer of this pool: " + rounded + " bytes");
-    }
-    return i;
+  /** Bytes of direct memory the pool holds, lent or free for the next take. */
+  public long pooledBytes() {
+    return allocator.metric().usedDirectMemory();
   }
 }

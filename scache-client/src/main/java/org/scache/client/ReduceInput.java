@@ -2,12 +2,14 @@ package org.scache.client;
 
 import java.nio.ByteBuffer;
 import java.util.List;
+import java.util.function.Consumer;
 import org.scache.common.BlockId;
 
 /**
  * The input of one reduce partition: the final-attempt block of every finished map, ordered by map
  * id, and how many of the shuffle's maps have finished. A part of an input read in parts may lie in
- * buffers the client reuses: {@link #release} gives them back once its blocks have been read.
+ * buffers the client reuses: {@link #release(Block)} gives one back once its block has been read,
+ * {@link #release()} all of them.
  */
 public final class ReduceInput {
   /** One map's block for this reduce. */
@@ -16,18 +18,25 @@ public final class ReduceInput {
   private final int numMaps;
   private final int finishedMaps;
   private final List<Block> blocks;
-  private final Runnable release;
+  /** Every buffer the input was copied into, given back by {@link #release()}; blocks may be fewer. */
+  private final List<ByteBuffer> buffers;
+  private final Consumer<ByteBuffer> giveBack;
 
   public ReduceInput(int numMaps, int finishedMaps, List<Block> blocks) {
-    this(numMaps, finishedMaps, blocks, () -> { });
+    this(numMaps, finishedMaps, blocks, List.of(), b -> { });
   }
 
-  /** An input whose blocks lie in buffers {@code release} gives back for reuse. */
-  ReduceInput(int numMaps, int finishedMaps, List<Block> blocks, Runnable release) {
+  /**
+   * An input whose blocks lie in {@code buffers}, which {@code giveBack} takes back for reuse; it must
+   * ignore a buffer given back twice.
+   */
+  ReduceInput(int numMaps, int finishedMaps, List<Block> blocks, List<ByteBuffer> buffers,
+      Consumer<ByteBuffer> giveBack) {
     this.numMaps = numMaps;
     this.finishedMaps = finishedMaps;
     this.blocks = List.copyOf(blocks);
-    this.release = release;
+    this.buffers = List.copyOf(buffers);
+    this.giveBack = giveBack;
   }
 
   public int numMaps() {
@@ -56,12 +65,17 @@ public final class ReduceInput {
    * read none of them afterwards. An input never released is left to the garbage collector.
    */
   public void release() {
-    release.run();
+    buffers.forEach(giveBack);
+  }
+
+  /** Gives back the buffer of {@code block}, one of these, once it has been read; read it no more. */
+  public void release(Block block) {
+    giveBack.accept(block.data());
   }
 
   /** The same input with other blocks (a subset of these), released with these. */
   ReduceInput withBlocks(List<Block> subset) {
-    return new ReduceInput(numMaps, finishedMaps, subset, release);
+    return new ReduceInput(numMaps, finishedMaps, subset, buffers, giveBack);
   }
 
   @Override

@@ -13,8 +13,11 @@ interface ReduceInputBuffers {
   /** Buffers for blocks of these sizes, in order, each at position 0 with its size as limit. */
   List<ByteBuffer> take(int[] sizes);
 
-  /** Gives back buffers {@link #take} returned, once: when their input is released or their copy failed. */
-  void giveBack(List<ByteBuffer> taken);
+  /**
+   * Gives back a buffer {@link #take} returned: once its block has been read or its copy failed. One
+   * given back twice is ignored.
+   */
+  void giveBack(ByteBuffer taken);
 
   /** One heap array for the whole input; nothing to give back. */
   static ReduceInputBuffers oneArray() {
@@ -36,7 +39,7 @@ interface ReduceInputBuffers {
       }
 
       @Override
-      public void giveBack(List<ByteBuffer> taken) {
+      public void giveBack(ByteBuffer taken) {
       }
     };
   }
@@ -59,7 +62,7 @@ interface ReduceInputBuffers {
       }
 
       @Override
-      public void giveBack(List<ByteBuffer> taken) {
+      public void giveBack(ByteBuffer taken) {
         pool.giveBack(taken);
       }
     };

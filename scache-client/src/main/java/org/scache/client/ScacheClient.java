@@ -60,7 +60,7 @@ public final class ScacheClient implements AutoCloseable {
   private final SharedMemoryPath local;
   /**
    * Where the blocks of reduce inputs read in parts are copied to, reused as their parts are
-   * released: 64 KiB to 8 MiB each; a larger block goes to the heap.
+   * released; past the capacity, to the heap.
    */
   private final ReduceInputBuffers partBuffers;
   private final Clock clock;
@@ -84,7 +84,7 @@ public final class ScacheClient implements AutoCloseable {
     this.connections = connections;
     this.local = new SharedMemoryPath(conf, connections, workerAddress, appId, credentials, timeout);
     this.partBuffers = ReduceInputBuffers.reused(
-        new BlockBuffers(conf.get(ScacheOptions.CLIENT_READ_PART_BUFFERS), 64 * 1024, 8 << 20));
+        new BlockBuffers(conf.get(ScacheOptions.CLIENT_READ_PART_BUFFERS)));
   }
 
   /** A client for application {@code appId}, whose requests are signed with {@code secret}. */

@@ -336,17 +336,11 @@ final class SharedMemoryPath implements AutoCloseable {
         // the worker drops a connection's pins when it closes: the copy may have raced with reuse
         throw new ScacheException(Status.CONNECTION_FAILED, "the connection closed while the input was copied");
       }
-      List<ByteBuffer> buffers = taken;
-      AtomicBoolean released = new AtomicBoolean();
       copied = true;
-      return new ReduceInput(m.numMaps(), m.finishedMaps(), blocks, () -> {
-        if (released.compareAndSet(false, true)) {
-          into.giveBack(buffers);
-        }
-      });
+      return new ReduceInput(m.numMaps(), m.finishedMaps(), blocks, taken, into::giveBack);
     } finally {
       if (!copied) {
-        into.giveBack(taken);
+        taken.forEach(into::giveBack);
       }
       payload.release();
       s.unpin(pins);

@@ -29,7 +29,9 @@ class ReduceInputPartsTest {
     for (int map : maps) {
       blocks.add(new ReduceInput.Block(new BlockId("app", 0, map, 0, 0), ByteBuffer.allocate(1)));
     }
-    return new ReduceInputParts.Part(new ReduceInput(4, maps.length, blocks, released::incrementAndGet), false);
+    List<ByteBuffer> buffers = blocks.stream().map(ReduceInput.Block::data).toList();
+    return new ReduceInputParts.Part(new ReduceInput(4, maps.length, blocks, buffers,
+        b -> released.incrementAndGet()), false);
   }
 
   @Test

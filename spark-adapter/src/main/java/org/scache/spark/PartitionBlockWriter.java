@@ -59,7 +59,7 @@ final class PartitionBlockWriter implements ShuffleMapOutputWriter {
 
   /** The chunks an executor's map tasks share: {@code capacity} bytes of direct memory at most. */
   static BlockBuffers chunkPool(long capacity) {
-    return new BlockBuffers(capacity, SMALLEST_CHUNK, LARGEST_CHUNK);
+    return new BlockBuffers(capacity);
   }
 
   /** A writer whose buffers stay in memory, whatever their size. */

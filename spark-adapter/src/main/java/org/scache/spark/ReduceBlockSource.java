@@ -1,6 +1,7 @@
 package org.scache.spark;
 
 import java.nio.ByteBuffer;
+import java.util.AbstractMap.SimpleImmutableEntry;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -158,9 +159,12 @@ final class ReduceBlockSource {
   private final class InParts implements Iterator<ReadBlock> {
     private final ReduceInputParts parts;
     private final Map<Integer, ExpectedBlock> missing = new LinkedHashMap<>();
-    private final ArrayDeque<ReadBlock> ready = new ArrayDeque<>();
+    /** Blocks to give, each with the block of the current part it lies in (none: read on its own). */
+    private final ArrayDeque<Map.Entry<ReadBlock, ReduceInput.Block>> ready = new ArrayDeque<>();
     /** The part whose blocks are being read: released (its buffers reused) once the reader asks past them. */
     private ReduceInput current;
+    /** The block given last, if it lies in the current part: released once the reader asks for the next. */
+    private ReduceInput.Block given;
     private boolean partsDone;
 
     InParts(ReduceInputParts parts, List<ExpectedBlock> expected) {
@@ -168,8 +172,16 @@ final class ReduceBlockSource {
       expected.forEach(b -> missing.put(b.mapIndex(), b));
     }
 
+    /**
+     * Whether a block is left. The reader calls it once it has read the block given last to its end
+     * (that block's buffer goes back for reuse here), or before the first.
+     */
     @Override
     public boolean hasNext() {
+      if (given != null) {
+        current.release(given);
+        given = null;
+      }
       if (ready.isEmpty()) {
         // Spark has read every block given so far to its end
         releaseCurrent();
@@ -180,7 +192,7 @@ final class ReduceBlockSource {
           ExpectedBlock b = missing.values().iterator().next();
           missing.remove(b.mapIndex());
           try {
-            ready.add(counted(b, one(b)));
+            ready.add(new SimpleImmutableEntry<>(counted(b, one(b)), null));
           } catch (FetchFailedException e) {
             throw ScacheShuffleReader.sneaky(e);
           }
@@ -193,6 +205,7 @@ final class ReduceBlockSource {
     }
 
     void close() {
+      given = null;
       releaseCurrent();
       parts.close();
     }
@@ -213,7 +226,7 @@ final class ReduceBlockSource {
           ExpectedBlock b = missing.get(got.blockId().mapId());
           if (b != null && b.attempt() == got.blockId().attempt()) {
             missing.remove(b.mapIndex());
-            ready.add(counted(b, got.data()));
+            ready.add(new SimpleImmutableEntry<>(counted(b, got.data()), got));
           }
         }
       } catch (ScacheException e) {
@@ -226,7 +239,9 @@ final class ReduceBlockSource {
       if (!hasNext()) {
         throw new NoSuchElementException();
       }
-      return ready.poll();
+      Map.Entry<ReadBlock, ReduceInput.Block> next = ready.poll();
+      given = next.getValue();
+      return next.getKey();
     }
   }
 

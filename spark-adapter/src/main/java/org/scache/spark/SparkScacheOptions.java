@@ -36,8 +36,8 @@ public final class SparkScacheOptions {
   public static final ConfigEntry<Long> PUT_BUFFER = OPTIONS.bytes("spark.scache.map.put.buffer.bytes", "64m",
       "Bytes of a map task's partitions that may be waiting to be stored on the worker; past it the map waits.");
   public static final ConfigEntry<Long> CHUNK_POOL = OPTIONS.bytes("spark.scache.map.chunk.pool.bytes", "64m",
-      "Direct memory (outside the heap) an executor allocates, at most, for the chunks its map tasks collect "
-          + "their partitions in, reused once their blocks are stored; past it chunks are taken from the heap, "
+      "Direct memory (outside the heap) an executor lends, at most at a time, to the chunks its map tasks "
+          + "collect their partitions in, reused once their blocks are stored; past it chunks are taken from the heap, "
           + "and 0 takes them all from the heap. A map task that writes straight to its partitions holds its "
           + "whole output until it ends: on the heap, each young collection copies it. Counts against "
           + "-XX:MaxDirectMemorySize (the heap's size unless set), not against Spark's execution memory, which "

@@ -106,6 +106,7 @@ class PartitionBlockWriterIT {
         int[] sizes = {(3 << 20) + 17, (32 << 10) - 1, 32 << 10};
         SplittableRandom random = new SplittableRandom(3);
         byte[][][] data = new byte[2][sizes.length][];
+        long[] pooled = new long[2];
         for (int map = 0; map < 2; map++) {
           PartitionBlockWriter out = new PartitionBlockWriter(client, app, 0, map, 0, 3, 1L << 20, pool);
           for (int p = 0; p < sizes.length; p++) {
@@ -119,8 +120,11 @@ class PartitionBlockWriterIT {
             assertEquals(data[map][p].length, lengths[p]);
           }
           assertEquals(0, out.spilledBytes());
-          assertTrue(pool.freeBytes() > 3 << 20, "the stored partitions' chunks are kept for the next map");
+          assertEquals(0, pool.lentBytes(), "every chunk of a stored partition is given back");
+          pooled[map] = pool.pooledBytes();
         }
+        assertTrue(pooled[0] > 0 && pooled[1] <= pooled[0], "the second map writes into the first map's memory: "
+            + pooled[0] + " then " + pooled[1] + " bytes pooled");
         for (int map = 0; map < 2; map++) {
           for (int p = 0; p < sizes.length; p++) {
             assertArrayEquals(data[map][p], client.getBlock(new BlockId(app, 0, map, 0, p)), "map " + map

@@ -244,9 +244,10 @@ public final class ScacheOptions {
           + "classes to load; for short-lived processes that make a few calls, such as task JVMs. MapReduce and "
           + "Tez tasks use blocking unless their job sets this key.", "netty", "blocking");
   public static final ConfigEntry<Long> CLIENT_READ_PART_BUFFERS = bytes("scache.client.read.part.buffers.bytes",
-      "64m", "Direct memory (outside the heap) a client allocates, at most, for the blocks of reduce inputs read in "
-          + "parts through shared memory, reused as the reader releases each part; a block past it, or larger than "
-          + "8 MiB, is copied to the heap. On YARN it counts against the container's memory overhead.");
+      "128m", "Direct memory (outside the heap) a client lends, at most at a time, to the blocks of reduce inputs "
+          + "read in parts through shared memory, reused as the reader releases each block; a block past it is "
+          + "copied to the heap. It should hold the inputs of the reduces a process runs at once (a Spark executor's "
+          + "cores). On YARN it counts against the container's memory overhead.");
   public static final ConfigEntry<Long> CLIENT_LOCAL_SHM_MIN_BLOCK = bytes("scache.client.local.shm.min.block.bytes",
       "0", "Blocks smaller than this are put over the socket even when shared memory is available.");
 
