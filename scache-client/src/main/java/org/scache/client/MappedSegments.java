@@ -24,6 +24,8 @@ import org.scache.common.protocol.Status;
 final class MappedSegments implements AutoCloseable {
   private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
   private final Map<String, MappedByteBuffer> byPath = new HashMap<>();
+  /** Views of pinned blocks handed out ({@link #view}) and not yet released; guarded by this. */
+  private int views;
   private boolean closed;
 
   /**
@@ -81,6 +83,26 @@ final class MappedSegments implements AutoCloseable {
     }
   }
 
+  /**
+   * The pinned block {@code pin} where it lies, read-only: no copy. The block must stay pinned until
+   * the view is {@linkplain #viewReleased released}; while views are out, {@link #close()} leaves the
+   * mappings to the collector instead of unmapping them under a reader.
+   */
+  synchronized ByteBuffer view(List<MappedByteBuffer> segments, Message.PinnedBlock pin) {
+    requireOpen();
+    if (pin.segment() >= segments.size() || pin.offset() + pin.length() > segments.get(pin.segment()).capacity()) {
+      throw new ScacheException(Status.MALFORMED_MESSAGE, "pinned block " + pin + " lies outside the mapped "
+          + "segments");
+    }
+    views++;
+    return segments.get(pin.segment()).slice((int) pin.offset(), (int) pin.length()).asReadOnlyBuffer();
+  }
+
+  /** A view of {@link #view} is read no more. */
+  synchronized void viewReleased() {
+    views--;
+  }
+
   /** Copies the pinned block {@code pin} to {@code out} from index {@code at} on. */
   void copyOut(List<MappedByteBuffer> segments, Message.PinnedBlock pin, byte[] out, int at) {
     copyOut(segments, pin, ByteBuffer.wrap(out, at, out.length - at).slice());
@@ -101,14 +123,19 @@ final class MappedSegments implements AutoCloseable {
     }
   }
 
-  /** Unmaps every segment once no copy is running. */
+  /**
+   * Unmaps every segment once no copy is running; with views still out, the segments are left for the
+   * collector to unmap once no view refers to them.
+   */
   @Override
   public void close() {
     lock.writeLock().lock();
     try {
       synchronized (this) {
         closed = true;
-        byPath.values().forEach(PlatformDependent::freeDirectBuffer);
+        if (views == 0) {
+          byPath.values().forEach(PlatformDependent::freeDirectBuffer);
+        }
         byPath.clear();
       }
     } finally {

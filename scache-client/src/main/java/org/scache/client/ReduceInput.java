@@ -8,8 +8,10 @@ import org.scache.common.BlockId;
 /**
  * The input of one reduce partition: the final-attempt block of every finished map, ordered by map
  * id, and how many of the shuffle's maps have finished. A part of an input read in parts may lie in
- * buffers the client reuses: {@link #release(Block)} gives one back once its block has been read,
- * {@link #release()} all of them.
+ * buffers the client reuses, or in place in the worker's shared memory, pinned there:
+ * {@link #release(Block)} gives one back once its block has been read, {@link #release()} all of
+ * them. A block read in place whose connection to the worker closed while it was read fails its
+ * release: its bytes may have changed under the reader.
  */
 public final class ReduceInput {
   /** One map's block for this reduce. */
@@ -65,7 +67,17 @@ public final class ReduceInput {
    * read none of them afterwards. An input never released is left to the garbage collector.
    */
   public void release() {
-    buffers.forEach(giveBack);
+    RuntimeException failed = null;
+    for (ByteBuffer b : buffers) {
+      try {
+        giveBack.accept(b);
+      } catch (RuntimeException e) {
+        failed = failed == null ? e : failed;
+      }
+    }
+    if (failed != null) {
+      throw failed;
+    }
   }
 
   /** Gives back the buffer of {@code block}, one of these, once it has been read; read it no more. */

@@ -6,10 +6,20 @@ import java.util.List;
 
 /**
  * Where the blocks of a reduce input are copied out of the worker's memory to: a whole input into
- * one heap array its blocks are slices of (as over the socket), a part of an input read in parts
- * into reused direct buffers ({@link BlockBuffers}), given back when the reader releases the part.
+ * one heap array its blocks are slices of (as over the socket); a part of an input read in parts
+ * into reused direct buffers ({@link BlockBuffers}), given back as the reader releases its blocks;
+ * or, {@linkplain #readsPinnedInPlace in place}, not copied at all.
  */
 interface ReduceInputBuffers {
+  /**
+   * Whether the blocks the worker pinned in its shared memory are read there, from the mapping, and
+   * stay pinned until the reader releases each; only the others (spilled, or fetched for the read)
+   * are copied into buffers of {@link #take}.
+   */
+  default boolean readsPinnedInPlace() {
+    return false;
+  }
+
   /** Buffers for blocks of these sizes, in order, each at position 0 with its size as limit. */
   List<ByteBuffer> take(int[] sizes);
 
@@ -64,6 +74,27 @@ interface ReduceInputBuffers {
       @Override
       public void giveBack(ByteBuffer taken) {
         pool.giveBack(taken);
+      }
+    };
+  }
+
+  /** Pinned blocks read in place; the others copied into a buffer of {@code pool} each. */
+  static ReduceInputBuffers inPlace(BlockBuffers pool) {
+    ReduceInputBuffers copies = reused(pool);
+    return new ReduceInputBuffers() {
+      @Override
+      public boolean readsPinnedInPlace() {
+        return true;
+      }
+
+      @Override
+      public List<ByteBuffer> take(int[] sizes) {
+        return copies.take(sizes);
+      }
+
+      @Override
+      public void giveBack(ByteBuffer taken) {
+        copies.giveBack(taken);
       }
     };
   }

@@ -59,8 +59,8 @@ public final class ScacheClient implements AutoCloseable {
   private final ClientConnections connections;
   private final SharedMemoryPath local;
   /**
-   * Where the blocks of reduce inputs read in parts are copied to, reused as their parts are
-   * released; past the capacity, to the heap.
+   * Where the blocks of reduce inputs read in parts are read: in place in the worker's memory, or
+   * copied to buffers reused as their blocks are released (past the capacity, to the heap).
    */
   private final ReduceInputBuffers partBuffers;
   private final Clock clock;
@@ -83,8 +83,9 @@ public final class ScacheClient implements AutoCloseable {
     this.busyTimeout = conf.get(ScacheOptions.CLIENT_RETRY_BUSY_TIMEOUT);
     this.connections = connections;
     this.local = new SharedMemoryPath(conf, connections, workerAddress, appId, credentials, timeout);
-    this.partBuffers = ReduceInputBuffers.reused(
-        new BlockBuffers(conf.get(ScacheOptions.CLIENT_READ_PART_BUFFERS)));
+    BlockBuffers pool = new BlockBuffers(conf.get(ScacheOptions.CLIENT_READ_PART_BUFFERS));
+    this.partBuffers = conf.get(ScacheOptions.CLIENT_READ_PARTS_IN_PLACE) ? ReduceInputBuffers.inPlace(pool)
+        : ReduceInputBuffers.reused(pool);
   }
 
   /** A client for application {@code appId}, whose requests are signed with {@code secret}. */

@@ -170,12 +170,14 @@ class SharedMemoryIT {
         for (ReduceInput.Block b : part.blocks()) {
           int m = b.blockId().mapId();
           assertEquals(ByteBuffer.wrap(BlockData.random(40_000 + m, m)), b.data(), "map " + m);
-          assertTrue(b.data().isDirect(), "a part's blocks lie in the client's reusable buffers");
+          assertTrue(b.data().isDirect(), "a part's blocks lie outside the heap");
+          assertEquals(part == first, b.data().isReadOnly(), "the blocks held here are read in place, "
+              + "the fetched ones from the client's reusable buffers");
         }
         part.release();
         part.release(); // a second release gives nothing back twice
       }
-      // the released buffers hold the next read's blocks, byte for byte
+      // the released buffers (and unpinned blocks) give the next read's blocks, byte for byte
       ReduceInputParts again = here.readReduceInputInParts(0, 0);
       List<Integer> seen = new java.util.ArrayList<>();
       for (ReduceInput part = again.next(); !part.blocks().isEmpty(); part = again.next()) {
@@ -364,6 +366,40 @@ class SharedMemoryIT {
       x.removeApplication();
     }
   }
+
+  @Test
+  void blocksReadInPlace_stayPinned_untilTheReaderReleasesEach() throws Exception {
+    String app = "app-shm-in-place";
+    // blocks put over the socket, so that the only memory in use is theirs (no lease)
+    ScacheConf putsOverSocket = cluster.clientConf(0).with(ScacheOptions.CLIENT_LOCAL_SHM_MIN_BLOCK, 1L << 20);
+    try (ScacheClient here = registered(0, app); ScacheClient putter = ScacheClient.create(putsOverSocket, app,
+        (app + "-secret").getBytes(StandardCharsets.UTF_8))) {
+      for (int m = 0; m < 3; m++) {
+        putter.putBlock(new BlockId(app, 0, m, 0, 0), BlockData.random(50_000, 10 + m));
+        putter.mapFinished(0, m, 0);
+      }
+      long block = cluster.stat(0, "memory.used.bytes") / 3;
+      assertTrue(block >= 50_000, "each block takes " + block + " bytes");
+      ReduceInputParts parts = here.readReduceInputInParts(0, 0);
+      ReduceInput part = parts.next();
+      assertEquals(List.of(0, 1, 2), mapsOf(part));
+      assertTrue(part.blocks().stream().allMatch(b -> b.data().isReadOnly()), "read where they lie");
+
+      here.removeApplication();
+      assertEquals(3 * block, cluster.stat(0, "memory.used.bytes"), "pinned blocks outlive their application");
+      for (ReduceInput.Block b : part.blocks()) {
+        int m = b.blockId().mapId();
+        assertEquals(ByteBuffer.wrap(BlockData.random(50_000, 10 + m)), b.data(), "map " + m + ", still whole");
+      }
+      part.release(part.blocks().get(0));
+      part.release(part.blocks().get(0)); // once only
+      awaitUsedBytes(0, 2 * block);
+      part.release();
+      parts.close();
+      awaitUsedBytes(0, 0);
+    }
+  }
+
 
   private static void awaitUsedBytes(int worker, long expected) {
     Await.until(() -> cluster.stat(worker, "memory.used.bytes") == expected, WAIT,

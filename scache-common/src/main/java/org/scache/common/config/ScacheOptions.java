@@ -243,6 +243,10 @@ public final class ScacheOptions {
           + "answered in the calling thread, one at a time per connection, with no threads and a fraction of the "
           + "classes to load; for short-lived processes that make a few calls, such as task JVMs. MapReduce and "
           + "Tez tasks use blocking unless their job sets this key.", "netty", "blocking");
+  public static final ConfigEntry<Boolean> CLIENT_READ_PARTS_IN_PLACE = bool("scache.client.read.parts.in.place",
+      true, "Whether the blocks of a reduce input read in parts are read where they lie in the worker's shared "
+          + "memory, pinned there until the reader has read each, instead of copied out first. Saves the copy and "
+          + "the first touch of fresh memory; the worker cannot spill a block while it is read.");
   public static final ConfigEntry<Long> CLIENT_READ_PART_BUFFERS = bytes("scache.client.read.part.buffers.bytes",
       "128m", "Direct memory (outside the heap) a client lends, at most at a time, to the blocks of reduce inputs "
           + "read in parts through shared memory, reused as the reader releases each block; a block past it is "
