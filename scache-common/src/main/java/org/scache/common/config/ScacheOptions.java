@@ -248,10 +248,10 @@ public final class ScacheOptions {
           + "memory, pinned there until the reader has read each, instead of copied out first. Saves the copy and "
           + "the first touch of fresh memory; the worker cannot spill a block while it is read.");
   public static final ConfigEntry<Long> CLIENT_READ_PART_BUFFERS = bytes("scache.client.read.part.buffers.bytes",
-      "128m", "Direct memory (outside the heap) a client lends, at most at a time, to the blocks of reduce inputs "
-          + "read in parts through shared memory, reused as the reader releases each block; a block past it is "
-          + "copied to the heap. It should hold the inputs of the reduces a process runs at once (a Spark executor's "
-          + "cores). On YARN it counts against the container's memory overhead.");
+      "64m", "Direct memory (outside the heap) a client lends, at most at a time, to the blocks of reduce inputs "
+          + "read in parts through shared memory that are copied (not read in place: spilled, or fetched from "
+          + "another node), reused as the reader releases each block; a block past it is copied to the heap. On "
+          + "YARN it counts against the container's memory overhead.");
   public static final ConfigEntry<Long> CLIENT_LOCAL_SHM_MIN_BLOCK = bytes("scache.client.local.shm.min.block.bytes",
       "0", "Blocks smaller than this are put over the socket even when shared memory is available.");
 
