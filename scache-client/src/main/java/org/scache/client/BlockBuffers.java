@@ -10,15 +10,15 @@ import java.util.Map;
 /**
  * Direct buffers lent up to {@code capacity} bytes at a time and reused once given back, for bytes
  * that live long enough that the collector would copy and promote them on the heap (and, a block of
- * a megabyte or more in a small heap, allocate it as a humongous object): a reduce input read in
- * parts (until the reader releases its part, {@link ReduceInput#release}) and the chunks a Spark
- * map task collects its partitions in (until their block is stored).
+ * a megabyte or more in a small heap, allocate it as a humongous object): the copied blocks of a
+ * reduce input read in parts (until the reader releases each, {@link ReduceInput#release(ReduceInput.Block)})
+ * and the chunks a Spark map task collects its partitions in (until their block is stored).
  *
  * <p>The memory comes from a pooled allocator of its own (pages of 8 KiB in chunks of 4 MiB, no
  * per-thread caches, since buffers are taken on one thread and given back on another): a buffer
  * takes its size rounded up to a page, whatever sizes the blocks of a shuffle have, and the pool
- * frees chunks that fall empty. A buffer past the capacity is an ordinary heap buffer, left to the
- * collector when given back. Thread-safe.
+ * frees chunks that fall empty. A buffer past the capacity, or one the process's direct memory
+ * cannot hold, is an ordinary heap buffer, left to the collector when given back. Thread-safe.
  */
 public final class BlockBuffers {
   private static final int PAGE = 8192;
@@ -46,7 +46,12 @@ public final class BlockBuffers {
     }
     synchronized (this) {
       if (lentBytes + size <= capacity) {
-        ByteBuf buf = allocator.directBuffer(size, size);
+        ByteBuf buf;
+        try {
+          buf = allocator.directBuffer(size, size);
+        } catch (OutOfMemoryError e) {
+          return ByteBuffer.allocate(size); // the direct memory the JVM allows is taken
+        }
         ByteBuffer view = buf.nioBuffer(0, size);
         lent.put(view, buf);
         lentBytes += size;

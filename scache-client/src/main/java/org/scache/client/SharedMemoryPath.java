@@ -1,17 +1,12 @@
 package org.scache.client;
 
-import io.netty.buffer.ByteBuf;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.IdentityHashMap;
-import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -27,7 +22,6 @@ import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
 import org.scache.common.network.ClientConnection;
 import org.scache.common.network.ClientConnections;
-import org.scache.common.network.Reply;
 import org.scache.common.protocol.Message;
 import org.scache.common.protocol.MessageType;
 import org.scache.common.protocol.Status;
@@ -37,7 +31,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Moves blocks between this process and the worker on its host through the worker's shared
  * memory: a put copies the block into memory the worker leased to this client and commits it; a
- * get pins the block and copies it out. When the worker does not share its memory or its files
+ * get pins the block and copies it out; a reduce input's blocks are pinned and read as
+ * {@link PinnedReduceInputs} says. When the worker does not share its memory or its files
  * cannot be mapped here (another host, another user), this is found out once and every call
  * takes the socket path it is given; a shared-memory call that fails for any reason does too.
  */
@@ -61,6 +56,7 @@ final class SharedMemoryPath implements AutoCloseable {
       Runtime.getRuntime().availableProcessors(), DaemonThreads.named("scache-client-copy"));
 
   private final MappedSegments mapped = new MappedSegments();
+  private final PinnedReduceInputs pinnedInputs = new PinnedReduceInputs(mapped);
   private boolean closed;
   private ClientConnection sessionConnection;
   private CompletableFuture<WorkerSession> session;
@@ -291,7 +287,7 @@ final class SharedMemoryPath implements AutoCloseable {
     CompletableFuture<ReduceInput> viaShm;
     try {
       viaShm = session().thenCompose(s -> s.connection.call(request, credentials, timeout)
-          .thenApplyAsync(r -> copyOut(s, r, into), copiers));
+          .thenApplyAsync(r -> pinnedInputs.read(s, r, into), copiers));
     } catch (RuntimeException e) {
       viaShm = CompletableFuture.failedFuture(e);
     }
@@ -303,89 +299,6 @@ final class SharedMemoryPath implements AutoCloseable {
     // a lost block or an unknown shuffle is the answer the socket would give too
     return orElse(viaShm, viaSocket, "reduce " + reduceId + " of shuffle " + shuffleId,
         Set.of(Status.BLOCK_NOT_FOUND, Status.UNKNOWN_SHUFFLE));
-  }
-
-  private ReduceInput copyOut(WorkerSession s, Reply r, ReduceInputBuffers into) {
-    ByteBuf payload = r.payload();
-    List<Long> pins = new ArrayList<>();
-    // blocks read in place, by their view: each pin is given back as its view is released
-    Map<ByteBuffer, Long> inPlace = new IdentityHashMap<>();
-    List<ByteBuffer> taken = List.of();
-    boolean copied = false;
-    try {
-      Message.PinnedReduceInput m = r.as(Message.PinnedReduceInput.class);
-      boolean readInPlace = into.readsPinnedInPlace();
-      int[] sizes = new int[m.parts().size()];
-      int copies = 0;
-      long total = 0;
-      for (Message.ReducePart p : m.parts()) {
-        p.pin().ifPresent(pin -> pins.add(pin.pinId()));
-        total += p.size();
-        if (!readInPlace || p.pin().isEmpty()) {
-          sizes[copies++] = (int) Math.min(p.size(), Integer.MAX_VALUE);
-        }
-      }
-      if (m.payloadBytes() != payload.readableBytes() || total > Integer.MAX_VALUE - 8) {
-        throw new ScacheException(Status.MALFORMED_MESSAGE, "the worker sent a reduce input of " + total
-            + " bytes, " + m.payloadBytes() + " of them in a payload of " + payload.readableBytes());
-      }
-      taken = into.take(Arrays.copyOf(sizes, copies));
-      List<ReduceInput.Block> blocks = new ArrayList<>(m.parts().size());
-      Iterator<ByteBuffer> buffers = taken.iterator();
-      for (Message.ReducePart p : m.parts()) {
-        ByteBuffer data;
-        if (readInPlace && p.pin().isPresent()) {
-          data = mapped.view(s.segments, p.pin().get());
-          inPlace.put(data, p.pin().get().pinId());
-        } else if (p.pin().isPresent()) {
-          data = buffers.next();
-          mapped.copyOut(s.segments, p.pin().get(), data);
-        } else {
-          data = buffers.next();
-          payload.readBytes(data.duplicate());
-        }
-        blocks.add(new ReduceInput.Block(p.blockId(), data));
-      }
-      if (!pins.isEmpty() && !s.connection.isActive()) {
-        // the worker drops a connection's pins when it closes: the copy may have raced with reuse
-        throw new ScacheException(Status.CONNECTION_FAILED, "the connection closed while the input was copied");
-      }
-      List<ByteBuffer> all = new ArrayList<>(taken);
-      all.addAll(inPlace.keySet());
-      pins.removeAll(Set.copyOf(inPlace.values())); // by value: the identity map's values compare by reference
-      copied = true;
-      return new ReduceInput(m.numMaps(), m.finishedMaps(), blocks, all, b -> giveBack(s, into, inPlace, b));
-    } finally {
-      if (!copied) {
-        taken.forEach(into::giveBack);
-        inPlace.keySet().forEach(v -> mapped.viewReleased());
-      }
-      payload.release();
-      s.unpin(pins);
-    }
-  }
-
-  /**
-   * Takes back a block's buffer: a copy goes back to {@code into}; a block read in place is unpinned,
-   * and if the connection closed meanwhile (the worker then drops its pins and may reuse the memory),
-   * what was read of it cannot be trusted, and the reader is told so.
-   */
-  private void giveBack(WorkerSession s, ReduceInputBuffers into, Map<ByteBuffer, Long> inPlace, ByteBuffer b) {
-    Long pin;
-    synchronized (inPlace) {
-      pin = inPlace.remove(b);
-    }
-    if (pin == null) {
-      into.giveBack(b);
-      return;
-    }
-    mapped.viewReleased();
-    boolean intact = s.connection.isActive();
-    s.unpin(List.of(pin));
-    if (!intact) {
-      throw new ScacheException(Status.CONNECTION_FAILED, "the connection to the worker closed while a block was "
-          + "read in its shared memory: the bytes read may have changed");
-    }
   }
 
   // ---------------------------------------------------------------- session
