@@ -56,46 +56,46 @@ interface ReduceInputBuffers {
 
   /** A buffer of {@code pool} per block, given back to it. */
   static ReduceInputBuffers reused(BlockBuffers pool) {
-    return new ReduceInputBuffers() {
-      @Override
-      public List<ByteBuffer> take(int[] sizes) {
-        List<ByteBuffer> buffers = new ArrayList<>(sizes.length);
-        try {
-          for (int size : sizes) {
-            buffers.add(pool.take(size));
-          }
-        } catch (RuntimeException | Error e) {
-          pool.giveBack(buffers);
-          throw e;
-        }
-        return buffers;
-      }
-
-      @Override
-      public void giveBack(ByteBuffer taken) {
-        pool.giveBack(taken);
-      }
-    };
+    return new Pooled(pool, false);
   }
 
   /** Pinned blocks read in place; the others copied into a buffer of {@code pool} each. */
   static ReduceInputBuffers inPlace(BlockBuffers pool) {
-    ReduceInputBuffers copies = reused(pool);
-    return new ReduceInputBuffers() {
-      @Override
-      public boolean readsPinnedInPlace() {
-        return true;
-      }
+    return new Pooled(pool, true);
+  }
 
-      @Override
-      public List<ByteBuffer> take(int[] sizes) {
-        return copies.take(sizes);
-      }
+  /** Copies in buffers of a {@link BlockBuffers}, one per block; pinned blocks read in place or not. */
+  final class Pooled implements ReduceInputBuffers {
+    private final BlockBuffers pool;
+    private final boolean pinnedInPlace;
 
-      @Override
-      public void giveBack(ByteBuffer taken) {
-        copies.giveBack(taken);
+    private Pooled(BlockBuffers pool, boolean pinnedInPlace) {
+      this.pool = pool;
+      this.pinnedInPlace = pinnedInPlace;
+    }
+
+    @Override
+    public boolean readsPinnedInPlace() {
+      return pinnedInPlace;
+    }
+
+    @Override
+    public List<ByteBuffer> take(int[] sizes) {
+      List<ByteBuffer> buffers = new ArrayList<>(sizes.length);
+      try {
+        for (int size : sizes) {
+          buffers.add(pool.take(size));
+        }
+      } catch (RuntimeException | Error e) {
+        pool.giveBack(buffers);
+        throw e;
       }
-    };
+      return buffers;
+    }
+
+    @Override
+    public void giveBack(ByteBuffer taken) {
+      pool.giveBack(taken);
+    }
   }
 }

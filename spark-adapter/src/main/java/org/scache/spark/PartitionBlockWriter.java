@@ -54,13 +54,8 @@ final class PartitionBlockWriter implements ShuffleMapOutputWriter {
   /** The most bytes one block may hold. */
   private static final long MAX_BLOCK = Integer.MAX_VALUE - 16;
   /** A partition's first chunk; each next one is twice the last, up to {@link #LARGEST_CHUNK}. */
-  static final int SMALLEST_CHUNK = 32 * 1024;
-  static final int LARGEST_CHUNK = 256 * 1024;
-
-  /** The chunks an executor's map tasks share: {@code capacity} bytes of direct memory at most. */
-  static BlockBuffers chunkPool(long capacity) {
-    return new BlockBuffers(capacity);
-  }
+  private static final int SMALLEST_CHUNK = 32 * 1024;
+  private static final int LARGEST_CHUNK = 256 * 1024;
 
   /** A writer whose buffers stay in memory, whatever their size. */
   PartitionBlockWriter(ScacheClient client, String appId, int shuffleId, int mapIndex, int attempt, int numPartitions,

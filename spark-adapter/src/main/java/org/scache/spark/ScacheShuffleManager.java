@@ -58,7 +58,7 @@ public final class ScacheShuffleManager implements ShuffleManager {
     this.conf = new SparkScacheConf(sparkConf);
     this.sort = new SortShuffleManager(sparkConf);
     this.active = isDriver && masterUsable();
-    this.chunkPool = PartitionBlockWriter.chunkPool(conf.get(SparkScacheOptions.CHUNK_POOL));
+    this.chunkPool = new BlockBuffers(conf.get(SparkScacheOptions.CHUNK_POOL));
     if (active && !sparkConf.contains(SparkScacheOptions.APP_SECRET_KEY)) {
       byte[] secret = new byte[32];
       new SecureRandom().nextBytes(secret);

@@ -26,7 +26,7 @@ import org.scache.common.shuffle.PartitionerKind;
  */
 class PartitionBlockWriterIT {
   private static final long GRANTABLE = 256 * 1024;
-  private final BlockBuffers pool = PartitionBlockWriter.chunkPool(64L << 20);
+  private final BlockBuffers pool = new BlockBuffers(64L << 20);
 
   /** A client of {@code app} on the one worker, with shuffle 0 (two maps, {@code reduces} reduces) registered. */
   private static ScacheClient registered(ScacheServices scache, String app, int reduces) {

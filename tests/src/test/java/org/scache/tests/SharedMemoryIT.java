@@ -374,6 +374,7 @@ class SharedMemoryIT {
     ScacheConf putsOverSocket = cluster.clientConf(0).with(ScacheOptions.CLIENT_LOCAL_SHM_MIN_BLOCK, 1L << 20);
     try (ScacheClient here = registered(0, app); ScacheClient putter = ScacheClient.create(putsOverSocket, app,
         (app + "-secret").getBytes(StandardCharsets.UTF_8))) {
+      awaitUsedBytes(0, 0); // nothing else holds the worker's memory: what is in use below is these blocks
       for (int m = 0; m < 3; m++) {
         putter.putBlock(new BlockId(app, 0, m, 0, 0), BlockData.random(50_000, 10 + m));
         putter.mapFinished(0, m, 0);
