@@ -28,6 +28,12 @@ public final class MapReduceOptions {
   public static final ConfigEntry<Duration> REDUCE_LOST_MAP_TIMEOUT = OPTIONS.duration(
       "scache.hadoop.reduce.lost.map.timeout", "10m", "Longest time a reduce waits for a re-run of a map whose block "
           + "is lost; then the reduce attempt fails instead of hanging.");
+  public static final ConfigEntry<Double> REDUCE_INPUT_RETAINED = OPTIONS.fraction("scache.hadoop.reduce.input.retained",
+      0.5, "Fraction of a reduce's shuffle memory (mapreduce.reduce.shuffle.input.buffer.percent of its heap) that its "
+          + "input may keep in memory through the reduce: an input that fits is merged from memory straight into the "
+          + "reduce function, with no merge to local disk first. It is Hadoop's mapreduce.reduce.input.buffer.percent "
+          + "(default 0) for jobs that shuffle through SCache; the larger of the two applies. The default keeps at most "
+          + "35 % of the heap; 0 gives a reduce function that needs most of its heap all of it, as Hadoop does.");
   public static final ConfigEntry<Double> REDUCE_SLOWSTART = OPTIONS.fraction("scache.hadoop.reduce.slowstart", 0.05,
       "The reduce slow start (mapreduce.job.reduce.slowstart.completedmaps) ScacheAppMaster gives a job that shuffles "
           + "through SCache: the fraction of maps that must finish before reduce containers are requested (and never "

@@ -85,6 +85,8 @@ class MapReduceThroughScacheIT {
     assertSameOutput(hadoop, scache);
     assertShuffledThroughScache(hadoop, scache);
     assertTrue(hadoop.mapFileBytesWritten > 0, "Hadoop's maps write their output to local disk");
+    assertTrue(hadoop.reduceSpilledRecords > 0, "Hadoop's reduces merge their input to local disk before reducing");
+    assertEquals(0, scache.reduceSpilledRecords, "SCache's reduces keep an input that fits in memory through the reduce");
     assertTrue(scache.counter(TaskCounter.COMBINE_OUTPUT_RECORDS) > 0, "the combiner ran on the map side");
     assertMetricsAgreeWithTheJob(scache, 3);
   }
@@ -353,7 +355,7 @@ class MapReduceThroughScacheIT {
     return c.getJob(latest.getJobID());
   }
 
-  record Result(SortedMap<String, byte[]> output, Counters counters, long mapFileBytesWritten) {
+  record Result(SortedMap<String, byte[]> output, Counters counters, long mapFileBytesWritten, long reduceSpilledRecords) {
     long counter(TaskCounter c) {
       return counters.findCounter(c).getValue();
     }
@@ -395,11 +397,18 @@ class MapReduceThroughScacheIT {
     return resultOf(name, job, out, conf);
   }
 
-  /** A finished job's output files, counters and the bytes its maps wrote to local disk. */
+  /**
+   * A finished job's output files, counters, the bytes its maps wrote to local disk and the records its
+   * reduces merged to local disk.
+   */
   private static Result resultOf(String name, Job job, Path out, JobConf conf) throws Exception {
     long mapFileBytes = 0;
     for (TaskReport r : job.getTaskReports(TaskType.MAP)) {
       mapFileBytes += r.getTaskCounters().findCounter("file", FileSystemCounter.BYTES_WRITTEN).getValue();
+    }
+    long reduceSpilled = 0;
+    for (TaskReport r : job.getTaskReports(TaskType.REDUCE)) {
+      reduceSpilled += r.getTaskCounters().findCounter(TaskCounter.SPILLED_RECORDS).getValue();
     }
     Counters counters = job.getCounters();
     System.out.printf("COUNTERS %s: map file bytes written %d, materialized %d, reduce shuffle bytes %d, "
@@ -409,7 +418,7 @@ class MapReduceThroughScacheIT {
         counters.findCounter(ScacheCounter.BYTES_PUT).getValue(), counters.findCounter(ScacheCounter.BLOCKS_PUT).getValue(),
         counters.findCounter(ScacheCounter.SPILL_RUNS).getValue(), counters.findCounter(ScacheCounter.BYTES_READ).getValue(),
         counters.findCounter(ScacheCounter.RUNS_READ).getValue());
-    return new Result(readOutput(out, conf), counters, mapFileBytes);
+    return new Result(readOutput(out, conf), counters, mapFileBytes, reduceSpilled);
   }
 
   private static SortedMap<String, byte[]> readOutput(Path dir, JobConf conf) throws IOException {

@@ -290,6 +290,19 @@ public final class ScacheClient implements AutoCloseable {
   }
 
   /**
+   * Reduce {@code reduceId}'s whole input, as {@link #getReduceInput(int, int)} reads it, without the
+   * copy into one array: the blocks the worker holds in its shared memory are read where they lie
+   * (with {@code scache.client.read.parts.in.place}), the others copied into the client's reused
+   * buffers. Release each block once it has been read ({@link ReduceInput#release(ReduceInput.Block)}
+   * or {@link ReduceInput#release()}), and keep this client open until then.
+   */
+  public ReduceInput getReduceInputInPlace(int shuffleId, int reduceId) {
+    long wait = Message.GetReduceInput.WORKER_DEFAULT_WAIT;
+    return join(local.reduceInput(new Message.PinReduceInput(appId, shuffleId, reduceId, wait), partBuffers,
+        shuffleId, reduceId, () -> getReduceInputOverSocket(shuffleId, reduceId, wait)));
+  }
+
+  /**
    * Reduce {@code reduceId}'s input read in parts as its blocks land on this node's worker, so that
    * the reduce works on the first while the others still arrive; every map's block comes exactly once.
    * Through the worker's shared memory; where that cannot be used, the whole input comes as one part.

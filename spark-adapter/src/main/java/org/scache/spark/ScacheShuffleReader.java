@@ -1,6 +1,5 @@
 package org.scache.spark;
 
-import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -18,6 +17,7 @@ import org.apache.spark.shuffle.ShuffleReadMetricsReporter;
 import org.apache.spark.shuffle.ShuffleReader;
 import org.apache.spark.util.TaskCompletionListener;
 import org.apache.spark.util.collection.ExternalSorter;
+import org.scache.client.ByteBufferInputStream;
 import org.scache.client.ScacheClient;
 import scala.Option;
 import scala.Product2;
@@ -136,10 +136,7 @@ final class ScacheShuffleReader<K, C> implements ShuffleReader<K, C> {
         }
         ReduceBlockSource.ReadBlock b = blocks.next();
         ByteBuffer data = b.data();
-        InputStream raw = data.hasArray()
-            ? new ByteArrayInputStream(data.array(), data.arrayOffset() + data.position(), data.remaining())
-            : new ByteBufferInputStream(data.duplicate());
-        InputStream in = serializers.wrapStream(b.block().sparkId(handle.shuffleId()), raw);
+        InputStream in = serializers.wrapStream(b.block().sparkId(handle.shuffleId()), ByteBufferInputStream.of(data));
         current = serializer.deserializeStream(in).asKeyValueIterator();
       }
       return true;

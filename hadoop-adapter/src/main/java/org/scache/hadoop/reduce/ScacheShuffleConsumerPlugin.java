@@ -1,8 +1,6 @@
 package org.scache.hadoop.reduce;
 
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -14,11 +12,13 @@ import org.apache.hadoop.mapred.RawKeyValueIterator;
 import org.apache.hadoop.mapred.ShuffleConsumerPlugin;
 import org.apache.hadoop.mapred.TaskAttemptID;
 import org.apache.hadoop.mapred.TaskStatus;
+import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.task.reduce.MapHost;
 import org.apache.hadoop.mapreduce.task.reduce.MapOutput;
 import org.apache.hadoop.mapreduce.task.reduce.MergeManagerImpl;
 import org.apache.hadoop.mapreduce.task.reduce.Shuffle;
 import org.apache.hadoop.mapreduce.task.reduce.ShuffleClientMetrics;
+import org.scache.client.ByteBufferInputStream;
 import org.scache.client.ReduceInput;
 import org.scache.client.ScacheClient;
 import org.scache.common.BlockId;
@@ -57,6 +57,9 @@ public class ScacheShuffleConsumerPlugin<K, V> implements ShuffleConsumerPlugin<
   private ShuffleClientMetrics metrics;
   private volatile Throwable mergeFailure;
   private ScacheConf conf;
+  /** When the whole input was asked of the worker and when it came (System.nanoTime), for the reduce's log. */
+  private long bulkReadAt;
+  private long bulkReadDone;
 
   @Override
   public void init(Context<K, V> context) {
@@ -70,11 +73,25 @@ public class ScacheShuffleConsumerPlugin<K, V> implements ShuffleConsumerPlugin<
     conf = HadoopScacheConf.from(job);
     reduceId = (TaskAttemptID) context.getReduceId();
     metrics = ShuffleClientMetrics.create(reduceId, job);
-    merger = new MergeManagerImpl<>(reduceId, job, context.getLocalFS(), context.getLocalDirAllocator(),
+    merger = new MergeManagerImpl<>(reduceId, mergeConf(job, conf), context.getLocalFS(), context.getLocalDirAllocator(),
         context.getReporter(), context.getCodec(), context.getCombinerClass(), context.getCombineCollector(),
         context.getSpilledRecordsCounter(), context.getReduceCombineInputCounter(),
         context.getMergedMapOutputsCounter(), this::mergeFailed, context.getMergePhase(),
         new UniqueInputFiles(context.getMapOutputFile()));
+  }
+
+  /**
+   * The job's configuration as the merger reads it: its input may stay in memory through the reduce up
+   * to {@code scache.hadoop.reduce.input.retained} of the shuffle memory, or the job's own setting if larger.
+   */
+  static JobConf mergeConf(JobConf job, ScacheConf conf) {
+    float retained = conf.get(MapReduceOptions.REDUCE_INPUT_RETAINED).floatValue();
+    if (job.getFloat(MRJobConfig.REDUCE_INPUT_BUFFER_PERCENT, 0f) >= retained) {
+      return job;
+    }
+    JobConf merge = new JobConf(job);
+    merge.setFloat(MRJobConfig.REDUCE_INPUT_BUFFER_PERCENT, retained);
+    return merge;
   }
 
   @Override
@@ -82,10 +99,16 @@ public class ScacheShuffleConsumerPlugin<K, V> implements ShuffleConsumerPlugin<
     if (hadoopShuffle != null) {
       return hadoopShuffle.run();
     }
+    long start = System.nanoTime();
+    long opened;
     try (ScacheClient client = TaskScacheClient.open(job, reduceId.getJobID(),
         context.getReduceTask().getShuffleSecret())) {
+      opened = System.nanoTime();
+      bulkReadAt = opened;
+      bulkReadDone = opened;
       copy(client);
     }
+    long copied = System.nanoTime();
     context.getCopyPhase().complete();
     context.getStatus().setPhase(TaskStatus.Phase.SORT);
     context.getReduceTask().statusUpdate(context.getUmbilical());
@@ -96,6 +119,10 @@ public class ScacheShuffleConsumerPlugin<K, V> implements ShuffleConsumerPlugin<
       throw new IOException("final merge of the SCache shuffle input of " + reduceId + " failed", t);
     }
     checkMerge();
+    LOG.info("{} read its input through SCache: client opened in {} ms, every map's runs in the merger {} ms later "
+        + "(waited {} ms for the maps, {} ms for the worker's answer), final merge {} ms", reduceId, millis(opened - start),
+        millis(copied - opened), millis(bulkReadAt - opened), millis(bulkReadDone - bulkReadAt),
+        millis(System.nanoTime() - copied));
     return merged;
   }
 
@@ -114,71 +141,89 @@ public class ScacheShuffleConsumerPlugin<K, V> implements ShuffleConsumerPlugin<
         Clock.SYSTEM);
     boolean[] copied = new boolean[maps.numMaps()];
     int done = 0;
-    boolean bulkRead = false;
+    ReduceInput bulkInput = null;
     long pollMillis = conf.get(MapReduceOptions.REDUCE_POLL_INTERVAL).toMillis();
-    while (done < maps.numMaps()) {
-      checkMerge();
-      maps.poll();
-      lost.retainCurrent(maps::isFinalAttempt);
-      List<Integer> ready = new ArrayList<>();
-      boolean allKnown = true;
-      for (int m = 0; m < maps.numMaps(); m++) {
-        if (copied[m]) {
-          continue;
+    try {
+      while (done < maps.numMaps()) {
+        checkMerge();
+        maps.poll();
+        lost.retainCurrent(maps::isFinalAttempt);
+        List<Integer> ready = new ArrayList<>();
+        boolean allKnown = true;
+        for (int m = 0; m < maps.numMaps(); m++) {
+          if (copied[m]) {
+            continue;
+          }
+          if (maps.failedForGood(m)) {
+            copied[m] = true;
+            done++;
+            continue;
+          }
+          Optional<TaskAttemptID> attempt = maps.finalAttempt(m);
+          if (attempt.isEmpty()) {
+            allKnown = false;
+          } else if (!lost.isLost(attempt.get())) {
+            ready.add(m);
+          }
         }
-        if (maps.failedForGood(m)) {
-          copied[m] = true;
-          done++;
-          continue;
+        Map<Integer, ReduceInput.Block> bulk = Map.of();
+        if (bulkInput == null && allKnown && !ready.isEmpty()) {
+          bulkReadAt = System.nanoTime();
+          bulkInput = readReduceInput(client);
+          bulkReadDone = System.nanoTime();
+          bulk = byMap(bulkInput);
         }
-        Optional<TaskAttemptID> attempt = maps.finalAttempt(m);
-        if (attempt.isEmpty()) {
-          allKnown = false;
-        } else if (!lost.isLost(attempt.get())) {
-          ready.add(m);
+        for (int m : ready) {
+          TaskAttemptID attempt = maps.finalAttempt(m).orElseThrow();
+          ReduceInput.Block block = bulk.get(m);
+          ByteBuffer main = block != null && block.blockId().attempt() == attempt.getId() ? block.data() : null;
+          boolean copiedMap = copyMap(client, attempt, main);
+          if (block != null) {
+            bulkInput.release(block);
+          }
+          if (copiedMap) {
+            copied[m] = true;
+            done++;
+            lost.recovered(attempt);
+            context.getShuffledMapsCounter().increment(1);
+            context.getCopyPhase().set((float) done / maps.numMaps());
+            context.getStatus().setStateString("copy (" + done + " of " + maps.numMaps() + " maps through SCache)");
+            context.getReporter().progress();
+          } else {
+            context.getReporter().getCounter(ScacheCounter.LOST_MAP_OUTPUTS).increment(1);
+            lost.add(attempt);
+          }
         }
-      }
-      Map<Integer, ReduceInput.Block> bulk = Map.of();
-      if (!bulkRead && allKnown && !ready.isEmpty()) {
-        bulkRead = true;
-        bulk = readReduceInput(client);
-      }
-      for (int m : ready) {
-        TaskAttemptID attempt = maps.finalAttempt(m).orElseThrow();
-        ReduceInput.Block block = bulk.get(m);
-        ByteBuffer main = block != null && block.blockId().attempt() == attempt.getId() ? block.data() : null;
-        if (copyMap(client, attempt, main)) {
-          copied[m] = true;
-          done++;
-          lost.recovered(attempt);
-          context.getShuffledMapsCounter().increment(1);
-          context.getCopyPhase().set((float) done / maps.numMaps());
-          context.getStatus().setStateString("copy (" + done + " of " + maps.numMaps() + " maps through SCache)");
+        if (done < maps.numMaps()) {
+          lost.reportAgainIfDue();
           context.getReporter().progress();
-        } else {
-          context.getReporter().getCounter(ScacheCounter.LOST_MAP_OUTPUTS).increment(1);
-          lost.add(attempt);
+          Thread.sleep(pollMillis);
         }
       }
-      if (done < maps.numMaps()) {
-        lost.reportAgainIfDue();
-        context.getReporter().progress();
-        Thread.sleep(pollMillis);
+    } finally {
+      if (bulkInput != null) {
+        bulkInput.release();
       }
     }
   }
 
-  /** Every finished map's block for this reduce, by map; empty when the worker cannot tell (blocks read one by one). */
-  private Map<Integer, ReduceInput.Block> readReduceInput(ScacheClient client) {
+  /**
+   * Every finished map's block for this reduce, read where the worker holds it where it can be (each
+   * is released once copied into the merger); empty when the worker cannot tell (blocks read one by one).
+   */
+  private ReduceInput readReduceInput(ScacheClient client) {
     try {
-      ReduceInput input = client.getReduceInput(TaskScacheClient.SHUFFLE_ID, reduceId.getTaskID().getId());
-      Map<Integer, ReduceInput.Block> byMap = new HashMap<>();
-      input.blocks().forEach(b -> byMap.put(b.blockId().mapId(), b));
-      return byMap;
+      return client.getReduceInputInPlace(TaskScacheClient.SHUFFLE_ID, reduceId.getTaskID().getId());
     } catch (ScacheException e) {
       LOG.warn("reading the whole input of {} from SCache failed ({}); reading map by map", reduceId, e.getMessage());
-      return Map.of();
+      return new ReduceInput(0, 0, List.of());
     }
+  }
+
+  private static Map<Integer, ReduceInput.Block> byMap(ReduceInput input) {
+    Map<Integer, ReduceInput.Block> byMap = new HashMap<>();
+    input.blocks().forEach(b -> byMap.put(b.blockId().mapId(), b));
+    return byMap;
   }
 
   /**
@@ -224,7 +269,7 @@ public class ScacheShuffleConsumerPlugin<K, V> implements ShuffleConsumerPlugin<
       throw new IOException("interrupted while waiting for shuffle memory", e);
     }
     try {
-      out.shuffle(SCACHE_HOST, streamOf(block), header.partLength(), header.rawLength(), metrics,
+      out.shuffle(SCACHE_HOST, ByteBufferInputStream.of(block), header.partLength(), header.rawLength(), metrics,
           context.getReporter());
       out.commit();
     } catch (IOException | RuntimeException e) {
@@ -236,13 +281,8 @@ public class ScacheShuffleConsumerPlugin<K, V> implements ShuffleConsumerPlugin<
     context.getReporter().getCounter(ScacheCounter.BYTES_READ).increment(header.partLength());
   }
 
-  private static InputStream streamOf(ByteBuffer b) {
-    if (b.hasArray()) {
-      return new ByteArrayInputStream(b.array(), b.arrayOffset() + b.position(), b.remaining());
-    }
-    byte[] copy = new byte[b.remaining()];
-    b.duplicate().get(copy);
-    return new ByteArrayInputStream(copy);
+  private static long millis(long nanos) {
+    return nanos / 1_000_000;
   }
 
   private void mergeFailed(Throwable t) {

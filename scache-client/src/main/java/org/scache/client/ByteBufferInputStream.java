@@ -1,14 +1,25 @@
-package org.scache.spark;
+package org.scache.client;
 
+import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 
-/** Reads a buffer from its position to its limit, moving its position; for buffers with no array (direct ones). */
-final class ByteBufferInputStream extends InputStream {
+/**
+ * Reads a buffer from its position to its limit, moving its position; for buffers with no array (direct
+ * ones, and blocks read in place in the worker's shared memory).
+ */
+public final class ByteBufferInputStream extends InputStream {
   private final ByteBuffer buffer;
 
-  ByteBufferInputStream(ByteBuffer buffer) {
+  private ByteBufferInputStream(ByteBuffer buffer) {
     this.buffer = buffer;
+  }
+
+  /** A stream of {@code data}'s bytes from its position to its limit, leaving {@code data} as it is; copies none. */
+  public static InputStream of(ByteBuffer data) {
+    return data.hasArray()
+        ? new ByteArrayInputStream(data.array(), data.arrayOffset() + data.position(), data.remaining())
+        : new ByteBufferInputStream(data.duplicate());
   }
 
   @Override
