@@ -1,6 +1,5 @@
 package org.scache.tez;
 
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -12,6 +11,7 @@ import org.apache.tez.runtime.library.common.InputAttemptIdentifier;
 import org.apache.tez.runtime.library.common.shuffle.orderedgrouped.ScacheSegmentMerger;
 import org.apache.tez.runtime.library.common.sort.impl.TezRawKeyValueIterator;
 import org.apache.tez.runtime.library.utils.CodecUtils;
+import org.scache.client.ByteBufferInputStream;
 
 /**
  * The segments of an ordered input go to Tez's own MergeManager, so memory limits, spills, the combiner
@@ -39,7 +39,7 @@ final class MergingSegments implements SegmentSink<TezRawKeyValueIterator> {
   @Override
   public void add(InputAttemptIdentifier id, ByteBuffer segment, TezBlock header)
       throws IOException, InterruptedException {
-    try (InputStream in = streamOf(segment)) {
+    try (InputStream in = ByteBufferInputStream.of(segment)) {
       merger.add(id, in, header.rawLength(), header.partLength());
     }
   }
@@ -63,14 +63,5 @@ final class MergingSegments implements SegmentSink<TezRawKeyValueIterator> {
   @Override
   public void abandon() {
     merger.abandon();
-  }
-
-  static InputStream streamOf(ByteBuffer b) {
-    if (b.hasArray()) {
-      return new ByteArrayInputStream(b.array(), b.arrayOffset() + b.position(), b.remaining());
-    }
-    byte[] copy = new byte[b.remaining()];
-    b.duplicate().get(copy);
-    return new ByteArrayInputStream(copy);
   }
 }

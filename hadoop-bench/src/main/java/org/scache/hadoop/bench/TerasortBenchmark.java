@@ -4,8 +4,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import org.scache.bench.ByteSize;
 import org.scache.hadoop.MiniScacheYarnCluster;
 
@@ -31,6 +33,9 @@ public final class TerasortBenchmark {
             + "scache.hadoop.reduce.slowstart)"),
         new Options.Option("remote-rate", "", "scache.hadoop.placement.remote.read.rate of the SCache jobs "
             + "(default: SCache's)"),
+        new Options.Option("hadoop-conf", "", "job settings for the jobs on Hadoop's shuffle only, key=value, "
+            + "comma-separated (for example mapreduce.reduce.input.buffer.percent=0.5, what SCache's reduces keep in "
+            + "memory)"),
         new Options.Option("cluster", "", "the directory of a running cluster of separate daemons to sort on "
             + "(its cluster.properties and conf/); default: start a mini cluster in this JVM"),
         new Options.Option("results", "", "where the results go (default: target/" + NAME + ")"));
@@ -45,7 +50,8 @@ public final class TerasortBenchmark {
         throw new IllegalArgumentException("--repetitions must be at least 1");
       }
       exit = run(sizes, repetitions, options.get("reduces"), options.getInt("nodemanagers"), options.get("slowstart"),
-          options.get("remote-rate"), options.get("cluster"), options.get("results"));
+          options.get("remote-rate"), settings(options.get("hadoop-conf")), options.get("cluster"),
+          options.get("results"));
     } catch (IllegalArgumentException e) {
       System.err.println(e.getMessage());
       exit = 2;
@@ -53,8 +59,24 @@ public final class TerasortBenchmark {
     System.exit(exit);
   }
 
+  /** key=value pairs, comma-separated; blank for none. */
+  static Map<String, String> settings(String list) {
+    Map<String, String> settings = new LinkedHashMap<>();
+    for (String pair : list.split(",")) {
+      if (pair.isBlank()) {
+        continue;
+      }
+      int eq = pair.indexOf('=');
+      if (eq <= 0) {
+        throw new IllegalArgumentException("--hadoop-conf takes key=value pairs, comma-separated: " + pair);
+      }
+      settings.put(pair.substring(0, eq).trim(), pair.substring(eq + 1).trim());
+    }
+    return settings;
+  }
+
   private static int run(List<Long> sizes, int repetitions, String reducesOption, int nodeManagersOption,
-      String slowstart, String remoteRate, String clusterDir, String resultsDir) {
+      String slowstart, String remoteRate, Map<String, String> hadoopConf, String clusterDir, String resultsDir) {
     Path target = Path.of("target").toAbsolutePath();
     Path results = resultsDir.isBlank() ? target.resolve(NAME) : Path.of(resultsDir).toAbsolutePath();
     Path logFile = resultsDir.isBlank() ? target.resolve(NAME + ".log") : results.resolve(NAME + ".log");
@@ -89,7 +111,8 @@ public final class TerasortBenchmark {
         nodeManagers = cluster.nodeManagers();
         console.detail(String.format(Locale.ROOT, "ready in %.1f s; SCache workers %s", Console.secondsSince(t),
             cluster.workers()));
-        TerasortRunner runner = new TerasortRunner(cluster, console, slowstart).withRemoteReadRate(remoteRate);
+        TerasortRunner runner = new TerasortRunner(cluster, console, slowstart).withRemoteReadRate(remoteRate)
+            .withHadoopJobConf(hadoopConf);
         for (long size : sizes) {
           int reduces = reducesOption.isBlank() ? cluster.reducesFor(size) : Integer.parseInt(reducesOption.trim());
           Path input = cluster.dir().resolve("input-" + ByteSize.tag(size));
@@ -133,9 +156,10 @@ public final class TerasortBenchmark {
         console.phase("stopping the cluster");
       }
       String summary = String.format(Locale.ROOT,
-          "TeraSort, %d NodeManagers on %d cores, SCache reduce slow start %s, medians of %d repetitions:%n%s",
+          "TeraSort, %d NodeManagers on %d cores, SCache reduce slow start %s,%s medians of %d repetitions:%n%s",
           nodeManagers, Runtime.getRuntime().availableProcessors(), slowstart.isBlank() ? "default" : slowstart.trim(),
-          repetitions, BenchmarkSummary.format(pairs));
+          hadoopConf.isEmpty() ? "" : " Hadoop's jobs with " + hadoopConf + ",", repetitions,
+          BenchmarkSummary.format(pairs));
       console.finish(results, summary, started);
       return 0;
     } catch (Throwable e) {

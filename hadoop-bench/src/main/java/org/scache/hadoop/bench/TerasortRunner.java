@@ -32,6 +32,7 @@ final class TerasortRunner {
   private final Console console;
   private final String scacheSlowstart;
   private String remoteReadRate = "";
+  private Map<String, String> hadoopJobConf = Map.of();
 
   /**
    * A runner on {@code cluster}; {@code scacheSlowstart} is the {@code scache.hadoop.reduce.slowstart} of the SCache
@@ -49,6 +50,15 @@ final class TerasortRunner {
    */
   TerasortRunner withRemoteReadRate(String rate) {
     this.remoteReadRate = rate;
+    return this;
+  }
+
+  /**
+   * Job settings for the jobs on Hadoop's shuffle only (for example what SCache sets for its own jobs, to tell
+   * SCache's part of a difference from a setting's). Returns this runner.
+   */
+  TerasortRunner withHadoopJobConf(Map<String, String> settings) {
+    this.hadoopJobConf = Map.copyOf(settings);
     return this;
   }
 
@@ -84,6 +94,9 @@ final class TerasortRunner {
     }
     if (shuffle == Shuffle.SCACHE && !remoteReadRate.isBlank()) {
       conf.set(MapReduceOptions.PLACEMENT_REMOTE_READ_RATE.key(), remoteReadRate.trim());
+    }
+    if (shuffle == Shuffle.HADOOP) {
+      hadoopJobConf.forEach(conf::set);
     }
     if (shuffle == Shuffle.SCACHE && !ScacheJob.enable(conf)) {
       throw new IllegalStateException("the SCache master is not usable; see " + console.logFile());
