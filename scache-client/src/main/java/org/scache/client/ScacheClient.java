@@ -59,10 +59,10 @@ public final class ScacheClient implements AutoCloseable {
   private final ClientConnections connections;
   private final SharedMemoryPath local;
   /**
-   * Where the blocks of reduce inputs read in parts are read: in place in the worker's memory, or
-   * copied to buffers reused as their blocks are released (past the capacity, to the heap).
+   * Where the blocks of reduce inputs read in parts or in place are read: in place in the worker's
+   * memory, or copied to buffers reused as their blocks are released (past the capacity, to the heap).
    */
-  private final ReduceInputBuffers partBuffers;
+  private final ReduceInputBuffers readBuffers;
   private final Clock clock;
 
   private ScacheClient(ScacheConf conf, String appId, byte[] secret, ClientConnections connections, Clock clock) {
@@ -84,7 +84,7 @@ public final class ScacheClient implements AutoCloseable {
     this.connections = connections;
     this.local = new SharedMemoryPath(conf, connections, workerAddress, appId, credentials, timeout);
     BlockBuffers pool = new BlockBuffers(conf.get(ScacheOptions.CLIENT_READ_PART_BUFFERS));
-    this.partBuffers = conf.get(ScacheOptions.CLIENT_READ_PARTS_IN_PLACE) ? ReduceInputBuffers.inPlace(pool)
+    this.readBuffers = conf.get(ScacheOptions.CLIENT_READ_PARTS_IN_PLACE) ? ReduceInputBuffers.inPlace(pool)
         : ReduceInputBuffers.reused(pool);
   }
 
@@ -285,8 +285,13 @@ public final class ScacheClient implements AutoCloseable {
   }
 
   private CompletableFuture<ReduceInput> getReduceInputAsync(int shuffleId, int reduceId, long waitMillis) {
-    return local.reduceInput(new Message.PinReduceInput(appId, shuffleId, reduceId, waitMillis),
-        ReduceInputBuffers.oneArray(), shuffleId, reduceId, () -> getReduceInputOverSocket(shuffleId, reduceId, waitMillis));
+    return getReduceInputAsync(shuffleId, reduceId, waitMillis, ReduceInputBuffers.oneArray());
+  }
+
+  private CompletableFuture<ReduceInput> getReduceInputAsync(int shuffleId, int reduceId, long waitMillis,
+      ReduceInputBuffers into) {
+    return local.reduceInput(new Message.PinReduceInput(appId, shuffleId, reduceId, waitMillis), into, shuffleId,
+        reduceId, () -> getReduceInputOverSocket(shuffleId, reduceId, waitMillis));
   }
 
   /**
@@ -297,9 +302,7 @@ public final class ScacheClient implements AutoCloseable {
    * or {@link ReduceInput#release()}), and keep this client open until then.
    */
   public ReduceInput getReduceInputInPlace(int shuffleId, int reduceId) {
-    long wait = Message.GetReduceInput.WORKER_DEFAULT_WAIT;
-    return join(local.reduceInput(new Message.PinReduceInput(appId, shuffleId, reduceId, wait), partBuffers,
-        shuffleId, reduceId, () -> getReduceInputOverSocket(shuffleId, reduceId, wait)));
+    return join(getReduceInputAsync(shuffleId, reduceId, Message.GetReduceInput.WORKER_DEFAULT_WAIT, readBuffers));
   }
 
   /**
@@ -312,7 +315,7 @@ public final class ScacheClient implements AutoCloseable {
     return new ReduceInputParts(have -> {
       AtomicBoolean whole = new AtomicBoolean();
       return local.reduceInput(new Message.PinReduceInputPart(appId, shuffleId, reduceId, wait, List.copyOf(have)),
-          partBuffers, shuffleId, reduceId, () -> {
+          readBuffers, shuffleId, reduceId, () -> {
             whole.set(true);
             return getReduceInputOverSocket(shuffleId, reduceId, wait);
           }).thenApply(input -> new ReduceInputParts.Part(input, whole.get()));
