@@ -6,6 +6,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.yarn.api.records.NodeId;
@@ -22,7 +23,10 @@ import org.slf4j.LoggerFactory;
  * no pending reduce was placed on is returned, unless a reduce has waited for its own node longer than
  * reading its predicted input remotely would take, or than the placement delay ({@link #waitMillis}):
  * then that reduce takes it and reads its input remotely, so no reduce is ever stuck, and a reduce
- * with little input does not wait for its node at all. A reduce placed on a node YARN reports lost or unusable does not wait: it is requested
+ * with little input does not wait for its node at all. A reduce whose node runs an earlier round of the job's
+ * reduces counts its wait from when that node is expected to free a container (the earliest of its reduces
+ * to start, plus the median run of the job's finished reduces), if that comes sooner than reading its input
+ * remotely would take. A reduce placed on a node YARN reports lost or unusable does not wait: it is requested
  * without locality and takes the first container it is offered. Without a placement (the master gave
  * no answer) reduces run wherever YARN puts them.
  *
@@ -46,6 +50,7 @@ public final class ReducePlacement {
   private final long remoteBytesPerSecond;
   private final long scheduleWaitMillis;
   private final Map<Object, Long> waitingSince = new HashMap<>();
+  private final RunningReduces running = new RunningReduces();
   private final Set<WorkerInfo> lostWorkers = java.util.concurrent.ConcurrentHashMap.newKeySet();
   private final AtomicInteger onScheduledNode = new AtomicInteger();
   private final AtomicInteger elsewhere = new AtomicInteger();
@@ -138,7 +143,7 @@ public final class ReducePlacement {
       }
       for (int i = 0; i < pending.size(); i++) {
         Pending<K> p = pending.get(i);
-        if (!taken[i] && (now - waitingSince.get(p.key()) >= waitMillis(p.reduceId())
+        if (!taken[i] && (now - waitStart(p, now) >= waitMillis(p.reduceId())
             || scheduledWorker(p.reduceId()).isEmpty())) {
           taken[i] = true;
           choices.set(c, new Choice(i, false));
@@ -155,17 +160,50 @@ public final class ReducePlacement {
   }
 
   /**
+   * Where reduce {@code p}'s wait for its node counts from: from the end of the maps or its request, or,
+   * when its node runs the job's earlier reduces and is expected to free a container sooner than its input
+   * would take to read remotely, from that moment (it may lie ahead: then the reduce waits).
+   */
+  private long waitStart(Pending<?> p, long now) {
+    long since = waitingSince.get(p.key());
+    Optional<WorkerInfo> worker = scheduledWorker(p.reduceId());
+    if (worker.isEmpty()) {
+      return since;
+    }
+    OptionalLong freeAt = running.expectedFreeAt(worker.get());
+    if (freeAt.isPresent() && freeAt.getAsLong() - now < remoteReadMillis(p.reduceId())) {
+      return Math.max(since, freeAt.getAsLong());
+    }
+    return since;
+  }
+
+  /**
    * How long reduce {@code reduceId} waits for a container on its placed node: the placement delay, or,
    * when the master predicted its input, as long as reading that input from another node would take,
    * if that is shorter. Waiting longer than the remote read would cost the job more than it saves.
    */
   long waitMillis(int reduceId) {
+    return Math.min(delayMillis, remoteReadMillis(reduceId));
+  }
+
+  /** How long reading reduce {@code reduceId}'s predicted input from another node takes; the delay if unknown. */
+  private long remoteReadMillis(int reduceId) {
     long predicted = watcher.schedule().flatMap(s -> s.assignment(reduceId)).map(ReduceAssignment::predictedBytes)
         .orElse(ReduceAssignment.UNKNOWN_SIZE);
     if (predicted < 0 || remoteBytesPerSecond <= 0) {
       return delayMillis;
     }
-    return Math.min(delayMillis, predicted * 1000 / remoteBytesPerSecond);
+    return predicted * 1000 / remoteBytesPerSecond;
+  }
+
+  /** A reduce container {@code container} of the job was given to a reduce on {@code node}. */
+  public void reduceStarted(Object container, NodeId node) {
+    nodeWorkers.workerOn(node, workers()).ifPresent(w -> running.started(container, w, clock.millis()));
+  }
+
+  /** Container {@code container} of the job ended; those that ran no reduce are ignored. */
+  public void containerEnded(Object container) {
+    running.ended(container, clock.millis());
   }
 
   /**

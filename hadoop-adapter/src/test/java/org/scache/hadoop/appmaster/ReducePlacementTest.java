@@ -103,6 +103,62 @@ class ReducePlacementTest {
         placement.assign(List.of(NM2, NM2), pending(1, 2), MAPS_DONE));
   }
 
+  /** Reduces 0 and 1 on W1, 2 on W2, with these predicted inputs (read remotely at 1 MB/s). */
+  private void placedOnTwoNodes(long input0, long input1, long input2) {
+    doReturn(new ShufflePlacement("app", 0, "heuristic-minheap", List.of(new ReduceAssignment(0, W1, 0, input0),
+        new ReduceAssignment(1, W1, 1, input1), new ReduceAssignment(2, W2, 0, input2)))).when(client)
+        .getScheduleResult(0);
+    watcher.poll();
+    nodes.recordServiceMetadata(NM1, Map.of("scache", NodeWorkerAddress.encode(W1.address())));
+    nodes.recordServiceMetadata(NM2, Map.of("scache", NodeWorkerAddress.encode(W2.address())));
+  }
+
+  @Test
+  void aReduceWhoseNodeRunsAnEarlierRound_waitsUntilThatNodeIsExpectedToFreeAContainer_thenTheUsualDelay() {
+    placedOnTwoNodes(50_000_000, 50_000_000, 50_000_000);
+    assertEquals(List.of(new ReducePlacement.Choice(0, true), new ReducePlacement.Choice(2, true)),
+        placement.assign(List.of(NM1, NM2), pending(0, 1, 2), MAPS_DONE));
+    placement.reduceStarted("c0", NM1);
+    placement.reduceStarted("c2", NM2);
+    clock.advance(Duration.ofSeconds(20));
+    placement.containerEnded("c2");
+
+    // reduce 1 has waited 20 s, twice the delay, but its node's reduce, started with c2's, should end now
+    assertEquals(List.of(ReducePlacement.Choice.RETURN), placement.assign(List.of(NM2), pending(1), MAPS_DONE));
+    clock.advance(Duration.ofMillis(9_999));
+    assertEquals(List.of(ReducePlacement.Choice.RETURN), placement.assign(List.of(NM2), pending(1), MAPS_DONE));
+    clock.advance(Duration.ofMillis(1));
+    assertEquals(List.of(new ReducePlacement.Choice(0, false)), placement.assign(List.of(NM2), pending(1), MAPS_DONE),
+        "never stuck: the delay after the expected end has passed");
+  }
+
+  @Test
+  void aReduceDoesNotWaitForABusyNodeExpectedToFreeLaterThanItsRemoteReadTakes() {
+    placedOnTwoNodes(50_000_000, 2_500_000, 50_000_000);
+    placement.assign(List.of(NM2), pending(1, 2), MAPS_DONE);
+    placement.reduceStarted("c2", NM2);
+    clock.advance(Duration.ofSeconds(15));
+    assertEquals(List.of(new ReducePlacement.Choice(0, true)), placement.assign(List.of(NM1), pending(0, 1),
+        MAPS_DONE));
+    placement.reduceStarted("c0", NM1);
+    clock.advance(Duration.ofSeconds(5));
+    placement.containerEnded("c2");
+
+    // W1 should free at 15 + 20 s, 15 s from now; reduce 1 reads its 2.5 MB remotely in 2.5 s
+    assertEquals(List.of(new ReducePlacement.Choice(0, false)), placement.assign(List.of(NM2), pending(1), MAPS_DONE));
+  }
+
+  @Test
+  void aBusyNodeIsNotWaitedForBeforeAnyReduceOfTheJobHasFinished() {
+    placedOnTwoNodes(50_000_000, 50_000_000, 50_000_000);
+    placement.assign(List.of(NM1), pending(0, 1, 2), MAPS_DONE);
+    placement.reduceStarted("c0", NM1);
+    placement.containerEnded("a container that ran no reduce");
+    clock.advance(Duration.ofSeconds(10));
+    assertEquals(List.of(new ReducePlacement.Choice(0, false)), placement.assign(List.of(NM2), pending(1), MAPS_DONE),
+        "no run to expect an end from: the usual delay");
+  }
+
   @Test
   void whileTheMapsRunAReduceWaitsForItsNodeWithoutCountingTheTime() {
     placed();

@@ -16,6 +16,7 @@ import org.apache.hadoop.mapreduce.v2.app.job.event.JobCounterUpdateEvent;
 import org.apache.hadoop.mapreduce.v2.app.rm.preemption.AMPreemptionPolicy;
 import org.apache.hadoop.yarn.api.protocolrecords.AllocateResponse;
 import org.apache.hadoop.yarn.api.records.Container;
+import org.apache.hadoop.yarn.api.records.ContainerStatus;
 import org.apache.hadoop.yarn.api.records.NodeId;
 import org.apache.hadoop.yarn.api.records.NodeReport;
 import org.apache.hadoop.yarn.exceptions.YarnException;
@@ -30,7 +31,8 @@ import org.scache.hadoop.ScacheCounter;
  * reordered before each batch of containers is assigned, so the stock assignment (which gives a reduce
  * container to the first reduce in the queue) hands each container to the reduce placed on its node;
  * and a container no pending reduce should take is returned and asked for again. Nodes the
- * ResourceManager reports unusable are passed on to {@code ReducePlacement}.
+ * ResourceManager reports unusable, and the reduce containers started and ended (when a busy node will
+ * free one), are passed on to {@code ReducePlacement}.
  */
 public class ScacheContainerAllocator extends RMContainerAllocator {
   private final ReducePlacement placement;
@@ -86,6 +88,9 @@ public class ScacheContainerAllocator extends RMContainerAllocator {
   @Override
   protected AllocateResponse makeRemoteRequest() throws YarnException, IOException {
     AllocateResponse response = super.makeRemoteRequest();
+    for (ContainerStatus ended : response.getCompletedContainersStatuses()) {
+      placement.containerEnded(ended.getContainerId());
+    }
     for (NodeReport node : response.getUpdatedNodes()) {
       if (node.getNodeState().isUnusable()) {
         placement.nodeUnusable(node.getNodeId());
@@ -133,6 +138,7 @@ public class ScacheContainerAllocator extends RMContainerAllocator {
       }
       TaskAttemptId attempt = pending.get(choice.pendingIndex()).key();
       reordered.put(attempt, reduces.get(attempt));
+      placement.reduceStarted(reduceContainers.get(c).getId(), reduceContainers.get(c).getNodeId());
       if (choice.onScheduledNode()) {
         onNode++;
       } else {
