@@ -24,9 +24,9 @@ import org.slf4j.LoggerFactory;
  * reading its predicted input remotely would take, or than the placement delay ({@link #waitMillis}):
  * then that reduce takes it and reads its input remotely, so no reduce is ever stuck, and a reduce
  * with little input does not wait for its node at all. A reduce whose node runs an earlier round of the job's
- * reduces counts its wait from when that node is expected to free a container (the earliest of its reduces
- * to start, plus the median run of the job's finished reduces), if that comes sooner than reading its input
- * remotely would take. A reduce placed on a node YARN reports lost or unusable does not wait: it is requested
+ * reduces waits for it when that node is expected to free a container (the earliest of its reduces to start,
+ * plus the median run of the job's finished reduces) sooner than reading its input remotely would take, and
+ * past that moment for as long as the remote read would take. A reduce placed on a node YARN reports lost or unusable does not wait: it is requested
  * without locality and takes the first container it is offered. Without a placement (the master gave
  * no answer) reduces run wherever YARN puts them.
  *
@@ -143,8 +143,7 @@ public final class ReducePlacement {
       }
       for (int i = 0; i < pending.size(); i++) {
         Pending<K> p = pending.get(i);
-        if (!taken[i] && (now - waitStart(p, now) >= waitMillis(p.reduceId())
-            || scheduledWorker(p.reduceId()).isEmpty())) {
+        if (!taken[i] && waitedEnough(p, now)) {
           taken[i] = true;
           choices.set(c, new Choice(i, false));
           elsewhere.incrementAndGet();
@@ -160,21 +159,24 @@ public final class ReducePlacement {
   }
 
   /**
-   * Where reduce {@code p}'s wait for its node counts from: from the end of the maps or its request, or,
-   * when its node runs the job's earlier reduces and is expected to free a container sooner than its input
-   * would take to read remotely, from that moment (it may lie ahead: then the reduce waits).
+   * Whether reduce {@code p} has waited long enough for its node to take a container elsewhere: for
+   * {@link #waitMillis} since the end of the maps or its request; or, when its node runs the job's
+   * earlier reduces and should free a container sooner than the reduce's input would take to read
+   * remotely, until that moment and then as long as the remote read would take (waiting any longer would
+   * cost more than the read).
    */
-  private long waitStart(Pending<?> p, long now) {
+  private boolean waitedEnough(Pending<?> p, long now) {
     long since = waitingSince.get(p.key());
     Optional<WorkerInfo> worker = scheduledWorker(p.reduceId());
     if (worker.isEmpty()) {
-      return since;
+      return true;
     }
+    long remoteRead = remoteReadMillis(p.reduceId());
     OptionalLong freeAt = running.expectedFreeAt(worker.get());
-    if (freeAt.isPresent() && freeAt.getAsLong() - now < remoteReadMillis(p.reduceId())) {
-      return Math.max(since, freeAt.getAsLong());
+    if (freeAt.isPresent() && freeAt.getAsLong() - now < remoteRead) {
+      return now - Math.max(since, freeAt.getAsLong()) >= remoteRead;
     }
-    return since;
+    return now - since >= waitMillis(p.reduceId());
   }
 
   /**
