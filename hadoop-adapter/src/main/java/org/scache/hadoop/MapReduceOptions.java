@@ -50,8 +50,8 @@ public final class MapReduceOptions {
           + "(5 to 10 times the GC time of a task on Hadoop's shuffle). Empty adds nothing.");
   public static final ConfigEntry<Duration> PLACEMENT_DELAY = OPTIONS.duration("scache.hadoop.placement.delay", "10s",
       "How long a reduce waits for a container on the node the pre-schedule placed it on; after that it takes a "
-          + "container on any node and reads its input remotely. The wait counts from the end of the maps. A reduce whose "
-          + "node runs an earlier round of the job's reduces and should free a container sooner than the reduce's "
+          + "container on any node and reads its input remotely. The wait counts from the end of the maps. A reduce "
+          + "whose node runs an earlier round of the job's reduces and should free a container sooner than the reduce's "
           + "remote read would take waits for that container instead, and past its expected time as long as the "
           + "remote read would take.");
   public static final ConfigEntry<Long> PLACEMENT_REMOTE_READ_RATE = OPTIONS.bytes(

@@ -25,10 +25,10 @@ import org.slf4j.LoggerFactory;
  * then that reduce takes it and reads its input remotely, so no reduce is ever stuck, and a reduce
  * with little input does not wait for its node at all. A reduce whose node runs an earlier round of the job's
  * reduces waits for it when that node is expected to free a container (the earliest of its reduces to start,
- * plus the median run of the job's finished reduces) sooner than reading its input remotely would take, and
- * past that moment for as long as the remote read would take. A reduce placed on a node YARN reports lost or unusable does not wait: it is requested
- * without locality and takes the first container it is offered. Without a placement (the master gave
- * no answer) reduces run wherever YARN puts them.
+ * plus the median run of the job's finished reduces, or the moment one ended there) sooner than reading its
+ * input remotely would take, and past that moment for as long as the remote read would take. A reduce placed on a node YARN reports lost
+ * or unusable does not wait: it is requested without locality and takes the first container it is offered.
+ * Without a placement (the master gave no answer) reduces run wherever YARN puts them.
  *
  * <p>Called from the container allocator's thread; the counts are read by anyone.
  */
@@ -161,9 +161,9 @@ public final class ReducePlacement {
   /**
    * Whether reduce {@code p} has waited long enough for its node to take a container elsewhere: for
    * {@link #waitMillis} since the end of the maps or its request; or, when its node runs the job's
-   * earlier reduces and should free a container sooner than the reduce's input would take to read
-   * remotely, until that moment and then as long as the remote read would take (waiting any longer would
-   * cost more than the read).
+   * earlier reduces and frees a container after the reduce began to wait (or freed one since) sooner than
+   * the reduce's input would take to read remotely, until that moment and then as long as the remote read
+   * would take (waiting any longer would cost more than the read).
    */
   private boolean waitedEnough(Pending<?> p, long now) {
     long since = waitingSince.get(p.key());
@@ -173,8 +173,8 @@ public final class ReducePlacement {
     }
     long remoteRead = remoteReadMillis(p.reduceId());
     OptionalLong freeAt = running.expectedFreeAt(worker.get());
-    if (freeAt.isPresent() && freeAt.getAsLong() - now < remoteRead) {
-      return now - Math.max(since, freeAt.getAsLong()) >= remoteRead;
+    if (freeAt.isPresent() && freeAt.getAsLong() > since && freeAt.getAsLong() - now < remoteRead) {
+      return now - freeAt.getAsLong() >= remoteRead;
     }
     return now - since >= waitMillis(p.reduceId());
   }

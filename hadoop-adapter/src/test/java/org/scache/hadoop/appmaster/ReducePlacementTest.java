@@ -134,6 +134,24 @@ class ReducePlacementTest {
   }
 
   @Test
+  void aReduceWhoseNodeJustFreedAContainer_waitsForIt_thoughTheNodeRunsNoneOfTheJobsReducesAnyMore() {
+    placedOnTwoNodes(50_000_000, 12_000_000, 50_000_000);
+    placement.assign(List.of(NM1, NM2), pending(0, 1, 2), MAPS_DONE);
+    placement.reduceStarted("c0", NM1);
+    placement.reduceStarted("c2", NM2);
+    clock.advance(Duration.ofSeconds(20));
+    // both end in one heartbeat, whose containers on NM2 come before the one NM1 just freed
+    placement.containerEnded("c0");
+    placement.containerEnded("c2");
+
+    assertEquals(List.of(ReducePlacement.Choice.RETURN), placement.assign(List.of(NM2), pending(1), MAPS_DONE));
+    clock.advance(Duration.ofMillis(11_999));
+    assertEquals(List.of(ReducePlacement.Choice.RETURN), placement.assign(List.of(NM2), pending(1), MAPS_DONE));
+    clock.advance(Duration.ofMillis(1));
+    assertEquals(List.of(new ReducePlacement.Choice(0, false)), placement.assign(List.of(NM2), pending(1), MAPS_DONE));
+  }
+
+  @Test
   void aReduceDoesNotWaitForABusyNodeExpectedToFreeLaterThanItsRemoteReadTakes() {
     placedOnTwoNodes(50_000_000, 2_500_000, 50_000_000);
     placement.assign(List.of(NM2), pending(1, 2), MAPS_DONE);
