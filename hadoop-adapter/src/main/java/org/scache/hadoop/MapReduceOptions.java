@@ -51,9 +51,9 @@ public final class MapReduceOptions {
   public static final ConfigEntry<Duration> PLACEMENT_DELAY = OPTIONS.duration("scache.hadoop.placement.delay", "10s",
       "How long a reduce waits for a container on the node the pre-schedule placed it on; after that it takes a "
           + "container on any node and reads its input remotely. The wait counts from the end of the maps. A reduce "
-          + "whose node runs an earlier round of the job's reduces and should free a container sooner than the reduce's "
-          + "remote read would take waits for that container instead, and past its expected time as long as the "
-          + "remote read would take.");
+          + "whose node runs an earlier round of the job's reduces also waits while that node frees a container "
+          + "(one of its reduces should end, or has just ended) within the time the reduce's remote read would take, "
+          + "before or after now.");
   public static final ConfigEntry<Long> PLACEMENT_REMOTE_READ_RATE = OPTIONS.bytes(
       "scache.hadoop.placement.remote.read.rate", "100m", "Bytes per second a reduce is taken to read from another "
           + "node's worker. A reduce waits for a container on its placed node no longer than its input, as the master "

@@ -6,7 +6,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.yarn.api.records.NodeId;
@@ -24,9 +23,9 @@ import org.slf4j.LoggerFactory;
  * reading its predicted input remotely would take, or than the placement delay ({@link #waitMillis}):
  * then that reduce takes it and reads its input remotely, so no reduce is ever stuck, and a reduce
  * with little input does not wait for its node at all. A reduce whose node runs an earlier round of the job's
- * reduces waits for it when that node is expected to free a container (the earliest of its reduces to start,
- * plus the median run of the job's finished reduces, or the moment one ended there) sooner than reading its
- * input remotely would take, and past that moment for as long as the remote read would take. A reduce placed on a node YARN reports lost
+ * reduces also waits while that node frees a container within the time reading its input remotely would
+ * take, before or after now: when one of its reduces should end (its start plus the median run of the job's
+ * finished reduces) or has just ended. A reduce placed on a node YARN reports lost
  * or unusable does not wait: it is requested without locality and takes the first container it is offered.
  * Without a placement (the master gave no answer) reduces run wherever YARN puts them.
  *
@@ -160,21 +159,19 @@ public final class ReducePlacement {
 
   /**
    * Whether reduce {@code p} has waited long enough for its node to take a container elsewhere: for
-   * {@link #waitMillis} since the end of the maps or its request; or, when its node runs the job's
-   * earlier reduces and frees a container after the reduce began to wait (or freed one since) sooner than
-   * the reduce's input would take to read remotely, until that moment and then as long as the remote read
-   * would take (waiting any longer would cost more than the read).
+   * {@link #waitMillis} since the end of the maps or its request, unless its node frees a container
+   * (a running reduce of the job there should end, or one has just ended) after the reduce began to wait
+   * and within its remote read's time of now: waiting for that container costs less than the read.
    */
   private boolean waitedEnough(Pending<?> p, long now) {
-    long since = waitingSince.get(p.key());
     Optional<WorkerInfo> worker = scheduledWorker(p.reduceId());
     if (worker.isEmpty()) {
       return true;
     }
+    long since = waitingSince.get(p.key());
     long remoteRead = remoteReadMillis(p.reduceId());
-    OptionalLong freeAt = running.expectedFreeAt(worker.get());
-    if (freeAt.isPresent() && freeAt.getAsLong() > since && freeAt.getAsLong() - now < remoteRead) {
-      return now - freeAt.getAsLong() >= remoteRead;
+    if (running.freeTimes(worker.get()).anyMatch(f -> f > since && Math.abs(f - now) < remoteRead)) {
+      return false;
     }
     return now - since >= waitMillis(p.reduceId());
   }

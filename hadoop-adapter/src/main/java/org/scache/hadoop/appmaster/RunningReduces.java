@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
+import java.util.stream.LongStream;
 import org.scache.common.WorkerInfo;
 
 /**
@@ -37,23 +37,21 @@ final class RunningReduces {
   }
 
   /**
-   * When {@code worker}'s node frees a container: the later of when one of the job's reduces last ended
-   * there (the container YARN is about to hand out again) and when its earliest running reduce should end
-   * (its start plus the median run of the job's finished reduces). Empty when no reduce of the job has
-   * ended on that node and it runs none, or none has finished anywhere (nothing to expect from).
+   * The moments {@code worker}'s node frees, or freed, a container of the job: when each of its running
+   * reduces should end (its start plus the median run of the job's finished reduces) and when one of the
+   * job's reduces last ended there (a container YARN is about to hand out again). None before any reduce
+   * of the job has finished (nothing to expect from).
    */
-  OptionalLong expectedFreeAt(WorkerInfo worker) {
+  LongStream freeTimes(WorkerInfo worker) {
     if (finishedRunMillis.isEmpty()) {
-      return OptionalLong.empty();
+      return LongStream.empty();
     }
-    long freeAt = lastEndedAt.getOrDefault(worker, Long.MIN_VALUE);
-    OptionalLong earliest = running.values().stream().filter(r -> r.worker().equals(worker))
-        .mapToLong(Run::startedAt).min();
-    if (earliest.isPresent()) {
-      List<Long> sorted = new ArrayList<>(finishedRunMillis);
-      sorted.sort(null);
-      freeAt = Math.max(freeAt, earliest.getAsLong() + sorted.get(sorted.size() / 2));
-    }
-    return freeAt == Long.MIN_VALUE ? OptionalLong.empty() : OptionalLong.of(freeAt);
+    List<Long> sorted = new ArrayList<>(finishedRunMillis);
+    sorted.sort(null);
+    long medianRun = sorted.get(sorted.size() / 2);
+    LongStream ends = running.values().stream().filter(r -> r.worker().equals(worker))
+        .mapToLong(r -> r.startedAt() + medianRun);
+    Long ended = lastEndedAt.get(worker);
+    return ended == null ? ends : LongStream.concat(ends, LongStream.of(ended));
   }
 }

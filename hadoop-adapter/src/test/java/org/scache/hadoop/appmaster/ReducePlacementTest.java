@@ -152,6 +152,24 @@ class ReducePlacementTest {
   }
 
   @Test
+  void aReduceWaitsForTheNextOfItsNodesReducesToEnd_whenTheEarliestIsOverdue() {
+    placedOnTwoNodes(50_000_000, 12_000_000, 50_000_000);
+    placement.assign(List.of(NM1, NM2), pending(0, 1, 2), MAPS_DONE);
+    placement.reduceStarted("c0", NM1);
+    placement.reduceStarted("c2", NM2);
+    clock.advance(Duration.ofSeconds(20));
+    placement.containerEnded("c2");
+    placement.reduceStarted("c3", NM1);
+
+    // c0 should have ended at 20 s and still runs; c3 should end at 40 s
+    clock.advance(Duration.ofSeconds(13));
+    assertEquals(List.of(ReducePlacement.Choice.RETURN), placement.assign(List.of(NM2), pending(1), MAPS_DONE));
+    clock.advance(Duration.ofSeconds(19));
+    assertEquals(List.of(new ReducePlacement.Choice(0, false)), placement.assign(List.of(NM2), pending(1), MAPS_DONE),
+        "c3 is as late as the remote read would take");
+  }
+
+  @Test
   void aReduceDoesNotWaitForABusyNodeExpectedToFreeLaterThanItsRemoteReadTakes() {
     placedOnTwoNodes(50_000_000, 2_500_000, 50_000_000);
     placement.assign(List.of(NM2), pending(1, 2), MAPS_DONE);
