@@ -113,6 +113,18 @@ class ReducePlacementTest {
     nodes.recordServiceMetadata(NM2, Map.of("scache", NodeWorkerAddress.encode(W2.address())));
   }
 
+  /**
+   * Reduce 0 runs on NM1 and reduce 2 on NM2 since t = 0, while reduce 1 (12 MB, placed on W1, 12 s to read
+   * remotely) waits; now t = 20 s.
+   */
+  private void reduces0And2Running20SecondsWhileReduce1Waits() {
+    placedOnTwoNodes(50_000_000, 12_000_000, 50_000_000);
+    placement.assign(List.of(NM1, NM2), pending(0, 1, 2), MAPS_DONE);
+    placement.reduceStarted("c0", NM1);
+    placement.reduceStarted("c2", NM2);
+    clock.advance(Duration.ofSeconds(20));
+  }
+
   @Test
   void aReduceWhoseNodeRunsAnEarlierRound_waitsUntilThatNodeIsExpectedToFreeAContainer_thenAsLongAsItsRemoteRead() {
     placedOnTwoNodes(50_000_000, 12_000_000, 50_000_000);
@@ -135,11 +147,7 @@ class ReducePlacementTest {
 
   @Test
   void aReduceWhoseNodeJustFreedAContainer_waitsForIt_thoughTheNodeRunsNoneOfTheJobsReducesAnyMore() {
-    placedOnTwoNodes(50_000_000, 12_000_000, 50_000_000);
-    placement.assign(List.of(NM1, NM2), pending(0, 1, 2), MAPS_DONE);
-    placement.reduceStarted("c0", NM1);
-    placement.reduceStarted("c2", NM2);
-    clock.advance(Duration.ofSeconds(20));
+    reduces0And2Running20SecondsWhileReduce1Waits();
     // both end in one heartbeat, whose containers on NM2 come before the one NM1 just freed
     placement.containerEnded("c0");
     placement.containerEnded("c2");
@@ -153,11 +161,7 @@ class ReducePlacementTest {
 
   @Test
   void aReduceWaitsForTheNextOfItsNodesReducesToEnd_whenTheEarliestIsOverdue() {
-    placedOnTwoNodes(50_000_000, 12_000_000, 50_000_000);
-    placement.assign(List.of(NM1, NM2), pending(0, 1, 2), MAPS_DONE);
-    placement.reduceStarted("c0", NM1);
-    placement.reduceStarted("c2", NM2);
-    clock.advance(Duration.ofSeconds(20));
+    reduces0And2Running20SecondsWhileReduce1Waits();
     placement.containerEnded("c2");
     placement.reduceStarted("c3", NM1);
 
