@@ -14,6 +14,8 @@ import org.scache.bench.chart.LinkRateChart;
 import org.scache.bench.chart.RatioByLinkChart;
 import org.scache.bench.netns.Directories;
 import org.scache.bench.netns.LinkSampler;
+import org.scache.bench.netns.ProcessCpuSampler;
+import org.scache.bench.netns.StageCpu;
 import org.scache.hadoop.bench.netns.ClassPaths;
 import org.scache.hadoop.bench.netns.NetnsCluster;
 
@@ -112,18 +114,23 @@ public final class NetnsBenchmark {
             client.addAll(List.of("--remote-rate", Long.toString(mbit * 1_000_000L / 8)));
           }
           List<LinkSampler.Sample> samples;
-          int code;
-          try (LinkSampler sampler = cluster.sampleLinks(250)) {
-            code = cluster.runClient("terasort-" + link, TerasortBenchmark.class.getName(), client,
+          List<NetworkPhases> runs;
+          List<StageCpu> cpu;
+          try (LinkSampler sampler = cluster.sampleLinks(250); ProcessCpuSampler cpuSampler =
+              new ProcessCpuSampler(ROLES, 500)) {
+            int code = cluster.runClient("terasort-" + link, TerasortBenchmark.class.getName(), client,
                 Duration.ofHours(3), line -> console.detail("  " + line));
+            if (code != 0) {
+              throw new IllegalStateException("the TeraSort client failed (exit " + code + "); see " + linkResults);
+            }
             samples = sampler.samples();
+            runs = NetworkPhases.of(linkResults.resolve("runs.csv"), samples, cluster.nodeNames());
+            cpu = runs.stream().map(r -> StageCpu.of(cpuSampler, r.shuffle().name(), r.submit(), r.lastMapFinish(),
+                r.finish())).toList();
           }
-          if (code != 0) {
-            throw new IllegalStateException("the TeraSort client failed (exit " + code + "); see " + linkResults);
-          }
-          List<NetworkPhases> runs = NetworkPhases.of(linkResults.resolve("runs.csv"), samples, cluster.nodeNames());
           Files.writeString(linkResults.resolve("network.csv"), NetworkPhases.csv(runs), StandardCharsets.UTF_8);
           Files.writeString(linkResults.resolve("link-samples.csv"), samplesCsv(samples), StandardCharsets.UTF_8);
+          Files.writeString(linkResults.resolve("cpu.csv"), cpuCsv(runs, cpu), StandardCharsets.UTF_8);
           Path chart = results.resolve("network-" + link + ".png");
           LinkRateChart.write(chart, "TeraSort of " + ByteSize.format(largest) + ", node links " + link,
               NetworkPhases.lastPair(runs, largest), samples);
@@ -133,7 +140,7 @@ public final class NetnsBenchmark {
           Files.writeString(linkResults.resolve("frq.txt"), frq, StandardCharsets.UTF_8);
           summary.append("links ").append(link).append(":\n")
               .append(Files.readString(linkResults.resolve("summary.txt"), StandardCharsets.UTF_8))
-              .append(NetworkPhases.format(runs)).append(frq).append('\n');
+              .append(NetworkPhases.format(runs)).append(cpuTable(runs, cpu)).append(frq).append('\n');
           console.detail("network chart: " + chart);
           console.phase("links " + link + ": stopping the cluster");
         }
@@ -155,6 +162,61 @@ public final class NetnsBenchmark {
       }
       return 1;
     }
+  }
+
+  /** The processes whose CPU the benchmark reports: tasks, application masters, daemons, by main class. */
+  static final ProcessCpuSampler.Roles ROLES = new ProcessCpuSampler.Roles() {
+    @Override
+    public String of(String commandLine) {
+      if (commandLine.contains("org.apache.hadoop.mapred.YarnChild")) {
+        return commandLine.matches(".*attempt_\\d+_\\d+_m_.*") ? "map tasks" : "reduce tasks";
+      }
+      if (commandLine.contains("MRAppMaster") || commandLine.contains("ScacheAppMaster")) {
+        return "application masters";
+      }
+      if (commandLine.contains("org.apache.hadoop.yarn.server.nodemanager.NodeManager")) {
+        return "NodeManagers";
+      }
+      if (commandLine.contains("org.scache.master.MasterMain")) {
+        return "SCache master";
+      }
+      if (commandLine.contains(TerasortBenchmark.class.getName())) {
+        return "job client";
+      }
+      return commandLine.contains("org.apache.hadoop.") ? "other Hadoop daemons" : null;
+    }
+
+    @Override
+    public String ofThread(String processRole, String threadName) {
+      // the SCache worker runs inside the NodeManager, as its auxiliary service
+      return processRole.equals("NodeManagers") && threadName.startsWith("scache-") ? "SCache workers (in NMs)"
+          : processRole;
+    }
+  };
+
+  /** Per size, the CPU each kind of process used in the map and in the reduce stage, medians per shuffle. */
+  private static String cpuTable(List<NetworkPhases> runs, List<StageCpu> cpu) {
+    StringBuilder sb = new StringBuilder();
+    for (long size : runs.stream().map(NetworkPhases::size).distinct().sorted().toList()) {
+      List<StageCpu> of = new ArrayList<>();
+      for (int i = 0; i < runs.size(); i++) {
+        if (runs.get(i).size() == size) {
+          of.add(cpu.get(i));
+        }
+      }
+      sb.append("CPU by process, ").append(ByteSize.format(size)).append(", medians:\n")
+          .append(StageCpu.table("  ", List.of(Shuffle.HADOOP.name(), Shuffle.SCACHE.name()), of));
+    }
+    return sb.toString();
+  }
+
+  private static String cpuCsv(List<NetworkPhases> runs, List<StageCpu> cpu) {
+    StringBuilder sb = new StringBuilder("size_bytes,repetition,shuffle,stage,process,part,cpu_s\n");
+    for (int i = 0; i < runs.size(); i++) {
+      NetworkPhases r = runs.get(i);
+      sb.append(cpu.get(i).csv(r.size() + "," + r.repetition() + "," + r.shuffle()));
+    }
+    return sb.toString();
   }
 
   private static String samplesCsv(List<LinkSampler.Sample> samples) {

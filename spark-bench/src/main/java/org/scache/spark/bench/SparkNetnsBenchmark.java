@@ -19,6 +19,8 @@ import org.scache.bench.chart.LinkRateChart;
 import org.scache.bench.chart.RatioByLinkChart;
 import org.scache.bench.netns.Directories;
 import org.scache.bench.netns.LinkSampler;
+import org.scache.bench.netns.ProcessCpuSampler;
+import org.scache.bench.netns.StageCpu;
 
 /**
  * Spark's sort shuffle against SCache on the namespaced Spark cluster: each program runs as its own
@@ -46,11 +48,29 @@ public final class SparkNetnsBenchmark {
   private final Path results;
   private final List<Row> rows = new ArrayList<>();
 
+  /** The processes whose CPU the benchmark reports, by their main class. */
+  static final ProcessCpuSampler.Roles ROLES = commandLine -> {
+    if (commandLine.contains("org.scache.worker.WorkerMain")) {
+      return "SCache workers";
+    }
+    if (commandLine.contains("org.scache.master.MasterMain")) {
+      return "SCache master";
+    }
+    if (commandLine.contains("CoarseGrainedExecutorBackend")) {
+      return "executors";
+    }
+    if (commandLine.contains(SparkBenchDriver.class.getName())) {
+      return "driver";
+    }
+    return commandLine.contains("org.apache.spark.deploy.") ? "Spark's master and workers" : null;
+  };
+
   /**
-   * One run with the link rate it ran at, the file its figures are in, and the bytes the nodes sent during
-   * and after its map stage.
+   * One run with the link rate it ran at, the file its figures are in, the bytes the nodes sent during
+   * and after its map stage, and the CPU each kind of process used in the map and in the reduce stage.
    */
-  record Row(int mbit, int repetition, Path figures, RunFigures run, long sentDuringMaps, long sentAfterMaps) {
+  record Row(int mbit, int repetition, Path figures, RunFigures run, long sentDuringMaps, long sentAfterMaps,
+      StageCpu cpu) {
     double shareDuringMaps() {
       long total = sentDuringMaps + sentAfterMaps;
       return total == 0 ? Double.NaN : (double) sentDuringMaps / total;
@@ -102,7 +122,7 @@ public final class SparkNetnsBenchmark {
     int repetitions = Integer.parseInt(options.get("repetitions"));
     Map<String, String> expected = new HashMap<>();
     int mismatches = 0;
-    try (LinkSampler sampler = cluster.sampleLinks(250)) {
+    try (LinkSampler sampler = cluster.sampleLinks(250); ProcessCpuSampler cpu = new ProcessCpuSampler(ROLES, 500)) {
       mismatches += warmUp(Integer.parseInt(options.get("warmup")), Math.min(size, WARMUP_MAX_BYTES));
       for (String programName : options.get("programs").split(",")) {
         BenchJobs.Program program = BenchJobs.Program.parse(programName);
@@ -123,7 +143,8 @@ public final class SparkNetnsBenchmark {
               List<LinkSampler.Sample> samples = sampler.samples();
               Row row = new Row(mbit, rep, figures, run,
                   LinkSampler.sentBetween(samples, cluster.nodeNames(), run.mapStart(), run.mapEnd()),
-                  LinkSampler.sentBetween(samples, cluster.nodeNames(), run.mapEnd(), run.jobEnd()));
+                  LinkSampler.sentBetween(samples, cluster.nodeNames(), run.mapEnd(), run.jobEnd()),
+                  StageCpu.of(cpu, shuffle, run.jobStart(), run.mapEnd(), run.jobEnd()));
               rows.add(row);
               String first = expected.putIfAbsent(program.label(), run.output());
               if (first != null && !first.equals(run.output())) {
@@ -139,6 +160,7 @@ public final class SparkNetnsBenchmark {
       charts(sampler.samples());
     }
     Files.writeString(results.resolve("runs.csv"), csv(), StandardCharsets.UTF_8);
+    Files.writeString(results.resolve("cpu.csv"), cpuCsv(), StandardCharsets.UTF_8);
     String summary = summary() + (mismatches == 0 ? "every run's output equals the sort shuffle's\n"
         : mismatches + " runs' output DIFFERS from the sort shuffle's\n");
     Files.writeString(results.resolve("summary.txt"), summary, StandardCharsets.UTF_8);
@@ -294,6 +316,25 @@ public final class SparkNetnsBenchmark {
           Stats.ratio(c[3], s[3]), Stats.ratio(c[4], s[4]), "", "", Stats.ratio(c[7], s[7]),
           Stats.ratio(c[8], s[8])));
     });
+    sb.append(cpuSummary(groups));
+    return sb.toString();
+  }
+
+  /** Per program and link rate, the CPU each kind of process used in each stage on each shuffle. */
+  private static String cpuSummary(Map<String, List<Row>> groups) {
+    StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%nCPU by process, medians%n"));
+    groups.forEach((key, list) -> {
+      Row any = list.get(0);
+      sb.append(any.run.program()).append(", links ").append(any.mbit == 0 ? "unshaped" : any.mbit + " Mbit/s")
+          .append(":\n").append(StageCpu.table("  ", SHUFFLES, list.stream().map(Row::cpu).toList()));
+    });
+    return sb.toString();
+  }
+
+  private String cpuCsv() {
+    StringBuilder sb = new StringBuilder("program,link_mbit,repetition,shuffle,stage,process,part,cpu_s\n");
+    rows.forEach(r -> sb.append(r.cpu.csv(String.join(",", r.run.program(), Integer.toString(r.mbit),
+        Integer.toString(r.repetition), r.run.shuffle()))));
     return sb.toString();
   }
 
