@@ -79,7 +79,7 @@ public final class ProcessCpuSampler implements AutoCloseable {
     this(roles, periodMs, Path.of("/proc"), System::currentTimeMillis);
   }
 
-  /** Samples {@code proc} (a {@code /proc}) with {@code clock}'s times; no sampling thread when {@code periodMs} is 0. */
+  /** Samples {@code proc} (a {@code /proc}) at {@code clock}'s times; no sampling thread when {@code periodMs} is 0. */
   ProcessCpuSampler(Roles roles, long periodMs, Path proc, LongSupplier clock) {
     this.roles = roles;
     this.periodMs = periodMs;

@@ -99,7 +99,7 @@ class ProcessCpuSamplerTest {
   }
 
   private void thread(int pid, int tid, String name, long utime, long stime) throws IOException {
-    Path dir = Files.createDirectories(proc.resolve(Integer.toString(pid)).resolve("task").resolve(Integer.toString(tid)));
+    Path dir = Files.createDirectories(proc.resolve(pid + "/task/" + tid));
     // fields after the name: state ppid pgrp session tty_nr tpgid flags minflt cminflt majflt cmajflt utime stime ...
     Files.writeString(dir.resolve("stat"), tid + " (" + name + ") S 1 1 1 0 -1 4194560 10 0 0 0 " + utime + " "
         + stime + " 0 0 20 0 1 0 100 0 0\n");

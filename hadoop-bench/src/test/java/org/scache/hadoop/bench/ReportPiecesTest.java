@@ -2,6 +2,7 @@ package org.scache.hadoop.bench;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -10,12 +11,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import javax.imageio.ImageIO;
 import org.apache.hadoop.mapreduce.JobID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.scache.bench.ByteSize;
 import org.scache.bench.Stats;
+import org.scache.bench.netns.ProcessCpuSampler;
+import org.scache.bench.netns.StageCpu;
 
 /** The pieces of the demo's and the benchmark's reports, on made-up jobs (no cluster). */
 class ReportPiecesTest {
@@ -132,5 +136,36 @@ class ReportPiecesTest {
     CpuUse cpu = new CpuUse(20_000, 8_000, 40_000);
     assertEquals(12.0, cpu.outsideTasksSeconds(), 1e-9);
     assertTrue(Double.isNaN(CpuUse.ofTasks(20_000, 8_000).outsideTasksSeconds()), "the machine's CPU not known");
+  }
+
+  @Test
+  void cpuRoles_tellMapFromReduceTasksAndTheWorkerFromItsNodeManager() {
+    ProcessCpuSampler.Roles roles = NetnsBenchmark.ROLES;
+    String child = "java -Xmx400m -cp a:b org.apache.hadoop.mapred.YarnChild 10.0.0.2 41234 ";
+    assertEquals("map tasks", roles.of(child + "attempt_1795765469003_0002_m_000003_0 3"));
+    assertEquals("reduce tasks", roles.of(child + "attempt_1795765469003_0002_r_000011_0 40"));
+    assertEquals("application masters", roles.of("java -cp x org.scache.hadoop.appmaster.ScacheAppMaster"));
+    String nodeManager = roles.of("java -cp x org.apache.hadoop.yarn.server.nodemanager.NodeManager");
+    assertEquals("NodeManagers", nodeManager);
+    assertEquals("SCache workers (in NMs)", roles.ofThread(nodeManager, "scache-worker-io-1"));
+    assertEquals("NodeManagers", roles.ofThread(nodeManager, "ShuffleHandler Netty Worker #1"));
+    assertNull(roles.of("java -cp /root/.m2/repository/org/apache/hadoop/x.jar org.codehaus.plexus.Launcher"));
+  }
+
+  @Test
+  void stageCpu_tablesEachProcessesMediansWithItsJitShare() {
+    ProcessCpuSampler.Use mapWork = new ProcessCpuSampler.Use("map tasks", ProcessCpuSampler.Part.WORK);
+    ProcessCpuSampler.Use mapJit = new ProcessCpuSampler.Use("map tasks", ProcessCpuSampler.Part.JIT);
+    List<StageCpu> runs = List.of(
+        new StageCpu("HADOOP", Map.of(mapWork, 100.0, mapJit, 50.0), Map.of()),
+        new StageCpu("HADOOP", Map.of(mapWork, 120.0, mapJit, 70.0), Map.of()),
+        new StageCpu("SCACHE", Map.of(mapWork, 90.0, mapJit, 40.0), Map.of()));
+    String table = StageCpu.table("  ", List.of("HADOOP", "SCACHE"), runs);
+    String line = table.lines().filter(l -> l.contains("map tasks")).findFirst().orElseThrow();
+    String number = "\\s+%s \\(%s\\)";
+    String expected = "\\s+map tasks" + number.formatted("170\\.0", "60\\.0") + number.formatted("130\\.0", "40\\.0")
+        + number.formatted("0\\.0", "0\\.0").repeat(2) + "\\s*";
+    assertTrue(line.matches(expected), table);
+    assertTrue(runs.get(2).csv("x").contains("x,map,map tasks,jit,40.00"), runs.get(2).csv("x"));
   }
 }
