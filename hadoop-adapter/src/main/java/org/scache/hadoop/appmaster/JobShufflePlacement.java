@@ -12,6 +12,7 @@ import org.apache.hadoop.mapreduce.TypeConverter;
 import org.apache.hadoop.mapreduce.split.JobSplit.TaskSplitMetaInfo;
 import org.apache.hadoop.mapreduce.split.SplitMetaInfoReader;
 import org.apache.hadoop.mapreduce.v2.app.job.Job;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.scache.client.ScacheClient;
 import org.scache.client.ShuffleHints;
 import org.scache.common.Clock;
@@ -57,7 +58,9 @@ final class JobShufflePlacement implements AutoCloseable {
     this.client = ScacheClient.create(quick, appId, secret);
     this.watcher = new ScheduleWatcher(client, TaskScacheClient.SHUFFLE_ID, clock,
         scache.get(MapReduceOptions.PLACEMENT_SCHEDULE_WAIT));
-    this.nodeWorkers = new NodeWorkers(scache.get(YarnOptions.AUX_SERVICE_NAME));
+    this.nodeWorkers = new NodeWorkers(scache.get(YarnOptions.AUX_SERVICE_NAME),
+        conf.getBoolean(YarnConfiguration.RM_SCHEDULER_INCLUDE_PORT_IN_NODE_NAME,
+            YarnConfiguration.DEFAULT_RM_SCHEDULER_USE_PORT_FOR_NODE_NAME));
     nodeWorkers.recordOwnNode(System.getenv());
     this.placement = new ReducePlacement(watcher, nodeWorkers, clock,
         scache.get(MapReduceOptions.PLACEMENT_DELAY).toMillis(),

@@ -20,15 +20,22 @@ import org.scache.yarn.NodeWorkerAddress;
  * of the job is started on it (see {@link ServiceMetadataRecordingLauncher}). A NodeManager no container
  * of the job has started on yet is told by elimination: when it is the only such NodeManager of its host
  * the job has been offered, and exactly one worker of that host is not yet matched to a NodeManager, that
- * worker is its. Thread-safe.
+ * worker is its.
+ *
+ * <p>Container requests name a node as the ResourceManager's scheduler does: by host, or, where it is set to
+ * tell NodeManagers apart by port too ({@code yarn.scheduler.include-port-in-node-name}, for NodeManagers
+ * sharing a host), by host and port once the NodeManager is known. Thread-safe.
  */
 public final class NodeWorkers {
   private final String serviceName;
+  private final boolean nodeNamesIncludePort;
   private final Map<NodeId, String> learned = new ConcurrentHashMap<>();
   private final Set<NodeId> offered = ConcurrentHashMap.newKeySet();
 
-  public NodeWorkers(String serviceName) {
+  /** {@code nodeNamesIncludePort}: the scheduler names a node by host and port (see the class comment). */
+  public NodeWorkers(String serviceName, boolean nodeNamesIncludePort) {
     this.serviceName = serviceName;
+    this.nodeNamesIncludePort = nodeNamesIncludePort;
   }
 
   /** Records the worker address in the metadata NodeManager {@code node} returned on a container start. */
@@ -89,9 +96,13 @@ public final class NodeWorkers {
     return a.getHost().equalsIgnoreCase(b.getHost());
   }
 
-  /** The host to name in a container request for {@code worker}: its NodeManager's, when known. */
-  public String hostOf(WorkerInfo worker) {
-    return learned.entrySet().stream().filter(e -> e.getValue().equals(worker.address())).map(e -> e.getKey().getHost())
+  /**
+   * The node to name in a container request for {@code worker}: its NodeManager's host, or host and port
+   * where the scheduler names nodes so, when the NodeManager is known; the worker's host otherwise.
+   */
+  public String nodeNameOf(WorkerInfo worker) {
+    return learned.entrySet().stream().filter(e -> e.getValue().equals(worker.address()))
+        .map(e -> nodeNamesIncludePort ? e.getKey().getHost() + ":" + e.getKey().getPort() : e.getKey().getHost())
         .findFirst().orElse(worker.host());
   }
 }

@@ -88,9 +88,9 @@ public final class ReducePlacement {
     return false;
   }
 
-  /** The hosts to request a container of {@code reduceId} on: its pre-scheduled node's, if placed. */
+  /** The nodes to request a container of {@code reduceId} on: its pre-scheduled node, if placed. */
   public String[] hostsFor(int reduceId) {
-    return scheduledWorker(reduceId).map(w -> new String[] {nodeWorkers.hostOf(w)}).orElse(new String[0]);
+    return scheduledWorker(reduceId).map(w -> new String[] {nodeWorkers.nodeNameOf(w)}).orElse(new String[0]);
   }
 
   /** Whether containers are matched to reduces; false without a placement. */

@@ -37,7 +37,7 @@ class ReducePlacementTest {
   private final ManualClock clock = new ManualClock();
   private final ScacheClient client = mock(ScacheClient.class);
   private final ScheduleWatcher watcher = new ScheduleWatcher(client, 0, clock, Duration.ofSeconds(5));
-  private final NodeWorkers nodes = new NodeWorkers("scache");
+  private final NodeWorkers nodes = new NodeWorkers("scache", false);
   private final ReducePlacement placement = new ReducePlacement(watcher, nodes, clock, 10_000, 1_000_000,
       30_000);
 
@@ -266,7 +266,7 @@ class ReducePlacementTest {
     WorkerInfo a = new WorkerInfo("a:7000", "host-a", 7000);
     WorkerInfo b = new WorkerInfo("b:7000", "host-b", 7000);
     assertEquals(java.util.Optional.of(b), nodes.workerOn(NodeId.newInstance("host-b", 45454), List.of(a, b)));
-    assertEquals("host-a", nodes.hostOf(a));
+    assertEquals("host-a", nodes.nodeNameOf(a));
   }
 
   @Test
@@ -274,6 +274,15 @@ class ReducePlacementTest {
     placed();
     assertArrayEquals(new String[] {"node"}, placement.hostsFor(2));
     assertArrayEquals(new String[0], placement.hostsFor(7));
+  }
+
+  @Test
+  void whereTheSchedulerNamesNodesByHostAndPortRequestsNameTheNodeManagerItself() {
+    NodeWorkers byPort = new NodeWorkers("scache", true);
+    assertEquals("127.0.0.1", byPort.nodeNameOf(W1), "its NodeManager not known yet");
+    byPort.recordServiceMetadata(NodeId.newInstance("localhost", 4711), Map.of("scache",
+        NodeWorkerAddress.encode(W1.address())));
+    assertEquals("localhost:4711", byPort.nodeNameOf(W1));
   }
 
   @Test

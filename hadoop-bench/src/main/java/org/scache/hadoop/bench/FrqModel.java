@@ -96,10 +96,20 @@ record FrqModel(double inputBytes, double conversionRate, double mapWaves, doubl
   }
 
   double reduceSeconds(Shuffle shuffle) {
-    return reduceWorkSeconds() + k(shuffle) * overlapSeconds(shuffle);
+    return reduceSeconds(shuffle, k(shuffle));
+  }
+
+  /** Eq. 6 with {@code k} in place of the paper's K. */
+  double reduceSeconds(Shuffle shuffle, double k) {
+    return reduceWorkSeconds() + k * overlapSeconds(shuffle);
   }
 
   double jobSeconds(Shuffle shuffle) {
-    return mapSeconds() + reduceSeconds(shuffle);
+    return jobSeconds(shuffle, k(shuffle));
+  }
+
+  /** Eq. 4 with {@code k} in place of the paper's K. */
+  double jobSeconds(Shuffle shuffle, double k) {
+    return mapSeconds() + reduceSeconds(shuffle, k);
   }
 }

@@ -33,9 +33,32 @@ final class FrqReport {
       return run.startSeconds() + model.jobSeconds(shuffle);
     }
 
+    /** What the model says this job would take on {@code shuffle} with {@code k} for K, its measured start included. */
+    double predictedSeconds(Shuffle shuffle, double k) {
+      return run.startSeconds() + model.jobSeconds(shuffle, k);
+    }
+
     /** (predicted − measured) / measured. */
     double error() {
       return (predictedSeconds() - run.jobSeconds()) / run.jobSeconds();
+    }
+
+    /** (predicted − measured) / measured, with {@code k} for K. */
+    double error(double k) {
+      return (predictedSeconds(run.shuffle(), k) - run.jobSeconds()) / run.jobSeconds();
+    }
+
+    /**
+     * The K this job showed: how much of the model's overlap ({@code T_P_shuffle}) its reduce phase waited
+     * beyond the reduces' own work, {@code (measured − start − T_map − D × R / V_reduce) / T_P_shuffle}.
+     */
+    double observedK() {
+      return waitedSeconds() / model.overlapSeconds(run.shuffle());
+    }
+
+    /** How long the job's reduce phase took beyond the reduces' own work: {@code measured − start − T_map − work}. */
+    double waitedSeconds() {
+      return run.jobSeconds() - run.startSeconds() - model.mapSeconds() - model.reduceWorkSeconds();
     }
   }
 

@@ -39,7 +39,9 @@ public final class NetnsBenchmark {
         new Options.Option("links", "none,1000,300", "node link rates in Mbit/s, comma-separated; none: unshaped"),
         new Options.Option("sizes", "256m,1g", "input sizes, comma-separated"),
         new Options.Option("repetitions", "3", "runs of each shuffle per size and link"),
-        new Options.Option("slowstart", "", "reduce slow start of the SCache jobs (default: SCache's)"));
+        new Options.Option("slowstart", "", "reduce slow start of the SCache jobs (default: SCache's)"),
+        new Options.Option("warmup", "256m", "on each fresh cluster, sort this much once on each shuffle before the "
+            + "measured runs, unmeasured (0: none)"));
     int exit;
     try {
       if (!options.parse(args)) {
@@ -50,7 +52,8 @@ public final class NetnsBenchmark {
       for (String l : options.get("links").split(",")) {
         links.add(parseLink(l));
       }
-      exit = run(options.getInt("nodes"), links, sizes, options.getInt("repetitions"), options.get("slowstart"));
+      exit = run(options.getInt("nodes"), links, sizes, options.getInt("repetitions"), options.get("slowstart"),
+          warmupSize(options.get("warmup")));
     } catch (IllegalArgumentException e) {
       System.err.println(e.getMessage());
       exit = 2;
@@ -68,11 +71,17 @@ public final class NetnsBenchmark {
     }
   }
 
+  /** The warm-up's size as the options give it; {@code 0} or {@code none}: no warm-up. */
+  static long warmupSize(String text) {
+    String t = text.trim();
+    return t.equals("0") || t.equals("none") ? 0 : ByteSize.parse(t);
+  }
+
   static String linkName(int mbit) {
     return mbit <= 0 ? "unshaped" : mbit + "mbit";
   }
 
-  static int run(int nodes, List<Integer> links, List<Long> sizes, int repetitions, String slowstart) {
+  static int run(int nodes, List<Integer> links, List<Long> sizes, int repetitions, String slowstart, long warmup) {
     Path module = Path.of("").toAbsolutePath();
     Path results = module.resolve("target").resolve(NAME);
     Console console;
@@ -106,6 +115,9 @@ public final class NetnsBenchmark {
           List<String> client = new ArrayList<>(List.of("--cluster", cluster.runDir().toString(), "--results",
               linkResults.toString(), "--sizes", String.join(",", sizes.stream().map(ByteSize::tag).toList()),
               "--repetitions", Integer.toString(repetitions)));
+          if (warmup > 0) {
+            client.addAll(List.of("--warmup", ByteSize.tag(warmup)));
+          }
           if (!slowstart.isBlank()) {
             client.addAll(List.of("--slowstart", slowstart));
           }

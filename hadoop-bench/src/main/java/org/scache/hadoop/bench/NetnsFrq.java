@@ -79,6 +79,7 @@ final class NetnsFrq {
           + "Hadoop's shuffle %.1f%%, SCache %.1f%% (the paper: within 10%%)%n",
           100 * Stats.median(pairs.stream().map(p -> Math.abs(p.hadoop().error())).toList()),
           100 * Stats.median(pairs.stream().map(p -> Math.abs(p.scache().error())).toList())));
+      sb.append(FrqCalibration.format(pairs));
     }
     return sb.toString();
   }

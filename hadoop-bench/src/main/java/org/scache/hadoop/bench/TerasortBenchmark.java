@@ -27,6 +27,8 @@ public final class TerasortBenchmark {
     Options options = new Options("TeraSort at several sizes, Hadoop's shuffle against SCache, repeated",
         new Options.Option("sizes", "256m,512m,1g", "input sizes, comma-separated"),
         new Options.Option("repetitions", "3", "runs of each shuffle per size"),
+        new Options.Option("warmup", "", "before the measured runs, sort this much once on each shuffle, unmeasured, "
+            + "so that no measured run is the first to load and compile a daemon's code (default: none)"),
         new Options.Option("reduces", "", "reduces per job (default: 2 per NodeManager, more above 64 MiB each)"),
         new Options.Option("nodemanagers", "3", "NodeManagers, each with an SCache worker"),
         new Options.Option("slowstart", "", "reduce slow start of the SCache jobs (default: SCache's, "
@@ -49,7 +51,8 @@ public final class TerasortBenchmark {
       if (repetitions < 1) {
         throw new IllegalArgumentException("--repetitions must be at least 1");
       }
-      exit = run(sizes, repetitions, options.get("reduces"), options.getInt("nodemanagers"), options.get("slowstart"),
+      long warmup = options.get("warmup").isBlank() ? 0 : ByteSize.parse(options.get("warmup"));
+      exit = run(sizes, repetitions, warmup, options.get("reduces"), options.getInt("nodemanagers"), options.get("slowstart"),
           options.get("remote-rate"), settings(options.get("hadoop-conf")), options.get("cluster"),
           options.get("results"));
     } catch (IllegalArgumentException e) {
@@ -75,7 +78,27 @@ public final class TerasortBenchmark {
     return settings;
   }
 
-  private static int run(List<Long> sizes, int repetitions, String reducesOption, int nodeManagersOption,
+  /**
+   * Sorts {@code size} once on each shuffle and forgets the runs: the daemons (NodeManagers, shuffle
+   * handlers, SCache's workers and master) have loaded and compiled their code before the first measured
+   * run, as on a cluster that has run jobs before.
+   */
+  private static void warmUp(SortCluster cluster, TerasortRunner runner, Console console, long size) throws Exception {
+    console.phase(String.format(Locale.ROOT, "warm-up, not measured: TeraSort of %s on each shuffle",
+        ByteSize.format(size)));
+    Path input = cluster.dir().resolve("input-warmup");
+    runner.generate(size, input);
+    int reduces = cluster.reducesFor(size);
+    for (Shuffle shuffle : Shuffle.values()) {
+      Path out = cluster.dir().resolve("sorted-warmup");
+      TerasortRunner.SortRun run = runner.sort(input, out, shuffle, reduces);
+      console.detail(String.format(Locale.ROOT, "%s: %.1f s", shuffle.label(), run.job().jobSeconds()));
+      MiniScacheYarnCluster.deleteRecursively(out);
+    }
+    MiniScacheYarnCluster.deleteRecursively(input);
+  }
+
+  private static int run(List<Long> sizes, int repetitions, long warmup, String reducesOption, int nodeManagersOption,
       String slowstart, String remoteRate, Map<String, String> hadoopConf, String clusterDir, String resultsDir) {
     Path target = Path.of("target").toAbsolutePath();
     Path results = resultsDir.isBlank() ? target.resolve(NAME) : Path.of(resultsDir).toAbsolutePath();
@@ -113,6 +136,9 @@ public final class TerasortBenchmark {
             cluster.workers()));
         TerasortRunner runner = new TerasortRunner(cluster, console, slowstart).withRemoteReadRate(remoteRate)
             .withHadoopJobConf(hadoopConf);
+        if (warmup > 0) {
+          warmUp(cluster, runner, console, warmup);
+        }
         for (long size : sizes) {
           int reduces = reducesOption.isBlank() ? cluster.reducesFor(size) : Integer.parseInt(reducesOption.trim());
           Path input = cluster.dir().resolve("input-" + ByteSize.tag(size));

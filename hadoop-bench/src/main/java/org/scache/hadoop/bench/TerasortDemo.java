@@ -38,7 +38,7 @@ public final class TerasortDemo {
       exit = links.isEmpty()
           ? run(size, options.get("reduces"), options.getInt("nodemanagers"), options.get("slowstart"))
           : NetnsBenchmark.run(options.getInt("nodemanagers"), List.of(NetnsBenchmark.parseLink(links)), List.of(size),
-              1, options.get("slowstart"));
+              1, options.get("slowstart"), 0);
     } catch (IllegalArgumentException e) {
       System.err.println(e.getMessage());
       exit = 2;
