@@ -29,8 +29,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The copy of an SCache input, ordered or unordered: once the events name a final attempt for every
- * physical input, it reads each partition's blocks with one {@code getReduceInput} through the
- * node's worker (which has prefetched them when the task runs where it was placed), reads single
+ * physical input, it reads each partition's blocks with one {@code getReduceInputInPlace} through the
+ * node's worker (which has prefetched them when the task runs where it was placed; each block is read
+ * where it lies in the worker's shared memory and copied once, into the sink), reads single
  * blocks for attempts that became final later, and hands every segment to its {@link SegmentSink}:
  * Tez's own MergeManager for an ordered input, held segments for an unordered one.
  *
@@ -126,10 +127,24 @@ final class ScacheInputShuffle<R> {
         bulkDone = true;
         checkPlacement(client);
         for (int partition : inputs.partitions()) {
-          Map<Long, ByteBuffer> blocks = readPartition(client, partition);
-          for (ConsumerInputs.Source s : inputs.unread()) {
-            if (s.partition() == partition) {
-              copyOne(client, s, blocks.remove(key(s.mapId(), s.attempt())), lost);
+          ReduceInput input = readPartition(client, partition);
+          try {
+            Map<Long, ReduceInput.Block> blocks = new HashMap<>();
+            for (ReduceInput.Block b : input == null ? List.<ReduceInput.Block>of() : input.blocks()) {
+              blocks.put(key(b.blockId().mapId(), b.blockId().attempt()), b);
+            }
+            for (ConsumerInputs.Source s : inputs.unread()) {
+              if (s.partition() == partition) {
+                ReduceInput.Block b = blocks.remove(key(s.mapId(), s.attempt()));
+                copyOne(client, s, b == null ? null : b.data(), lost);
+                if (b != null) {
+                  input.release(b);
+                }
+              }
+            }
+          } finally {
+            if (input != null) {
+              input.release();
             }
           }
         }
@@ -148,19 +163,18 @@ final class ScacheInputShuffle<R> {
     }
   }
 
-  /** Every producer's block of one partition, by (map, attempt); empty when the worker cannot tell. */
-  private Map<Long, ByteBuffer> readPartition(ScacheClient client, int partition) {
+  /**
+   * Every producer's block of one partition, read where the worker holds it (its shared memory) or
+   * copied into the client's reused buffers, never into one array of the whole input; each block is
+   * copied into the merger and released. Null when the worker cannot tell: then block by block.
+   */
+  private ReduceInput readPartition(ScacheClient client, int partition) {
     try {
-      ReduceInput input = client.getReduceInput(inputs.shuffleId(), partition);
-      Map<Long, ByteBuffer> out = new HashMap<>();
-      for (ReduceInput.Block b : input.blocks()) {
-        out.put(key(b.blockId().mapId(), b.blockId().attempt()), b.data());
-      }
-      return out;
+      return client.getReduceInputInPlace(inputs.shuffleId(), partition);
     } catch (ScacheException e) {
       LOG.warn("{}: reading partition {} from SCache at once failed ({}); reading it block by block",
           context.getInputOutputVertexNames(), partition, e.getMessage());
-      return new HashMap<>();
+      return null;
     }
   }
 

@@ -20,7 +20,6 @@ import org.apache.hadoop.yarn.api.records.ContainerStatus;
 import org.apache.hadoop.yarn.api.records.NodeId;
 import org.apache.hadoop.yarn.api.records.NodeReport;
 import org.apache.hadoop.yarn.exceptions.YarnException;
-import org.apache.hadoop.yarn.util.RackResolver;
 import org.scache.hadoop.appmaster.ReducePlacement;
 import org.scache.hadoop.ScacheCounter;
 
@@ -33,8 +32,7 @@ import org.scache.hadoop.ScacheCounter;
  * container to the first reduce in the queue) hands each container to the reduce placed on its node;
  * and a container no pending reduce should take is returned and asked for again. Nodes the
  * ResourceManager reports unusable, and the reduce containers started and ended (when a busy node will
- * free one), are passed on to {@code ReducePlacement}. A placed reduce's request names its node and the
- * node's rack, as a map's names its split's hosts and their racks.
+ * free one), are passed on to {@code ReducePlacement}.
  */
 public class ScacheContainerAllocator extends RMContainerAllocator {
   private final ReducePlacement placement;
@@ -84,24 +82,7 @@ public class ScacheContainerAllocator extends RMContainerAllocator {
     }
     String[] hosts = placement.hostsFor(request.getAttemptID().getTaskId().getId());
     return hosts.length == 0 ? request
-        : new ContainerRequestEvent(request.getAttemptID(), request.getCapability(), hosts, racksOf(hosts));
-  }
-
-  /**
-   * The racks of {@code nodes}, named as a node's host or host:port. A request names its node's rack too,
-   * as Hadoop's map requests do: the CapacityScheduler assigns a node-local container only while the
-   * request's rack is also asked for; without it the request is treated as off-switch, and the first node
-   * to heartbeat gets the container.
-   */
-  static String[] racksOf(String[] nodes) {
-    return java.util.Arrays.stream(nodes).map(ScacheContainerAllocator::hostOf)
-        .map(host -> RackResolver.resolve(host).getNetworkLocation()).distinct().toArray(String[]::new);
-  }
-
-  /** The host of a node name, {@code host} or {@code host:port} (an IPv6 address has several colons). */
-  static String hostOf(String node) {
-    int colon = node.indexOf(':');
-    return colon > 0 && colon == node.lastIndexOf(':') ? node.substring(0, colon) : node;
+        : new ContainerRequestEvent(request.getAttemptID(), request.getCapability(), hosts, new String[0]);
   }
 
   @Override
