@@ -42,8 +42,7 @@ final class FrqCalibration {
 
     /** SCache's time over Hadoop's as the model predicts it from the Hadoop job alone, with these K. */
     double predictedRatio() {
-      return pair.hadoop().predictedSeconds(Shuffle.SCACHE, kScache)
-          / pair.hadoop().predictedSeconds(Shuffle.HADOOP, kHadoop);
+      return FrqReport.predictedRatio(pair.hadoop(), kHadoop, kScache);
     }
   }
 

@@ -92,7 +92,12 @@ final class FrqReport {
 
   /** SCache's job time over Hadoop's as the model predicts it from the Hadoop job alone. */
   static double predictedRatio(Fitted hadoop) {
-    return hadoop.predictedSeconds(Shuffle.SCACHE) / hadoop.predictedSeconds(Shuffle.HADOOP);
+    return predictedRatio(hadoop, FrqModel.K_HADOOP, FrqModel.K_SCACHE);
+  }
+
+  /** The same with {@code kHadoop} and {@code kScache} for the paper's K. */
+  static double predictedRatio(Fitted hadoop, double kHadoop, double kScache) {
+    return hadoop.predictedSeconds(Shuffle.SCACHE, kScache) / hadoop.predictedSeconds(Shuffle.HADOOP, kHadoop);
   }
 
   static String rate(double bytesPerSecond) {
