@@ -48,6 +48,16 @@ public final class MiniScacheYarnCluster implements AutoCloseable {
   /** A cluster whose YARN configuration {@code settings} adjusts before it starts. */
   public MiniScacheYarnCluster(String name, int nodeManagers, java.util.function.Consumer<Configuration> settings)
       throws Exception {
+    this(name, nodeManagers, false, settings);
+  }
+
+  /**
+   * A cluster whose YARN configuration {@code settings} adjusts before it starts. With {@code addressedNodes}
+   * each NodeManager has a loopback address of its own ({@link AddressedNodes}), as machines have; without,
+   * they share the host name {@code localhost} and the scheduler tells them apart by port.
+   */
+  public MiniScacheYarnCluster(String name, int nodeManagers, boolean addressedNodes,
+      java.util.function.Consumer<Configuration> settings) throws Exception {
     this.nodeManagers = nodeManagers;
     workDir = Path.of("target", name).toAbsolutePath();
     deleteRecursively(workDir);
@@ -64,16 +74,25 @@ public final class MiniScacheYarnCluster implements AutoCloseable {
     conf.set(YarnConfiguration.NM_AUX_SERVICES, "mapreduce_shuffle," + ScacheAuxService.NAME);
     conf.set(String.format(YarnConfiguration.NM_AUX_SERVICE_FMT, ScacheAuxService.NAME),
         "org.scache.yarn.ScacheAuxService");
-    // what docs/deploy-yarn.md puts in yarn-site.xml; port 0 because both NodeManagers share this host
+    // what docs/deploy-yarn.md puts in yarn-site.xml; port 0 because the NodeManagers share this machine
     conf.set(ScacheOptions.SECURITY_CLUSTER_SECRET.key(), CLUSTER_SECRET);
     conf.set(ScacheOptions.WORKER_MASTER_ADDRESS.key(), "127.0.0.1:" + master.port());
-    conf.set(ScacheOptions.WORKER_BIND_HOST.key(), "127.0.0.1");
-    conf.set(ScacheOptions.WORKER_ADVERTISED_HOST.key(), "127.0.0.1");
+    if (addressedNodes) {
+      // each worker listens on and advertises its NodeManager's address
+      AddressedNodes.configure(conf);
+    } else {
+      conf.set(ScacheOptions.WORKER_BIND_HOST.key(), "127.0.0.1");
+      conf.set(ScacheOptions.WORKER_ADVERTISED_HOST.key(), "127.0.0.1");
+      // the NodeManagers share a host: the scheduler tells them apart by port, as docs/deploy-yarn.md says
+      conf.setBoolean(YarnConfiguration.RM_SCHEDULER_INCLUDE_PORT_IN_NODE_NAME, true);
+    }
     conf.setInt(ScacheOptions.WORKER_PORT.key(), 0);
     conf.set(ScacheOptions.WORKER_HTTP_BIND_HOST.key(), "127.0.0.1");
     conf.setInt(ScacheOptions.WORKER_HTTP_PORT.key(), 0);
     conf.set(ScacheOptions.WORKER_MEMORY_RESERVE.key(), "256m");
     conf.set(ScacheOptions.WORKER_MEMORY_SEGMENT.key(), "64m");
+    // no split's host ("localhost") names a NodeManager: maps go rack-local without waiting for one
+    conf.setInt("yarn.scheduler.capacity.node-locality-delay", 0);
     conf.setInt(YarnConfiguration.YARN_MINICLUSTER_NM_PMEM_MB, 4096);
     conf.setInt(YarnConfiguration.RM_SCHEDULER_MINIMUM_ALLOCATION_MB, 256);
     // fast NodeManager shutdown
@@ -81,7 +100,7 @@ public final class MiniScacheYarnCluster implements AutoCloseable {
     conf.setLong(YarnConfiguration.NM_PROCESS_KILL_WAIT_MS, 500);
     conf.setLong(YarnConfiguration.NM_LOG_RETAIN_SECONDS, 1);
     settings.accept(conf);
-    yarn = new MiniMRYarnCluster(name, nodeManagers);
+    yarn = addressedNodes ? new AddressedNodesMRCluster(name, nodeManagers) : new MiniMRYarnCluster(name, nodeManagers);
     yarn.init(conf);
     yarn.start();
     NodeManagerWorkers.awaitRegistered(master, yarn::getNodeManager, nodeManagers, Duration.ofSeconds(60));
@@ -142,6 +161,36 @@ public final class MiniScacheYarnCluster implements AutoCloseable {
       yarn.stop();
     } finally {
       master.close();
+    }
+  }
+
+  /** A MiniMRYarnCluster whose NodeManagers each have a loopback address of their own ({@link AddressedNodes}). */
+  private static final class AddressedNodesMRCluster extends MiniMRYarnCluster {
+    AddressedNodesMRCluster(String name, int nodeManagers) {
+      super(name, nodeManagers);
+    }
+
+    @Override
+    protected void addService(org.apache.hadoop.service.Service service) {
+      int index = AddressedNodes.indexOf(service);
+      if (index >= 0) {
+        AddressedNodes.nodeManagers(this)[index] = new AddressedNodeManager(AddressedNodes.addressOf(index));
+      }
+      super.addService(service);
+    }
+
+    private final class AddressedNodeManager extends CustomNodeManager {
+      private final String address;
+
+      AddressedNodeManager(String address) {
+        this.address = address;
+      }
+
+      @Override
+      protected void serviceInit(Configuration conf) throws Exception {
+        AddressedNodes.bind(conf, address);
+        super.serviceInit(conf);
+      }
     }
   }
 

@@ -92,6 +92,24 @@ public final class NodeWorkers {
     return unlearnedNodes == 1 && unmatched.size() == 1 ? Optional.of(unmatched.get(0)) : Optional.empty();
   }
 
+  /**
+   * Whether {@code name}, as a container request names a node, is known to name a NodeManager, so that a
+   * request may be held to it: a NodeManager whose worker the job has learned; or, where the scheduler names
+   * nodes by host, a worker's host, unless a learned NodeManager's worker advertises a host other than the
+   * NodeManager's (then a worker's host need not be a node's name).
+   */
+  public boolean isNodeName(String name) {
+    if (learned.keySet().stream().anyMatch(n -> nameOf(n).equals(name))) {
+      return true;
+    }
+    return !nodeNamesIncludePort && learned.entrySet().stream()
+        .allMatch(e -> e.getValue().regionMatches(true, 0, e.getKey().getHost() + ":", 0, e.getKey().getHost().length() + 1));
+  }
+
+  private String nameOf(NodeId node) {
+    return nodeNamesIncludePort ? node.getHost() + ":" + node.getPort() : node.getHost();
+  }
+
   private static boolean sameHost(NodeId a, NodeId b) {
     return a.getHost().equalsIgnoreCase(b.getHost());
   }
@@ -102,7 +120,7 @@ public final class NodeWorkers {
    */
   public String nodeNameOf(WorkerInfo worker) {
     return learned.entrySet().stream().filter(e -> e.getValue().equals(worker.address()))
-        .map(e -> nodeNamesIncludePort ? e.getKey().getHost() + ":" + e.getKey().getPort() : e.getKey().getHost())
+        .map(e -> nameOf(e.getKey()))
         .findFirst().orElse(worker.host());
   }
 }

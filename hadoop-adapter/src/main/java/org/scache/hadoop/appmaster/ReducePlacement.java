@@ -106,16 +106,7 @@ public final class ReducePlacement {
    */
   public <K> List<Choice> assign(List<NodeId> containerNodes, List<Pending<K>> pending, boolean mapsRunning) {
     long now = clock.millis();
-    Set<Object> keys = new HashSet<>();
-    for (Pending<K> p : pending) {
-      keys.add(p.key());
-      if (mapsRunning) {
-        waitingSince.put(p.key(), now);
-      } else {
-        waitingSince.putIfAbsent(p.key(), now);
-      }
-    }
-    waitingSince.keySet().retainAll(keys);
+    noteWaiting(pending, mapsRunning, now);
     List<WorkerInfo> workers = workers();
     boolean[] taken = new boolean[pending.size()];
     List<Choice> choices = new ArrayList<>(containerNodes.size());
@@ -155,6 +146,49 @@ public final class ReducePlacement {
       }
     }
     return choices;
+  }
+
+  /**
+   * Whether the ResourceManager may be held to the placed nodes of the reduces waiting for containers
+   * ({@code relaxLocality=false} on their rack and off-switch asks), so that it offers no container on
+   * another node: while every one of them is placed on a usable node its request names, and none has waited
+   * for it long enough to take a container elsewhere ({@link #waitMillis}, and the busy-node rule). Once
+   * one has, the asks are relaxed again and that reduce takes the next container offered, as {@link #assign}
+   * decides; so no reduce is ever stuck. Called before every request to the ResourceManager, so that a
+   * reduce's wait is counted even while no container comes.
+   *
+   * @param requestedNodes for each pending reduce, the node its container request names (null: none)
+   */
+  public <K> boolean holdsToPlacedNodes(List<Pending<K>> pending, List<String> requestedNodes, boolean mapsRunning) {
+    long now = clock.millis();
+    noteWaiting(pending, mapsRunning, now);
+    if (pending.isEmpty() || !placing()) {
+      return false;
+    }
+    for (int i = 0; i < pending.size(); i++) {
+      Pending<K> p = pending.get(i);
+      String requested = requestedNodes.get(i);
+      Optional<WorkerInfo> worker = scheduledWorker(p.reduceId());
+      if (requested == null || worker.isEmpty() || !requested.equals(nodeWorkers.nodeNameOf(worker.get()))
+          || !nodeWorkers.isNodeName(requested) || waitedEnough(p, now)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Starts the wait of each newly pending reduce (restarts it while the maps run) and forgets the rest. */
+  private <K> void noteWaiting(List<Pending<K>> pending, boolean mapsRunning, long now) {
+    Set<Object> keys = new HashSet<>();
+    for (Pending<K> p : pending) {
+      keys.add(p.key());
+      if (mapsRunning) {
+        waitingSince.put(p.key(), now);
+      } else {
+        waitingSince.putIfAbsent(p.key(), now);
+      }
+    }
+    waitingSince.keySet().retainAll(keys);
   }
 
   /**

@@ -216,6 +216,66 @@ class ReducePlacementTest {
         MAPS_DONE));
   }
 
+  private static List<String> requested(String... nodes) {
+    return java.util.Arrays.asList(nodes);
+  }
+
+  @Test
+  void theSchedulerIsHeldToThePlacedNodesWhileTheMapsRunThenUntilAReduceHasWaitedItsDelay() {
+    placed();
+    assertTrue(placement.holdsToPlacedNodes(pending(1, 3), requested("node", "node"), MAPS_RUNNING));
+    clock.advance(Duration.ofSeconds(60));
+    assertTrue(placement.holdsToPlacedNodes(pending(1, 3), requested("node", "node"), MAPS_RUNNING),
+        "no waiting is counted while the maps run");
+
+    clock.advance(Duration.ofMillis(9_999));
+    assertTrue(placement.holdsToPlacedNodes(pending(1, 3), requested("node", "node"), MAPS_DONE));
+    clock.advance(Duration.ofMillis(1));
+    assertFalse(placement.holdsToPlacedNodes(pending(1, 3), requested("node", "node"), MAPS_DONE),
+        "a reduce has waited the placement delay: containers anywhere");
+    assertEquals(List.of(new ReducePlacement.Choice(0, false)), placement.assign(List.of(NM1), pending(1, 3),
+        MAPS_DONE), "and the next container offered runs it");
+    assertFalse(placement.holdsToPlacedNodes(pending(3), requested("node"), MAPS_DONE),
+        "reduce 3 has waited as long");
+  }
+
+  @Test
+  void theSchedulerIsNotHeldForAReduceWithoutLocality_onAnUnusableNode_orRequestedByAnotherName() {
+    placed();
+    assertFalse(placement.holdsToPlacedNodes(pending(1, 3), requested("node", null), MAPS_RUNNING),
+        "a request without a node (an earlier attempt failed)");
+    assertFalse(placement.holdsToPlacedNodes(pending(1), requested("elsewhere"), MAPS_RUNNING),
+        "a request naming no NodeManager of the job");
+    assertFalse(placement.holdsToPlacedNodes(pending(), requested(), MAPS_RUNNING), "nothing pending");
+    placement.nodeUnusable(NM3);
+    assertFalse(placement.holdsToPlacedNodes(pending(1, 3), requested("node", "node"), MAPS_RUNNING),
+        "reduce 3's node is lost");
+  }
+
+  @Test
+  void whereNodesAreNamedByHostAndPort_theSchedulerIsHeldOnlyToNodeManagersTheJobHasLearned() {
+    NodeWorkers byPort = new NodeWorkers("scache", true);
+    ReducePlacement p = new ReducePlacement(watcher, byPort, clock, 10_000, 1_000_000, 30_000);
+    placed();
+    byPort.recordServiceMetadata(NM1, Map.of("scache", NodeWorkerAddress.encode(W1.address())));
+    assertTrue(p.holdsToPlacedNodes(pending(0), requested("node:4001"), MAPS_RUNNING));
+    assertFalse(p.holdsToPlacedNodes(pending(0, 1), requested("node:4001", "127.0.0.1"), MAPS_RUNNING),
+        "reduce 1 was requested on its worker's host, which names no NodeManager here");
+  }
+
+  @Test
+  void aWorkersHostNamesItsNodeUnlessTheLearnedNodeManagersSayWorkersAdvertiseOtherHosts() {
+    WorkerInfo a = new WorkerInfo("a:7000", "host-a", 7000);
+    NodeWorkers byHost = new NodeWorkers("scache", false);
+    byHost.recordServiceMetadata(NodeId.newInstance("host-b", 45454), Map.of("scache",
+        NodeWorkerAddress.encode("host-b:7000")));
+    assertTrue(byHost.isNodeName(a.host()), "workers advertise their NodeManagers' hosts here");
+
+    nodes.recordServiceMetadata(NM1, Map.of("scache", NodeWorkerAddress.encode(W1.address())));
+    assertTrue(nodes.isNodeName("node"));
+    assertFalse(nodes.isNodeName(W2.host()), "NodeManager node runs a worker advertising 127.0.0.1");
+  }
+
   @Test
   void aReducePlacedOnANodeYarnReportsUnusable_takesTheFirstContainerWithoutWaiting() {
     placed();

@@ -15,7 +15,7 @@ import org.scache.hadoop.MiniScacheYarnCluster;
 
 /**
  * Small jobs, as a user's first jobs are: Hadoop's example word count and TeraSort on small inputs with
- * one to four reduces, on the demo's mini cluster (three NodeManagers sharing this host), each on
+ * one to four reduces, on the demo's mini cluster (three NodeManagers on this machine, a loopback address each), each on
  * Hadoop's shuffle and through SCache, taking turns to run first, outputs compared byte for byte. Prints
  * per job the median job times, SCache's time over Hadoop's (seconds and ratio), the reduce stage and
  * how many reduces ran on the node SCache placed them on; writes every run into
@@ -168,7 +168,7 @@ public final class SmallJobsBenchmark {
       byJob.computeIfAbsent(p.job(), k -> new ArrayList<>()).add(p);
     }
     StringBuilder sb = new StringBuilder(String.format(Locale.ROOT,
-        "Small jobs, 3 NodeManagers sharing one host, %d cores, SCache reduce slow start %s; medians:%n",
+        "Small jobs, 3 NodeManagers on one machine (a loopback address each), %d cores, SCache reduce slow start %s; medians:%n",
         Runtime.getRuntime().availableProcessors(), slowstart.isBlank() ? "default" : slowstart.trim()));
     sb.append(String.format(Locale.ROOT, "%-28s %4s %9s %9s %9s %6s %9s %9s %8s%n", "job", "reps", "Hadoop", "SCache",
         "extra", "ratio", "reduce st", "reduce st", "placed"));

@@ -16,7 +16,8 @@ import org.scache.hadoop.MiniScacheYarnCluster;
 /**
  * The cluster the demo and the benchmark sort on: a MiniMRYarnCluster whose NodeManagers each host an
  * SCache worker, and an SCache master, all in this JVM ({@link MiniScacheYarnCluster}), sized for
- * TeraSort on a small machine. Task containers are separate JVMs.
+ * TeraSort on a small machine. Task containers are separate JVMs. Each NodeManager has a loopback
+ * address of its own (127.0.0.2, ...), so that YARN can be asked for any one of them, as for machines.
  *
  * <p>Each NodeManager offers {@link #NODE_MANAGER_MEMORY_MB}, four task containers of
  * {@link #TASK_MEMORY_MB} (the one that also runs the job's application master, two). Maps read
@@ -47,7 +48,7 @@ final class TerasortCluster implements SortCluster {
    * {@code workerReserveBytes} of shared memory for blocks (pages are taken only as blocks arrive).
    */
   static TerasortCluster start(String name, int nodeManagers, long workerReserveBytes) throws Exception {
-    MiniScacheYarnCluster c = new MiniScacheYarnCluster(name, nodeManagers, conf -> {
+    MiniScacheYarnCluster c = new MiniScacheYarnCluster(name, nodeManagers, true, conf -> {
       conf.setInt(YarnConfiguration.YARN_MINICLUSTER_NM_PMEM_MB, NODE_MANAGER_MEMORY_MB);
       conf.set(ScacheOptions.WORKER_MEMORY_RESERVE.key(), Long.toString(workerReserveBytes));
       // task logs stay readable under target/test/data/<name> after the jobs

@@ -20,14 +20,18 @@ import org.apache.hadoop.yarn.api.records.ContainerStatus;
 import org.apache.hadoop.yarn.api.records.NodeId;
 import org.apache.hadoop.yarn.api.records.NodeReport;
 import org.apache.hadoop.yarn.exceptions.YarnException;
+import org.apache.hadoop.yarn.util.RackResolver;
+import org.scache.hadoop.appmaster.ReduceLocalityAsks;
 import org.scache.hadoop.appmaster.ReducePlacement;
 import org.scache.hadoop.ScacheCounter;
 
 /**
  * Hadoop's container allocator with reduces placed by {@link ReducePlacement}. It sits in Hadoop's
  * package only to reach the allocator's queue of scheduled reduces; every decision is made by
- * {@code ReducePlacement}. Three things differ from the stock allocator: reduce requests are held
- * until the placement exists and then carry their node as locality; the queue of scheduled reduces is
+ * {@code ReducePlacement}. Four things differ from the stock allocator: reduce requests are held
+ * until the placement exists and then carry their node (and its rack) as locality; while
+ * {@code ReducePlacement} says so, the ResourceManager is held to those nodes ({@link ReduceLocalityAsks});
+ * the queue of scheduled reduces is
  * reordered before each batch of containers is assigned, so the stock assignment (which gives a reduce
  * container to the first reduce in the queue) hands each container to the reduce placed on its node;
  * and a container no pending reduce should take is returned and asked for again. Nodes the
@@ -37,6 +41,7 @@ import org.scache.hadoop.ScacheCounter;
 public class ScacheContainerAllocator extends RMContainerAllocator {
   private final ReducePlacement placement;
   private final List<ContainerRequestEvent> held = new ArrayList<>();
+  private final ReduceLocalityAsks localityAsks = new ReduceLocalityAsks(PRIORITY_REDUCE);
 
   public ScacheContainerAllocator(ClientService clientService, AppContext context, AMPreemptionPolicy preemptionPolicy,
       ReducePlacement placement) {
@@ -81,12 +86,48 @@ public class ScacheContainerAllocator extends RMContainerAllocator {
       return request;
     }
     String[] hosts = placement.hostsFor(request.getAttemptID().getTaskId().getId());
-    return hosts.length == 0 ? request
-        : new ContainerRequestEvent(request.getAttemptID(), request.getCapability(), hosts, new String[0]);
+    if (hosts.length == 0) {
+      return request;
+    }
+    return new ContainerRequestEvent(request.getAttemptID(), request.getCapability(), hosts, rackOf(hosts[0]));
+  }
+
+  /** The scheduler gives a node-local container only while the node's rack is asked for too. */
+  private static String[] rackOf(String node) {
+    return new String[] {RackResolver.resolve(node).getNetworkLocation()};
+  }
+
+  /**
+   * Asks again, under its current name, for the node of each reduce whose request named it otherwise: a
+   * NodeManager the job had run nothing on when the reduce was requested (named then by its worker's
+   * host), or a node YARN has since reported unusable (asked for without locality now).
+   */
+  private void renameRequestedNodes() {
+    for (Map.Entry<TaskAttemptId, ContainerRequest> e : getScheduledRequests().reduces.entrySet()) {
+      ContainerRequest r = e.getValue();
+      if (r.hosts.length != 1) {
+        continue;
+      }
+      String[] hosts = placement.hostsFor(e.getKey().getTaskId().getId());
+      if (hosts.length == 1 && hosts[0].equals(r.hosts[0])) {
+        continue;
+      }
+      ContainerRequest renamed = new ContainerRequest(r.attemptID, r.capability, hosts,
+          hosts.length == 0 ? new String[0] : rackOf(hosts[0]), r.priority, r.requestTimeMs, r.nodeLabelExpression);
+      decContainerReq(r);
+      addContainerReq(renamed);
+      e.setValue(renamed);
+    }
   }
 
   @Override
   protected AllocateResponse makeRemoteRequest() throws YarnException, IOException {
+    synchronized (this) {
+      if (placement.placing()) {
+        renameRequestedNodes();
+      }
+      localityAsks.apply(getAsk(), holdsToPlacedNodes());
+    }
     AllocateResponse response = super.makeRemoteRequest();
     for (ContainerStatus ended : response.getCompletedContainersStatuses()) {
       placement.containerEnded(ended.getContainerId());
@@ -114,6 +155,23 @@ public class ScacheContainerAllocator extends RMContainerAllocator {
       }
     }
     return response;
+  }
+
+  /** Whether the reduces waiting for containers may be offered containers on their placed nodes only. */
+  private boolean holdsToPlacedNodes() {
+    if (!placement.placing()) {
+      return false;
+    }
+    LinkedHashMap<TaskAttemptId, ContainerRequest> reduces = getScheduledRequests().reduces;
+    List<ReducePlacement.Pending<TaskAttemptId>> pending = new ArrayList<>(reduces.size());
+    List<String> requestedNodes = new ArrayList<>(reduces.size());
+    for (Map.Entry<TaskAttemptId, ContainerRequest> e : reduces.entrySet()) {
+      pending.add(new ReducePlacement.Pending<>(e.getKey(), e.getKey().getTaskId().getId()));
+      String[] hosts = e.getValue().hosts;
+      requestedNodes.add(hosts.length == 1 ? hosts[0] : null);
+    }
+    return placement.holdsToPlacedNodes(pending, requestedNodes,
+        getJob().getCompletedMaps() < getJob().getTotalMaps());
   }
 
   private void place(AllocateResponse response, List<Container> reduceContainers) {

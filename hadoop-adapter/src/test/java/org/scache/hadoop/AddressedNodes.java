@@ -1,0 +1,84 @@
+package org.scache.hadoop;
+
+import java.io.IOException;
+import java.lang.reflect.Field;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.service.Service;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.apache.hadoop.yarn.server.MiniYARNCluster;
+import org.apache.hadoop.yarn.server.nodemanager.NodeManager;
+
+/**
+ * Gives each NodeManager of a mini cluster an address of its own on the loopback network,
+ * {@code 127.0.0.2}, {@code 127.0.0.3}, ...: each binds there and is known to YARN by it, so YARN's
+ * locality tells them apart as it tells machines apart (MiniYARNCluster names them all
+ * {@code localhost}), and a request can name any of them. A worker of the SCache auxiliary service
+ * listens on and advertises its NodeManager's address (when the worker's own is not configured).
+ *
+ * <p>MiniYARNCluster sets every NodeManager's addresses itself just before starting it. A cluster class
+ * using this replaces, in its {@code addService}, each NodeManager MiniYARNCluster is about to wrap
+ * ({@link #indexOf}, {@link #nodeManagers}) with one whose {@code serviceInit} calls {@link #bind}.
+ * Published in the adapter's test jar for the Tez cluster.
+ */
+public final class AddressedNodes {
+  private AddressedNodes() {}
+
+  /** The address of NodeManager {@code index}. */
+  public static String addressOf(int index) {
+    return "127.0.0." + (2 + index);
+  }
+
+  /**
+   * Has the NodeManagers talk to the ResourceManager over RPC (the kind a cluster class creates), which
+   * needs the ResourceManager's and the history server's ports before anything starts: free ones.
+   */
+  public static void configure(Configuration conf) throws IOException {
+    conf.setBoolean(YarnConfiguration.YARN_MINICLUSTER_USE_RPC, true);
+    conf.setBoolean(YarnConfiguration.YARN_MINICLUSTER_FIXED_PORTS, true);
+    for (String key : new String[] {YarnConfiguration.RM_ADDRESS, YarnConfiguration.RM_SCHEDULER_ADDRESS,
+        YarnConfiguration.RM_RESOURCE_TRACKER_ADDRESS, YarnConfiguration.RM_ADMIN_ADDRESS,
+        YarnConfiguration.RM_WEBAPP_ADDRESS, "mapreduce.jobhistory.address", "mapreduce.jobhistory.webapp.address",
+        "mapreduce.jobhistory.admin.address"}) {
+      conf.set(key, "127.0.0.1:" + freePort());
+    }
+  }
+
+  /** Binds a NodeManager to {@code address}: its RPC, localizer and web addresses. */
+  public static void bind(Configuration nodeManagerConf, String address) {
+    nodeManagerConf.set(YarnConfiguration.NM_BIND_HOST, address);
+    nodeManagerConf.set(YarnConfiguration.NM_ADDRESS, address + ":0");
+    nodeManagerConf.set(YarnConfiguration.NM_LOCALIZER_ADDRESS, address + ":0");
+    nodeManagerConf.set(YarnConfiguration.NM_WEBAPP_ADDRESS, address + ":0");
+  }
+
+  /** The NodeManager index of MiniYARNCluster's wrapper service {@code service}, or -1 for another service. */
+  public static int indexOf(Service service) {
+    if (!service.getClass().getSimpleName().equals("NodeManagerWrapper")) {
+      return -1;
+    }
+    return (Integer) read(service.getClass(), service, "index");
+  }
+
+  /** MiniYARNCluster's array of NodeManagers, for replacing one before its wrapper starts it. */
+  public static NodeManager[] nodeManagers(MiniYARNCluster cluster) {
+    return (NodeManager[]) read(MiniYARNCluster.class, cluster, "nodeManagers");
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
+    }
+  }
+
+  private static Object read(Class<?> type, Object target, String name) {
+    try {
+      Field f = type.getDeclaredField(name);
+      f.setAccessible(true);
+      return f.get(target);
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException("MiniYARNCluster has no field " + name + " in this Hadoop version", e);
+    }
+  }
+}
