@@ -102,8 +102,13 @@ public final class NodeWorkers {
     if (learned.keySet().stream().anyMatch(n -> nameOf(n).equals(name))) {
       return true;
     }
-    return !nodeNamesIncludePort && learned.entrySet().stream()
-        .allMatch(e -> e.getValue().regionMatches(true, 0, e.getKey().getHost() + ":", 0, e.getKey().getHost().length() + 1));
+    return !nodeNamesIncludePort && learned.entrySet().stream().allMatch(e -> advertisesHost(e.getValue(), e.getKey()));
+  }
+
+  /** Whether worker address {@code address} ({@code host:port}) names the host of NodeManager {@code node}. */
+  private static boolean advertisesHost(String address, NodeId node) {
+    int colon = address.lastIndexOf(':');
+    return colon > 0 && address.substring(0, colon).equalsIgnoreCase(node.getHost());
   }
 
   private String nameOf(NodeId node) {
