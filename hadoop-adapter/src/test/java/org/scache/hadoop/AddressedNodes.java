@@ -18,8 +18,8 @@ import org.apache.hadoop.yarn.server.nodemanager.NodeManager;
  * listens on and advertises its NodeManager's address (when the worker's own is not configured).
  *
  * <p>MiniYARNCluster sets every NodeManager's addresses itself just before starting it. A cluster class
- * using this replaces, in its {@code addService}, each NodeManager MiniYARNCluster is about to wrap
- * ({@link #indexOf}, {@link #nodeManagers}) with one whose {@code serviceInit} calls {@link #bind}.
+ * using this calls {@link #configure} on its configuration and {@link #address} from its {@code addService},
+ * which replaces each NodeManager MiniYARNCluster is about to wrap with one that binds to its own address.
  * Published in the adapter's test jar for the Tez cluster.
  */
 public final class AddressedNodes {
@@ -45,25 +45,27 @@ public final class AddressedNodes {
     }
   }
 
-  /** Binds a NodeManager to {@code address}: its RPC, localizer and web addresses. */
-  public static void bind(Configuration nodeManagerConf, String address) {
-    nodeManagerConf.set(YarnConfiguration.NM_BIND_HOST, address);
-    nodeManagerConf.set(YarnConfiguration.NM_ADDRESS, address + ":0");
-    nodeManagerConf.set(YarnConfiguration.NM_LOCALIZER_ADDRESS, address + ":0");
-    nodeManagerConf.set(YarnConfiguration.NM_WEBAPP_ADDRESS, address + ":0");
-  }
-
-  /** The NodeManager index of MiniYARNCluster's wrapper service {@code service}, or -1 for another service. */
-  public static int indexOf(Service service) {
+  /**
+   * If {@code service} is MiniYARNCluster's wrapper of a NodeManager, replaces that NodeManager, not yet
+   * started, with one bound to its own address ({@link #addressOf} its index): RPC, localizer and web.
+   */
+  public static void address(MiniYARNCluster cluster, Service service) {
     if (!service.getClass().getSimpleName().equals("NodeManagerWrapper")) {
-      return -1;
+      return;
     }
-    return (Integer) read(service.getClass(), service, "index");
-  }
-
-  /** MiniYARNCluster's array of NodeManagers, for replacing one before its wrapper starts it. */
-  public static NodeManager[] nodeManagers(MiniYARNCluster cluster) {
-    return (NodeManager[]) read(MiniYARNCluster.class, cluster, "nodeManagers");
+    int index = (Integer) read(service.getClass(), service, "index");
+    String address = addressOf(index);
+    NodeManager[] nodeManagers = (NodeManager[]) read(MiniYARNCluster.class, cluster, "nodeManagers");
+    nodeManagers[index] = cluster.new CustomNodeManager() {
+      @Override
+      protected void serviceInit(Configuration conf) throws Exception {
+        conf.set(YarnConfiguration.NM_BIND_HOST, address);
+        conf.set(YarnConfiguration.NM_ADDRESS, address + ":0");
+        conf.set(YarnConfiguration.NM_LOCALIZER_ADDRESS, address + ":0");
+        conf.set(YarnConfiguration.NM_WEBAPP_ADDRESS, address + ":0");
+        super.serviceInit(conf);
+      }
+    };
   }
 
   private static int freePort() throws IOException {

@@ -172,25 +172,8 @@ public final class MiniScacheYarnCluster implements AutoCloseable {
 
     @Override
     protected void addService(org.apache.hadoop.service.Service service) {
-      int index = AddressedNodes.indexOf(service);
-      if (index >= 0) {
-        AddressedNodes.nodeManagers(this)[index] = new AddressedNodeManager(AddressedNodes.addressOf(index));
-      }
+      AddressedNodes.address(this, service);
       super.addService(service);
-    }
-
-    private final class AddressedNodeManager extends CustomNodeManager {
-      private final String address;
-
-      AddressedNodeManager(String address) {
-        this.address = address;
-      }
-
-      @Override
-      protected void serviceInit(Configuration conf) throws Exception {
-        AddressedNodes.bind(conf, address);
-        super.serviceInit(conf);
-      }
     }
   }
 

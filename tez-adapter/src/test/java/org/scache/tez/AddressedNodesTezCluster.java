@@ -15,11 +15,6 @@ final class AddressedNodesTezCluster extends MiniTezCluster {
     super(name, nodeManagers);
   }
 
-  /** The address of NodeManager {@code index}. */
-  static String addressOf(int index) {
-    return AddressedNodes.addressOf(index);
-  }
-
   @Override
   public void serviceInit(Configuration conf) throws Exception {
     AddressedNodes.configure(conf);
@@ -28,24 +23,7 @@ final class AddressedNodesTezCluster extends MiniTezCluster {
 
   @Override
   protected void addService(Service service) {
-    int index = AddressedNodes.indexOf(service);
-    if (index >= 0) {
-      AddressedNodes.nodeManagers(this)[index] = new AddressedNodeManager(addressOf(index));
-    }
+    AddressedNodes.address(this, service);
     super.addService(service);
-  }
-
-  private final class AddressedNodeManager extends CustomNodeManager {
-    private final String address;
-
-    AddressedNodeManager(String address) {
-      this.address = address;
-    }
-
-    @Override
-    protected void serviceInit(Configuration conf) throws Exception {
-      AddressedNodes.bind(conf, address);
-      super.serviceInit(conf);
-    }
   }
 }

@@ -74,5 +74,11 @@ class ReduceLocalityAsksTest {
     assertEquals(1, out.size());
     assertFalse(newer.getRelaxLocality());
     assertEquals(3, out.iterator().next().getNumContainers());
+
+    Set<ResourceRequest> relaxed = outgoing();
+    asks.apply(relaxed, false);
+    assertEquals(1, relaxed.size());
+    assertTrue(relaxed.iterator().next() == newer, "the newer ask is sent again, relaxed");
+    assertTrue(newer.getRelaxLocality());
   }
 }
