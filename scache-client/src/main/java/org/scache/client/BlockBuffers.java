@@ -18,7 +18,9 @@ import java.util.Map;
  * per-thread caches, since buffers are taken on one thread and given back on another): a buffer
  * takes its size rounded up to a page, whatever sizes the blocks of a shuffle have, and the pool
  * frees chunks that fall empty. A buffer past the capacity, or one the process's direct memory
- * cannot hold, is an ordinary heap buffer, left to the collector when given back. Thread-safe.
+ * cannot hold, is an ordinary heap buffer, left to the collector when given back. The allocator is
+ * made at the first direct buffer: a process that never takes one (a map task, which only puts)
+ * does not load and initialise it. Thread-safe.
  */
 public final class BlockBuffers {
   private static final int PAGE = 8192;
@@ -26,7 +28,8 @@ public final class BlockBuffers {
   private static final int MAX_ORDER = 9;
 
   private final long capacity;
-  private final PooledByteBufAllocator allocator;
+  /** Made at the first direct buffer; guarded by this. */
+  private PooledByteBufAllocator allocator;
   /** The buffers lent, by the view handed out; guarded by this. */
   private final Map<ByteBuffer, ByteBuf> lent = new IdentityHashMap<>();
   /** Bytes of direct buffers lent; guarded by this. */
@@ -35,8 +38,14 @@ public final class BlockBuffers {
   /** @param capacity bytes of direct buffers lent at most at a time (0: every buffer on the heap) */
   public BlockBuffers(long capacity) {
     this.capacity = Math.max(0, capacity);
-    int arenas = Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()));
-    this.allocator = new PooledByteBufAllocator(true, 0, arenas, PAGE, MAX_ORDER, 0, 0, false);
+  }
+
+  private PooledByteBufAllocator allocator() {
+    if (allocator == null) {
+      int arenas = Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()));
+      allocator = new PooledByteBufAllocator(true, 0, arenas, PAGE, MAX_ORDER, 0, 0, false);
+    }
+    return allocator;
   }
 
   /** A buffer of {@code size} bytes (position 0, limit and capacity {@code size}): direct while the capacity allows, else on the heap. */
@@ -48,7 +57,7 @@ public final class BlockBuffers {
       if (lentBytes + size <= capacity) {
         ByteBuf buf;
         try {
-          buf = allocator.directBuffer(size, size);
+          buf = allocator().directBuffer(size, size);
         } catch (OutOfMemoryError e) {
           return ByteBuffer.allocate(size); // the direct memory the JVM allows is taken
         }
@@ -90,7 +99,7 @@ public final class BlockBuffers {
   }
 
   /** Bytes of direct memory the pool holds, lent or free for the next take. */
-  public long pooledBytes() {
-    return allocator.metric().usedDirectMemory();
+  public synchronized long pooledBytes() {
+    return allocator == null ? 0 : allocator.metric().usedDirectMemory();
   }
 }

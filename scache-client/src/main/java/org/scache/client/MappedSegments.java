@@ -1,6 +1,5 @@
 package org.scache.client;
 
-import io.netty.util.internal.PlatformDependent;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
@@ -134,7 +133,7 @@ final class MappedSegments implements AutoCloseable {
       synchronized (this) {
         closed = true;
         if (views == 0) {
-          byPath.values().forEach(PlatformDependent::freeDirectBuffer);
+          byPath.values().forEach(Unmapper::unmap);
         }
         byPath.clear();
       }

@@ -1,6 +1,5 @@
 package org.scache.client;
 
-import io.netty.buffer.ByteBuf;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -34,7 +33,6 @@ final class PinnedReduceInputs {
    * at once.
    */
   ReduceInput read(WorkerSession s, Reply r, ReduceInputBuffers into) {
-    ByteBuf payload = r.payload();
     List<Long> pins = new ArrayList<>();
     // blocks read in place, by their view: each pin is given back as its view is released
     Map<ByteBuffer, Long> inPlace = new IdentityHashMap<>();
@@ -53,9 +51,9 @@ final class PinnedReduceInputs {
           sizes[copies++] = (int) Math.min(p.size(), Integer.MAX_VALUE);
         }
       }
-      if (m.payloadBytes() != payload.readableBytes() || total > Integer.MAX_VALUE - 8) {
+      if (m.payloadBytes() != r.payloadBytes() || total > Integer.MAX_VALUE - 8) {
         throw new ScacheException(Status.MALFORMED_MESSAGE, "the worker sent a reduce input of " + total
-            + " bytes, " + m.payloadBytes() + " of them in a payload of " + payload.readableBytes());
+            + " bytes, " + m.payloadBytes() + " of them in a payload of " + r.payloadBytes());
       }
       taken = into.take(Arrays.copyOf(sizes, copies));
       List<ReduceInput.Block> blocks = new ArrayList<>(m.parts().size());
@@ -70,7 +68,7 @@ final class PinnedReduceInputs {
           mapped.copyOut(s.segments, p.pin().get(), data);
         } else {
           data = buffers.next();
-          payload.readBytes(data.duplicate());
+          r.payload().readBytes(data.duplicate());
         }
         blocks.add(new ReduceInput.Block(p.blockId(), data));
       }
@@ -88,7 +86,7 @@ final class PinnedReduceInputs {
         taken.forEach(into::giveBack);
         inPlace.keySet().forEach(v -> mapped.viewReleased());
       }
-      payload.release();
+      r.release();
       s.unpin(pins);
     }
   }

@@ -64,6 +64,11 @@ public final class ScacheClient implements AutoCloseable {
    */
   private final ReduceInputBuffers readBuffers;
   private final Clock clock;
+  /**
+   * The payload of a request that carries none: such a request goes out without a buffer, so a
+   * blocking connection (a task's) sends it without touching Netty's.
+   */
+  private static final Supplier<ByteBuf> NO_PAYLOAD = () -> Unpooled.EMPTY_BUFFER;
 
   private ScacheClient(ScacheConf conf, String appId, byte[] secret, ClientConnections connections, Clock clock) {
     this.appId = appId;
@@ -164,10 +169,10 @@ public final class ScacheClient implements AutoCloseable {
   }
 
   public CompletableFuture<ShufflePlacement> getScheduleResultAsync(int shuffleId) {
-    return call(master, () -> new Message.GetScheduleResult(appId, shuffleId), () -> Unpooled.EMPTY_BUFFER)
+    return call(master, () -> new Message.GetScheduleResult(appId, shuffleId), NO_PAYLOAD)
         .thenApply(r -> {
           Message.ScheduleResult answer = r.as(Message.ScheduleResult.class);
-          r.payload().release();
+          r.release();
           return answer.placement();
         });
   }
@@ -183,7 +188,7 @@ public final class ScacheClient implements AutoCloseable {
 
   /** The live workers. */
   public List<WorkerInfo> workers() {
-    return join(call(master, Message.ListWorkers::new, () -> Unpooled.EMPTY_BUFFER)
+    return join(call(master, Message.ListWorkers::new, NO_PAYLOAD)
         .thenApply(r -> r.as(Message.Workers.class).workers()));
   }
 
@@ -252,7 +257,7 @@ public final class ScacheClient implements AutoCloseable {
 
   public CompletableFuture<ByteBuffer> getBlockAsync(BlockId id) {
     requireOwn(id);
-    return local.get(id, () -> call(worker, () -> new Message.GetBlock(id), () -> Unpooled.EMPTY_BUFFER)
+    return local.get(id, () -> call(worker, () -> new Message.GetBlock(id), NO_PAYLOAD)
         .thenApply(r -> copyOut(r.payload())));
   }
 
@@ -324,10 +329,10 @@ public final class ScacheClient implements AutoCloseable {
 
   private CompletableFuture<ReduceInput> getReduceInputOverSocket(int shuffleId, int reduceId, long waitMillis) {
     return call(worker, () -> new Message.GetReduceInput(appId, shuffleId, reduceId, waitMillis),
-        () -> Unpooled.EMPTY_BUFFER).thenApply(r -> {
+        NO_PAYLOAD).thenApply(r -> {
           Message.BlocksData meta = r.as(Message.BlocksData.class);
-          if (meta.totalBytes() != r.payload().readableBytes()) {
-            r.payload().release();
+          if (meta.totalBytes() != r.payloadBytes()) {
+            r.release();
             throw new ScacheException(org.scache.common.protocol.Status.MALFORMED_MESSAGE, "the worker sent "
                 + meta.totalBytes() + " bytes of blocks in a payload of another length");
           }
@@ -344,7 +349,7 @@ public final class ScacheClient implements AutoCloseable {
 
   /** Counters of this node's worker. */
   public Map<String, Long> workerStats() {
-    return join(call(worker, Message.GetWorkerStats::new, () -> Unpooled.EMPTY_BUFFER)
+    return join(call(worker, Message.GetWorkerStats::new, NO_PAYLOAD)
         .thenApply(r -> r.as(Message.WorkerStats.class).counters()));
   }
 
@@ -364,11 +369,11 @@ public final class ScacheClient implements AutoCloseable {
   }
 
   private CompletableFuture<Void> ack(Target target, Supplier<Message> request) {
-    return ack(target, request, () -> Unpooled.EMPTY_BUFFER);
+    return ack(target, request, NO_PAYLOAD);
   }
 
   private CompletableFuture<Void> ack(Target target, Supplier<Message> request, Supplier<ByteBuf> payload) {
-    return call(target, request, payload).thenAccept(r -> r.payload().release());
+    return call(target, request, payload).thenAccept(Reply::release);
   }
 
   /**
@@ -389,8 +394,9 @@ public final class ScacheClient implements AutoCloseable {
     CompletableFuture<Reply> sent;
     try {
       address = target.locator().address();
-      sent = connections.get(address)
-          .thenCompose(c -> c.call(request.get(), Optional.of(credentials), payload.get(), timeout));
+      sent = connections.get(address).thenCompose(c -> payload == NO_PAYLOAD
+          ? c.call(request.get(), Optional.of(credentials), timeout)
+          : c.call(request.get(), Optional.of(credentials), payload.get(), timeout));
     } catch (RuntimeException e) {
       address = target.locator().toString();
       sent = CompletableFuture.failedFuture(ScacheException.from(e));

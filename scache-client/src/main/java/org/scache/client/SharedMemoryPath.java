@@ -120,7 +120,7 @@ final class SharedMemoryPath implements AutoCloseable {
       return lease.connection.call(new Message.CommitLeased(id, lease.id, slot.offset, length), credentials, timeout)
           .whenComplete((r, e) -> {
             if (r != null) {
-              r.payload().release();
+              r.release();
             }
             finished(lease);
           }).thenApply(r -> null);
@@ -225,7 +225,7 @@ final class SharedMemoryPath implements AutoCloseable {
       lease.released = true;
       lease.connection.call(new Message.ReleaseLease(lease.id), credentials, timeout).whenComplete((r, e) -> {
         if (r != null) {
-          r.payload().release();
+          r.release();
         } else {
           LOG.debug("releasing lease {} failed: {}", lease.id, e.toString());
         }

@@ -64,7 +64,7 @@ final class WorkerSession {
     }
     connection.call(new Message.Unpin(ids), credentials, timeout).whenComplete((r, e) -> {
       if (r != null) {
-        r.payload().release();
+        r.release();
       } else {
         LOG.debug("unpinning {} blocks failed: {}", ids.size(), e.toString());
       }

@@ -6,8 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -16,6 +19,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 import org.scache.client.ReduceInput;
 import org.scache.client.ScacheClient;
 import org.scache.common.BlockId;
@@ -26,7 +30,8 @@ import org.scache.common.shuffle.PartitionerKind;
 /**
  * Clients on blocking connections (scache.client.transport.mode=blocking, what task JVMs use) do
  * everything event-loop clients do: puts and gets through shared memory and over the socket, a
- * reduce's whole input relayed from another worker, and calls from several threads at once.
+ * reduce's whole input relayed from another worker, and calls from several threads at once; and a
+ * map task's calls, in a JVM of their own, without initialising Netty's buffers.
  */
 @Timeout(120)
 class BlockingClientIT {
@@ -133,5 +138,39 @@ class BlockingClientIT {
     } finally {
       threads.shutdownNow();
     }
+  }
+
+  /**
+   * A task JVM lives a few seconds, and initialising Netty's buffers (its platform probes, leak
+   * detector and allocators) cost each one a fifth of a second of CPU: a map task's calls, which
+   * carry no payload through the socket, must store every block without it.
+   */
+  @Test
+  void aMapTasksCalls_inAJvmOfTheirOwn_storeEveryBlock_withoutInitialisingNettysBuffers(@TempDir Path dir)
+      throws Exception {
+    String app = "app-blocking-task-jvm";
+    int reduces = 4;
+    long commitsBefore = cluster.stat(0, "shm.commit.blocks");
+    Path initLog = dir.resolve("class-init.log");
+    Path out = dir.resolve("out.log");
+    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Xlog:class+init=info:file=" + initLog));
+    cluster.clientConf(0).asMap().forEach((key, value) -> cmd.add("-D" + key + "=" + value));
+    cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), MapTaskCalls.class.getName(), app,
+        app + "-secret", "0", Integer.toString(reduces)));
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile()).start();
+    assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the task JVM ended");
+    assertEquals(0, p.exitValue(), Files.readString(out));
+
+    assertEquals(reduces, cluster.stat(0, "shm.commit.blocks") - commitsBefore, "every put went through memory");
+    try (ScacheClient c = blocking(0, app, true)) {
+      for (int r = 0; r < reduces; r++) {
+        assertArrayEquals(BlockData.random(10_000 + r, r), c.getBlock(new BlockId(app, 0, 0, 0, r)), "block " + r);
+      }
+      c.removeApplication();
+    }
+    List<String> nettyInitialised = Files.readAllLines(initLog).stream()
+        .filter(line -> line.contains("Initializing 'io/netty/")).toList();
+    assertEquals(List.of(), nettyInitialised);
   }
 }

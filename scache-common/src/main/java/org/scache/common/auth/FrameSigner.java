@@ -30,17 +30,27 @@ public final class FrameSigner {
   /** The proof for a frame with these fields, signed with {@code credentials}. */
   public static byte[] sign(Credentials credentials, int type, long requestId, long payloadLength, byte[] nonce,
       ByteBuf signed) {
-    return sign(credentials.secret(), type, requestId, payloadLength, nonce, signed);
+    return sign(credentials.secret(), type, requestId, payloadLength, nonce, view(signed));
+  }
+
+  /** The proof for a frame with these fields and the remaining bytes of {@code signed}, which is left as it was. */
+  public static byte[] sign(Credentials credentials, int type, long requestId, long payloadLength, byte[] nonce,
+      ByteBuffer signed) {
+    return sign(credentials.secret(), type, requestId, payloadLength, nonce, signed.duplicate());
   }
 
   /** Whether {@code proof} was made with {@code secret} over these fields; constant time. */
   public static boolean verify(byte[] secret, byte[] proof, int type, long requestId, long payloadLength,
       byte[] nonce, ByteBuf signed) {
-    return MessageDigest.isEqual(sign(secret, type, requestId, payloadLength, nonce, signed), proof);
+    return MessageDigest.isEqual(sign(secret, type, requestId, payloadLength, nonce, view(signed)), proof);
+  }
+
+  private static ByteBuffer view(ByteBuf b) {
+    return b.nioBuffer(b.readerIndex(), b.readableBytes());
   }
 
   private static byte[] sign(byte[] secret, int type, long requestId, long payloadLength, byte[] nonce,
-      ByteBuf meta) {
+      ByteBuffer meta) {
     Mac mac = MAC.get();
     try {
       mac.init(new SecretKeySpec(secret, ALGORITHM));
@@ -52,7 +62,7 @@ public final class FrameSigner {
     mac.update(head);
     mac.update((byte) nonce.length);
     mac.update(nonce);
-    mac.update(meta.nioBuffer(meta.readerIndex(), meta.readableBytes()));
+    mac.update(meta);
     return mac.doFinal();
   }
 }

@@ -2,6 +2,7 @@ package org.scache.common.network;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import java.nio.ByteBuffer;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
@@ -19,20 +20,22 @@ import org.scache.common.ScacheException;
 import org.scache.common.auth.Credentials;
 import org.scache.common.protocol.ChannelBinding;
 import org.scache.common.protocol.DecodeFailure;
-import org.scache.common.protocol.FrameEncoder;
+import org.scache.common.auth.PayloadDigest;
+import org.scache.common.protocol.FrameHead;
 import org.scache.common.protocol.FrameHeader;
 import org.scache.common.protocol.Frames;
 import org.scache.common.protocol.InboundFrame;
 import org.scache.common.protocol.MalformedMessageException;
 import org.scache.common.protocol.Message;
-import org.scache.common.protocol.OutboundFrame;
 import org.scache.common.protocol.Status;
+import org.scache.common.protocol.WireBuffer;
 
 /**
  * A client connection without event loops: a call writes its frame and reads its answer in the
  * calling thread, and calls on one connection take turns. It starts no thread and loads a fraction
  * of the classes an event-loop connection needs, which is what a short-lived task JVM that makes a
- * few calls to the worker on its host wants. An answer's payload is read straight into one array.
+ * few calls to the worker on its host wants: calls and answers without payload (all of a map task's)
+ * do not load or initialise Netty's buffers. An answer's payload is read straight into one array.
  * A timeout or a stream that cannot be followed closes the connection, so the next call opens a
  * new one and never reads a stale answer.
  */
@@ -48,7 +51,7 @@ public final class BlockingConnection implements ClientConnection {
   private final ReentrantLock turn = new ReentrantLock();
   private final ChannelBinding binding;
   // reused by every call, under the turn lock
-  private final ByteBuf head = Unpooled.buffer(256);
+  private final WireBuffer head = new WireBuffer(256);
   private final byte[] answerHead = new byte[Frames.HEADER_LENGTH];
   private int soTimeoutMillis = -1;
   private volatile boolean closed;
@@ -92,7 +95,7 @@ public final class BlockingConnection implements ClientConnection {
     socket.setSoTimeout(timeoutMillis);
     soTimeoutMillis = timeoutMillis;
     in.readFully(answerHead);
-    FrameHeader header = FrameHeader.read(Unpooled.wrappedBuffer(answerHead));
+    FrameHeader header = FrameHeader.read(ByteBuffer.wrap(answerHead));
     Optional<DecodeFailure> problem = header.problem(settings.maxMetaLength(), 0);
     if (problem.isPresent()) {
       throw new ScacheException(problem.get().status(), "bad greeting from " + peer + ": " + problem.get().message());
@@ -100,7 +103,7 @@ public final class BlockingConnection implements ClientConnection {
     byte[] meta = new byte[(int) header.metaLength()];
     in.readFully(meta);
     try {
-      Message first = header.decode(Unpooled.wrappedBuffer(meta)).message();
+      Message first = header.decode(ByteBuffer.wrap(meta)).message();
       if (first instanceof Message.Error err) {
         throw new ScacheException(err.status(), peer + " refused the connection: " + err.message());
       }
@@ -127,6 +130,17 @@ public final class BlockingConnection implements ClientConnection {
   @Override
   public CompletableFuture<Reply> call(Message message, Optional<Credentials> credentials, ByteBuf payload,
       Duration timeout) {
+    return callWith(message, credentials, payload, timeout);
+  }
+
+  /** {@inheritDoc} Sends no payload, so Netty's buffers are not touched. */
+  @Override
+  public CompletableFuture<Reply> call(Message message, Optional<Credentials> credentials, Duration timeout) {
+    return callWith(message, credentials, null, timeout);
+  }
+
+  private CompletableFuture<Reply> callWith(Message message, Optional<Credentials> credentials, ByteBuf payload,
+      Duration timeout) {
     try {
       return CompletableFuture.completedFuture(exchange(message, credentials, payload, timeout));
     } catch (ScacheException e) {
@@ -134,6 +148,7 @@ public final class BlockingConnection implements ClientConnection {
     }
   }
 
+  /** One request and its answer; {@code payload} is null for a request without one. */
   private Reply exchange(Message message, Optional<Credentials> credentials, ByteBuf payload, Duration timeout) {
     turn.lock();
     try {
@@ -141,7 +156,7 @@ public final class BlockingConnection implements ClientConnection {
         throw new ScacheException(Status.CONNECTION_FAILED, "connection to " + peer + " is closed");
       }
       long id = REQUEST_IDS.incrementAndGet();
-      send(new OutboundFrame(id, message, credentials, payload), message);
+      send(id, message, credentials, payload);
       int timeoutMillis = (int) Math.min(Integer.MAX_VALUE, Math.max(1, timeout.toMillis()));
       if (timeoutMillis != soTimeoutMillis) {
         socket.setSoTimeout(timeoutMillis);
@@ -156,22 +171,27 @@ public final class BlockingConnection implements ClientConnection {
       close();
       throw new ScacheException(Status.CONNECTION_FAILED, "connection to " + peer + " failed: " + e, e);
     } finally {
-      payload.release();
+      if (payload != null) {
+        payload.release();
+      }
       turn.unlock();
     }
   }
 
-  private void send(OutboundFrame frame, Message message) throws IOException {
+  private void send(long id, Message message, Optional<Credentials> credentials, ByteBuf payload)
+      throws IOException {
     head.clear();
     try {
-      FrameEncoder.writeFrameHead(frame, head, settings.maxMetaLength(), binding);
+      FrameHead.write(id, message, credentials, payload == null ? 0 : payload.readableBytes(),
+          () -> PayloadDigest.of(payload), settings.maxMetaLength(), binding, head);
     } catch (RuntimeException e) {
       throw new ScacheException(Status.CONNECTION_FAILED, "cannot send " + message.type() + " to " + peer + ": "
           + e.getMessage(), e);
     }
-    head.readBytes(out, head.readableBytes());
-    ByteBuf data = frame.payload();
-    data.getBytes(data.readerIndex(), out, data.readableBytes());
+    head.writeTo(out);
+    if (payload != null) {
+      payload.getBytes(payload.readerIndex(), out, payload.readableBytes());
+    }
     out.flush();
   }
 
@@ -179,7 +199,7 @@ public final class BlockingConnection implements ClientConnection {
   private Reply answerTo(long id, Message request) throws IOException {
     while (true) {
       in.readFully(answerHead);
-      FrameHeader header = FrameHeader.read(Unpooled.wrappedBuffer(answerHead));
+      FrameHeader header = FrameHeader.read(ByteBuffer.wrap(answerHead));
       Optional<DecodeFailure> problem = header.problem(settings.maxMetaLength(), settings.maxPayloadLength());
       if (problem.isPresent()) {
         DecodeFailure failure = problem.get();
@@ -202,7 +222,7 @@ public final class BlockingConnection implements ClientConnection {
       in.readFully(meta);
       InboundFrame frame;
       try {
-        frame = header.decode(Unpooled.wrappedBuffer(meta));
+        frame = header.decode(ByteBuffer.wrap(meta));
       } catch (MalformedMessageException e) {
         skip(header.payloadLength());
         if (header.requestId() == id) {
@@ -219,7 +239,7 @@ public final class BlockingConnection implements ClientConnection {
       if (frame.message() instanceof Message.Error err) {
         throw new ScacheException(err.status(), err.message());
       }
-      return new Reply(frame.message(), data.length == 0 ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(data));
+      return data.length == 0 ? Reply.of(frame.message()) : new Reply(frame.message(), Unpooled.wrappedBuffer(data));
     }
   }
 

@@ -22,6 +22,7 @@ public interface ClientConnection extends AutoCloseable {
   /** Sends {@code message} with {@code payload} (owned by the call from now on). */
   CompletableFuture<Reply> call(Message message, Optional<Credentials> credentials, ByteBuf payload, Duration timeout);
 
+  /** Sends {@code message} without payload. */
   default CompletableFuture<Reply> call(Message message, Optional<Credentials> credentials, Duration timeout) {
     return call(message, credentials, Unpooled.EMPTY_BUFFER, timeout);
   }

@@ -1,6 +1,8 @@
 package org.scache.common.protocol;
 
 import io.netty.buffer.ByteBuf;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.Optional;
 import org.scache.common.auth.PayloadDigest;
 import org.scache.common.protocol.InboundFrame.AuthTag;
@@ -18,6 +20,12 @@ public record FrameHeader(int magic, int version, int typeId, int flags, long re
   public static FrameHeader read(ByteBuf in) {
     return new FrameHeader(in.readInt(), in.readUnsignedByte(), in.readUnsignedByte(), in.readUnsignedShort(),
         in.readLong(), in.readUnsignedInt(), in.readLong());
+  }
+
+  /** Reads the {@link Frames#HEADER_LENGTH} bytes of a header from {@code in} (big-endian). */
+  public static FrameHeader read(ByteBuffer in) {
+    return new FrameHeader(in.getInt(), Byte.toUnsignedInt(in.get()), Byte.toUnsignedInt(in.get()),
+        Short.toUnsignedInt(in.getShort()), in.getLong(), Integer.toUnsignedLong(in.getInt()), in.getLong());
   }
 
   /**
@@ -68,36 +76,52 @@ public record FrameHeader(int magic, int version, int typeId, int flags, long re
     return decode(meta, NO_NONCE);
   }
 
+  /** {@link #decode(ByteBuffer, byte[])} for a connection that takes no signed frames. */
+  public InboundFrame decode(ByteBuffer meta) throws MalformedMessageException {
+    return decode(meta, NO_NONCE);
+  }
+
+  /** {@link #decode(ByteBuffer, byte[])} of {@code meta}'s readable bytes, moving past what was read. */
+  public InboundFrame decode(ByteBuf meta, byte[] nonce) throws MalformedMessageException {
+    ByteBuffer view = meta.nioBuffer(meta.readerIndex(), meta.readableBytes()).order(ByteOrder.BIG_ENDIAN);
+    int start = view.position();
+    try {
+      return decode(view, nonce);
+    } finally {
+      meta.skipBytes(view.position() - start);
+    }
+  }
+
   /**
    * The frame whose metadata is {@code meta} (exactly {@link #metaLength} bytes), received on a
    * connection whose nonce is {@code nonce}: the auth section when the frame is signed (principal,
    * proof, then the signed part: sequence number, payload digest if any), then the message; only for a
    * header without a {@link #problem}.
    */
-  public InboundFrame decode(ByteBuf meta, byte[] nonce) throws MalformedMessageException {
+  public InboundFrame decode(ByteBuffer meta, byte[] nonce) throws MalformedMessageException {
     Optional<AuthTag> auth = Optional.empty();
     if ((flags & Frames.FLAG_AUTH) != 0) {
       WireReader r = new WireReader(meta);
       String principal = r.readString("principal");
       int proofLength = r.readUnsignedByte("proof length");
-      if (meta.readableBytes() < proofLength) {
+      if (meta.remaining() < proofLength) {
         throw new MalformedMessageException("truncated proof");
       }
       byte[] proof = new byte[proofLength];
-      meta.readBytes(proof);
-      byte[] signed = new byte[meta.readableBytes()];
-      meta.getBytes(meta.readerIndex(), signed);
+      meta.get(proof);
+      byte[] signed = new byte[meta.remaining()];
+      meta.duplicate().get(signed);
       long sequence = r.readLong("sequence");
       int digestLength = r.readUnsignedByte("payload digest length");
       if (digestLength != 0 && (payloadLength == 0 || digestLength != PayloadDigest.LENGTH)) {
         throw new MalformedMessageException("a signed frame with " + payloadLength + " payload bytes carries a "
             + digestLength + "-byte payload digest; it may carry none or, with a payload, " + PayloadDigest.LENGTH);
       }
-      if (meta.readableBytes() < digestLength) {
+      if (meta.remaining() < digestLength) {
         throw new MalformedMessageException("truncated payload digest");
       }
       byte[] digest = new byte[digestLength];
-      meta.readBytes(digest);
+      meta.get(digest);
       auth = Optional.of(new AuthTag(principal, proof, sequence, digest, nonce, signed));
     }
     try {

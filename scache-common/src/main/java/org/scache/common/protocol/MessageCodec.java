@@ -1,6 +1,8 @@
 package org.scache.common.protocol;
 
 import io.netty.buffer.ByteBuf;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -60,6 +62,13 @@ public final class MessageCodec {
 
   /** Writes {@code message}'s metadata to {@code out}. */
   public static void encode(Message message, ByteBuf out) {
+    WireBuffer bytes = new WireBuffer(128);
+    encode(message, bytes);
+    out.writeBytes(bytes.array(), 0, bytes.length());
+  }
+
+  /** Writes {@code message}'s metadata to {@code out}. */
+  public static void encode(Message message, WireBuffer out) {
     WireWriter w = new WireWriter(out);
     switch (message.type()) {
       case REGISTER_WORKER -> {
@@ -309,8 +318,19 @@ public final class MessageCodec {
     }
   }
 
-  /** Reads one message of {@code type} from all of {@code in}'s readable bytes. */
+  /** Reads one message of {@code type} from all of {@code in}'s readable bytes, and moves past what it read. */
   public static Message decode(MessageType type, ByteBuf in) throws MalformedMessageException {
+    ByteBuffer view = in.nioBuffer(in.readerIndex(), in.readableBytes()).order(ByteOrder.BIG_ENDIAN);
+    int start = view.position();
+    try {
+      return decode(type, view);
+    } finally {
+      in.skipBytes(view.position() - start);
+    }
+  }
+
+  /** Reads one message of {@code type} from all of {@code in}'s remaining bytes, and moves past what it read. */
+  public static Message decode(MessageType type, ByteBuffer in) throws MalformedMessageException {
     WireReader r = new WireReader(in);
     Message m = switch (type) {
       case REGISTER_WORKER -> new RegisterWorker(readWorker(r), r.readNonNegativeLong("reserved bytes"),

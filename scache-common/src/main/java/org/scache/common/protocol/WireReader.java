@@ -1,6 +1,6 @@
 package org.scache.common.protocol;
 
-import io.netty.buffer.ByteBuf;
+import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
@@ -12,21 +12,21 @@ import java.util.List;
  * left so that bad input becomes a {@link MalformedMessageException}, never an index error.
  */
 final class WireReader {
-  private final ByteBuf in;
+  private final ByteBuffer in;
 
-  WireReader(ByteBuf in) {
+  WireReader(ByteBuffer in) {
     this.in = in;
   }
 
   private void need(int bytes, String what) throws MalformedMessageException {
-    if (in.readableBytes() < bytes) {
-      throw new MalformedMessageException("truncated " + what + ": need " + bytes + " bytes, have " + in.readableBytes());
+    if (in.remaining() < bytes) {
+      throw new MalformedMessageException("truncated " + what + ": need " + bytes + " bytes, have " + in.remaining());
     }
   }
 
   int readInt(String what) throws MalformedMessageException {
     need(4, what);
-    return in.readInt();
+    return in.getInt();
   }
 
   int readNonNegativeInt(String what) throws MalformedMessageException {
@@ -39,7 +39,7 @@ final class WireReader {
 
   long readLong(String what) throws MalformedMessageException {
     need(8, what);
-    return in.readLong();
+    return in.getLong();
   }
 
   long readNonNegativeLong(String what) throws MalformedMessageException {
@@ -52,19 +52,19 @@ final class WireReader {
 
   int readUnsignedShort(String what) throws MalformedMessageException {
     need(2, what);
-    return in.readUnsignedShort();
+    return Short.toUnsignedInt(in.getShort());
   }
 
   int readUnsignedByte(String what) throws MalformedMessageException {
     need(1, what);
-    return in.readUnsignedByte();
+    return Byte.toUnsignedInt(in.get());
   }
 
   String readString(String what) throws MalformedMessageException {
     int len = readUnsignedShort(what + " length");
     need(len, what);
     byte[] bytes = new byte[len];
-    in.readBytes(bytes);
+    in.get(bytes);
     try {
       return StandardCharsets.UTF_8.newDecoder()
           .onMalformedInput(CodingErrorAction.REPORT)
@@ -88,14 +88,14 @@ final class WireReader {
     int len = readNonNegativeInt(what + " length");
     need(len, what);
     byte[] bytes = new byte[len];
-    in.readBytes(bytes);
+    in.get(bytes);
     return bytes;
   }
 
   /** A list count, bounded by the bytes left given each element's minimum encoded size. */
   int readCount(String what, int minElementBytes) throws MalformedMessageException {
     int n = readNonNegativeInt(what + " count");
-    if ((long) n * minElementBytes > in.readableBytes()) {
+    if ((long) n * minElementBytes > in.remaining()) {
       throw new MalformedMessageException(what + " count " + n + " exceeds the bytes left");
     }
     return n;
@@ -103,7 +103,7 @@ final class WireReader {
 
   /** Whether bytes are left: a field added at the end of a message may be absent from older forms. */
   boolean hasMore() {
-    return in.isReadable();
+    return in.hasRemaining();
   }
 
   /** A flag: one byte, 0 or 1. */
@@ -116,8 +116,8 @@ final class WireReader {
   }
 
   void expectEnd(String what) throws MalformedMessageException {
-    if (in.isReadable()) {
-      throw new MalformedMessageException(in.readableBytes() + " unexpected trailing bytes after " + what);
+    if (in.hasRemaining()) {
+      throw new MalformedMessageException(in.remaining() + " unexpected trailing bytes after " + what);
     }
   }
 

@@ -1,13 +1,12 @@
 package org.scache.common.protocol;
 
-import io.netty.buffer.ByteBuf;
 import java.nio.charset.StandardCharsets;
 
 /** Writes the primitive wire types: big-endian integers, u16-length UTF-8 strings, u32-length bytes. */
 final class WireWriter {
-  private final ByteBuf out;
+  private final WireBuffer out;
 
-  WireWriter(ByteBuf out) {
+  WireWriter(WireBuffer out) {
     this.out = out;
   }
 
