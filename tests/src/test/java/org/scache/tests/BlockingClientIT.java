@@ -142,35 +142,47 @@ class BlockingClientIT {
 
   /**
    * A task JVM lives a few seconds, and initialising Netty's buffers (its platform probes, leak
-   * detector and allocators) cost each one a fifth of a second of CPU: a map task's calls, which
-   * carry no payload through the socket, must store every block without it.
+   * detector and allocators) cost each one a fifth of a second of CPU: a map task's calls and a
+   * reduce task's read in place, which carry no payload through the socket, must do without it.
    */
   @Test
-  void aMapTasksCalls_inAJvmOfTheirOwn_storeEveryBlock_withoutInitialisingNettysBuffers(@TempDir Path dir)
+  void tasksCalls_inJvmsOfTheirOwn_storeAndReadEveryBlock_withoutInitialisingNettysBuffers(@TempDir Path dir)
       throws Exception {
     String app = "app-blocking-task-jvm";
-    int reduces = 4;
+    int maps = 2;
+    int reduces = 3;
     long commitsBefore = cluster.stat(0, "shm.commit.blocks");
-    Path initLog = dir.resolve("class-init.log");
-    Path out = dir.resolve("out.log");
-    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xlog:class+init=info:file=" + initLog));
-    cluster.clientConf(0).asMap().forEach((key, value) -> cmd.add("-D" + key + "=" + value));
-    cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), MapTaskCalls.class.getName(), app,
-        app + "-secret", "0", Integer.toString(reduces)));
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile()).start();
-    assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the task JVM ended");
-    assertEquals(0, p.exitValue(), Files.readString(out));
-
-    assertEquals(reduces, cluster.stat(0, "shm.commit.blocks") - commitsBefore, "every put went through memory");
+    for (int m = 0; m < maps; m++) {
+      assertNoNettyInitialised(runTask(dir, "map", app, m, maps, reduces));
+    }
+    assertEquals(maps * reduces, cluster.stat(0, "shm.commit.blocks") - commitsBefore, "every put went through memory");
+    assertNoNettyInitialised(runTask(dir, "reduce", app, 1, maps, reduces));
     try (ScacheClient c = blocking(0, app, true)) {
       for (int r = 0; r < reduces; r++) {
-        assertArrayEquals(BlockData.random(10_000 + r, r), c.getBlock(new BlockId(app, 0, 0, 0, r)), "block " + r);
+        assertArrayEquals(MapTaskCalls.block(0, r), c.getBlock(new BlockId(app, 0, 0, 0, r)), "block " + r);
       }
       c.removeApplication();
     }
+  }
+
+  /** Runs {@link MapTaskCalls} in a JVM of its own on worker 0, and answers its class-initialisation log. */
+  private static Path runTask(Path dir, String role, String app, int task, int maps, int reduces) throws Exception {
+    Path initLog = dir.resolve(role + "-" + task + "-class-init.log");
+    Path out = dir.resolve(role + "-" + task + ".log");
+    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Xlog:class+init=info:file=" + initLog));
+    cluster.clientConf(0).asMap().forEach((key, value) -> cmd.add("-D" + key + "=" + value));
+    cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), MapTaskCalls.class.getName(), role, app,
+        app + "-secret", Integer.toString(task), Integer.toString(maps), Integer.toString(reduces)));
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile()).start();
+    assertTrue(p.waitFor(60, TimeUnit.SECONDS), role + " " + task + " ended");
+    assertEquals(0, p.exitValue(), Files.readString(out));
+    return initLog;
+  }
+
+  private static void assertNoNettyInitialised(Path initLog) throws Exception {
     List<String> nettyInitialised = Files.readAllLines(initLog).stream()
         .filter(line -> line.contains("Initializing 'io/netty/")).toList();
-    assertEquals(List.of(), nettyInitialised);
+    assertEquals(List.of(), nettyInitialised, initLog.getFileName().toString());
   }
 }
