@@ -2,7 +2,6 @@ package org.scache.common.protocol;
 
 import io.netty.buffer.ByteBuf;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.Optional;
 import org.scache.common.auth.PayloadDigest;
 import org.scache.common.protocol.InboundFrame.AuthTag;
@@ -83,13 +82,7 @@ public record FrameHeader(int magic, int version, int typeId, int flags, long re
 
   /** {@link #decode(ByteBuffer, byte[])} of {@code meta}'s readable bytes, moving past what was read. */
   public InboundFrame decode(ByteBuf meta, byte[] nonce) throws MalformedMessageException {
-    ByteBuffer view = meta.nioBuffer(meta.readerIndex(), meta.readableBytes()).order(ByteOrder.BIG_ENDIAN);
-    int start = view.position();
-    try {
-      return decode(view, nonce);
-    } finally {
-      meta.skipBytes(view.position() - start);
-    }
+    return WireReader.fromReadable(meta, view -> decode(view, nonce));
   }
 
   /**

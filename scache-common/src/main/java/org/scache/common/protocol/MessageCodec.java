@@ -2,7 +2,6 @@ package org.scache.common.protocol;
 
 import io.netty.buffer.ByteBuf;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -320,13 +319,7 @@ public final class MessageCodec {
 
   /** Reads one message of {@code type} from all of {@code in}'s readable bytes, and moves past what it read. */
   public static Message decode(MessageType type, ByteBuf in) throws MalformedMessageException {
-    ByteBuffer view = in.nioBuffer(in.readerIndex(), in.readableBytes()).order(ByteOrder.BIG_ENDIAN);
-    int start = view.position();
-    try {
-      return decode(type, view);
-    } finally {
-      in.skipBytes(view.position() - start);
-    }
+    return WireReader.fromReadable(in, view -> decode(type, view));
   }
 
   /** Reads one message of {@code type} from all of {@code in}'s remaining bytes, and moves past what it read. */

@@ -1,6 +1,8 @@
 package org.scache.common.protocol;
 
+import io.netty.buffer.ByteBuf;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
@@ -118,6 +120,25 @@ final class WireReader {
   void expectEnd(String what) throws MalformedMessageException {
     if (in.hasRemaining()) {
       throw new MalformedMessageException(in.remaining() + " unexpected trailing bytes after " + what);
+    }
+  }
+
+  /** What reads a value from a buffer's remaining bytes. */
+  interface Read<T> {
+    T from(ByteBuffer in) throws MalformedMessageException;
+  }
+
+  /**
+   * Reads a value from {@code in}'s readable bytes, seen as a big-endian {@link ByteBuffer}, and
+   * moves {@code in}'s reader index past what was read: the Netty side's way into the readers here.
+   */
+  static <T> T fromReadable(ByteBuf in, Read<T> read) throws MalformedMessageException {
+    ByteBuffer view = in.nioBuffer(in.readerIndex(), in.readableBytes()).order(ByteOrder.BIG_ENDIAN);
+    int start = view.position();
+    try {
+      return read.from(view);
+    } finally {
+      in.skipBytes(view.position() - start);
     }
   }
 
