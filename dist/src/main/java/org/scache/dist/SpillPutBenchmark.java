@@ -162,14 +162,14 @@ public final class SpillPutBenchmark {
   }
 
   /** User and system CPU seconds of a process, from {@code /proc/<pid>/stat}. */
-  private static double cpuSeconds(long pid) throws IOException {
+  static double cpuSeconds(long pid) throws IOException {
     String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
     String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
     // fields 14 and 15 of stat (utime, stime) are 11 and 12 after the command
     return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0;
   }
 
-  private static void deleteTree(Path dir) throws IOException {
+  static void deleteTree(Path dir) throws IOException {
     try (var paths = Files.walk(dir)) {
       paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
     }

@@ -126,9 +126,7 @@ public final class TaskStartBenchmark {
       return bad == 0 ? 0 : 1;
     } finally {
       cluster.close(false);
-      try (var paths = Files.walk(dir)) {
-        paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-      }
+      SpillPutBenchmark.deleteTree(dir);
     }
   }
 
@@ -246,12 +244,9 @@ public final class TaskStartBenchmark {
       return b;
     }
 
-    /** User and system CPU of this process so far, every thread's, from {@code /proc/self/stat}. */
+    /** User and system CPU of this process so far, every thread's. */
     private static long processCpuMillis() throws IOException {
-      String stat = Files.readString(Path.of("/proc/self/stat"));
-      String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-      // fields 14 and 15 of stat (utime, stime, in clock ticks of 10 ms) are 11 and 12 after the command
-      return (Long.parseLong(f[11]) + Long.parseLong(f[12])) * 10;
+      return Math.round(SpillPutBenchmark.cpuSeconds(ProcessHandle.current().pid()) * 1000);
     }
   }
 }
