@@ -2,28 +2,20 @@ package org.scache.common.auth;
 
 import io.netty.buffer.ByteBuf;
 import java.nio.ByteBuffer;
-import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 
 /**
  * Computes and checks the proof a request carries: HMAC-SHA256, keyed with the principal's
  * secret, over the frame's type, request id and payload length, the connection's nonce, and the
  * signed bytes of its metadata (sequence number, payload digest, message). The payload is covered
  * through its SHA-256 digest ({@link PayloadDigest}), which the receiver checks as the bytes arrive.
+ * The MAC is computed by {@link HmacSha256}, which needs no JCE.
  */
 public final class FrameSigner {
   public static final String ALGORITHM = "HmacSHA256";
   public static final int PROOF_LENGTH = 32;
 
-  private static final ThreadLocal<Mac> MAC = ThreadLocal.withInitial(() -> {
-    try {
-      return Mac.getInstance(ALGORITHM);
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException(ALGORITHM + " is not available in this JVM", e);
-    }
-  });
+  private static final ThreadLocal<HmacSha256> MAC = ThreadLocal.withInitial(HmacSha256::new);
 
   private FrameSigner() {}
 
@@ -51,12 +43,8 @@ public final class FrameSigner {
 
   private static byte[] sign(byte[] secret, int type, long requestId, long payloadLength, byte[] nonce,
       ByteBuffer meta) {
-    Mac mac = MAC.get();
-    try {
-      mac.init(new SecretKeySpec(secret, ALGORITHM));
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("cannot key " + ALGORITHM, e);
-    }
+    HmacSha256 mac = MAC.get();
+    mac.init(secret);
     ByteBuffer head = ByteBuffer.allocate(1 + 8 + 8);
     head.put((byte) type).putLong(requestId).putLong(payloadLength).flip();
     mac.update(head);
