@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.io.compress.CompressionCodec;
 import org.apache.hadoop.io.compress.DefaultCodec;
 import org.apache.hadoop.io.serializer.SerializationFactory;
@@ -16,6 +17,7 @@ import org.apache.hadoop.mapred.Counters;
 import org.apache.hadoop.mapred.IFile;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapred.MapOutputCollector;
+import org.apache.hadoop.mapred.MapOutputFile;
 import org.apache.hadoop.mapred.MapTask;
 import org.apache.hadoop.mapred.RawKeyValueIterator;
 import org.apache.hadoop.mapred.Task;
@@ -54,6 +56,7 @@ public class ScacheMapOutputCollector<K, V> implements MapOutputCollector<K, V> 
 
   private JobConf job;
   private Task.TaskReporter reporter;
+  private MapOutputFile mapOutputFile;
   private TaskAttemptID attemptId;
   private int partitions;
   private Class<K> keyClass;
@@ -87,6 +90,7 @@ public class ScacheMapOutputCollector<K, V> implements MapOutputCollector<K, V> 
     }
     MapTask task = context.getMapTask();
     reporter = context.getReporter();
+    mapOutputFile = task.getMapOutputFile();
     attemptId = task.getTaskID();
     partitions = job.getNumReduceTasks();
     keyClass = (Class<K>) job.getMapOutputKeyClass();
@@ -209,6 +213,16 @@ public class ScacheMapOutputCollector<K, V> implements MapOutputCollector<K, V> 
     } catch (ScacheException e) {
       throw new IOException("SCache did not accept the end of map " + attemptId + ": " + e.getMessage(), e);
     }
+    markNoLocalOutput();
+  }
+
+  /**
+   * Leaves an empty map output file where Hadoop's task reads its output's size as it ends: without
+   * one, every map task logs a DiskErrorException with its stack trace, and builds both, for an output
+   * that is in SCache. Its size on local disk, 0 bytes, is then what the task reports.
+   */
+  private void markNoLocalOutput() throws IOException {
+    FileSystem.getLocal(job).getRaw().create(mapOutputFile.getOutputFileForWrite(0), true).close();
   }
 
   @Override
