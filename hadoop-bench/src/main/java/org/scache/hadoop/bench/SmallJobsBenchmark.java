@@ -20,7 +20,10 @@ import org.scache.hadoop.MiniScacheYarnCluster;
  * per job the median job times, SCache's time over Hadoop's (seconds and ratio), the reduce stage and
  * how many reduces ran on the node SCache placed them on; writes every run into
  * {@code target/small-jobs-benchmark/runs.csv}. The target: no small job more than 1 s slower than on
- * Hadoop's shuffle, and at least 90 % of the reduces on their placed node.
+ * Hadoop's shuffle, and at least 90 % of the reduces on their placed node. As in the namespaced
+ * benchmarks, the cluster first runs the first job once on each shuffle, unmeasured ({@code --warmup}):
+ * a cluster's daemons are long-lived, and its first job on either shuffle pays for their loading and
+ * compiling the code it takes.
  */
 public final class SmallJobsBenchmark {
   private static final String NAME = "small-jobs-benchmark";
@@ -55,6 +58,7 @@ public final class SmallJobsBenchmark {
         new Options.Option("jobs", "wordcount:16m:1,wordcount:96m:2,terasort:32m:1,terasort:128m:2,terasort:192m:4",
             "jobs, comma-separated, each wordcount|terasort:SIZE:REDUCES"),
         new Options.Option("repetitions", "2", "runs of each shuffle per job"),
+        new Options.Option("warmup", "1", "unmeasured runs of the first job on each shuffle before the measured ones"),
         new Options.Option("slowstart", "", "reduce slow start of the SCache jobs (default: SCache's)"),
         new Options.Option("task-java-opts", "", "JVM options added to every task of both shuffles, for example "
             + "-XX:StartFlightRecording=filename=/tmp/jfr,settings=profile to profile them"),
@@ -72,7 +76,12 @@ public final class SmallJobsBenchmark {
       if (repetitions < 1) {
         throw new IllegalArgumentException("--repetitions must be at least 1");
       }
-      exit = run(jobs, repetitions, options.get("slowstart"), options.get("task-java-opts"), options.get("results"));
+      int warmup = options.getInt("warmup");
+      if (warmup < 0) {
+        throw new IllegalArgumentException("--warmup must be at least 0");
+      }
+      exit = run(jobs, repetitions, warmup, options.get("slowstart"), options.get("task-java-opts"),
+          options.get("results"));
     } catch (IllegalArgumentException e) {
       System.err.println(e.getMessage());
       exit = 2;
@@ -80,7 +89,7 @@ public final class SmallJobsBenchmark {
     System.exit(exit);
   }
 
-  private static int run(List<SmallJob> jobs, int repetitions, String slowstart, String taskJavaOpts,
+  private static int run(List<SmallJob> jobs, int repetitions, int warmup, String slowstart, String taskJavaOpts,
       String resultsDir) {
     Path target = Path.of("target").toAbsolutePath();
     Path results = resultsDir.isBlank() ? target.resolve(NAME) : Path.of(resultsDir).toAbsolutePath();
@@ -103,41 +112,20 @@ public final class SmallJobsBenchmark {
       try (TerasortCluster cluster = TerasortCluster.start(NAME, 3, 512 * ByteSize.MIB)) {
         cluster.withTaskJavaOpts(taskJavaOpts);
         TerasortRunner runner = new TerasortRunner(cluster, console, slowstart);
+        for (int w = 1; w <= warmup; w++) {
+          SmallJob job = jobs.get(0);
+          console.phase(String.format(Locale.ROOT, "warm-up %d of %d, unmeasured: %s on each shuffle", w, warmup,
+              job.label()));
+          Path input = writeInput(runner, cluster, console, job);
+          runPair(runner, cluster, console, job, input, w, true);
+          MiniScacheYarnCluster.deleteRecursively(input);
+        }
         for (SmallJob job : jobs) {
-          Path input = cluster.dir().resolve("input");
-          console.phase(job.label() + ": writing the input");
-          if (job.kind().equals("wordcount")) {
-            TextInput.write(job.inputBytes(), input);
-          } else {
-            runner.generate(job.inputBytes(), input);
-          }
+          Path input = writeInput(runner, cluster, console, job);
           for (int rep = 1; rep <= repetitions; rep++) {
-            boolean hadoopFirst = rep % 2 == 1;
             console.phase(String.format(Locale.ROOT, "%s: repetition %d of %d, %s first", job.label(), rep,
-                repetitions, hadoopFirst ? "Hadoop's shuffle" : "SCache"));
-            Path hadoopOut = cluster.dir().resolve("out-hadoop");
-            Path scacheOut = cluster.dir().resolve("out-scache");
-            JobFigures hadoop = null;
-            JobFigures scache = null;
-            for (Shuffle shuffle : hadoopFirst ? List.of(Shuffle.HADOOP, Shuffle.SCACHE)
-                : List.of(Shuffle.SCACHE, Shuffle.HADOOP)) {
-              JobFigures f = runOne(runner, cluster, job, input, shuffle == Shuffle.HADOOP ? hadoopOut : scacheOut,
-                  shuffle).job();
-              if (shuffle == Shuffle.HADOOP) {
-                hadoop = f;
-              } else {
-                scache = f;
-              }
-            }
-            SameOutput.Compared same = SameOutput.check(hadoopOut, scacheOut);
-            Pair pair = new Pair(job, rep, hadoop, scache);
-            pairs.add(pair);
-            console.detail(String.format(Locale.ROOT, "outputs identical (%d files, %s); job %.1f s vs %.1f s (%+.1f s), "
-                + "reduce stage %.1f s vs %.1f s, reduces placed %s", same.files(), ByteSize.format(same.bytes()),
-                hadoop.jobSeconds(), scache.jobSeconds(), pair.extraSeconds(), hadoop.reduceStageSeconds(),
-                scache.reduceStageSeconds(), PairReport.placed(scache)));
-            MiniScacheYarnCluster.deleteRecursively(hadoopOut);
-            MiniScacheYarnCluster.deleteRecursively(scacheOut);
+                repetitions, rep % 2 == 1 ? "Hadoop's shuffle" : "SCache"));
+            pairs.add(runPair(runner, cluster, console, job, input, rep, rep % 2 == 1));
           }
           MiniScacheYarnCluster.deleteRecursively(input);
           Files.writeString(results.resolve("runs.csv"), csv(pairs), StandardCharsets.UTF_8);
@@ -151,6 +139,46 @@ public final class SmallJobsBenchmark {
       console.failed(e);
       return 1;
     }
+  }
+
+  private static Path writeInput(TerasortRunner runner, TerasortCluster cluster, Console console, SmallJob job)
+      throws Exception {
+    Path input = cluster.dir().resolve("input");
+    console.phase(job.label() + ": writing the input");
+    if (job.kind().equals("wordcount")) {
+      TextInput.write(job.inputBytes(), input);
+    } else {
+      runner.generate(job.inputBytes(), input);
+    }
+    return input;
+  }
+
+  /** Runs {@code job} on both shuffles, in the order given, and compares their outputs byte for byte. */
+  private static Pair runPair(TerasortRunner runner, TerasortCluster cluster, Console console, SmallJob job,
+      Path input, int repetition, boolean hadoopFirst) throws Exception {
+    Path hadoopOut = cluster.dir().resolve("out-hadoop");
+    Path scacheOut = cluster.dir().resolve("out-scache");
+    JobFigures hadoop = null;
+    JobFigures scache = null;
+    for (Shuffle shuffle : hadoopFirst ? List.of(Shuffle.HADOOP, Shuffle.SCACHE)
+        : List.of(Shuffle.SCACHE, Shuffle.HADOOP)) {
+      JobFigures f = runOne(runner, cluster, job, input, shuffle == Shuffle.HADOOP ? hadoopOut : scacheOut,
+          shuffle).job();
+      if (shuffle == Shuffle.HADOOP) {
+        hadoop = f;
+      } else {
+        scache = f;
+      }
+    }
+    SameOutput.Compared same = SameOutput.check(hadoopOut, scacheOut);
+    Pair pair = new Pair(job, repetition, hadoop, scache);
+    console.detail(String.format(Locale.ROOT, "outputs identical (%d files, %s); job %.1f s vs %.1f s (%+.1f s), "
+        + "reduce stage %.1f s vs %.1f s, reduces placed %s", same.files(), ByteSize.format(same.bytes()),
+        hadoop.jobSeconds(), scache.jobSeconds(), pair.extraSeconds(), hadoop.reduceStageSeconds(),
+        scache.reduceStageSeconds(), PairReport.placed(scache)));
+    MiniScacheYarnCluster.deleteRecursively(hadoopOut);
+    MiniScacheYarnCluster.deleteRecursively(scacheOut);
+    return pair;
   }
 
   private static TerasortRunner.SortRun runOne(TerasortRunner runner, TerasortCluster cluster, SmallJob job,
