@@ -123,9 +123,10 @@ public final class SmallJobsBenchmark {
         for (SmallJob job : jobs) {
           Path input = writeInput(runner, cluster, console, job);
           for (int rep = 1; rep <= repetitions; rep++) {
+            boolean hadoopFirst = rep % 2 == 1;
             console.phase(String.format(Locale.ROOT, "%s: repetition %d of %d, %s first", job.label(), rep,
-                repetitions, rep % 2 == 1 ? "Hadoop's shuffle" : "SCache"));
-            pairs.add(runPair(runner, cluster, console, job, input, rep, rep % 2 == 1));
+                repetitions, hadoopFirst ? "Hadoop's shuffle" : "SCache"));
+            pairs.add(runPair(runner, cluster, console, job, input, rep, hadoopFirst));
           }
           MiniScacheYarnCluster.deleteRecursively(input);
           Files.writeString(results.resolve("runs.csv"), csv(pairs), StandardCharsets.UTF_8);

@@ -12,7 +12,6 @@ import java.security.MessageDigest;
  * The MAC is computed by {@link HmacSha256}, which needs no JCE.
  */
 public final class FrameSigner {
-  public static final String ALGORITHM = "HmacSHA256";
   public static final int PROOF_LENGTH = 32;
 
   private static final ThreadLocal<HmacSha256> MAC = ThreadLocal.withInitial(HmacSha256::new);

@@ -24,11 +24,12 @@ final class HmacSha256 {
 
   /** Starts a MAC keyed with {@code key}; what was given before is dropped. */
   void init(byte[] key) {
-    byte[] k = key.length > BLOCK ? sha256().digest(key) : key;
-    Arrays.fill(pad, (byte) 0);
-    System.arraycopy(k, 0, pad, 0, k.length);
     inner.reset();
     outer.reset();
+    // a key longer than the block is hashed first (the digest resets itself)
+    byte[] k = key.length > BLOCK ? inner.digest(key) : key;
+    Arrays.fill(pad, (byte) 0);
+    System.arraycopy(k, 0, pad, 0, k.length);
     for (int i = 0; i < BLOCK; i++) {
       pad[i] ^= IPAD;
     }
