@@ -71,7 +71,9 @@ public final class ScacheWorker implements AutoCloseable {
         block -> link[0].report(block));
     BlockStore store = storage.store();
     Credentials cluster = Credentials.cluster(clusterSecret);
-    connections = new ConnectionPool(transport, "scache-worker-client");
+    // the same connections carry the master's answers and other workers' blocks: only the blocks fill a window
+    connections = new ConnectionPool(transport, "scache-worker-client",
+        (int) Math.min(conf.get(ScacheOptions.WORKER_FETCH_RECEIVE_BUFFER), Integer.MAX_VALUE));
     Duration fetchTimeout = conf.get(ScacheOptions.WORKER_FETCH_TIMEOUT);
     secrets = new AppSecrets(app -> link[0].fetchSecret(app));
     RequestAuthorizer authorizer = new RequestAuthorizer(clusterSecret, secrets, counters.authFailures::increment);

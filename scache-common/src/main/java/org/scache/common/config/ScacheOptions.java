@@ -172,6 +172,14 @@ public final class ScacheOptions {
   public static final ConfigEntry<Duration> WORKER_REDUCE_INPUT_WAIT = duration(
       "scache.worker.reduce.input.wait.timeout", "30s", "Longest time a read of a reduce's whole input waits for "
           + "every map to finish; then it fails with INPUT_INCOMPLETE. Keep it below the client request timeout.");
+  public static final ConfigEntry<Long> WORKER_FETCH_RECEIVE_BUFFER = bytes(
+      "scache.worker.fetch.receive.buffer.bytes", "0", "Receive buffer (SO_RCVBUF) of this worker's connections to "
+          + "other workers, which bring it prefetched and remotely read blocks; 0 leaves it to the kernel's "
+          + "autotuning. A bound keeps the bytes each connection has in flight, and so the queue it builds at a "
+          + "link it shares with other connections, small: on links with deep queues, connections with BBR that "
+          + "share a node's link then take equal shares instead of one running at a fraction of its share for "
+          + "seconds (docs/benchmarks.md, Spark at 40 Mbit/s). It also bounds one connection to about this many bytes "
+          + "per round trip: keep it above the bandwidth-delay product of the links between workers.");
   public static final ConfigEntry<Boolean> WORKER_PREFETCH_ENABLED = bool("scache.worker.prefetch.enabled", true,
       "Copy the blocks of the reduces the master placed on this worker here as soon as they are known.");
   public static final ConfigEntry<Integer> WORKER_PREFETCH_MAX_INFLIGHT = intEntry(

@@ -31,12 +31,23 @@ public final class ConnectionPool implements ClientConnections {
   private final Map<String, CompletableFuture<ScacheConnection>> connections = new ConcurrentHashMap<>();
 
   public ConnectionPool(TransportSettings settings, String threadName) {
+    this(settings, threadName, 0);
+  }
+
+  /**
+   * A pool whose connections have a receive buffer (SO_RCVBUF) of {@code receiveBufferBytes}, set before they
+   * connect so that the window they offer follows it; 0 leaves the buffer to the kernel's autotuning.
+   */
+  public ConnectionPool(TransportSettings settings, String threadName, int receiveBufferBytes) {
+    org.scache.common.Checks.require(receiveBufferBytes >= 0, "a receive buffer cannot be negative: %s",
+        receiveBufferBytes);
     this.settings = settings;
     this.group = new NioEventLoopGroup(settings.ioThreads(), new DefaultThreadFactory(threadName, true));
-    this.bootstrap = new Bootstrap().group(group).channel(NioSocketChannel.class)
+    Bootstrap b = new Bootstrap().group(group).channel(NioSocketChannel.class)
         .option(ChannelOption.TCP_NODELAY, true)
         .option(ChannelOption.SO_KEEPALIVE, true)
         .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) settings.connectTimeout().toMillis());
+    this.bootstrap = receiveBufferBytes > 0 ? b.option(ChannelOption.SO_RCVBUF, receiveBufferBytes) : b;
   }
 
   @Override

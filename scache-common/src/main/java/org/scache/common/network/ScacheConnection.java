@@ -63,6 +63,11 @@ public final class ScacheConnection implements ClientConnection {
     return channel.isActive();
   }
 
+  /** The receive buffer (SO_RCVBUF) the socket has, as the kernel reports it. */
+  int receiveBufferBytes() {
+    return ((io.netty.channel.socket.SocketChannelConfig) channel.config()).getReceiveBufferSize();
+  }
+
   /** Sends {@code message} with {@code payload} (owned by the call from now on) and waits for nothing. */
   @Override
   public CompletableFuture<Reply> call(Message message, Optional<Credentials> credentials, ByteBuf payload,

@@ -122,6 +122,28 @@ class ScacheConnectionIntegrationTest {
   }
 
   @Test
+  void receiveBuffer_boundedPool_socketKeepsTheBoundAndAnswersArriveIntact() throws Exception {
+    int bound = 32 << 10;
+    try (ConnectionPool bounded = new ConnectionPool(SETTINGS, "test-bounded-client", bound)) {
+      ScacheConnection c = bounded.get("127.0.0.1", server.port()).get(10, SECONDS);
+      // Linux keeps twice what is asked, for its bookkeeping; autotuning starts at 128 KiB and grows
+      assertTrue(c.receiveBufferBytes() <= 2 * bound, "receive buffer " + c.receiveBufferBytes());
+      int size = 8 << 20;
+      ByteBuf payload = c.call(getBlock(size), Optional.empty(), LONG).get(20, SECONDS).payload();
+      try {
+        assertArrayEquals(blockBytes(size), ByteBufUtil.getBytes(payload));
+      } finally {
+        payload.release();
+      }
+    }
+  }
+
+  @Test
+  void receiveBuffer_negative_isRefused() {
+    assertThrows(IllegalArgumentException.class, () -> new ConnectionPool(SETTINGS, "test-negative", -1));
+  }
+
+  @Test
   void call_manyConcurrentCalls_eachGetsItsOwnAnswer() throws Exception {
     ScacheConnection conn = connect();
     List<CompletableFuture<Reply>> calls = new ArrayList<>();
