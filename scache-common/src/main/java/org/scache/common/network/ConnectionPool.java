@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import org.scache.common.Checks;
 import org.scache.common.ScacheException;
 import org.scache.common.protocol.ChannelBinding;
 import org.scache.common.protocol.FrameDecoder;
@@ -39,7 +40,7 @@ public final class ConnectionPool implements ClientConnections {
    * connect so that the window they offer follows it; 0 leaves the buffer to the kernel's autotuning.
    */
   public ConnectionPool(TransportSettings settings, String threadName, int receiveBufferBytes) {
-    org.scache.common.Checks.require(receiveBufferBytes >= 0, "a receive buffer cannot be negative: %s",
+    Checks.require(receiveBufferBytes >= 0, "a receive buffer cannot be negative: %s",
         receiveBufferBytes);
     this.settings = settings;
     this.group = new NioEventLoopGroup(settings.ioThreads(), new DefaultThreadFactory(threadName, true));

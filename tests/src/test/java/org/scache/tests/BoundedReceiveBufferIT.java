@@ -1,0 +1,84 @@
+package org.scache.tests;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.scache.client.ScacheClient;
+import org.scache.common.BlockId;
+import org.scache.common.config.ScacheConf;
+import org.scache.common.config.ScacheOptions;
+import org.scache.common.shuffle.PartitionerKind;
+
+/**
+ * Workers whose connections to each other have a small receive buffer
+ * ({@code scache.worker.fetch.receive.buffer.bytes}): blocks of up to 8 MiB still cross them whole,
+ * byte for byte, through a window a small fraction of their size.
+ */
+@Timeout(120)
+class BoundedReceiveBufferIT {
+  private static final String APP = "app-bounded-window";
+  private static final String SECRET = "bounded-window-secret";
+  private static final int BOUND = 16 << 10;
+  private static InProcessCluster cluster;
+
+  @BeforeAll
+  static void start() throws Exception {
+    cluster = InProcessCluster.start(2, 512L << 20, ScacheConf.empty()
+        .with(ScacheOptions.WORKER_FETCH_RECEIVE_BUFFER.key(), Integer.toString(BOUND)));
+  }
+
+  @AfterAll
+  static void stop() {
+    cluster.close();
+  }
+
+  @Test
+  void blocksHeldByOneWorker_readThroughTheOther_arriveWholeThroughTheBoundedWindow() {
+    int blocks = 24;
+    int[] sizes = new int[blocks];
+    long total = 0;
+    for (int i = 0; i < blocks; i++) {
+      sizes[i] = i % 6 == 0 ? BlockData.MAX : (i + 1) * 97_531;
+      total += sizes[i];
+    }
+    ScacheClient holder = cluster.client(0, APP, SECRET);
+    ScacheClient reader = cluster.client(1, APP, SECRET);
+    try {
+      holder.registerApplication();
+      holder.registerShuffle(0, blocks, 1, PartitionerKind.HASH);
+      List<CompletableFuture<Void>> puts = new ArrayList<>();
+      for (int i = 0; i < blocks; i++) {
+        puts.add(holder.putBlockAsync(id(i), BlockData.view(i, sizes[i])));
+      }
+      puts.forEach(CompletableFuture::join);
+      long servedBefore = cluster.stat(0, "fetch.served.bytes");
+      List<CompletableFuture<Boolean>> reads = new ArrayList<>();
+      for (int i = 0; i < blocks; i++) {
+        int seed = i;
+        reads.add(reader.getBlockAsync(id(i)).thenApply(b -> BlockData.matches(seed, sizes[seed], b)));
+      }
+      int bad = 0;
+      for (CompletableFuture<Boolean> r : reads) {
+        bad += r.join() ? 0 : 1;
+      }
+      assertEquals(0, bad, "blocks read through the other worker that differ from what was put");
+      assertTrue(cluster.stat(0, "fetch.served.bytes") - servedBefore >= total,
+          "every block crossed the connection between the workers");
+    } finally {
+      holder.removeApplication();
+      holder.close();
+      reader.close();
+    }
+  }
+
+  private static BlockId id(int map) {
+    return new BlockId(APP, 0, map, 0, 0);
+  }
+}
