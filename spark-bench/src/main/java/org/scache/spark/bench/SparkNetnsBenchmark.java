@@ -67,10 +67,12 @@ public final class SparkNetnsBenchmark {
 
   /**
    * One run with the link rate it ran at, the file its figures are in, the bytes the nodes sent during
-   * and after its map stage, and the CPU each kind of process used in the map and in the reduce stage.
+   * and after its map stage, the fewest and the most one node sent in the whole job (unequal when the maps
+   * ran unevenly across the nodes: the last seconds then run on one link), and the CPU each kind of process
+   * used in the map and in the reduce stage.
    */
   record Row(int mbit, int repetition, Path figures, RunFigures run, long sentDuringMaps, long sentAfterMaps,
-      StageCpu cpu) {
+      long leastSentByNode, long mostSentByNode, StageCpu cpu) {
     double shareDuringMaps() {
       long total = sentDuringMaps + sentAfterMaps;
       return total == 0 ? Double.NaN : (double) sentDuringMaps / total;
@@ -141,9 +143,12 @@ public final class SparkNetnsBenchmark {
               driver(program.label(), shuffle, size, figures);
               RunFigures run = RunFigures.read(figures);
               List<LinkSampler.Sample> samples = sampler.samples();
+              List<Long> byNode = cluster.nodeNames().stream()
+                  .map(n -> LinkSampler.sentBetween(samples, List.of(n), run.jobStart(), run.jobEnd())).toList();
               Row row = new Row(mbit, rep, figures, run,
                   LinkSampler.sentBetween(samples, cluster.nodeNames(), run.mapStart(), run.mapEnd()),
                   LinkSampler.sentBetween(samples, cluster.nodeNames(), run.mapEnd(), run.jobEnd()),
+                  java.util.Collections.min(byNode), java.util.Collections.max(byNode),
                   StageCpu.of(cpu, shuffle, run.jobStart(), run.mapEnd(), run.jobEnd()));
               rows.add(row);
               String first = expected.putIfAbsent(program.label(), run.output());
@@ -273,10 +278,12 @@ public final class SparkNetnsBenchmark {
   private static String line(Row r) {
     RunFigures f = r.run;
     return String.format(Locale.ROOT, "%-8s %4s Mbit/s #%d %-6s job %6.1f s  maps %6.1f s  reduces %6.1f s  "
-        + "fetch wait/task %5.2f s (max %5.2f)  sent during maps %3.0f%%  placed %s  cpu maps %5.1f s reduces %5.1f s",
+        + "fetch wait/task %5.2f s (max %5.2f)  sent during maps %3.0f%%  a node sent %3d-%3d MB  placed %s  "
+        + "cpu maps %5.1f s reduces %5.1f s",
         f.program(), r.mbit == 0 ? "-" : Integer.toString(r.mbit), r.repetition, f.shuffle(), f.jobMs() / 1e3,
         f.mapStageMs() / 1e3, f.reduceStageMs() / 1e3, f.fetchWaitMedianMs() / 1e3, f.fetchWaitMaxMs() / 1e3,
-        100 * r.shareDuringMaps(), f.onPlacedHost() < 0 ? "-" : f.onPlacedHost() + "/" + f.reduceTasks(),
+        100 * r.shareDuringMaps(), r.leastSentByNode / 1_000_000, r.mostSentByNode / 1_000_000,
+        f.onPlacedHost() < 0 ? "-" : f.onPlacedHost() + "/" + f.reduceTasks(),
         f.mapCpuMs() / 1e3, f.reduceCpuMs() / 1e3);
   }
 
@@ -345,7 +352,8 @@ public final class SparkNetnsBenchmark {
   private String csv() {
     StringBuilder sb = new StringBuilder("program,link_mbit,repetition,shuffle,job_ms,map_stage_ms,reduce_stage_ms,"
         + "fetch_wait_median_ms,fetch_wait_max_ms,fetch_wait_total_ms,shuffle_bytes,local_bytes,remote_bytes,"
-        + "reduce_tasks,on_placed_host,map_cpu_ms,reduce_cpu_ms,sent_during_maps,sent_after_maps,job_start_ms,"
+        + "reduce_tasks,on_placed_host,map_cpu_ms,reduce_cpu_ms,sent_during_maps,sent_after_maps,"
+        + "least_sent_by_a_node,most_sent_by_a_node,job_start_ms,"
         + "map_end_ms,job_end_ms,output\n");
     for (Row r : rows) {
       RunFigures f = r.run;
@@ -355,7 +363,7 @@ public final class SparkNetnsBenchmark {
           Long.toString(f.shuffleBytes()), Long.toString(f.localBytes()), Long.toString(f.remoteBytes()),
           Integer.toString(f.reduceTasks()), Integer.toString(f.onPlacedHost()), Long.toString(f.mapCpuMs()),
           Long.toString(f.reduceCpuMs()), Long.toString(r.sentDuringMaps), Long.toString(r.sentAfterMaps),
-          Long.toString(f.jobStart()), Long.toString(f.mapEnd()), Long.toString(f.jobEnd()),
+          Long.toString(r.leastSentByNode), Long.toString(r.mostSentByNode), Long.toString(f.jobStart()), Long.toString(f.mapEnd()), Long.toString(f.jobEnd()),
           '"' + f.output() + '"')).append('\n');
     }
     return sb.toString();
