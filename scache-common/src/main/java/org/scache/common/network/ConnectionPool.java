@@ -40,8 +40,7 @@ public final class ConnectionPool implements ClientConnections {
    * connect so that the window they offer follows it; 0 leaves the buffer to the kernel's autotuning.
    */
   public ConnectionPool(TransportSettings settings, String threadName, int receiveBufferBytes) {
-    Checks.require(receiveBufferBytes >= 0, "a receive buffer cannot be negative: %s",
-        receiveBufferBytes);
+    Checks.require(receiveBufferBytes >= 0, "a receive buffer cannot be negative: %s", receiveBufferBytes);
     this.settings = settings;
     this.group = new NioEventLoopGroup(settings.ioThreads(), new DefaultThreadFactory(threadName, true));
     Bootstrap b = new Bootstrap().group(group).channel(NioSocketChannel.class)

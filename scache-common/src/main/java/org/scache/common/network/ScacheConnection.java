@@ -6,6 +6,7 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.socket.SocketChannelConfig;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.time.Duration;
@@ -65,7 +66,7 @@ public final class ScacheConnection implements ClientConnection {
 
   /** The receive buffer (SO_RCVBUF) the socket has, as the kernel reports it. */
   int receiveBufferBytes() {
-    return ((io.netty.channel.socket.SocketChannelConfig) channel.config()).getReceiveBufferSize();
+    return ((SocketChannelConfig) channel.config()).getReceiveBufferSize();
   }
 
   /** Sends {@code message} with {@code payload} (owned by the call from now on) and waits for nothing. */

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -148,7 +149,7 @@ public final class SparkNetnsBenchmark {
               Row row = new Row(mbit, rep, figures, run,
                   LinkSampler.sentBetween(samples, cluster.nodeNames(), run.mapStart(), run.mapEnd()),
                   LinkSampler.sentBetween(samples, cluster.nodeNames(), run.mapEnd(), run.jobEnd()),
-                  java.util.Collections.min(byNode), java.util.Collections.max(byNode),
+                  Collections.min(byNode), Collections.max(byNode),
                   StageCpu.of(cpu, shuffle, run.jobStart(), run.mapEnd(), run.jobEnd()));
               rows.add(row);
               String first = expected.putIfAbsent(program.label(), run.output());
@@ -363,7 +364,8 @@ public final class SparkNetnsBenchmark {
           Long.toString(f.shuffleBytes()), Long.toString(f.localBytes()), Long.toString(f.remoteBytes()),
           Integer.toString(f.reduceTasks()), Integer.toString(f.onPlacedHost()), Long.toString(f.mapCpuMs()),
           Long.toString(f.reduceCpuMs()), Long.toString(r.sentDuringMaps), Long.toString(r.sentAfterMaps),
-          Long.toString(r.leastSentByNode), Long.toString(r.mostSentByNode), Long.toString(f.jobStart()), Long.toString(f.mapEnd()), Long.toString(f.jobEnd()),
+          Long.toString(r.leastSentByNode), Long.toString(r.mostSentByNode), Long.toString(f.jobStart()),
+          Long.toString(f.mapEnd()), Long.toString(f.jobEnd()),
           '"' + f.output() + '"')).append('\n');
     }
     return sb.toString();
