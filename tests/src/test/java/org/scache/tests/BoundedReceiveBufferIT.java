@@ -58,6 +58,10 @@ class BoundedReceiveBufferIT {
         puts.add(holder.putBlockAsync(id(i), BlockData.view(i, sizes[i])));
       }
       puts.forEach(CompletableFuture::join);
+      for (int map = 0; map < blocks; map++) {
+        // as a map ends: the worker's reports of its blocks reach the master first, so they can be located
+        holder.mapFinished(0, map, 0);
+      }
       long servedBefore = cluster.stat(0, "fetch.served.bytes");
       List<CompletableFuture<Boolean>> reads = new ArrayList<>();
       for (int i = 0; i < blocks; i++) {
