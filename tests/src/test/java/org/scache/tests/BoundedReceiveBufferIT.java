@@ -17,9 +17,10 @@ import org.scache.common.config.ScacheOptions;
 import org.scache.common.shuffle.PartitionerKind;
 
 /**
- * Workers whose connections to each other have a small receive buffer
- * ({@code scache.worker.fetch.receive.buffer.bytes}): blocks of up to 8 MiB still cross them whole,
- * byte for byte, through a window a small fraction of their size.
+ * Workers configured with a small receive buffer for their connections to each other
+ * ({@code scache.worker.fetch.receive.buffer.bytes}): blocks of up to 8 MiB, 500 times that bound, still cross
+ * from one worker to the other whole, byte for byte. That the bound reaches the socket is
+ * {@code ScacheConnectionIntegrationTest}'s to show.
  */
 @Timeout(120)
 class BoundedReceiveBufferIT {
@@ -40,7 +41,7 @@ class BoundedReceiveBufferIT {
   }
 
   @Test
-  void blocksHeldByOneWorker_readThroughTheOther_arriveWholeThroughTheBoundedWindow() {
+  void blocksHeldByOneWorker_readThroughTheOtherWithABoundedReceiveBuffer_arriveWholeAcrossTheWorkers() {
     int blocks = 24;
     int[] sizes = new int[blocks];
     long total = 0;
