@@ -6,8 +6,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import org.scache.bench.ByteSize;
 import org.scache.bench.MachineSpeed;
 import org.scache.bench.chart.LinkRateChart;
@@ -40,6 +42,8 @@ public final class NetnsBenchmark {
         new Options.Option("sizes", "256m,1g", "input sizes, comma-separated"),
         new Options.Option("repetitions", "3", "runs of each shuffle per size and link"),
         new Options.Option("slowstart", "", "reduce slow start of the SCache jobs (default: SCache's)"),
+        new Options.Option("worker-settings", "", "scache.* settings for every worker, key=value, comma-separated "
+            + "(example: scache.worker.fetch.receive.buffer.bytes=64k)"),
         new Options.Option("warmup", "256m", "on each fresh cluster, sort this much once on each shuffle before the "
             + "measured runs, unmeasured (0: none)"));
     int exit;
@@ -53,7 +57,7 @@ public final class NetnsBenchmark {
         links.add(parseLink(l));
       }
       exit = run(options.getInt("nodes"), links, sizes, options.getInt("repetitions"), options.get("slowstart"),
-          warmupSize(options.get("warmup")));
+          warmupSize(options.get("warmup")), workerSettings(options.get("worker-settings")));
     } catch (IllegalArgumentException e) {
       System.err.println(e.getMessage());
       exit = 2;
@@ -77,11 +81,28 @@ public final class NetnsBenchmark {
     return t.equals("0") || t.equals("none") ? 0 : ByteSize.parse(t);
   }
 
+  /** The workers' settings as the options give them: {@code key=value} pairs, comma-separated. */
+  static Map<String, String> workerSettings(String text) {
+    Map<String, String> settings = new LinkedHashMap<>();
+    for (String pair : text.split(",")) {
+      if (pair.isBlank()) {
+        continue;
+      }
+      int eq = pair.indexOf('=');
+      if (eq <= 0 || !pair.trim().startsWith("scache.")) {
+        throw new IllegalArgumentException("not an scache.* key=value setting: " + pair);
+      }
+      settings.put(pair.substring(0, eq).trim(), pair.substring(eq + 1).trim());
+    }
+    return settings;
+  }
+
   static String linkName(int mbit) {
     return mbit <= 0 ? "unshaped" : mbit + "mbit";
   }
 
-  static int run(int nodes, List<Integer> links, List<Long> sizes, int repetitions, String slowstart, long warmup) {
+  static int run(int nodes, List<Integer> links, List<Long> sizes, int repetitions, String slowstart, long warmup,
+      Map<String, String> workerSettings) {
     Path module = Path.of("").toAbsolutePath();
     Path results = module.resolve("target").resolve(NAME);
     Console console;
@@ -98,6 +119,10 @@ public final class NetnsBenchmark {
     console.detail(speed);
     long largest = sizes.stream().mapToLong(Long::longValue).max().orElseThrow();
     StringBuilder summary = new StringBuilder(speed).append(" before the clusters started\n");
+    if (!workerSettings.isEmpty()) {
+      summary.append("workers' settings: ").append(workerSettings).append('\n');
+      console.detail("workers' settings: " + workerSettings);
+    }
     List<RatioByLinkChart.Point> sweep = new ArrayList<>();
     try {
       ClassPaths classPaths = ClassPaths.of(module);
@@ -108,7 +133,7 @@ public final class NetnsBenchmark {
             + "SCache master", link, nodes));
         long t = System.nanoTime();
         try (NetnsCluster cluster = NetnsCluster.start(module.resolve("target").resolve("netns-cluster"), nodes,
-            Math.max(512 * ByteSize.MIB, largest), classPaths)) {
+            Math.max(512 * ByteSize.MIB, largest), classPaths, 1, 0, workerSettings)) {
           cluster.shapeNodeLinks(mbit);
           console.detail(String.format(Locale.ROOT, "ready in %.1f s: %s; logs in %s", Console.secondsSince(t),
               cluster.nodeNames(), cluster.runDir().resolve("logs")));

@@ -3,6 +3,7 @@ package org.scache.hadoop.bench;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import org.scache.bench.ByteSize;
 import org.scache.bench.MachineSpeed;
@@ -38,7 +39,7 @@ public final class TerasortDemo {
       exit = links.isEmpty()
           ? run(size, options.get("reduces"), options.getInt("nodemanagers"), options.get("slowstart"))
           : NetnsBenchmark.run(options.getInt("nodemanagers"), List.of(NetnsBenchmark.parseLink(links)), List.of(size),
-              1, options.get("slowstart"), 0);
+              1, options.get("slowstart"), 0, Map.of());
     } catch (IllegalArgumentException e) {
       System.err.println(e.getMessage());
       exit = 2;

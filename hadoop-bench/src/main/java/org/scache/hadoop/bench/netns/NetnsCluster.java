@@ -55,16 +55,19 @@ public final class NetnsCluster implements AutoCloseable {
   private final List<HostProcess> daemons = new ArrayList<>();
   private final Map<String, HostProcess> nodeManagers = new LinkedHashMap<>();
   private final int masterCount;
+  private final Map<String, String> workerSettings;
   private int restarts;
   private final List<HostProcess> masters = new ArrayList<>();
   private final SpillDisks spillDisks = new SpillDisks();
   private HostProcess resourceManager;
 
-  private NetnsCluster(Path runDir, NodeNetwork network, ClassPaths classPaths, int masterCount) {
+  private NetnsCluster(Path runDir, NodeNetwork network, ClassPaths classPaths, int masterCount,
+      Map<String, String> workerSettings) {
     this.runDir = runDir;
     this.network = network;
     this.classPaths = classPaths;
     this.masterCount = masterCount;
+    this.workerSettings = Map.copyOf(workerSettings);
   }
 
   /**
@@ -93,12 +96,26 @@ public final class NetnsCluster implements AutoCloseable {
    */
   public static NetnsCluster start(Path runDir, int nodes, long workerReserveBytes, ClassPaths classPaths,
       int masters, long spillDiskBytes) throws IOException, InterruptedException {
+    return start(runDir, nodes, workerReserveBytes, classPaths, masters, spillDiskBytes, Map.of());
+  }
+
+  /**
+   * As {@link #start(Path, int, long, ClassPaths, int, long)}, with further {@code scache.*} settings for every worker,
+   * written into the NodeManagers' yarn-site.xml after the cluster's own (which they may override).
+   */
+  public static NetnsCluster start(Path runDir, int nodes, long workerReserveBytes, ClassPaths classPaths,
+      int masters, long spillDiskBytes, Map<String, String> workerSettings) throws IOException, InterruptedException {
+    for (String key : workerSettings.keySet()) {
+      if (!key.startsWith("scache.")) {
+        throw new IllegalArgumentException("a worker setting is an scache.* key, not " + key);
+      }
+    }
     if (masters < 1 || masters > 3) {
       throw new IllegalArgumentException("1 to 3 masters, not " + masters);
     }
     SpillDisks.unmountLeftovers(runDir.toAbsolutePath().resolve(SPILL_DISKS));
     NodeNetwork network = NodeNetwork.forRun(runDir, nodes);
-    NetnsCluster cluster = new NetnsCluster(runDir.toAbsolutePath(), network, classPaths, masters);
+    NetnsCluster cluster = new NetnsCluster(runDir.toAbsolutePath(), network, classPaths, masters, workerSettings);
     try {
       if (spillDiskBytes > 0) {
         for (NodeNetwork.Host node : network.nodes()) {
@@ -188,6 +205,7 @@ public final class NetnsCluster implements AutoCloseable {
         yarn.put("scache.worker.spill.dirs", spillDisks.of(host.name()).toString());
       }
       yarn.put("scache.security.cluster.secret", SECRET);
+      yarn.putAll(workerSettings);
       yarn.put("yarn.application.classpath", "$HADOOP_CONF_DIR," + hadoopJars);
       SiteFile.write(conf.resolve("yarn-site.xml"), yarn);
 
