@@ -143,7 +143,8 @@ public final class ScacheClient implements AutoCloseable {
   public CompletableFuture<Void> registerShuffleAsync(int shuffleId, int numMaps, int numReduces,
       PartitionerKind partitioner, ShuffleHints hints) {
     ShuffleSpec spec = new ShuffleSpec(appId, shuffleId, numMaps, numReduces, partitioner, clock.millis(),
-        hints.mapInputBytes(), hints.stageId(), hints.predictor(), hints.slotsPerWorker(), hints.readsRanges());
+        hints.mapInputBytes(), hints.stageId(), hints.predictor(), hints.slotsPerWorker(), hints.readsRanges(),
+        hints.reducesAfterMaps());
     return ack(master, () -> new Message.RegisterShuffle(spec));
   }
 

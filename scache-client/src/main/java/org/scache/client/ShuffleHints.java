@@ -12,16 +12,17 @@ import org.scache.common.shuffle.ShuffleSpec;
  * several shuffles, a predictor overriding the partitioner's rule (empty to follow it), and how many
  * reduces the framework runs at once on a worker's node ({@link ShuffleSpec#MASTER_SLOTS}: the master's
  * configured number), from which the master numbers the rounds of the placement, and whether one
- * reduce task may read a range of consecutive reduces ({@link ShuffleSpec#readsRanges()}).
+ * reduce task may read a range of consecutive reduces ({@link ShuffleSpec#readsRanges()}), and whether the
+ * framework starts its reduces only once every map has ended ({@link ShuffleSpec#reducesAfterMaps()}).
  */
 public record ShuffleHints(List<Long> mapInputBytes, int stageId, Optional<PredictorKind> predictor,
-    int slotsPerWorker, boolean readsRanges) {
+    int slotsPerWorker, boolean readsRanges, boolean reducesAfterMaps) {
   /** No input sizes, no shared stage, the paper's predictor rule, the master's slots. */
   public static final ShuffleHints NONE = new ShuffleHints(List.of(), ShuffleSpec.NO_STAGE, Optional.empty(),
       ShuffleSpec.MASTER_SLOTS);
 
   public ShuffleHints(List<Long> mapInputBytes, int stageId, Optional<PredictorKind> predictor, int slotsPerWorker) {
-    this(mapInputBytes, stageId, predictor, slotsPerWorker, false);
+    this(mapInputBytes, stageId, predictor, slotsPerWorker, false, false);
   }
 
   public ShuffleHints {
@@ -42,17 +43,17 @@ public record ShuffleHints(List<Long> mapInputBytes, int stageId, Optional<Predi
 
   /** These hints, for a shuffle feeding reduce stage {@code stageId} with other shuffles. */
   public ShuffleHints inStage(int stageId) {
-    return new ShuffleHints(mapInputBytes, stageId, predictor, slotsPerWorker, readsRanges);
+    return new ShuffleHints(mapInputBytes, stageId, predictor, slotsPerWorker, readsRanges, reducesAfterMaps);
   }
 
   /** These hints with the predictor forced to {@code kind}. */
   public ShuffleHints withPredictor(PredictorKind kind) {
-    return new ShuffleHints(mapInputBytes, stageId, Optional.of(kind), slotsPerWorker, readsRanges);
+    return new ShuffleHints(mapInputBytes, stageId, Optional.of(kind), slotsPerWorker, readsRanges, reducesAfterMaps);
   }
 
   /** These hints, for a framework that runs {@code slots} reduces at once on a worker's node. */
   public ShuffleHints withSlotsPerWorker(int slots) {
-    return new ShuffleHints(mapInputBytes, stageId, predictor, slots, readsRanges);
+    return new ShuffleHints(mapInputBytes, stageId, predictor, slots, readsRanges, reducesAfterMaps);
   }
 
   /**
@@ -60,6 +61,14 @@ public record ShuffleHints(List<Long> mapInputBytes, int stageId, Optional<Predi
    * master then places consecutive reduces on the same worker.
    */
   public ShuffleHints readingRanges() {
-    return new ShuffleHints(mapInputBytes, stageId, predictor, slotsPerWorker, true);
+    return new ShuffleHints(mapInputBytes, stageId, predictor, slotsPerWorker, true, reducesAfterMaps);
+  }
+
+  /**
+   * These hints, for a framework that starts none of the shuffle's reduces before its last map has ended: the
+   * master may then move reduces once the maps are done, to even out what each node's link still has to carry.
+   */
+  public ShuffleHints startingReducesAfterMaps() {
+    return new ShuffleHints(mapInputBytes, stageId, predictor, slotsPerWorker, readsRanges, true);
   }
 }

@@ -24,6 +24,7 @@ import org.scache.master.schedule.AccumulatedScheduler;
 import org.scache.master.schedule.ContiguousRangeScheduler;
 import org.scache.master.schedule.HeuristicMinHeapScheduler;
 import org.scache.master.schedule.HostPlacement;
+import org.scache.master.schedule.MapEndBalance;
 import org.scache.sampling.SplitSample;
 import org.scache.sampling.WeightedSamplingPredictor;
 import org.slf4j.Logger;
@@ -55,16 +56,26 @@ final class CoScheduler {
     final List<Integer> shuffles = new ArrayList<>();
   }
 
+  /** The least share of the largest link load a move at the maps' end must save. */
+  static final double BALANCE_MIN_GAIN = 0.05;
+
   private final double threshold;
   private final int slotsPerWorker;
+  private final boolean balanceAtMapEnd;
   private final Clock clock;
   private final Map<StageKey, Stage> stages = new HashMap<>();
 
   CoScheduler(double threshold, int slotsPerWorker, Clock clock) {
+    this(threshold, slotsPerWorker, true, clock);
+  }
+
+  /** @param balanceAtMapEnd whether {@link #balanceAtMapEnd} may move reduces */
+  CoScheduler(double threshold, int slotsPerWorker, boolean balanceAtMapEnd, Clock clock) {
     org.scache.common.Checks.require(threshold >= 0 && threshold <= 1, "threshold must be in [0, 1]: %s", threshold);
     org.scache.common.Checks.require(slotsPerWorker >= 1, "slots per worker must be at least 1: %s", slotsPerWorker);
     this.threshold = threshold;
     this.slotsPerWorker = slotsPerWorker;
+    this.balanceAtMapEnd = balanceAtMapEnd;
     this.clock = clock;
   }
 
@@ -122,6 +133,73 @@ final class CoScheduler {
         shape.numReduces(), d.result().policy(), sampled ? "sampling" : "regression",
         d.madeAtMillis() - shape.submissionTimeMillis(), d.moves().size());
     return Optional.of(d);
+  }
+
+  /**
+   * Once every map of a placed shuffle has ended, moves reduces to even out the bytes each worker's link still
+   * has to carry ({@link MapEndBalance}), if the framework starts no reduce before then
+   * ({@link ShuffleSpec#reducesAfterMaps()}), its reduces are read one by one (not in ranges), and no other
+   * shuffle of its reduce stage is placed (a reduce reads them all from one worker). A moved reduce goes to the
+   * last round of its new worker. Called after each finished map; acts once per shuffle.
+   *
+   * @return the placement with the moves, and the moves, when any reduce moved
+   */
+  synchronized Optional<Decision> balanceAtMapEnd(ShuffleState s, List<WorkerInfo> live,
+      IntFunction<Optional<ShuffleState>> sameApp) {
+    if (!balanceAtMapEnd || s.shape().isEmpty() || !s.shape().get().reducesAfterMaps() || !s.firstLookAtMapEnd()) {
+      return Optional.empty();
+    }
+    ShuffleSpec shape = s.shape().get();
+    Stage stage = shape.stageId() == ShuffleSpec.NO_STAGE ? null
+        : stages.get(new StageKey(shape.appId(), shape.stageId()));
+    boolean sharedStage = stage != null && stage.shuffles.stream()
+        .anyMatch(id -> id != shape.shuffleId() && sameApp.apply(id).flatMap(ShuffleState::schedule).isPresent());
+    if (shape.readsRanges() || sharedStage || live.size() < 2) {
+      return Optional.empty();
+    }
+    Map<String, Integer> index = new HashMap<>();
+    live.forEach(w -> index.putIfAbsent(w.workerId(), index.size()));
+    ShufflePlacement placed = s.schedule().get();
+    int reduces = shape.numReduces();
+    int[] hostOf = new int[reduces];
+    for (int r = 0; r < reduces; r++) {
+      Integer w = placed.workerOf(r).map(x -> index.get(x.workerId())).orElse(null);
+      if (w == null) {
+        return Optional.empty(); // a reduce's worker is gone: its reads go elsewhere anyway
+      }
+      hostOf[r] = w;
+    }
+    long[][] held = new long[reduces][index.size()];
+    s.finalOutputs(reduces).values().forEach(out -> out.host().map(index::get).ifPresent(w -> {
+      for (int r = 0; r < reduces; r++) {
+        held[r][w] += out.blockBytes()[r];
+      }
+    }));
+    int slots = shape.slotsPerWorker() == ShuffleSpec.MASTER_SLOTS ? slotsPerWorker : shape.slotsPerWorker();
+    int most = (reduces + index.size() - 1) / index.size() + slots;
+    List<MapEndBalance.Move> chosen = new MapEndBalance(BALANCE_MIN_GAIN).moves(held, hostOf, most);
+    if (chosen.isEmpty()) {
+      return Optional.empty();
+    }
+    int[] count = new int[index.size()];
+    for (int h : hostOf) {
+      count[h]++;
+    }
+    List<ReduceMove> moves = new ArrayList<>();
+    for (MapEndBalance.Move m : chosen) {
+      WorkerInfo from = live.get(m.from());
+      WorkerInfo to = live.get(m.to());
+      int round = count[m.to()]++ / slots;
+      count[m.from()]--;
+      s.moveReduce(m.reduceId(), to, round);
+      if (stage != null) {
+        stage.scheduler.moved(m.reduceId(), to.workerId());
+      }
+      moves.add(new ReduceMove(shape.shuffleId(), m.reduceId(), from, to));
+    }
+    LOG.info("{}: every map done; {} reduces moved to even out the workers' links: {}", s.shuffle(), moves.size(),
+        moves.stream().map(m -> m.reduceId() + " " + m.from().workerId() + " -> " + m.to().workerId()).toList());
+    return Optional.of(new Decision(s.schedule().get(), moves, clock.millis(), shape.submissionTimeMillis()));
   }
 
   /** Why the predictor that placed {@code s} was chosen, for a job author. */

@@ -27,6 +27,8 @@ final class MasterMetrics {
       .register(registry);
   private final Counter reshuffles = Counter.builder().name("scache_master_reshuffles")
       .help("Reduces of earlier shuffles moved by a later shuffle of their stage (Algorithm 2).").register(registry);
+  private final Counter movedAtMapEnd = Counter.builder().name("scache_master_reduces_moved_at_map_end")
+      .help("Reduces moved once their shuffle's maps were done, to even out the workers' links.").register(registry);
   private final Histogram computeTime = Histogram.builder().name("scache_master_schedule_compute_seconds")
       .unit(Unit.SECONDS).help("Time the master took to predict and place one shuffle.").classicOnly()
       .classicUpperBounds(0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5).register(registry);
@@ -55,6 +57,10 @@ final class MasterMetrics {
     reshuffles.inc(d.moves().size());
     computeTime.observe(computeNanos / 1e9);
     delay.observe(Math.max(0, d.madeAtMillis() - d.submissionTimeMillis()) / 1e3);
+  }
+
+  void movedAtMapEnd(int reduces) {
+    movedAtMapEnd.inc(reduces);
   }
 
   void reduceRead(boolean onPlacedWorker, long remoteBytes) {

@@ -189,6 +189,22 @@ final class MasterRequests {
     return made;
   }
 
+  /**
+   * When the shuffle's last map just ended, the reduces the co-scheduler moves to even out the links, kept before
+   * any worker or client hears of them; answered before the map's finish is, so a framework that starts the
+   * reduces once every map has ended asks for the placement after the moves.
+   */
+  private Optional<CoScheduler.Decision> balanceIfDue(ShuffleState s) {
+    String app = s.shuffle().appId();
+    Optional<CoScheduler.Decision> made = coScheduler.balanceAtMapEnd(s, workers.live(),
+        id -> shuffles.peek(new ShuffleKey(app, id)));
+    made.ifPresent(d -> {
+      metrics.movedAtMapEnd(d.moves().size());
+      kept.placed(d.result());
+    });
+    return made;
+  }
+
   /** What a worker did per shuffle since its last report, and what it holds on disk: for the status page. */
   private Message reportActivity(Message.ReportWorkerActivity m) {
     requireLiveWorker(m.workerId());
@@ -252,8 +268,9 @@ final class MasterRequests {
       s.mapFinished(m.mapId(), m.attempt());
       s.mapsDoneIfAll(clock.millis());
       if (s.schedule().isPresent()) {
+        Optional<CoScheduler.Decision> balanced = balanceIfDue(s);
         notices.addAll(MapOutputNotices.forFinishedMap(s, m.mapId(), m.attempt(), workers::get));
-        return Optional.<CoScheduler.Decision>empty();
+        return balanced;
       }
       return scheduleIfDue(s);
     });

@@ -41,7 +41,8 @@ final class MasterTerm {
         conf.get(ScacheOptions.MASTER_SHUFFLE_STATE_APPLICATION_SHARE), Runtime.getRuntime().maxMemory());
     ShuffleRegistry shuffles = new ShuffleRegistry(budget);
     CoScheduler coScheduler = new CoScheduler(conf.get(ScacheOptions.MASTER_SCHEDULE_OBSERVATION_THRESHOLD),
-        conf.get(ScacheOptions.MASTER_SCHEDULE_SLOTS_PER_WORKER), clock);
+        conf.get(ScacheOptions.MASTER_SCHEDULE_SLOTS_PER_WORKER),
+        conf.get(ScacheOptions.MASTER_SCHEDULE_BALANCE_AT_MAP_END), clock);
     int placed = 0;
     int kept = 0;
     for (ShuffleStore.Stored stored : shuffleStore.load()) {

@@ -33,6 +33,7 @@ final class ShuffleState {
   private long charged;
   private Optional<ScheduleExplanation> explanation = Optional.empty();
   private java.util.OptionalLong mapsDoneAtMillis = java.util.OptionalLong.empty();
+  private boolean balancedAtMapEnd;
   private final ShuffleTraffic traffic = new ShuffleTraffic();
 
   ShuffleState(ShuffleKey key) {
@@ -180,6 +181,15 @@ final class ShuffleState {
 
   java.util.OptionalLong mapsDoneAtMillis() {
     return mapsDoneAtMillis;
+  }
+
+  /** True the first time it is asked once every map is done and the shuffle is placed: its reduces may be moved. */
+  boolean firstLookAtMapEnd() {
+    if (balancedAtMapEnd || mapsDoneAtMillis.isEmpty() || schedule.isEmpty()) {
+      return false;
+    }
+    balancedAtMapEnd = true;
+    return true;
   }
 
   ShuffleTraffic traffic() {

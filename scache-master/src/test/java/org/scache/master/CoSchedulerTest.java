@@ -259,4 +259,67 @@ class CoSchedulerTest {
     assertEquals(runs, workersInOrder(d.result()), "a join's two sides keep the same runs");
     assertTrue(d.moves().stream().noneMatch(ReduceMove::changesWorker));
   }
+
+  private ShuffleState shuffleStartingReducesAfterMaps(int id, int maps, int reduces, boolean afterMaps) {
+    ShuffleState s = new ShuffleState(new ShuffleKey("app", id));
+    s.register(new ShuffleSpec("app", id, maps, reduces, PartitionerKind.HASH, clock.millis(), List.of(),
+        ShuffleSpec.NO_STAGE, Optional.empty(), 2, false, afterMaps));
+    shuffles.put(id, s);
+    return s;
+  }
+
+  private Optional<CoScheduler.Decision> balance(ShuffleState s) {
+    s.mapsDoneIfAll(clock.millis());
+    return scheduler.balanceAtMapEnd(s, LIVE, id -> Optional.ofNullable(shuffles.get(id)));
+  }
+
+  @Test
+  void balanceAtMapEnd_movesReducesOntoTheWorkerWhoseMapsWroteMost_onceTheLastMapEnded_once() {
+    ShuffleState s = shuffleStartingReducesAfterMaps(60, 12, 6, true);
+    for (int m = 0; m < 6; m++) {
+      finish(s, m, LIVE.get(m % 3).workerId(), 10, 10, 10, 10, 10, 10);
+    }
+    ShufflePlacement placed = schedule(s).orElseThrow().result();
+    for (int m = 6; m < 11; m++) {
+      finish(s, m, "w0", 10, 10, 10, 10, 10, 10);
+    }
+    assertTrue(balance(s).isEmpty(), "a map is still running");
+    finish(s, 11, "w0", 10, 10, 10, 10, 10, 10);
+
+    CoScheduler.Decision d = balance(s).orElseThrow();
+
+    assertFalse(d.moves().isEmpty());
+    for (ReduceMove move : d.moves()) {
+      assertEquals(60, move.shuffleId());
+      assertEquals("w0", move.to().workerId(), "w0 holds 80 of each reduce's 120 bytes");
+      assertEquals(placed.workerOf(move.reduceId()).orElseThrow(), move.from());
+      assertEquals(Optional.of(move.to()), s.schedule().orElseThrow().workerOf(move.reduceId()));
+    }
+    assertEquals(d.result(), s.schedule().orElseThrow());
+    long onW0 = d.result().assignments().stream().filter(a -> a.worker().workerId().equals("w0")).count();
+    assertTrue(onW0 > 2 && onW0 <= 4, "w0 takes at most one round of two more than its share, has " + onW0);
+    assertTrue(d.result().assignments().stream().filter(a -> a.worker().workerId().equals("w0"))
+        .allMatch(a -> a.round() <= 1), "two slots: w0's reduces fill rounds 0 and 1");
+    assertTrue(balance(s).isEmpty(), "the reduces are moved once");
+  }
+
+  @Test
+  void balanceAtMapEnd_leavesShufflesWhoseReducesMayStartEarly_asPlaced() {
+    ShuffleState s = shuffleStartingReducesAfterMaps(61, 2, 6, false);
+    finish(s, 0, "w1", 10, 10, 10, 10, 10, 10);
+    schedule(s).orElseThrow();
+    finish(s, 1, "w0", 1000, 1000, 1000, 1000, 1000, 1000);
+    assertTrue(balance(s).isEmpty());
+  }
+
+  @Test
+  void balanceAtMapEnd_whenTheMasterIsToldNotTo_leavesTheShuffleAsPlaced() {
+    CoScheduler off = new CoScheduler(0.5, 1, false, clock);
+    ShuffleState s = shuffleStartingReducesAfterMaps(62, 2, 6, true);
+    finish(s, 0, "w1", 10, 10, 10, 10, 10, 10);
+    off.scheduleIfDue(s, LIVE, id -> Optional.empty()).orElseThrow();
+    finish(s, 1, "w0", 1000, 1000, 1000, 1000, 1000, 1000);
+    s.mapsDoneIfAll(clock.millis());
+    assertTrue(off.balanceAtMapEnd(s, LIVE, id -> Optional.empty()).isEmpty());
+  }
 }

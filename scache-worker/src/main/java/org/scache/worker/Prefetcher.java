@@ -97,6 +97,11 @@ final class Prefetcher implements InFlightCopies {
       return size() > 10_000;
     }
   });
+  /** A reduce of a shuffle whose blocks are being located to be copied here. */
+  private record Located(ShuffleKey shuffle, int reduceId) {}
+
+  /** Reduces being located, each with a future completed once its blocks are queued; guarded by this. */
+  private final Map<Located, CompletableFuture<Void>> locating = new HashMap<>();
   /** Fetches in flight per holder's worker id (none: no entry); guarded by this. */
   private final Map<String, Integer> inflightByHolder = new HashMap<>();
   private long nextSendNanos;
@@ -116,11 +121,15 @@ final class Prefetcher implements InFlightCopies {
     this.clock = clock;
   }
 
-  /** The master placed a shuffle: copy what already exists of the reduces placed or moved here. */
+  /**
+   * The master placed a shuffle, or moved some of its reduces: copy what already exists of the reduces placed or
+   * moved here, and no more of those moved away.
+   */
   void onScheduled(ShufflePlacement s, List<ReduceMove> moves) {
     if (!limits.enabled()) {
       return;
     }
+    dropMovedAway(s.appId(), moves);
     for (ReduceAssignment a : s.assignments()) {
       if (a.worker().workerId().equals(self.workerId())) {
         locateAndQueue(new ShuffleKey(s.appId(), s.shuffleId()), a.reduceId());
@@ -131,6 +140,23 @@ final class Prefetcher implements InFlightCopies {
         locateAndQueue(new ShuffleKey(s.appId(), move.shuffleId()), move.reduceId());
       }
     }
+  }
+
+  /**
+   * Stops copying here the blocks of reduces moved to another worker: they are copied there (blocks in flight
+   * still land, and are freed with the reduce's other inputs).
+   */
+  private void dropMovedAway(String appId, List<ReduceMove> moves) {
+    List<CompletableFuture<Void>> done = new ArrayList<>();
+    synchronized (this) {
+      for (ReduceMove move : moves) {
+        if (move.changesWorker() && move.from().workerId().equals(self.workerId())) {
+          ShuffleKey key = new ShuffleKey(appId, move.shuffleId());
+          done.addAll(purge(id -> id.reduceId() == move.reduceId() && id.shuffle().equals(key)));
+        }
+      }
+    }
+    done.forEach(f -> f.complete(null));
   }
 
   /** A map finished after the schedule; its blocks of reduces placed here are copied. */
@@ -225,15 +251,41 @@ final class Prefetcher implements InFlightCopies {
    */
   @Override
   public CompletableFuture<Void> whenSettled(Collection<BlockId> ids) {
+    CompletableFuture<Void> located = locating(ids);
+    if (located != null) {
+      return located.thenCompose(v -> whenSettled(ids));
+    }
     return CompletableFuture.allOf(claim(ids).toArray(CompletableFuture[]::new));
   }
 
   /** As {@link #whenSettled}, but completes with the first of {@code ids} to settle. */
   @Override
   public CompletableFuture<Void> whenAnySettled(Collection<BlockId> ids) {
+    CompletableFuture<Void> located = locating(ids);
+    if (located != null) {
+      return located.thenCompose(v -> whenAnySettled(ids));
+    }
     List<CompletableFuture<Void>> waits = claim(ids);
     return waits.isEmpty() ? CompletableFuture.completedFuture(null)
         : CompletableFuture.anyOf(waits.toArray(CompletableFuture[]::new)).thenApply(v -> null);
+  }
+
+  /**
+   * When the blocks of a reduce among {@code ids} are being located to be copied here (the reduce was just placed
+   * or moved here), a future completed once they are queued; else null. A read that comes meanwhile waits for
+   * them rather than fetch what the copies are about to bring.
+   */
+  private synchronized CompletableFuture<Void> locating(Collection<BlockId> ids) {
+    if (locating.isEmpty()) {
+      return null;
+    }
+    for (BlockId id : ids) {
+      CompletableFuture<Void> pending = locating.get(new Located(id.shuffle(), id.reduceId()));
+      if (pending != null) {
+        return pending;
+      }
+    }
+    return null;
   }
 
   /** Puts those of {@code ids} on their way here first in their queues; a future for each, when it settles. */
@@ -259,18 +311,28 @@ final class Prefetcher implements InFlightCopies {
   }
 
   private void locateAndQueue(ShuffleKey key, int reduceId) {
+    Located reduce = new Located(key, reduceId);
+    CompletableFuture<Void> queued = new CompletableFuture<>();
     synchronized (this) {
       if (!activate(key)) {
         return;
       }
+      locating.put(reduce, queued);
     }
     master.locate(key, reduceId, BlockLocator.ALL_MAPS).whenComplete((found, e) -> {
-      if (e != null) {
-        // lost maps are re-run and announced when they finish; the rest is read remotely if needed
-        LOG.debug("cannot locate reduce {} of {} for prefetch: {}", reduceId, key, e.toString());
-        return;
+      try {
+        if (e != null) {
+          // lost maps are re-run and announced when they finish; the rest is read remotely if needed
+          LOG.debug("cannot locate reduce {} of {} for prefetch: {}", reduceId, key, e.toString());
+        } else {
+          enqueue(key, found.locations());
+        }
+      } finally {
+        synchronized (this) {
+          locating.remove(reduce, queued);
+        }
+        queued.complete(null);
       }
-      enqueue(key, found.locations());
     });
   }
 

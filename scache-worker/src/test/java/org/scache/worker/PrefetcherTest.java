@@ -23,6 +23,7 @@ import org.scache.common.ShuffleKey;
 import org.scache.common.WorkerInfo;
 import org.scache.common.shuffle.BlockSize;
 import org.scache.common.shuffle.ReduceAssignment;
+import org.scache.common.shuffle.ReduceMove;
 import org.scache.common.shuffle.ShufflePlacement;
 import org.scache.common.testing.ManualClock;
 
@@ -273,6 +274,52 @@ class PrefetcherTest {
     cluster.hold(B, block(5, 0), 10);
     p.onMapOutput(SHUFFLE, B, List.of(new BlockSize(block(5, 0), 10)));
     assertEquals(1, cluster.fetches().size());
+  }
+
+  @Test
+  void aReadWhileItsReduceIsBeingLocated_waitsForTheBlocksToBeQueued_andThenForTheirCopies() {
+    cluster.hold(A, block(0, 0), 10);
+    cluster.holdLocates();
+    Prefetcher p = prefetcher(4, 1 << 20, 0);
+    schedule(p, placement(new ReduceAssignment(0, SELF, 0, 10)));
+
+    CompletableFuture<Void> settled = p.whenSettled(List.of(block(0, 0)));
+    assertFalse(settled.isDone(), "the reduce was just placed here: its blocks are being located");
+    cluster.holdFetches();
+    cluster.releaseLocates();
+    assertFalse(settled.isDone(), "queued, and on their way");
+    cluster.releaseAll();
+
+    assertTrue(settled.isDone());
+    assertArrayEquals(cluster.bytesOf(block(0, 0)), stored(block(0, 0)));
+  }
+
+  @Test
+  void aReduceMovedAway_hasItsQueuedBlocksDropped_andItsWaitsSettled_whileTheReducesStayingHereGoOn() {
+    for (int map = 0; map < 3; map++) {
+      cluster.hold(A, block(map, 0), 10).hold(A, block(map, 1), 10);
+    }
+    cluster.holdFetches();
+    Prefetcher p = prefetcher(1, 10, 0);
+    schedule(p, placement(new ReduceAssignment(0, SELF, 0, 30), new ReduceAssignment(1, SELF, 1, 30)));
+    CompletableFuture<Void> settled = p.whenSettled(List.of(block(2, 1)));
+    assertFalse(settled.isDone());
+
+    // every map done: the master moves reduce 1 to B
+    ShufflePlacement moved = placement(new ReduceAssignment(0, SELF, 0, 30), new ReduceAssignment(1, B, 0, 30));
+    List<ReduceMove> moves = List.of(new ReduceMove(SHUFFLE.shuffleId(), 1, SELF, B));
+    storage.store().scheduled(moved, 0, moves);
+    p.onScheduled(moved, moves);
+
+    assertTrue(settled.isDone(), "the read of the moved reduce goes to the block's holder");
+    cluster.releaseAll();
+    for (int map = 0; map < 3; map++) {
+      assertTrue(storage.store().get(block(map, 0)).isPresent(), "reduce 0's map " + map + " landed");
+    }
+    assertEquals(List.of(), cluster.fetchedIds().stream().filter(id -> id.reduceId() == 1).toList(),
+        "the one fetch under way at the move was reduce 0's");
+    assertEquals(0, p.backlog()[0]);
+    assertEquals(0, p.inflight());
   }
 
   @Test

@@ -37,6 +37,8 @@ final class ScriptedCluster implements BlockLocator, PeerFetches {
   private record Held(WorkerInfo holder, Runnable answer) {}
   private boolean masterDown;
   private boolean holdFetches;
+  private boolean holdLocates;
+  private final List<Runnable> heldLocates = new ArrayList<>();
   private int locates;
 
   /** {@code holder} stores {@code id}, {@code size} bytes of {@code id.mapId()}, and the master knows it. */
@@ -60,6 +62,22 @@ final class ScriptedCluster implements BlockLocator, PeerFetches {
 
   synchronized void unreachable(WorkerInfo holder) {
     unreachable.add(holder.workerId());
+  }
+
+  /** From now on the master's answers to locates wait until {@link #releaseLocates}. */
+  synchronized void holdLocates() {
+    holdLocates = true;
+  }
+
+  /** Stops holding locates back and lets every held one answer. */
+  void releaseLocates() {
+    List<Runnable> answers;
+    synchronized (this) {
+      holdLocates = false;
+      answers = List.copyOf(heldLocates);
+      heldLocates.clear();
+    }
+    answers.forEach(Runnable::run);
   }
 
   /** From now on fetches wait until {@link #releaseOne} or {@link #releaseAll}. */
@@ -136,8 +154,13 @@ final class ScriptedCluster implements BlockLocator, PeerFetches {
         }
       }
     }
-    return CompletableFuture.completedFuture(new LocatedBlocks(numMaps.getOrDefault(shuffle, finished.size()),
-        finished.size(), found));
+    LocatedBlocks answer = new LocatedBlocks(numMaps.getOrDefault(shuffle, finished.size()), finished.size(), found);
+    if (holdLocates) {
+      CompletableFuture<LocatedBlocks> later = new CompletableFuture<>();
+      heldLocates.add(() -> later.complete(answer));
+      return later;
+    }
+    return CompletableFuture.completedFuture(answer);
   }
 
   @Override

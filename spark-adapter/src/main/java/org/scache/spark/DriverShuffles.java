@@ -56,8 +56,9 @@ final class DriverShuffles implements AutoCloseable {
     Optional<SparkContext> sc = Optional.ofNullable(SparkContext$.MODULE$.getActive().getOrElse(() -> null));
     Optional<String> sqlExecution = sc.map(s -> s.getLocalProperty(SQL_EXECUTION_ID));
     int stage = stages.stageOf(dep.partitioner(), sqlExecution);
+    // Spark submits a reduce stage once its map stages are done: the master may still move reduces then
     ShuffleHints hints = ShuffleHints.NONE.inStage(stage)
-        .withSlotsPerWorker(sc.map(DriverShuffles::slotsPerHost).orElse(0));
+        .withSlotsPerWorker(sc.map(DriverShuffles::slotsPerHost).orElse(0)).startingReducesAfterMaps();
     boolean ranges = sqlExecution.isPresent() && sc.map(DriverShuffles::coalescesPartitions).orElse(false);
     c.registerShuffle(shuffleId, numMaps, dep.partitioner().numPartitions(), kind,
         ranges ? hints.readingRanges() : hints);

@@ -33,6 +33,8 @@ final class ScacheServices implements AutoCloseable {
         .with(ScacheOptions.SECURITY_CLUSTER_SECRET, CLUSTER_SECRET)
         .with(ScacheOptions.MASTER_BIND_HOST, "127.0.0.1")
         .with(ScacheOptions.MASTER_PORT, 0)
+        .with(ScacheOptions.MASTER_HTTP_BIND_HOST, "127.0.0.1")
+        .with(ScacheOptions.MASTER_HTTP_PORT, 0)
         .with(ScacheOptions.MASTER_HEARTBEAT_INTERVAL.key(), "200ms")
         .with(ScacheOptions.MASTER_WORKER_EXPIRY.key(), "3s");
     master = ScacheMaster.start(conf);
@@ -77,6 +79,19 @@ final class ScacheServices implements AutoCloseable {
       sum += stat(i, name);
     }
     return sum;
+  }
+
+  /** A counter of the master, as its Prometheus endpoint gives it (0 before it is first counted). */
+  long masterCounter(String name) throws Exception {
+    java.net.http.HttpResponse<String> page = java.net.http.HttpClient.newHttpClient().send(
+        java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + master.httpPort().orElseThrow()
+            + "/metrics")).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+    for (String line : page.body().split("\n")) {
+      if (line.startsWith(name + " ")) {
+        return (long) Double.parseDouble(line.substring(name.length() + 1).trim());
+      }
+    }
+    return 0;
   }
 
   @Override

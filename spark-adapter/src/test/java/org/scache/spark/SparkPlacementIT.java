@@ -121,6 +121,52 @@ class SparkPlacementIT {
   }
 
   @Test
+  void mapsRunMostlyOnOneHost_reducesMoveThereWhenTheMapsAreDone_andRunWhereTheyMoved() throws Exception {
+    String busy = HOSTS.get(0);
+    SparkConf conf = SparkConfs.scache(SparkConfs.base(spark.masterUrl(), "balance-it"), scache.masterAddress())
+        .set("spark.scache.worker.rpc.port", Integer.toString(workerPort))
+        .set("spark.cores.max", "2")
+        .set("spark.locality.wait", "30s");
+    ResultTasks tasks = new ResultTasks();
+    long movedBefore = scache.masterCounter("scache_master_reduces_moved_at_map_end_total");
+    List<String> viaScache;
+    ShufflePlacement placement;
+    try (JavaSparkContext sc = new JavaSparkContext(conf)) {
+      sc.sc().addSparkListener(tasks);
+      awaitExecutors(sc, 2);
+      viaScache = skewedWordCount(sc, busy);
+      placement = ((ScacheShuffleManager) SparkEnv.get().shuffleManager()).placement(0).orElseThrow();
+      sc.sc().listenerBus().waitUntilEmpty();
+    }
+    long moved = scache.masterCounter("scache_master_reduces_moved_at_map_end_total") - movedBefore;
+    long onBusy = placement.assignments().stream().filter(a -> a.worker().host().equals(busy)).count();
+    System.out.printf("SPARK-BALANCE %d reduces moved when the maps were done; %d of 6 on %s%n", moved, onBusy, busy);
+    assertTrue(moved > 0, "the host that ran most maps holds most of every reduce's input");
+    assertTrue(onBusy > 3, "more than an even share of the reduces on " + busy + ": " + onBusy);
+    int lastStage = tasks.hostByStageAndPartition.keySet().stream().max(Integer::compare).orElseThrow();
+    for (Map.Entry<Integer, String> t : tasks.hostByStageAndPartition.get(lastStage).entrySet()) {
+      assertEquals(placement.workerOf(t.getKey()).orElseThrow().host(), t.getValue(),
+          "reduce " + t.getKey() + " ran where it was moved to, or placed");
+    }
+    try (JavaSparkContext sc = new JavaSparkContext(SparkConfs.base("local[2]", "balance-it-sort"))) {
+      assertEquals(skewedWordCount(sc, "none"), viaScache, "the same output as Spark's sort shuffle");
+    }
+  }
+
+  /** The word count, its map tasks slow except on {@code fast}: that host's executor runs most of them. */
+  private static List<String> skewedWordCount(JavaSparkContext sc, String fast) {
+    List<String> out = new ArrayList<>(sc.parallelize(ShuffleJobs.numbers(60_000), 16).mapPartitions(it -> {
+      if (!SparkEnv.get().blockManager().blockManagerId().host().equals(fast) && !fast.equals("none")) {
+        Thread.sleep(3_000);
+      }
+      return it;
+    }).mapToPair(i -> new Tuple2<>("w" + (i * 7919L % 1000), 1L)).reduceByKey(Long::sum, 6)
+        .map(kv -> kv._1() + "=" + kv._2()).collect());
+    out.sort(null);
+    return out;
+  }
+
+  @Test
   void sqlShuffleCoalescedByAdaptiveExecution_isPlacedInRunsOfConsecutivePartitions_andReadMostlyOnItsNode()
       throws Exception {
     SparkConf conf = SparkConfs.scache(SparkConfs.base(spark.masterUrl(), "ranges-it"), scache.masterAddress())

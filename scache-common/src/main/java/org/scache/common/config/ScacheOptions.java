@@ -71,6 +71,13 @@ public final class ScacheOptions {
   public static final ConfigEntry<Integer> MASTER_SCHEDULE_SLOTS_PER_WORKER = intEntry(
       "scache.master.schedule.slots.per.worker", 1, "Reduce tasks a worker's node runs at once; the round of a "
           + "placed reduce is its position among the reduces of its worker (by reduce id) divided by this.");
+  public static final ConfigEntry<Boolean> MASTER_SCHEDULE_BALANCE_AT_MAP_END = bool(
+      "scache.master.schedule.balance.at.map.end", true, "When the last map of a shuffle whose framework starts no "
+          + "reduce before then (Spark) has ended, move reduces to even out what each worker's link still has to "
+          + "carry: the placement was made from the first maps, and where the framework ran the others may have left "
+          + "one node holding more. A move must lower the largest load by 5 %, and a worker gets at most one round "
+          + "of reduces more than an even share. Shuffles whose tasks read ranges of reduces, and stages that read "
+          + "several shuffles, are left as placed.");
 
   public static final ConfigEntry<String> MASTER_STATE_DIR = string("scache.master.state.dir", "",
       "Directory (readable only by the master's user) where a master without ZooKeeper keeps registered "

@@ -97,7 +97,7 @@ public final class MessageCodec {
         w.writeInt(m.mapInputBytes().size());
         m.mapInputBytes().forEach(w::writeLong);
         w.writeInt(m.stageId()).writeByte(WireCodes.predictor(m.predictor())).writeInt(m.slotsPerWorker());
-        w.writeByte(m.readsRanges() ? 1 : 0);
+        w.writeByte(m.readsRanges() ? 1 : 0).writeByte(m.reducesAfterMaps() ? 1 : 0);
       }
       case MAP_FINISHED -> {
         MapFinished m = (MapFinished) message;
@@ -361,8 +361,9 @@ public final class MessageCodec {
         int slots = r.readNonNegativeInt("slots per worker");
         // absent from the forms a master of an earlier version stored: each reduce read on its own
         boolean ranges = r.hasMore() && r.readFlag("reads ranges");
+        boolean afterMaps = r.hasMore() && r.readFlag("reduces after maps");
         yield new RegisterShuffle(new ShuffleSpec(app, shuffle, maps, reduces, pk, submitted, inputBytes, stage,
-            predictor, slots, ranges));
+            predictor, slots, ranges, afterMaps));
       }
       case MAP_FINISHED -> new MapFinished(r.readNonEmptyString("application id"), r.readNonNegativeInt("shuffle id"),
           r.readNonNegativeInt("map id"), r.readNonNegativeInt("attempt"));

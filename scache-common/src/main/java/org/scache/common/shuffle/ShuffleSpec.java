@@ -11,11 +11,13 @@ import java.util.Optional;
  * shuffle), a predictor that overrides the paper's rule (empty to follow it), and how many of its
  * reduces a worker's node runs at once ({@link #MASTER_SLOTS}: the master's configured number), and
  * whether one reduce task may read a range of consecutive reduces ({@code readsRanges}: Spark's adaptive
- * execution coalesces small partitions), so that the master places consecutive reduces together.
+ * execution coalesces small partitions), so that the master places consecutive reduces together, and
+ * whether the framework starts none of its reduces before its last map has ended ({@code reducesAfterMaps}:
+ * Spark submits a reduce stage when its map stage is done), so that the master may still move reduces then.
  */
 public record ShuffleSpec(String appId, int shuffleId, int numMaps, int numReduces, PartitionerKind partitioner,
     long submissionTimeMillis, List<Long> mapInputBytes, int stageId, Optional<PredictorKind> predictor,
-    int slotsPerWorker, boolean readsRanges) {
+    int slotsPerWorker, boolean readsRanges, boolean reducesAfterMaps) {
   /** The stage id of a shuffle that shares its reduce stage with no other shuffle. */
   public static final int NO_STAGE = -1;
   /** The slots per worker of a shuffle whose framework does not say: the master's configured number. */
@@ -29,6 +31,14 @@ public record ShuffleSpec(String appId, int shuffleId, int numMaps, int numReduc
     if (slotsPerWorker < 0) {
       throw new IllegalArgumentException("slots per worker must not be negative: " + slotsPerWorker);
     }
+  }
+
+  /** A shuffle whose reduces may start before its last map ends. */
+  public ShuffleSpec(String appId, int shuffleId, int numMaps, int numReduces, PartitionerKind partitioner,
+      long submissionTimeMillis, List<Long> mapInputBytes, int stageId, Optional<PredictorKind> predictor,
+      int slotsPerWorker, boolean readsRanges) {
+    this(appId, shuffleId, numMaps, numReduces, partitioner, submissionTimeMillis, mapInputBytes, stageId, predictor,
+        slotsPerWorker, readsRanges, false);
   }
 
   /** A shuffle each of whose reduces is read by a task of its own. */

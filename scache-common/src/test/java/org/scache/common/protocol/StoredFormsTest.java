@@ -53,17 +53,22 @@ class StoredFormsTest {
   }
 
   @Test
-  void aSpecKeptBeforeShufflesCouldBeReadInRanges_readsAsEachReduceReadOnItsOwn() throws Exception {
+  void aSpecKeptBeforeShufflesCouldBeReadInRangesOrMovedAtMapEnd_readsWithoutEither() throws Exception {
     ShuffleSpec spec = new ShuffleSpec("app-1", 3, 4, 6, PartitionerKind.HASH, 0, List.of(),
-        ShuffleSpec.NO_STAGE, Optional.empty(), 2, true);
+        ShuffleSpec.NO_STAGE, Optional.empty(), 2, true, true);
     ByteBuf now = Unpooled.buffer();
     try {
       MessageCodec.encode(new Message.RegisterShuffle(spec), now);
       assertEquals(spec, ((Message.RegisterShuffle) MessageCodec.decode(MessageType.REGISTER_SHUFFLE,
           now.duplicate())).shuffle());
-      ShuffleSpec older = ((Message.RegisterShuffle) MessageCodec.decode(MessageType.REGISTER_SHUFFLE,
+      ShuffleSpec withRanges = ((Message.RegisterShuffle) MessageCodec.decode(MessageType.REGISTER_SHUFFLE,
           now.slice(0, now.readableBytes() - 1))).shuffle();
-      assertFalse(older.readsRanges(), "the flag is the form's last byte, absent from older forms");
+      assertTrue(withRanges.readsRanges());
+      assertFalse(withRanges.reducesAfterMaps(), "the flag is the form's last byte, absent from older forms");
+      ShuffleSpec older = ((Message.RegisterShuffle) MessageCodec.decode(MessageType.REGISTER_SHUFFLE,
+          now.slice(0, now.readableBytes() - 2))).shuffle();
+      assertFalse(older.readsRanges(), "the byte before it, absent from still older forms");
+      assertFalse(older.reducesAfterMaps());
       assertEquals(2, older.slotsPerWorker());
       now.setByte(now.writerIndex() - 1, 2);
       assertThrows(MalformedMessageException.class, () -> MessageCodec.decode(MessageType.REGISTER_SHUFFLE, now));

@@ -115,6 +115,18 @@ public final class AccumulatedScheduler {
     shuffles.put(reduceId, new AccumulatedReduce((prev == null ? 0 : prev.size()) + Math.max(0, size), host));
   }
 
+  /**
+   * Records that reduce {@code reduceId}, placed before, now runs on {@code host} (moved once its shuffle's maps
+   * were done), its accumulated size kept: the stage's next shuffle accumulates onto where it really is.
+   */
+  public void moved(int reduceId, String host) {
+    Objects.requireNonNull(host, "host");
+    AccumulatedReduce prev = shuffles.get(reduceId);
+    if (prev != null) {
+      shuffles.put(reduceId, new AccumulatedReduce(prev.size(), host));
+    }
+  }
+
   /** M_SCHEDULE lines 4-8 for one reduce. */
   static ReducePrediction accumulate(ReducePrediction reduce, AccumulatedReduce prev) {
     double total = reduce.size() + prev.size();

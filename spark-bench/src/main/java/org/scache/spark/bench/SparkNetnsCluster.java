@@ -39,7 +39,7 @@ final class SparkNetnsCluster implements AutoCloseable {
    * What each node offers: Spark task slots and executor memory, and the SCache worker's reserve; and
    * the JVM options the SCache workers get besides their own (a JFR recording, for example).
    */
-  record NodeShape(int cores, int executorMemoryMb, long scacheReserveBytes, List<String> scacheWorkerJavaOptions,
+  record NodeShape(int cores, int executorMemoryMb, long scacheReserveBytes, List<String> scacheJavaOptions,
       String tcpCongestionControl) {
     NodeShape(int cores, int executorMemoryMb, long scacheReserveBytes) {
       this(cores, executorMemoryMb, scacheReserveBytes, List.of(), "");
@@ -51,7 +51,8 @@ final class SparkNetnsCluster implements AutoCloseable {
       o.put("cores", "2");
       o.put("executor-memory-mb", "1024");
       o.put("reserve", "768m");
-      // JVM options for the SCache workers, for example a JFR recording: -XX:StartFlightRecording=...
+      // JVM options for the SCache master and workers, for example a JFR recording (-XX:StartFlightRecording=...)
+      // or settings as system properties (-Dscache.worker.fetch.receive.buffer.bytes=64k)
       o.put("scache-java-opts", "");
       // the hosts' TCP congestion control (cubic, bbr, ...); empty: the machine's
       o.put("tcp", "");
@@ -199,7 +200,7 @@ final class SparkNetnsCluster implements AutoCloseable {
   private void startDaemons() throws IOException, InterruptedException {
     NodeNetwork.Host ctl = network.control();
     HostProcess scacheMaster = startJvm("scache-master", ctl, classPaths.full(), "org.scache.master.MasterMain",
-        List.of("--conf", runDir.resolve("scache-master.properties").toString()), "512m");
+        List.of("--conf", runDir.resolve("scache-master.properties").toString()), "512m", shape.scacheJavaOptions());
     HostProcess sparkMaster = startJvm("spark-master", ctl, classPaths.spark(),
         "org.apache.spark.deploy.master.Master", List.of("--host", ctl.name(), "--port",
             Integer.toString(SPARK_MASTER_PORT), "--webui-port", "8080"), "384m");
@@ -208,7 +209,7 @@ final class SparkNetnsCluster implements AutoCloseable {
     for (NodeNetwork.Host node : network.nodes()) {
       startJvm("scache-worker-" + node.name(), node, classPaths.full(), "org.scache.worker.WorkerMain",
           List.of("--conf", runDir.resolve("scache-worker-" + node.name() + ".properties").toString()), "384m",
-          shape.scacheWorkerJavaOptions());
+          shape.scacheJavaOptions());
       startJvm("spark-worker-" + node.name(), node, classPaths.spark(), "org.apache.spark.deploy.worker.Worker",
           List.of("--host", node.name(), "--cores", Integer.toString(shape.cores()), "--memory",
               (shape.executorMemoryMb() + 64) + "m", "--work-dir", runDir.resolve("work").resolve(node.name())
