@@ -1,6 +1,5 @@
 package org.scache.worker;
 
-import io.netty.buffer.ByteBuf;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -20,7 +19,6 @@ import org.scache.common.Clock;
 import org.scache.common.ScacheException;
 import org.scache.common.ShuffleKey;
 import org.scache.common.WorkerInfo;
-import org.scache.common.protocol.Status;
 import org.scache.common.shuffle.BlockLocation;
 import org.scache.common.shuffle.BlockSize;
 import org.scache.common.shuffle.ReduceAssignment;
@@ -33,8 +31,8 @@ import org.slf4j.LoggerFactory;
  * Pulls the blocks of the reduces the master placed on this worker here before the reduces run
  * (paper Section IV-A): when the schedule arrives, the blocks of the maps finished so far; then the
  * blocks of each map that finishes later, as the master announces them. Copies land in this
- * worker's {@link BlockStore}, each reduce's blocks of one fetch as slices of one region, so reads
- * find them locally. Fetches are batched per holder and bounded in number and bandwidth; the next fetch
+ * worker's {@link BlockStore}, each reduce's blocks of one fetch as slices of one region
+ * ({@link PrefetchLanding}), so reads find them locally. Fetches are batched per holder and bounded in number and bandwidth; the next fetch
  * goes to the holder with the fewest fetches in flight, so a slow holder does not take every fetch
  * while a fast one has blocks queued and its link to here idles. Each
  * holder's queue is in the order the reduces will run: by their round in the placement, then by
@@ -73,7 +71,6 @@ final class Prefetcher implements InFlightCopies {
   record Limits(boolean enabled, int maxInflight, int maxInflightPerHolder, long batchBytes, long bytesPerSecond) {}
 
   private final BlockStore store;
-  private final CopyLanding copies;
   private final BlockLocator master;
   private final PeerFetches holders;
   private final PlacementBook placements;
@@ -82,7 +79,7 @@ final class Prefetcher implements InFlightCopies {
   private final ScheduledExecutorService timer;
   private final Limits limits;
   private final Clock clock;
-  private final Object landing = new Object();
+  private final PrefetchLanding landing;
 
   // guarded by this
   private final Map<String, TreeSet<Wanted>> queues = new LinkedHashMap<>();
@@ -110,7 +107,6 @@ final class Prefetcher implements InFlightCopies {
       PlacementBook placements, WorkerInfo self, WorkerCounters counters, ScheduledExecutorService timer, Limits limits,
       Clock clock) {
     this.store = store;
-    this.copies = copies;
     this.master = master;
     this.holders = holders;
     this.placements = placements;
@@ -119,6 +115,7 @@ final class Prefetcher implements InFlightCopies {
     this.timer = timer;
     this.limits = limits;
     this.clock = clock;
+    this.landing = new PrefetchLanding(copies, counters);
   }
 
   /**
@@ -200,9 +197,7 @@ final class Prefetcher implements InFlightCopies {
       done = purge(id -> id.shuffle().equals(key));
     }
     done.forEach(f -> f.complete(null));
-    synchronized (landing) {
-      // a landing in progress finishes before the caller removes the shuffle's blocks
-    }
+    landing.awaitLandingInProgress();
   }
 
   /** Stops copying blocks of the application. */
@@ -214,9 +209,7 @@ final class Prefetcher implements InFlightCopies {
       done = purge(id -> id.appId().equals(appId));
     }
     done.forEach(f -> f.complete(null));
-    synchronized (landing) {
-      // as in forgetShuffle
-    }
+    landing.awaitLandingInProgress();
   }
 
   /** Drops the queued blocks {@code which} selects; the waits to complete, outside the lock. Guarded by this. */
@@ -360,6 +353,11 @@ final class Prefetcher implements InFlightCopies {
     return placements.placement(key, reduceId).map(PlacementBook.Placement::round).orElse(UNKNOWN_ROUND);
   }
 
+  /** Whether blocks of the shuffle are still copied here. */
+  private synchronized boolean isActive(ShuffleKey key) {
+    return active.contains(key);
+  }
+
   /** Marks the shuffle as one to copy blocks of, unless it was removed here; guarded by this. */
   private boolean activate(ShuffleKey key) {
     if (removed.contains(key) || removed.contains(key.appId())) {
@@ -450,7 +448,7 @@ final class Prefetcher implements InFlightCopies {
           LOG.debug("prefetch of {} blocks from {} failed: {}", ids.size(), holder.workerId(),
               ScacheException.from(e).getMessage());
         } else {
-          land(batch, fetched);
+          landing.land(batch.stream().map(Wanted::id).toList(), fetched, this::isActive);
         }
       } catch (RuntimeException ex) {
         counters.prefetchFailures.increment();
@@ -465,79 +463,5 @@ final class Prefetcher implements InFlightCopies {
         pump();
       }
     });
-  }
-
-  /** Stores the fetched blocks here, one region per reduce of the batch. */
-  private void land(List<Wanted> batch, BlockBatch fetched) {
-    ByteBuf payload = fetched.payload();
-    try {
-      if (fetched.sizes().size() != batch.size()) {
-        throw new ScacheException(Status.MALFORMED_MESSAGE, "a prefetch answer names " + fetched.sizes().size()
-            + " blocks for " + batch.size() + " asked for");
-      }
-      synchronized (landing) {
-        int offset = payload.readerIndex();
-        int i = 0;
-        while (i < batch.size()) {
-          BlockId first = batch.get(i).id();
-          int end = i;
-          long bytes = 0;
-          List<BlockSize> group = new ArrayList<>();
-          while (end < batch.size() && sameReduce(first, batch.get(end).id())) {
-            BlockSize b = fetched.sizes().get(end);
-            group.add(b);
-            bytes += b.size();
-            end++;
-          }
-          landGroup(group, payload.slice(offset, (int) bytes));
-          offset += (int) bytes;
-          i = end;
-        }
-      }
-    } finally {
-      payload.release();
-    }
-  }
-
-  private void landGroup(List<BlockSize> group, ByteBuf data) {
-    boolean wantedStill;
-    synchronized (this) {
-      wantedStill = active.contains(group.get(0).blockId().shuffle());
-    }
-    if (!wantedStill) {
-      return;
-    }
-    try {
-      count(group, copies.land(group, data));
-    } catch (ScacheException e) {
-      if (e.status() != Status.BLOCK_TOO_LARGE || group.size() == 1) {
-        counters.prefetchSkippedBlocks.add(group.size());
-        LOG.debug("prefetched blocks of reduce {} not kept: {}", group.get(0).blockId().reduceId(), e.getMessage());
-        return;
-      }
-      // the reduce's blocks do not fit one region: keep them one by one
-      int offset = data.readerIndex();
-      for (BlockSize b : group) {
-        try {
-          count(List.of(b), copies.land(List.of(b), data.slice(offset, (int) b.size())));
-        } catch (ScacheException one) {
-          counters.prefetchSkippedBlocks.increment();
-        }
-        offset += (int) b.size();
-      }
-    }
-  }
-
-  private void count(List<BlockSize> group, int stored) {
-    if (stored > 0) {
-      long bytes = group.stream().mapToLong(BlockSize::size).sum();
-      counters.prefetchedBlocks.add(stored);
-      counters.prefetchedBytes.add(bytes);
-      counters.activity.prefetched(group.get(0).blockId().shuffle(), bytes);
-    }
-  }
-
-  private static boolean sameReduce(BlockId a, BlockId b) {
-    return a.reduceId() == b.reduceId() && a.shuffleId() == b.shuffleId() && a.appId().equals(b.appId());
   }
 }
