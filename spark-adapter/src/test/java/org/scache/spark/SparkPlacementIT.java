@@ -62,6 +62,15 @@ class SparkPlacementIT {
     }
   }
 
+  /** An application on both hosts through SCache, whose reduce tasks wait for their placed host. */
+  private static SparkConf placedConf(String name) {
+    return SparkConfs.scache(SparkConfs.base(spark.masterUrl(), name), scache.masterAddress())
+        .set("spark.scache.worker.rpc.port", Integer.toString(workerPort))
+        .set("spark.cores.max", "2")
+        // a placed task waits for its host rather than run elsewhere at once
+        .set("spark.locality.wait", "30s");
+  }
+
   private static List<String> wordCount(JavaSparkContext sc) {
     List<String> out = new ArrayList<>(sc.parallelize(ShuffleJobs.numbers(60_000), 8)
         .mapToPair(i -> new Tuple2<>("w" + (i * 7919L % 1000), 1L)).reduceByKey(Long::sum, 6)
@@ -72,11 +81,7 @@ class SparkPlacementIT {
 
   @Test
   void reduceTasks_runOnTheirPlacedHosts_andReadTheirInputOnTheirNode() throws Exception {
-    SparkConf conf = SparkConfs.scache(SparkConfs.base(spark.masterUrl(), "placement-it"), scache.masterAddress())
-        .set("spark.scache.worker.rpc.port", Integer.toString(workerPort))
-        .set("spark.cores.max", "2")
-        // a placed task waits for its host rather than run elsewhere at once
-        .set("spark.locality.wait", "30s");
+    SparkConf conf = placedConf("placement-it");
     ResultTasks tasks = new ResultTasks();
     // the workers' counters are shared by this class's tests: count this job's reads only
     long localBefore = scache.total("read.local.blocks");
@@ -123,10 +128,7 @@ class SparkPlacementIT {
   @Test
   void mapsRunMostlyOnOneHost_reducesMoveThereWhenTheMapsAreDone_andRunWhereTheyMoved() throws Exception {
     String busy = HOSTS.get(0);
-    SparkConf conf = SparkConfs.scache(SparkConfs.base(spark.masterUrl(), "balance-it"), scache.masterAddress())
-        .set("spark.scache.worker.rpc.port", Integer.toString(workerPort))
-        .set("spark.cores.max", "2")
-        .set("spark.locality.wait", "30s");
+    SparkConf conf = placedConf("balance-it");
     ResultTasks tasks = new ResultTasks();
     long movedBefore = scache.masterCounter("scache_master_reduces_moved_at_map_end_total");
     List<String> viaScache;
@@ -169,10 +171,7 @@ class SparkPlacementIT {
   @Test
   void sqlShuffleCoalescedByAdaptiveExecution_isPlacedInRunsOfConsecutivePartitions_andReadMostlyOnItsNode()
       throws Exception {
-    SparkConf conf = SparkConfs.scache(SparkConfs.base(spark.masterUrl(), "ranges-it"), scache.masterAddress())
-        .set("spark.scache.worker.rpc.port", Integer.toString(workerPort))
-        .set("spark.cores.max", "2")
-        .set("spark.locality.wait", "30s")
+    SparkConf conf = placedConf("ranges-it")
         .set("spark.sql.adaptive.enabled", "true")
         .set("spark.sql.adaptive.coalescePartitions.enabled", "true")
         .set("spark.sql.shuffle.partitions", "40")

@@ -6,7 +6,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -81,18 +80,13 @@ public final class NetnsBenchmark {
     return t.equals("0") || t.equals("none") ? 0 : ByteSize.parse(t);
   }
 
-  /** The workers' settings as the options give them: {@code key=value} pairs, comma-separated. */
+  /** The workers' settings as the options give them: {@code scache.*} key=value pairs, comma-separated. */
   static Map<String, String> workerSettings(String text) {
-    Map<String, String> settings = new LinkedHashMap<>();
-    for (String pair : text.split(",")) {
-      if (pair.isBlank()) {
-        continue;
+    Map<String, String> settings = TerasortBenchmark.settings(text);
+    for (String key : settings.keySet()) {
+      if (!key.startsWith("scache.")) {
+        throw new IllegalArgumentException("a worker setting is an scache.* key, not " + key);
       }
-      int eq = pair.indexOf('=');
-      if (eq <= 0 || !pair.trim().startsWith("scache.")) {
-        throw new IllegalArgumentException("not an scache.* key=value setting: " + pair);
-      }
-      settings.put(pair.substring(0, eq).trim(), pair.substring(eq + 1).trim());
     }
     return settings;
   }

@@ -71,7 +71,7 @@ public final class TerasortBenchmark {
       }
       int eq = pair.indexOf('=');
       if (eq <= 0) {
-        throw new IllegalArgumentException("--hadoop-conf takes key=value pairs, comma-separated: " + pair);
+        throw new IllegalArgumentException("not a key=value pair of a comma-separated list: " + pair);
       }
       settings.put(pair.substring(0, eq).trim(), pair.substring(eq + 1).trim());
     }
