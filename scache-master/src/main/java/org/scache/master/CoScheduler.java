@@ -144,12 +144,17 @@ final class CoScheduler {
    *
    * @return the placement with the moves, and the moves, when any reduce moved
    */
-  synchronized Optional<Decision> balanceAtMapEnd(ShuffleState s, List<WorkerInfo> live,
+  Optional<Decision> balanceAtMapEnd(ShuffleState s, List<WorkerInfo> live,
       IntFunction<Optional<ShuffleState>> sameApp) {
+    // most finished maps end here, without the lock placements hold while they compute
     if (!balanceAtMapEnd || s.shape().isEmpty() || !s.shape().get().reducesAfterMaps() || !s.firstLookAtMapEnd()) {
       return Optional.empty();
     }
-    ShuffleSpec shape = s.shape().get();
+    return balance(s, s.shape().get(), live, sameApp);
+  }
+
+  private synchronized Optional<Decision> balance(ShuffleState s, ShuffleSpec shape, List<WorkerInfo> live,
+      IntFunction<Optional<ShuffleState>> sameApp) {
     Stage stage = shape.stageId() == ShuffleSpec.NO_STAGE ? null
         : stages.get(new StageKey(shape.appId(), shape.stageId()));
     boolean sharedStage = stage != null && stage.shuffles.stream()

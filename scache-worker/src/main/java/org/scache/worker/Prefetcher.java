@@ -87,6 +87,8 @@ final class Prefetcher implements InFlightCopies {
   /** Reads waiting for wanted blocks: completed once the block is no longer wanted (landed or given up). */
   private final Map<BlockId, CompletableFuture<Void>> settled = new HashMap<>();
   private final Set<ShuffleKey> active = new HashSet<>();
+  /** Shuffles whose placement reached this prefetcher. */
+  private final Set<ShuffleKey> placed = new HashSet<>();
   /** Recently removed shuffles and applications: late announcements of them are ignored. */
   private final Set<Object> removed = java.util.Collections.newSetFromMap(new LinkedHashMap<>() {
     @Override
@@ -120,23 +122,33 @@ final class Prefetcher implements InFlightCopies {
 
   /**
    * The master placed a shuffle, or moved some of its reduces: copy what already exists of the reduces placed or
-   * moved here, and no more of those moved away.
+   * moved here, and no more of those moved away. A shuffle whose placement came here before (now its reduces
+   * move) has only its moved reduces located.
    */
   void onScheduled(ShufflePlacement s, List<ReduceMove> moves) {
     if (!limits.enabled()) {
       return;
     }
     dropMovedAway(s.appId(), moves);
-    for (ReduceAssignment a : s.assignments()) {
-      if (a.worker().workerId().equals(self.workerId())) {
-        locateAndQueue(new ShuffleKey(s.appId(), s.shuffleId()), a.reduceId());
+    ShuffleKey key = new ShuffleKey(s.appId(), s.shuffleId());
+    Set<Located> toLocate = new java.util.LinkedHashSet<>();
+    boolean placedBefore;
+    synchronized (this) {
+      placedBefore = !placed.add(key);
+    }
+    if (!placedBefore) {
+      for (ReduceAssignment a : s.assignments()) {
+        if (a.worker().workerId().equals(self.workerId())) {
+          toLocate.add(new Located(key, a.reduceId()));
+        }
       }
     }
     for (ReduceMove move : moves) {
       if (move.changesWorker() && move.to().workerId().equals(self.workerId())) {
-        locateAndQueue(new ShuffleKey(s.appId(), move.shuffleId()), move.reduceId());
+        toLocate.add(new Located(new ShuffleKey(s.appId(), move.shuffleId()), move.reduceId()));
       }
     }
+    toLocate.forEach(r -> locateAndQueue(r.shuffle(), r.reduceId()));
   }
 
   /**
@@ -193,6 +205,7 @@ final class Prefetcher implements InFlightCopies {
     List<CompletableFuture<Void>> done;
     synchronized (this) {
       active.remove(key);
+      placed.remove(key);
       removed.add(key);
       done = purge(id -> id.shuffle().equals(key));
     }
@@ -205,6 +218,7 @@ final class Prefetcher implements InFlightCopies {
     List<CompletableFuture<Void>> done;
     synchronized (this) {
       active.removeIf(k -> k.appId().equals(appId));
+      placed.removeIf(k -> k.appId().equals(appId));
       removed.add(appId);
       done = purge(id -> id.appId().equals(appId));
     }

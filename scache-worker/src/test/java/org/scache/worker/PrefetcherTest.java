@@ -308,8 +308,10 @@ class PrefetcherTest {
     // every map done: the master moves reduce 1 to B
     ShufflePlacement moved = placement(new ReduceAssignment(0, SELF, 0, 30), new ReduceAssignment(1, B, 0, 30));
     List<ReduceMove> moves = List.of(new ReduceMove(SHUFFLE.shuffleId(), 1, SELF, B));
+    int locates = cluster.locates();
     storage.store().scheduled(moved, 0, moves);
     p.onScheduled(moved, moves);
+    assertEquals(locates, cluster.locates(), "reduce 0, queued already, is not located again");
 
     assertTrue(settled.isDone(), "the read of the moved reduce goes to the block's holder");
     cluster.releaseAll();
@@ -320,6 +322,22 @@ class PrefetcherTest {
         "the one fetch under way at the move was reduce 0's");
     assertEquals(0, p.backlog()[0]);
     assertEquals(0, p.inflight());
+  }
+
+  @Test
+  void aReduceMovedHere_whenItsShuffleHadNoneHere_isLocatedOnce_andCopied() {
+    cluster.hold(A, block(0, 1), 10);
+    Prefetcher p = prefetcher(4, 1 << 20, 0);
+    schedule(p, placement(new ReduceAssignment(0, A, 0, 10), new ReduceAssignment(1, B, 0, 10)));
+    assertEquals(0, cluster.locates());
+
+    ShufflePlacement moved = placement(new ReduceAssignment(0, A, 0, 10), new ReduceAssignment(1, SELF, 0, 10));
+    List<ReduceMove> moves = List.of(new ReduceMove(SHUFFLE.shuffleId(), 1, B, SELF));
+    storage.store().scheduled(moved, 0, moves);
+    p.onScheduled(moved, moves);
+
+    assertEquals(1, cluster.locates(), "named by the placement and by the move, located once");
+    assertArrayEquals(cluster.bytesOf(block(0, 1)), stored(block(0, 1)));
   }
 
   @Test

@@ -82,13 +82,7 @@ public final class NetnsBenchmark {
 
   /** The workers' settings as the options give them: {@code scache.*} key=value pairs, comma-separated. */
   static Map<String, String> workerSettings(String text) {
-    Map<String, String> settings = TerasortBenchmark.settings(text);
-    for (String key : settings.keySet()) {
-      if (!key.startsWith("scache.")) {
-        throw new IllegalArgumentException("a worker setting is an scache.* key, not " + key);
-      }
-    }
-    return settings;
+    return NetnsCluster.checkWorkerSettings(TerasortBenchmark.settings(text));
   }
 
   static String linkName(int mbit) {

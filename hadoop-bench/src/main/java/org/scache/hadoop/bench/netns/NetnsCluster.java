@@ -105,11 +105,7 @@ public final class NetnsCluster implements AutoCloseable {
    */
   public static NetnsCluster start(Path runDir, int nodes, long workerReserveBytes, ClassPaths classPaths,
       int masters, long spillDiskBytes, Map<String, String> workerSettings) throws IOException, InterruptedException {
-    for (String key : workerSettings.keySet()) {
-      if (!key.startsWith("scache.")) {
-        throw new IllegalArgumentException("a worker setting is an scache.* key, not " + key);
-      }
-    }
+    checkWorkerSettings(workerSettings);
     if (masters < 1 || masters > 3) {
       throw new IllegalArgumentException("1 to 3 masters, not " + masters);
     }
@@ -129,6 +125,16 @@ public final class NetnsCluster implements AutoCloseable {
       throw e;
     }
     return cluster;
+  }
+
+  /** Refuses settings for the workers that are not {@code scache.*} keys; returns them. */
+  public static Map<String, String> checkWorkerSettings(Map<String, String> workerSettings) {
+    for (String key : workerSettings.keySet()) {
+      if (!key.startsWith("scache.")) {
+        throw new IllegalArgumentException("a worker setting is an scache.* key, not " + key);
+      }
+    }
+    return workerSettings;
   }
 
   public Path runDir() {
