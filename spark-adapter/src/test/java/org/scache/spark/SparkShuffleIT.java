@@ -109,7 +109,8 @@ class SparkShuffleIT {
     Map<String, Object> viaScache = runRddJobs(SparkConfs.scache(
         SparkConfs.base("local-cluster[2,1,1024]", "scache-kryo-it"), scache.masterAddress())
         .set("spark.scache.client.worker.address", "127.0.0.1:" + scache.workerPort(0))
-        .set("spark.serializer", kryo));
+        .set("spark.serializer", kryo)
+        .set("spark.scache.sampling.enabled", "true"));
     Map<String, Object> viaSort = runRddJobs(SparkConfs.base("local[2]", "sort-kryo-it").set("spark.serializer", kryo));
     long written = (Long) viaScache.remove("shuffleBytesWritten");
     assertTrue(written > 0, "map tasks report the bytes they wrote, as Spark's writers do: " + written);
