@@ -144,7 +144,7 @@ public final class ScacheClient implements AutoCloseable {
       PartitionerKind partitioner, ShuffleHints hints) {
     ShuffleSpec spec = new ShuffleSpec(appId, shuffleId, numMaps, numReduces, partitioner, clock.millis(),
         hints.mapInputBytes(), hints.stageId(), hints.predictor(), hints.slotsPerWorker(), hints.readsRanges(),
-        hints.reducesAfterMaps());
+        hints.reducesAfterMaps(), hints.mapsPerTask());
     return ack(master, () -> new Message.RegisterShuffle(spec));
   }
 

@@ -13,16 +13,18 @@ import org.scache.common.shuffle.ShuffleSpec;
  * reduces the framework runs at once on a worker's node ({@link ShuffleSpec#MASTER_SLOTS}: the master's
  * configured number), from which the master numbers the rounds of the placement, and whether one
  * reduce task may read a range of consecutive reduces ({@link ShuffleSpec#readsRanges()}), and whether the
- * framework starts its reduces only once every map has ended ({@link ShuffleSpec#reducesAfterMaps()}).
+ * framework starts its reduces only once every map has ended ({@link ShuffleSpec#reducesAfterMaps()}), and how
+ * many of the shuffle's maps one task of the framework writes, one after the other
+ * ({@link ShuffleSpec#mapsPerTask()}).
  */
 public record ShuffleHints(List<Long> mapInputBytes, int stageId, Optional<PredictorKind> predictor,
-    int slotsPerWorker, boolean readsRanges, boolean reducesAfterMaps) {
+    int slotsPerWorker, boolean readsRanges, boolean reducesAfterMaps, int mapsPerTask) {
   /** No input sizes, no shared stage, the paper's predictor rule, the master's slots. */
   public static final ShuffleHints NONE = new ShuffleHints(List.of(), ShuffleSpec.NO_STAGE, Optional.empty(),
       ShuffleSpec.MASTER_SLOTS);
 
   public ShuffleHints(List<Long> mapInputBytes, int stageId, Optional<PredictorKind> predictor, int slotsPerWorker) {
-    this(mapInputBytes, stageId, predictor, slotsPerWorker, false, false);
+    this(mapInputBytes, stageId, predictor, slotsPerWorker, false, false, 1);
   }
 
   public ShuffleHints {
@@ -34,6 +36,9 @@ public record ShuffleHints(List<Long> mapInputBytes, int stageId, Optional<Predi
     if (slotsPerWorker < 0) {
       throw new IllegalArgumentException("slots per worker must not be negative: " + slotsPerWorker);
     }
+    if (mapsPerTask < 1) {
+      throw new IllegalArgumentException("maps per task must be at least 1: " + mapsPerTask);
+    }
   }
 
   /** Hints with the input size of every map, in map id order. */
@@ -43,17 +48,17 @@ public record ShuffleHints(List<Long> mapInputBytes, int stageId, Optional<Predi
 
   /** These hints, for a shuffle feeding reduce stage {@code stageId} with other shuffles. */
   public ShuffleHints inStage(int stageId) {
-    return new ShuffleHints(mapInputBytes, stageId, predictor, slotsPerWorker, readsRanges, reducesAfterMaps);
+    return new ShuffleHints(mapInputBytes, stageId, predictor, slotsPerWorker, readsRanges, reducesAfterMaps, mapsPerTask);
   }
 
   /** These hints with the predictor forced to {@code kind}. */
   public ShuffleHints withPredictor(PredictorKind kind) {
-    return new ShuffleHints(mapInputBytes, stageId, Optional.of(kind), slotsPerWorker, readsRanges, reducesAfterMaps);
+    return new ShuffleHints(mapInputBytes, stageId, Optional.of(kind), slotsPerWorker, readsRanges, reducesAfterMaps, mapsPerTask);
   }
 
   /** These hints, for a framework that runs {@code slots} reduces at once on a worker's node. */
   public ShuffleHints withSlotsPerWorker(int slots) {
-    return new ShuffleHints(mapInputBytes, stageId, predictor, slots, readsRanges, reducesAfterMaps);
+    return new ShuffleHints(mapInputBytes, stageId, predictor, slots, readsRanges, reducesAfterMaps, mapsPerTask);
   }
 
   /**
@@ -61,7 +66,7 @@ public record ShuffleHints(List<Long> mapInputBytes, int stageId, Optional<Predi
    * master then places consecutive reduces on the same worker.
    */
   public ShuffleHints readingRanges() {
-    return new ShuffleHints(mapInputBytes, stageId, predictor, slotsPerWorker, true, reducesAfterMaps);
+    return new ShuffleHints(mapInputBytes, stageId, predictor, slotsPerWorker, true, reducesAfterMaps, mapsPerTask);
   }
 
   /**
@@ -69,6 +74,14 @@ public record ShuffleHints(List<Long> mapInputBytes, int stageId, Optional<Predi
    * master may then move reduces once the maps are done, to even out what each node's link still has to carry.
    */
   public ShuffleHints startingReducesAfterMaps() {
-    return new ShuffleHints(mapInputBytes, stageId, predictor, slotsPerWorker, readsRanges, true);
+    return new ShuffleHints(mapInputBytes, stageId, predictor, slotsPerWorker, readsRanges, true, mapsPerTask);
+  }
+
+  /**
+   * These hints, for a shuffle each of whose framework tasks writes {@code maps} of its maps one after the other
+   * (the shuffle's map count is the tasks times {@code maps}): the observation threshold counts tasks.
+   */
+  public ShuffleHints withMapsPerTask(int maps) {
+    return new ShuffleHints(mapInputBytes, stageId, predictor, slotsPerWorker, readsRanges, reducesAfterMaps, maps);
   }
 }

@@ -79,9 +79,14 @@ final class CoScheduler {
     this.clock = clock;
   }
 
-  /** Finished maps a shuffle of {@code numMaps} maps needs before it is scheduled from observations. */
-  int mapsNeeded(int numMaps) {
-    return numMaps == 0 ? 0 : Math.max(1, (int) Math.ceil(threshold * numMaps - 1e-9));
+  /**
+   * Finished maps a shuffle needs before it is scheduled from observations: the threshold's share of its tasks
+   * (a task that writes several maps one after the other finishes its first long before the task ends, so the
+   * maps of as many tasks are observed, not as many tasks' maps).
+   */
+  int mapsNeeded(ShuffleSpec shape) {
+    int tasks = shape.numTasks();
+    return tasks == 0 ? 0 : Math.max(1, (int) Math.ceil(threshold * tasks - 1e-9));
   }
 
   /** The predictor for a shuffle: its override, else the paper's rule. */
@@ -93,7 +98,7 @@ final class CoScheduler {
   String waitingFor(ShuffleState s) {
     ShuffleSpec shape = s.shape().orElseThrow();
     String observed = s.availableMaps().size() + " of " + shape.numMaps() + " maps finished, "
-        + mapsNeeded(shape.numMaps()) + " needed (observation threshold " + threshold + ")";
+        + mapsNeeded(shape) + " needed (observation threshold " + threshold + ")";
     return predictorOf(shape) == PredictorKind.SAMPLING
         ? observed + "; samples of " + s.samples().size() + " of " + shape.numMaps() + " maps reported" : observed;
   }
@@ -115,7 +120,7 @@ final class CoScheduler {
     PredictorKind kind = predictorOf(shape);
     boolean sampled = kind == PredictorKind.SAMPLING && shape.numMaps() > 0
         && s.samples().size() == shape.numMaps();
-    if (!sampled && s.availableMaps().size() < mapsNeeded(shape.numMaps())) {
+    if (!sampled && s.availableMaps().size() < mapsNeeded(shape)) {
       return Optional.empty();
     }
     if (kind == PredictorKind.SAMPLING && !sampled) {

@@ -70,6 +70,20 @@ class CoSchedulerTest {
   }
 
   @Test
+  void shuffleWhoseTasksWriteSeveralMapsEach_isPlacedWhenTheThresholdsShareOfTasksWorthOfMapsFinished() {
+    // 4 tasks writing 3 maps each: the 0.5 threshold is 2 finished maps (the first of two tasks), not 6
+    ShuffleState s = new ShuffleState(new ShuffleKey("app", 0));
+    s.register(new ShuffleSpec("app", 0, 12, 3, PartitionerKind.HASH, clock.millis(), List.of(), ShuffleSpec.NO_STAGE,
+        Optional.empty(), ShuffleSpec.MASTER_SLOTS, false, true, 3));
+    shuffles.put(0, s);
+    finish(s, 0, "w1", 300, 10, 10);
+    assertTrue(schedule(s).isEmpty(), "1 map is below the threshold");
+    assertTrue(scheduler.waitingFor(s).contains("1 of 12 maps finished, 2 needed"), scheduler.waitingFor(s));
+    finish(s, 3, "w2", 300, 10, 10);
+    assertEquals(3, schedule(s).orElseThrow().result().assignments().size());
+  }
+
+  @Test
   void scheduleIfDue_withoutLiveWorkers_waits() {
     ShuffleState s = shuffle(0, 1, 1, PartitionerKind.HASH, ShuffleSpec.NO_STAGE);
     finish(s, 0, "w0", 1);

@@ -97,7 +97,7 @@ public final class MessageCodec {
         w.writeInt(m.mapInputBytes().size());
         m.mapInputBytes().forEach(w::writeLong);
         w.writeInt(m.stageId()).writeByte(WireCodes.predictor(m.predictor())).writeInt(m.slotsPerWorker());
-        w.writeByte(m.readsRanges() ? 1 : 0).writeByte(m.reducesAfterMaps() ? 1 : 0);
+        w.writeByte(m.readsRanges() ? 1 : 0).writeByte(m.reducesAfterMaps() ? 1 : 0).writeInt(m.mapsPerTask());
       }
       case MAP_FINISHED -> {
         MapFinished m = (MapFinished) message;
@@ -362,8 +362,13 @@ public final class MessageCodec {
         // absent from the forms a master of an earlier version stored: each reduce read on its own
         boolean ranges = r.hasMore() && r.readFlag("reads ranges");
         boolean afterMaps = r.hasMore() && r.readFlag("reduces after maps");
+        int mapsPerTask = r.hasMore() ? r.readNonNegativeInt("maps per task") : 1;
+        if (mapsPerTask < 1 || maps % mapsPerTask != 0) {
+          throw new MalformedMessageException("maps per task must be at least 1 and divide the " + maps + " maps: "
+              + mapsPerTask);
+        }
         yield new RegisterShuffle(new ShuffleSpec(app, shuffle, maps, reduces, pk, submitted, inputBytes, stage,
-            predictor, slots, ranges, afterMaps));
+            predictor, slots, ranges, afterMaps, mapsPerTask));
       }
       case MAP_FINISHED -> new MapFinished(r.readNonEmptyString("application id"), r.readNonNegativeInt("shuffle id"),
           r.readNonNegativeInt("map id"), r.readNonNegativeInt("attempt"));

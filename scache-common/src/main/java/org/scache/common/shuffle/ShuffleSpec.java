@@ -13,11 +13,14 @@ import java.util.Optional;
  * whether one reduce task may read a range of consecutive reduces ({@code readsRanges}: Spark's adaptive
  * execution coalesces small partitions), so that the master places consecutive reduces together, and
  * whether the framework starts none of its reduces before its last map has ended ({@code reducesAfterMaps}:
- * Spark submits a reduce stage when its map stage is done), so that the master may still move reduces then.
+ * Spark submits a reduce stage when its map stage is done), so that the master may still move reduces then,
+ * and how many of its maps one task of the framework writes, one after the other ({@code mapsPerTask}: a Spark
+ * map task puts its output in segments as it goes, each segment a map here), so that the observation threshold
+ * counts tasks' worth of maps.
  */
 public record ShuffleSpec(String appId, int shuffleId, int numMaps, int numReduces, PartitionerKind partitioner,
     long submissionTimeMillis, List<Long> mapInputBytes, int stageId, Optional<PredictorKind> predictor,
-    int slotsPerWorker, boolean readsRanges, boolean reducesAfterMaps) {
+    int slotsPerWorker, boolean readsRanges, boolean reducesAfterMaps, int mapsPerTask) {
   /** The stage id of a shuffle that shares its reduce stage with no other shuffle. */
   public static final int NO_STAGE = -1;
   /** The slots per worker of a shuffle whose framework does not say: the master's configured number. */
@@ -31,6 +34,18 @@ public record ShuffleSpec(String appId, int shuffleId, int numMaps, int numReduc
     if (slotsPerWorker < 0) {
       throw new IllegalArgumentException("slots per worker must not be negative: " + slotsPerWorker);
     }
+    if (mapsPerTask < 1 || numMaps % mapsPerTask != 0) {
+      throw new IllegalArgumentException("maps per task must be at least 1 and divide the " + numMaps + " maps: "
+          + mapsPerTask);
+    }
+  }
+
+  /** A shuffle each of whose maps is written by a task of its own. */
+  public ShuffleSpec(String appId, int shuffleId, int numMaps, int numReduces, PartitionerKind partitioner,
+      long submissionTimeMillis, List<Long> mapInputBytes, int stageId, Optional<PredictorKind> predictor,
+      int slotsPerWorker, boolean readsRanges, boolean reducesAfterMaps) {
+    this(appId, shuffleId, numMaps, numReduces, partitioner, submissionTimeMillis, mapInputBytes, stageId, predictor,
+        slotsPerWorker, readsRanges, reducesAfterMaps, 1);
   }
 
   /** A shuffle whose reduces may start before its last map ends. */
@@ -61,6 +76,11 @@ public record ShuffleSpec(String appId, int shuffleId, int numMaps, int numReduc
       long submissionTimeMillis) {
     this(appId, shuffleId, numMaps, numReduces, partitioner, submissionTimeMillis, List.of(), NO_STAGE,
         Optional.empty());
+  }
+
+  /** The tasks that write the shuffle's maps ({@code mapsPerTask} maps each). */
+  public int numTasks() {
+    return numMaps / mapsPerTask;
   }
 
   /** The predictor this shuffle uses: its override, else the paper's rule for its partitioner. */

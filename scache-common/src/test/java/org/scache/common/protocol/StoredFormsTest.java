@@ -53,24 +53,33 @@ class StoredFormsTest {
   }
 
   @Test
-  void aSpecKeptBeforeShufflesCouldBeReadInRangesOrMovedAtMapEnd_readsWithoutEither() throws Exception {
+  void aSpecKeptBeforeShufflesCouldBeReadInRangesMovedAtMapEndOrWrittenInSegments_readsWithoutThem() throws Exception {
     ShuffleSpec spec = new ShuffleSpec("app-1", 3, 4, 6, PartitionerKind.HASH, 0, List.of(),
-        ShuffleSpec.NO_STAGE, Optional.empty(), 2, true, true);
+        ShuffleSpec.NO_STAGE, Optional.empty(), 2, true, true, 2);
     ByteBuf now = Unpooled.buffer();
     try {
       MessageCodec.encode(new Message.RegisterShuffle(spec), now);
       assertEquals(spec, ((Message.RegisterShuffle) MessageCodec.decode(MessageType.REGISTER_SHUFFLE,
           now.duplicate())).shuffle());
+      ShuffleSpec bothFlags = ((Message.RegisterShuffle) MessageCodec.decode(MessageType.REGISTER_SHUFFLE,
+          now.slice(0, now.readableBytes() - 4))).shuffle();
+      assertEquals(1, bothFlags.mapsPerTask(), "maps per task are the form's last four bytes, absent from older forms");
+      assertEquals(4, bothFlags.numTasks());
+      assertTrue(bothFlags.reducesAfterMaps());
       ShuffleSpec withRanges = ((Message.RegisterShuffle) MessageCodec.decode(MessageType.REGISTER_SHUFFLE,
-          now.slice(0, now.readableBytes() - 1))).shuffle();
+          now.slice(0, now.readableBytes() - 5))).shuffle();
       assertTrue(withRanges.readsRanges());
-      assertFalse(withRanges.reducesAfterMaps(), "the flag is the form's last byte, absent from older forms");
+      assertFalse(withRanges.reducesAfterMaps(), "the flag before them, absent from still older forms");
       ShuffleSpec older = ((Message.RegisterShuffle) MessageCodec.decode(MessageType.REGISTER_SHUFFLE,
-          now.slice(0, now.readableBytes() - 2))).shuffle();
-      assertFalse(older.readsRanges(), "the byte before it, absent from still older forms");
+          now.slice(0, now.readableBytes() - 6))).shuffle();
+      assertFalse(older.readsRanges(), "the byte before it, absent from the oldest forms");
       assertFalse(older.reducesAfterMaps());
       assertEquals(2, older.slotsPerWorker());
-      now.setByte(now.writerIndex() - 1, 2);
+      now.setInt(now.writerIndex() - 4, 3);
+      assertThrows(MalformedMessageException.class, () -> MessageCodec.decode(MessageType.REGISTER_SHUFFLE,
+          now.duplicate()), "3 maps per task do not divide 4 maps");
+      now.setInt(now.writerIndex() - 4, 2);
+      now.setByte(now.writerIndex() - 5, 2);
       assertThrows(MalformedMessageException.class, () -> MessageCodec.decode(MessageType.REGISTER_SHUFFLE, now));
     } finally {
       now.release();

@@ -52,7 +52,7 @@ public final class SampleMessages {
       case REGISTER_APPLICATION -> new Message.RegisterApplication(APP, APP_SECRET);
       case REGISTER_SHUFFLE -> new Message.RegisterShuffle(new ShuffleSpec(APP, 3, 4, 20, PartitionerKind.RANGE,
           1_700_000_000_000L, List.of(1L << 30, 0L, 12_345L, 1L << 40), 2, Optional.of(PredictorKind.SAMPLING), 4,
-          true, true));
+          true, true, 2));
       case MAP_FINISHED -> new Message.MapFinished(APP, 3, 42, 1);
       case GET_SCHEDULE_RESULT -> new Message.GetScheduleResult(APP, 3);
       case UNREGISTER_SHUFFLE -> new Message.UnregisterShuffle(APP, 3);
