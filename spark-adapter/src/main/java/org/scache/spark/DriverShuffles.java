@@ -30,6 +30,7 @@ final class DriverShuffles implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(DriverShuffles.class);
   private static final String DAG_EVENT_LOOP = "dag-scheduler-event-loop";
   private static final String SQL_EXECUTION_ID = "spark.sql.execution.id";
+  private static final String BYPASS_MERGE_THRESHOLD = "spark.shuffle.sort.bypassMergeThreshold";
   /** How long a placement answered by the master is reused: a later shuffle of its stage may move its reduces. */
   private static final long PLACEMENT_REUSE_NANOS = TimeUnit.SECONDS.toNanos(1);
 
@@ -49,8 +50,11 @@ final class DriverShuffles implements AutoCloseable {
     this.clock = clock;
   }
 
-  /** Registers a new shuffle with the master; for a shuffle to sample, starts or runs its sampling job. */
-  <K, V, C> void register(int shuffleId, ShuffleDependency<K, V, C> dep, int numMaps) {
+  /**
+   * Registers a new shuffle with the master; for a shuffle to sample, starts or runs its sampling job. Returns the
+   * SCache maps each map task writes ({@link #mapsPerTask}).
+   */
+  <K, V, C> int register(int shuffleId, ShuffleDependency<K, V, C> dep, int numMaps) {
     ScacheClient c = registeredClient();
     PartitionerKind kind = PartitionerKinds.of(dep.partitioner());
     Optional<SparkContext> sc = Optional.ofNullable(SparkContext$.MODULE$.getActive().getOrElse(() -> null));
@@ -60,11 +64,15 @@ final class DriverShuffles implements AutoCloseable {
     ShuffleHints hints = ShuffleHints.NONE.inStage(stage)
         .withSlotsPerWorker(sc.map(DriverShuffles::slotsPerHost).orElse(0)).startingReducesAfterMaps();
     boolean ranges = sqlExecution.isPresent() && sc.map(DriverShuffles::coalescesPartitions).orElse(false);
-    c.registerShuffle(shuffleId, numMaps, dep.partitioner().numPartitions(), kind,
+    int mapsPerTask = mapsPerTask(dep, kind, numMaps, sqlExecution.isPresent(),
+        sc.map(s -> s.conf().getInt(BYPASS_MERGE_THRESHOLD, 200)).orElse(200));
+    hints = hints.withMapsPerTask(mapsPerTask);
+    c.registerShuffle(shuffleId, numMaps * mapsPerTask, dep.partitioner().numPartitions(), kind,
         ranges ? hints.readingRanges() : hints);
     placements.remove(shuffleId);
-    LOG.info("shuffle {} through SCache: {} maps, {} reduces, {} partitioner, stage {}{}", shuffleId, numMaps,
-        dep.partitioner().numPartitions(), kind, stage, sqlExecution.map(id -> " (SQL execution " + id + ")")
+    LOG.info("shuffle {} through SCache: {} maps{}, {} reduces, {} partitioner, stage {}{}", shuffleId, numMaps,
+        mapsPerTask > 1 ? " (each in up to " + mapsPerTask + " segments)" : "", dep.partitioner().numPartitions(),
+        kind, stage, sqlExecution.map(id -> " (SQL execution " + id + ")")
             .orElse(" (thread " + Thread.currentThread().getName() + ")") + (ranges ? ", read in ranges" : ""));
     if (kind != PartitionerKind.HASH && numMaps > 0 && conf.get(SparkScacheOptions.SAMPLING_ENABLED)) {
       Runnable job = () -> sample(shuffleId, dep);
@@ -75,6 +83,24 @@ final class DriverShuffles implements AutoCloseable {
         job.run();
       }
     }
+    return mapsPerTask;
+  }
+
+  /**
+   * The segments each map task may put its output in: several for a shuffle whose map tasks write each record
+   * straight into its partition's stream (no map-side combine, at most {@code bypassMergeThreshold}
+   * partitions), hash-partitioned (a sampled shuffle's samples are per map task) and of the RDD API (Spark SQL's
+   * adaptive execution reads map ranges, which segments would split); otherwise 1.
+   */
+  int mapsPerTask(ShuffleDependency<?, ?, ?> dep, PartitionerKind kind, int numMaps, boolean sql,
+      int bypassMergeThreshold) {
+    int most = conf.get(SparkScacheOptions.MAP_SEGMENTS);
+    boolean straight = !dep.mapSideCombine() && dep.partitioner().numPartitions() <= bypassMergeThreshold;
+    if (most <= 1 || conf.get(SparkScacheOptions.MAP_SEGMENT_BYTES) <= 0 || !straight || kind != PartitionerKind.HASH
+        || sql || numMaps == 0 || numMaps > Integer.MAX_VALUE / most) {
+      return 1;
+    }
+    return most;
   }
 
   /**

@@ -13,11 +13,14 @@ public final class ScacheShuffleHandle<K, V, C> extends BaseShuffleHandle<K, V, 
 
   private final String appId;
   private final int numMaps;
+  private final int mapsPerTask;
 
-  ScacheShuffleHandle(int shuffleId, ShuffleDependency<K, V, C> dependency, String appId, int numMaps) {
+  ScacheShuffleHandle(int shuffleId, ShuffleDependency<K, V, C> dependency, String appId, int numMaps,
+      int mapsPerTask) {
     super(shuffleId, dependency);
     this.appId = appId;
     this.numMaps = numMaps;
+    this.mapsPerTask = mapsPerTask;
   }
 
   /** The SCache application the shuffle's blocks belong to. */
@@ -28,6 +31,19 @@ public final class ScacheShuffleHandle<K, V, C> extends BaseShuffleHandle<K, V, 
   /** The number of map tasks (partitions of the map side's RDD). */
   public int numMaps() {
     return numMaps;
+  }
+
+  /**
+   * SCache maps per map task: a task puts its output in up to this many segments, segment {@code s} of map
+   * {@code m} as SCache's map {@code m × mapsPerTask + s}; 1 when each task puts its whole output at its end.
+   */
+  public int mapsPerTask() {
+    return mapsPerTask;
+  }
+
+  /** SCache's map id of segment {@code segment} of map task {@code mapIndex}. */
+  int scacheMap(int mapIndex, int segment) {
+    return mapIndex * mapsPerTask + segment;
   }
 
   public int numReduces() {

@@ -63,12 +63,12 @@ final class ScacheShuffleReader<K, C> implements ShuffleReader<K, C> {
     ShuffleDependency<K, ?, C> dep = (ShuffleDependency<K, ?, C>) handle.dependency();
     SparkEnv env = SparkEnv.get();
     List<ExpectedBlock> expected = ExpectedBlock.from(env.mapOutputTracker().getMapSizesByExecutorId(
-        handle.shuffleId(), startMapIndex, endMapIndex, startPartition, endPartition));
+        handle.shuffleId(), startMapIndex, endMapIndex, startPartition, endPartition), handle.mapsPerTask());
     TreeMap<Integer, List<ExpectedBlock>> byReduce = new TreeMap<>();
     for (ExpectedBlock b : expected) {
       byReduce.computeIfAbsent(b.reduceId(), r -> new ArrayList<>()).add(b);
     }
-    byReduce.values().forEach(list -> list.sort((a, b) -> Integer.compare(a.mapIndex(), b.mapIndex())));
+    byReduce.values().forEach(list -> list.sort((a, b) -> Integer.compare(a.scacheMap(), b.scacheMap())));
     boolean everyMap = startMapIndex == 0 && endMapIndex >= handle.numMaps();
     ReduceBlockSource source = new ReduceBlockSource(client, handle.appId(), handle.shuffleId(), everyMap,
         readInParts, metrics, byReduce, env.conf().getSizeAsBytes("spark.reducer.maxSizeInFlight", "48m"));
@@ -136,6 +136,9 @@ final class ScacheShuffleReader<K, C> implements ShuffleReader<K, C> {
         }
         ReduceBlockSource.ReadBlock b = blocks.next();
         ByteBuffer data = b.data();
+        if (!data.hasRemaining()) {
+          continue; // a segment that had nothing for this partition
+        }
         InputStream in = serializers.wrapStream(b.block().sparkId(handle.shuffleId()), ByteBufferInputStream.of(data));
         current = serializer.deserializeStream(in).asKeyValueIterator();
       }

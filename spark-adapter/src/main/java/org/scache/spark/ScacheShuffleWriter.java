@@ -14,6 +14,7 @@ import org.apache.spark.shuffle.ShuffleWriteMetricsReporter;
 import org.apache.spark.shuffle.ShuffleWriter;
 import org.apache.spark.shuffle.api.ShufflePartitionWriter;
 import org.apache.spark.storage.BlockManagerId;
+import org.apache.spark.storage.BlockManagerId$;
 import org.apache.spark.storage.ShuffleBlockId;
 import org.apache.spark.util.collection.ExternalSorter;
 import org.scache.client.BlockBuffers;
@@ -31,9 +32,12 @@ import scala.reflect.ClassTag$;
  * partitions the records (combining them on the map side when the shuffle asks for it) and
  * serializes and compresses each partition; each partition becomes one SCache block on this node's worker, put while the next
  * is written. The map is then declared finished with this task attempt as its attempt, and the
- * map status carries the true block sizes.
+ * map status carries the true block sizes. A shuffle whose tasks write in segments ({@link MapSegments}) has its
+ * straight-written output put and declared a segment at a time, while the task goes on.
  */
 final class ScacheShuffleWriter<K, V, C> extends ShuffleWriter<K, V> {
+  /** Records written between two looks at whether the current segment is full. */
+  private static final int RECORDS_BETWEEN_LOOKS = 256;
   private final ScacheShuffleHandle<K, V, C> handle;
   private final ScacheClient client;
   private final long mapTaskId;
@@ -41,6 +45,7 @@ final class ScacheShuffleWriter<K, V, C> extends ShuffleWriter<K, V> {
   private final ShuffleWriteMetricsReporter metrics;
   private final BlockManagerId location;
   private final long maxPendingBytes;
+  private final long segmentBytes;
   private final BlockBuffers chunkPool;
   private ExternalSorter<K, V, ?> sorter;
   private PartitionMemory memory;
@@ -49,7 +54,8 @@ final class ScacheShuffleWriter<K, V, C> extends ShuffleWriter<K, V> {
   private boolean stopping;
 
   ScacheShuffleWriter(ScacheShuffleHandle<K, V, C> handle, ScacheClient client, long mapTaskId, TaskContext context,
-      ShuffleWriteMetricsReporter metrics, BlockManagerId location, long maxPendingBytes, BlockBuffers chunkPool) {
+      ShuffleWriteMetricsReporter metrics, BlockManagerId location, long maxPendingBytes, long segmentBytes,
+      BlockBuffers chunkPool) {
     this.handle = handle;
     this.client = client;
     this.mapTaskId = mapTaskId;
@@ -57,6 +63,7 @@ final class ScacheShuffleWriter<K, V, C> extends ShuffleWriter<K, V> {
     this.metrics = metrics;
     this.location = location;
     this.maxPendingBytes = maxPendingBytes;
+    this.segmentBytes = segmentBytes;
     this.chunkPool = chunkPool;
   }
 
@@ -65,18 +72,16 @@ final class ScacheShuffleWriter<K, V, C> extends ShuffleWriter<K, V> {
     ShuffleDependency<K, V, C> dep = handle.dependency();
     int mapIndex = context.partitionId();
     int attempt = BlockAttempts.of(mapTaskId);
-    long[] checksums;
-    PartitionBlockWriter out;
+    MapSegments segments;
     if (!dep.mapSideCombine() && handle.numReduces() <= SparkEnv.get().conf()
         .getInt("spark.shuffle.sort.bypassMergeThreshold", 200)) {
       // as Spark's sort shuffle for few partitions and no map-side combine: each record straight to its
       // partition's stream, neither buffered as objects nor sorted
       memory = PartitionMemory.of(context.taskMemoryManager());
-      out = new PartitionBlockWriter(client, handle.appId(), handle.shuffleId(), mapIndex, attempt,
-          handle.numReduces(), maxPendingBytes, memory, chunkPool,
-          () -> SparkEnv.get().blockManager().diskBlockManager().createTempLocalBlock()._2());
-      writeStraight(dep, records, out);
-      checksums = new long[0];
+      segments = new MapSegments(client, handle, mapIndex, attempt, scacheMap -> new PartitionBlockWriter(client,
+          handle.appId(), handle.shuffleId(), scacheMap, attempt, handle.numReduces(), maxPendingBytes, memory,
+          chunkPool, () -> SparkEnv.get().blockManager().diskBlockManager().createTempLocalBlock()._2()));
+      writeStraight(dep, records, segments);
     } else {
       if (dep.mapSideCombine()) {
         sorter = new ExternalSorter<K, V, C>(context, dep.aggregator(), Option.apply(dep.partitioner()),
@@ -87,21 +92,24 @@ final class ScacheShuffleWriter<K, V, C> extends ShuffleWriter<K, V> {
             dep.serializer());
       }
       sorter.insertAll(records);
-      out = new PartitionBlockWriter(client, handle.appId(), handle.shuffleId(), mapIndex, attempt,
-          handle.numReduces(), maxPendingBytes, chunkPool);
-      sorter.writePartitionedMapOutput(handle.shuffleId(), mapTaskId, out, metrics);
-      checksums = sorter.getChecksums();
+      segments = new MapSegments(client, handle, mapIndex, attempt, scacheMap -> new PartitionBlockWriter(client,
+          handle.appId(), handle.shuffleId(), scacheMap, attempt, handle.numReduces(), maxPendingBytes, chunkPool));
+      sorter.writePartitionedMapOutput(handle.shuffleId(), mapTaskId, segments.current(), metrics);
     }
-    lengths = out.commitAllPartitions(checksums).getPartitionLengths();
-    long start = System.nanoTime();
-    client.mapFinished(handle.shuffleId(), mapIndex, attempt);
-    metrics.incWriteTime(out.putNanos() + System.nanoTime() - start);
-    status = MapStatus$.MODULE$.apply(location, lengths, mapTaskId);
+    lengths = segments.finish();
+    metrics.incWriteTime(segments.waitNanos());
+    BlockManagerId at = handle.mapsPerTask() == 1 ? location : BlockManagerId$.MODULE$.apply(location.executorId(),
+        location.host(), location.port(), MapSegments.topologyInfo(segments.used()));
+    status = MapStatus$.MODULE$.apply(at, lengths, mapTaskId);
   }
 
-  /** Serializes and compresses each record into its partition's stream; closing a stream puts the partition. */
+  /**
+   * Serializes and compresses each record into its partition's stream; closing a stream puts the partition. A
+   * shuffle whose tasks put their output in segments closes every stream and begins a segment each time the
+   * partitions hold {@code segmentBytes}.
+   */
   @SuppressWarnings({"unchecked", "rawtypes"})
-  private void writeStraight(ShuffleDependency<K, V, C> dep, Iterator<Product2<K, V>> records, PartitionBlockWriter out)
+  private void writeStraight(ShuffleDependency<K, V, C> dep, Iterator<Product2<K, V>> records, MapSegments segments)
       throws IOException {
     SerializerInstance serializer = dep.serializer().newInstance();
     SerializerManager streams = SparkEnv.get().serializerManager();
@@ -109,35 +117,63 @@ final class ScacheShuffleWriter<K, V, C> extends ShuffleWriter<K, V> {
     SerializationStream[] open = new SerializationStream[handle.numReduces()];
     ShufflePartitionWriter[] partitions = new ShufflePartitionWriter[handle.numReduces()];
     ClassTag any = ClassTag$.MODULE$.Any();
+    boolean segmented = handle.mapsPerTask() > 1 && segmentBytes > 0;
+    int sinceLook = 0;
+    long bytes = 0;
     boolean written = false;
     try {
       while (records.hasNext()) {
         Product2<K, V> r = records.next();
         int p = partitioner.getPartition(r._1());
         if (open[p] == null) {
-          partitions[p] = out.getPartitionWriter(p);
+          partitions[p] = segments.current().getPartitionWriter(p);
           open[p] = serializer.serializeStream(streams.wrapStream(new ShuffleBlockId(handle.shuffleId(), mapTaskId, p),
               partitions[p].openStream()));
         }
         open[p].writeKey(r._1(), any);
         open[p].writeValue(r._2(), any);
         metrics.incRecordsWritten(1);
-      }
-      long bytes = 0;
-      for (int p = 0; p < open.length; p++) {
-        if (open[p] != null) {
-          open[p].close();
-          open[p] = null;
-          bytes += partitions[p].getNumBytesWritten();
+        if (segmented && ++sinceLook == RECORDS_BETWEEN_LOOKS) {
+          sinceLook = 0;
+          if (segments.mayCut() && bytesIn(partitions) >= segmentBytes) {
+            bytes += close(open, partitions);
+            segments.cut();
+          }
         }
       }
+      bytes += close(open, partitions);
       metrics.incBytesWritten(bytes);
       written = true;
     } finally {
       if (!written) {
-        out.abort(null);
+        segments.abort();
       }
     }
+  }
+
+  /** The bytes the open partitions hold so far (what their streams have passed on). */
+  private static long bytesIn(ShufflePartitionWriter[] partitions) {
+    long bytes = 0;
+    for (ShufflePartitionWriter w : partitions) {
+      if (w != null) {
+        bytes += w.getNumBytesWritten();
+      }
+    }
+    return bytes;
+  }
+
+  /** Closes every open partition stream (each puts its partition's block); returns their bytes. */
+  private static long close(SerializationStream[] open, ShufflePartitionWriter[] partitions) {
+    long bytes = 0;
+    for (int p = 0; p < open.length; p++) {
+      if (open[p] != null) {
+        open[p].close();
+        open[p] = null;
+        bytes += partitions[p].getNumBytesWritten();
+        partitions[p] = null;
+      }
+    }
+    return bytes;
   }
 
   @Override

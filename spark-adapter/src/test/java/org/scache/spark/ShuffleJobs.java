@@ -75,6 +75,56 @@ final class ShuffleJobs {
         .map(kv -> kv._1() + "=" + kv._2()).collect());
   }
 
+  /**
+   * A groupByKey whose map tasks write enough for several segments, the first of them failing on its first attempt
+   * after half its records, with some of its output put and declared; and the id of its shuffle.
+   */
+  static Tuple2<List<String>, Integer> groupByKeyFailingMidMap(JavaSparkContext sc) {
+    JavaRDD<Integer> input = sc.parallelize(numbers(120_000), 4).mapPartitionsWithIndex((index, it) -> {
+      if (index != 0 || TaskContext.get().attemptNumber() != 0 || TaskContext.get().stageAttemptNumber() != 0) {
+        return it;
+      }
+      return new java.util.Iterator<Integer>() {
+        private int given;
+
+        @Override
+        public boolean hasNext() {
+          return it.hasNext();
+        }
+
+        @Override
+        public Integer next() {
+          if (++given > 20_000) {
+            throw new IllegalStateException("map task 0 fails midway on its first attempt");
+          }
+          return it.next();
+        }
+      };
+    }, false);
+    JavaPairRDD<Integer, Iterable<String>> grouped = input.mapToPair(i -> new Tuple2<>(i % 89, "v" + i + "-"
+        + Long.toHexString(i * 0x9E3779B97F4A7C15L))).groupByKey(5);
+    List<String> out = sorted(grouped.map(kv -> {
+      List<String> values = new ArrayList<>();
+      kv._2().forEach(values::add);
+      Collections.sort(values);
+      return kv._1() + "=" + values;
+    }).collect());
+    return new Tuple2<>(out, shuffleIdOf(grouped.rdd()));
+  }
+
+  /** The id of the nearest shuffle {@code rdd} reads, through its narrow lineage. */
+  static int shuffleIdOf(org.apache.spark.rdd.RDD<?> rdd) {
+    scala.collection.Iterator<org.apache.spark.Dependency<?>> deps = rdd.dependencies().iterator();
+    while (deps.hasNext()) {
+      org.apache.spark.Dependency<?> d = deps.next();
+      if (d instanceof org.apache.spark.ShuffleDependency<?, ?, ?> s) {
+        return s.shuffleId();
+      }
+      return shuffleIdOf(d.rdd());
+    }
+    throw new IllegalArgumentException(rdd + " reads no shuffle");
+  }
+
   /** A Spark SQL aggregation; with adaptive execution its small partitions are coalesced. */
   static List<String> sqlAggregation(SparkSession spark) {
     Dataset<Row> out = spark.range(0, 60_000).selectExpr("id % 300 AS k", "id AS v").groupBy("k")
