@@ -31,6 +31,8 @@ final class DriverShuffles implements AutoCloseable {
   private static final String DAG_EVENT_LOOP = "dag-scheduler-event-loop";
   private static final String SQL_EXECUTION_ID = "spark.sql.execution.id";
   private static final String BYPASS_MERGE_THRESHOLD = "spark.shuffle.sort.bypassMergeThreshold";
+  /** The most map × reduce sizes a segmented shuffle makes the master hold (8 bytes each in its budget). */
+  private static final long MAX_SEGMENT_CELLS = 2_000_000;
   /** How long a placement answered by the master is reused: a later shuffle of its stage may move its reduces. */
   private static final long PLACEMENT_REUSE_NANOS = TimeUnit.SECONDS.toNanos(1);
 
@@ -97,10 +99,12 @@ final class DriverShuffles implements AutoCloseable {
     int most = conf.get(SparkScacheOptions.MAP_SEGMENTS);
     boolean straight = !dep.mapSideCombine() && dep.partitioner().numPartitions() <= bypassMergeThreshold;
     if (most <= 1 || conf.get(SparkScacheOptions.MAP_SEGMENT_BYTES) <= 0 || !straight || kind != PartitionerKind.HASH
-        || sql || numMaps == 0 || numMaps > Integer.MAX_VALUE / most) {
+        || sql || numMaps == 0) {
       return 1;
     }
-    return most;
+    // the master holds a size per map and reduce: many maps (each writing little) get fewer segments
+    long cells = (long) numMaps * Math.max(1, dep.partitioner().numPartitions());
+    return (int) Math.max(1, Math.min(most, MAX_SEGMENT_CELLS / cells));
   }
 
   /**

@@ -105,8 +105,8 @@ final class ScacheShuffleWriter<K, V, C> extends ShuffleWriter<K, V> {
 
   /**
    * Serializes and compresses each record into its partition's stream; closing a stream puts the partition. A
-   * shuffle whose tasks put their output in segments closes every stream and begins a segment each time the
-   * partitions hold {@code segmentBytes}.
+   * shuffle whose tasks put their output in segments closes every stream and begins a segment once the
+   * partitions hold {@code segmentBytes} (the first segment), then twice as much as the last segment held.
    */
   @SuppressWarnings({"unchecked", "rawtypes"})
   private void writeStraight(ShuffleDependency<K, V, C> dep, Iterator<Product2<K, V>> records, MapSegments segments)
@@ -118,6 +118,9 @@ final class ScacheShuffleWriter<K, V, C> extends ShuffleWriter<K, V> {
     ShufflePartitionWriter[] partitions = new ShufflePartitionWriter[handle.numReduces()];
     ClassTag any = ClassTag$.MODULE$.Any();
     boolean segmented = handle.mapsPerTask() > 1 && segmentBytes > 0;
+    // the first segment is small, so the links start early in a task's life (its first records come slowest);
+    // each next one is twice the last
+    long segmentFull = segmentBytes;
     int sinceLook = 0;
     long bytes = 0;
     boolean written = false;
@@ -135,9 +138,10 @@ final class ScacheShuffleWriter<K, V, C> extends ShuffleWriter<K, V> {
         metrics.incRecordsWritten(1);
         if (segmented && ++sinceLook == RECORDS_BETWEEN_LOOKS) {
           sinceLook = 0;
-          if (segments.mayCut() && bytesIn(partitions) >= segmentBytes) {
+          if (segments.mayCut() && bytesIn(partitions) >= segmentFull) {
             bytes += close(open, partitions);
             segments.cut();
+            segmentFull = Math.min(segmentFull * 2, Long.MAX_VALUE / 4);
           }
         }
       }

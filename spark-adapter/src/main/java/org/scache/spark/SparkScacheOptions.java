@@ -46,11 +46,12 @@ public final class SparkScacheOptions {
           + "-XX:MaxDirectMemorySize (the heap's size unless set), not against Spark's execution memory, which "
           + "the chunks in use are counted in as well.");
 
-  public static final ConfigEntry<Long> MAP_SEGMENT_BYTES = OPTIONS.bytes("spark.scache.map.segment.bytes", "4m",
+  public static final ConfigEntry<Long> MAP_SEGMENT_BYTES = OPTIONS.bytes("spark.scache.map.segment.bytes", "1m",
       "A map task that writes each record straight into its partition's stream (few partitions, no map-side "
-          + "combine; hash-partitioned shuffles of the RDD API) puts what it has written so far as a segment each "
-          + "time it has written this many bytes, and the segment's blocks are prefetched to their reduces' nodes "
-          + "while the task still runs, instead of when it ends. 0 puts a map's whole output when the task ends.");
+          + "combine; hash-partitioned shuffles of the RDD API) puts what it has written so far as a segment once "
+          + "it has written this many bytes, and each next segment once it has written twice as many as the last; "
+          + "each segment's blocks are prefetched to their reduces' nodes while the task still runs, instead of "
+          + "when it ends. 0 puts a map's whole output when the task ends.");
   public static final ConfigEntry<Integer> MAP_SEGMENTS = OPTIONS.intEntry("spark.scache.map.segments", 8,
       "The most segments a map task's output is put in (spark.scache.map.segment.bytes); the last takes the "
           + "rest. Each segment is a map to the SCache master, which holds this many maps per map task; 1 puts a "

@@ -101,8 +101,25 @@ final class ShuffleJobs {
         }
       };
     }, false);
-    JavaPairRDD<Integer, Iterable<String>> grouped = input.mapToPair(i -> new Tuple2<>(i % 89, "v" + i + "-"
-        + Long.toHexString(i * 0x9E3779B97F4A7C15L))).groupByKey(5);
+    return groups(input.mapToPair(i -> new Tuple2<>(i % 89, value(i))).groupByKey(5));
+  }
+
+  /**
+   * A groupByKey whose map tasks write several segments each, their records in runs of one key: a segment holds
+   * a few partitions' records, so most segments have nothing for some partition (empty blocks); and its shuffle.
+   */
+  static Tuple2<List<String>, Integer> groupByKeyInRuns(JavaSparkContext sc) {
+    return groups(sc.parallelize(numbers(120_000), 8).mapToPair(i -> new Tuple2<>((i / 2_000) % 60, value(i)))
+        .groupByKey(6));
+  }
+
+  /** A value that compresses about as little as a random one. */
+  private static String value(int i) {
+    return "v" + i + "-" + Long.toHexString(i * 0x9E3779B97F4A7C15L);
+  }
+
+  /** Every key's values, sorted, and the id of the shuffle that grouped them. */
+  private static Tuple2<List<String>, Integer> groups(JavaPairRDD<Integer, Iterable<String>> grouped) {
     List<String> out = sorted(grouped.map(kv -> {
       List<String> values = new ArrayList<>();
       kv._2().forEach(values::add);
