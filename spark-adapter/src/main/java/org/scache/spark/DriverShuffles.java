@@ -63,8 +63,8 @@ final class DriverShuffles implements AutoCloseable {
     Optional<String> sqlExecution = sc.map(s -> s.getLocalProperty(SQL_EXECUTION_ID));
     int stage = stages.stageOf(dep.partitioner(), sqlExecution);
     // Spark submits a reduce stage once its map stages are done: the master may still move reduces then
-    ShuffleHints hints = ShuffleHints.NONE.inStage(stage)
-        .withSlotsPerWorker(sc.map(DriverShuffles::slotsPerHost).orElse(0)).startingReducesAfterMaps();
+    int slots = sc.map(DriverShuffles::slotsPerHost).orElse(0);
+    ShuffleHints hints = ShuffleHints.NONE.inStage(stage).withSlotsPerWorker(slots).startingReducesAfterMaps();
     boolean ranges = sqlExecution.isPresent() && sc.map(DriverShuffles::coalescesPartitions).orElse(false);
     int mapsPerTask = mapsPerTask(dep, kind, numMaps, sqlExecution.isPresent(),
         sc.map(s -> s.conf().getInt(BYPASS_MERGE_THRESHOLD, 200)).orElse(200));
@@ -72,9 +72,9 @@ final class DriverShuffles implements AutoCloseable {
     c.registerShuffle(shuffleId, numMaps * mapsPerTask, dep.partitioner().numPartitions(), kind,
         ranges ? hints.readingRanges() : hints);
     placements.remove(shuffleId);
-    LOG.info("shuffle {} through SCache: {} maps{}, {} reduces, {} partitioner, stage {}{}", shuffleId, numMaps,
-        mapsPerTask > 1 ? " (each in up to " + mapsPerTask + " segments)" : "", dep.partitioner().numPartitions(),
-        kind, stage, sqlExecution.map(id -> " (SQL execution " + id + ")")
+    LOG.info("shuffle {} through SCache: {} maps{}, {} reduces, {} partitioner, stage {}, {} reduces at once a host{}",
+        shuffleId, numMaps, mapsPerTask > 1 ? " (each in up to " + mapsPerTask + " segments)" : "",
+        dep.partitioner().numPartitions(), kind, stage, slots == 0 ? "the master's" : slots, sqlExecution.map(id -> " (SQL execution " + id + ")")
             .orElse(" (thread " + Thread.currentThread().getName() + ")") + (ranges ? ", read in ranges" : ""));
     if (kind != PartitionerKind.HASH && numMaps > 0 && conf.get(SparkScacheOptions.SAMPLING_ENABLED)) {
       Runnable job = () -> sample(shuffleId, dep);

@@ -52,10 +52,12 @@ public final class SparkScacheOptions {
           + "it has written this many bytes, and each next segment once it has written twice as many as the last; "
           + "each segment's blocks are prefetched to their reduces' nodes while the task still runs, instead of "
           + "when it ends. 0 puts a map's whole output when the task ends.");
-  public static final ConfigEntry<Integer> MAP_SEGMENTS = OPTIONS.intEntry("spark.scache.map.segments", 8,
-      "The most segments a map task's output is put in (spark.scache.map.segment.bytes); the last takes the "
-          + "rest. Each segment is a map to the SCache master, which holds this many maps per map task; 1 puts a "
-          + "map's whole output when the task ends.");
+  public static final ConfigEntry<Integer> MAP_SEGMENTS = OPTIONS.intEntry("spark.scache.map.segments", 1,
+      "The most segments a map task's output is put in (spark.scache.map.segment.bytes), the last taking the rest; "
+          + "1 puts a map's whole output when the task ends. Each segment is a map to the SCache master, which holds "
+          + "this many maps per map task. More than 1 (8, say) starts the links during the maps, at the cost of "
+          + "the workers' CPU there: measured on applications that each start their executors, it shortened the "
+          + "reduce stage but not the job (docs/benchmarks.md), so it is off unless set.");
 
   public static final ConfigEntry<Boolean> READ_IN_PARTS = OPTIONS.bool("spark.scache.reduce.read.in.parts", true,
       "A reduce task that reads one partition's whole input decodes its blocks in parts, as they land on its "

@@ -70,7 +70,7 @@ class SparkShuffleIT {
         SparkConfs.base("local-cluster[2,1,1024]", "scache-shuffle-it"), scache.masterAddress())
         .set("spark.scache.client.worker.address", "127.0.0.1:" + scache.workerPort(0))
         // the groupByKey's and the join's map tasks put their output in several segments
-        .set("spark.scache.map.segment.bytes", "4k"), true);
+        .set("spark.scache.map.segment.bytes", "4k").set("spark.scache.map.segments", "8"), true);
     long putThroughScache = scache.total("put.blocks") - before;
     Map<String, Object> viaSort = runAll(SparkConfs.base("local[2,4]", "sort-shuffle-it"), false);
     for (String job : viaSort.keySet()) {
