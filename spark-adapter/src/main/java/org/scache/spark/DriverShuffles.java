@@ -72,10 +72,11 @@ final class DriverShuffles implements AutoCloseable {
     c.registerShuffle(shuffleId, numMaps * mapsPerTask, dep.partitioner().numPartitions(), kind,
         ranges ? hints.readingRanges() : hints);
     placements.remove(shuffleId);
+    String where = sqlExecution.map(id -> " (SQL execution " + id + ")")
+        .orElse(" (thread " + Thread.currentThread().getName() + ")") + (ranges ? ", read in ranges" : "");
     LOG.info("shuffle {} through SCache: {} maps{}, {} reduces, {} partitioner, stage {}, {} reduces at once a host{}",
         shuffleId, numMaps, mapsPerTask > 1 ? " (each in up to " + mapsPerTask + " segments)" : "",
-        dep.partitioner().numPartitions(), kind, stage, slots == 0 ? "the master's" : slots, sqlExecution.map(id -> " (SQL execution " + id + ")")
-            .orElse(" (thread " + Thread.currentThread().getName() + ")") + (ranges ? ", read in ranges" : ""));
+        dep.partitioner().numPartitions(), kind, stage, slots == 0 ? "the master's" : slots, where);
     if (kind != PartitionerKind.HASH && numMaps > 0 && conf.get(SparkScacheOptions.SAMPLING_ENABLED)) {
       Runnable job = () -> sample(shuffleId, dep);
       if (Thread.currentThread().getName().equals(DAG_EVENT_LOOP)) {

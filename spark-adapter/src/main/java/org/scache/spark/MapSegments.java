@@ -19,8 +19,8 @@ import org.scache.common.ScacheException;
  *
  * <p>What a reader expects: a map with one segment has a block of each partition it wrote to, as an unsegmented
  * map; a map with {@code n > 1} segments has, in each of its first {@code n} segments, a block of each partition it
- * wrote to, empty where that segment had nothing for it. A reader told {@code n} (the map status's
- * {@link #location topology info}) thus knows every block it must find, and a missing one is a lost one.
+ * wrote to, empty where that segment had nothing for it. A reader told {@code n} (in the topology info of the map
+ * status's location, {@link #topologyInfo}) thus knows every block it must find, and a missing one is a lost one.
  */
 final class MapSegments {
   private static final String TOPOLOGY_PREFIX = "scache-segments=";
