@@ -85,10 +85,7 @@ final class MapSegments {
       declare(s);
     }
     try {
-      CompletableFuture.allOf(declared.toArray(CompletableFuture[]::new)).join();
-    } catch (CompletionException e) {
-      throw new IOException("SCache did not take map " + mapIndex + " of shuffle " + handle.shuffleId() + ": "
-          + ScacheException.from(e).getMessage(), e.getCause());
+      awaitAll(declared, "take map");
     } finally {
       waitNanos += System.nanoTime() - start;
     }
@@ -148,11 +145,16 @@ final class MapSegments {
         }
       }
     }
+    awaitAll(puts, "store an empty block of map");
+  }
+
+  /** Waits for {@code calls}; the first that failed fails the task, naming what SCache did not do. */
+  private void awaitAll(List<CompletableFuture<Void>> calls, String what) throws IOException {
     try {
-      CompletableFuture.allOf(puts.toArray(CompletableFuture[]::new)).join();
+      CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).join();
     } catch (CompletionException e) {
-      throw new IOException("SCache did not store an empty block of map " + mapIndex + " of shuffle "
-          + handle.shuffleId() + ": " + ScacheException.from(e).getMessage(), e.getCause());
+      throw new IOException("SCache did not " + what + " " + mapIndex + " of shuffle " + handle.shuffleId() + ": "
+          + ScacheException.from(e).getMessage(), e.getCause());
     }
   }
 }

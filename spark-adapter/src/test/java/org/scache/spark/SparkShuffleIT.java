@@ -84,7 +84,7 @@ class SparkShuffleIT {
   }
 
   @Test
-  void mapTasksWritingInSegments_oneFailingMidway_giveTheSameOutputAsSparksSortShuffle() {
+  void mapTasksWritingInSegments_oneFailingMidway_giveTheSameOutputAsSparksSortShuffle() throws Exception {
     long putBefore = scache.total("put.blocks");
     Tuple2<List<String>, Integer> viaScache;
     Map<Integer, Integer> segmentsByMap = new java.util.TreeMap<>();
@@ -93,8 +93,18 @@ class SparkShuffleIT {
         .set("spark.scache.client.worker.address", "127.0.0.1:" + scache.workerPort(0))
         .set("spark.scache.map.segment.bytes", "16k")
         .set("spark.scache.map.segments", "4");
+    java.util.concurrent.atomic.AtomicInteger failedMaps = new java.util.concurrent.atomic.AtomicInteger();
     try (JavaSparkContext sc = new JavaSparkContext(conf)) {
+      sc.sc().addSparkListener(new org.apache.spark.scheduler.SparkListener() {
+        @Override
+        public void onTaskEnd(org.apache.spark.scheduler.SparkListenerTaskEnd end) {
+          if (end.stageId() == 0 && !end.taskInfo().successful()) {
+            failedMaps.incrementAndGet();
+          }
+        }
+      });
       viaScache = ShuffleJobs.groupByKeyFailingMidMap(sc);
+      sc.sc().listenerBus().waitUntilEmpty();
       scala.collection.Iterator<Tuple2<org.apache.spark.storage.BlockManagerId,
           scala.collection.Seq<scala.Tuple3<org.apache.spark.storage.BlockId, Object, Object>>>> statuses =
           SparkEnv.get().mapOutputTracker().getMapSizesByExecutorId(viaScache._2(), 0, 4, 0, 5);
@@ -108,6 +118,7 @@ class SparkShuffleIT {
     try (JavaSparkContext sc = new JavaSparkContext(SparkConfs.base("local[2,4]", "sort-segments-it"))) {
       viaSort = ShuffleJobs.groupByKeyFailingMidMap(sc)._1();
     }
+    assertEquals(1, failedMaps.get(), "map 0's first attempt failed midway, the others did not");
     assertEquals(viaSort, viaScache._1(), "the same groups through SCache");
     assertEquals(89, viaSort.size());
     assertEquals(4, segmentsByMap.size());
