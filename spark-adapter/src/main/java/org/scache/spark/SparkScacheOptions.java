@@ -56,8 +56,9 @@ public final class SparkScacheOptions {
       "The most segments a map task's output is put in (spark.scache.map.segment.bytes), the last taking the rest; "
           + "1 puts a map's whole output when the task ends. Each segment is a map to the SCache master, which holds "
           + "this many maps per map task. More than 1 (8, say) starts the links during the maps, at the cost of "
-          + "the workers' CPU there: measured on applications that each start their executors, it shortened the "
-          + "reduce stage but not the job (docs/benchmarks.md), so it is off unless set.");
+          + "the workers' CPU there: measured with fresh executors and with warm ones, it started the links "
+          + "earlier but shortened no job beyond noise and lengthened the map stage (docs/benchmarks.md), so it is "
+          + "off unless set.");
 
   public static final ConfigEntry<Boolean> READ_IN_PARTS = OPTIONS.bool("spark.scache.reduce.read.in.parts", true,
       "A reduce task that reads one partition's whole input decodes its blocks in parts, as they land on its "

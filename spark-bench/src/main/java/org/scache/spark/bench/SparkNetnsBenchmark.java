@@ -35,7 +35,10 @@ import org.scache.bench.netns.StageCpu;
  * bytes on each shuffle on unshaped links, unmeasured: the cluster's daemons (Spark's master and workers,
  * SCache's master and workers) are long-lived services, whose one-time class loading and compilation a
  * cluster pays once, not in every job; each application's executors and driver start afresh either way.
- * {@code --warmup 0} measures freshly started daemons instead.
+ * {@code --warmup 0} measures freshly started daemons instead. With {@code --warm-jobs N} each measured
+ * application first runs N GroupBys of {@code --warm-size} bytes, unmeasured, on the same executors and
+ * links: its executors are then as warm as a long-lived application's, where the default measures a job
+ * that starts its application's executors.
  *
  * <p>{@code mvn -B -ntp -q -pl spark-bench exec:exec@spark-netns-benchmark -Dspark.bench.args="--links 40"};
  * {@code --help} lists the options. Runs as root (network namespaces, tc).
@@ -114,6 +117,9 @@ public final class SparkNetnsBenchmark {
     o.put("links", "40");
     o.put("repetitions", "2");
     o.put("warmup", "1");
+    // unmeasured GroupBys each application runs on its executors before the measured job, and their size
+    o.put("warm-jobs", "0");
+    o.put("warm-size", "64m");
     // settings for every application, key=value, for example spark.scache.reduce.read.in.parts=false
     o.put("spark-conf-opts", "");
     SparkNetnsCluster.NodeShape.defaults(o);
@@ -266,7 +272,9 @@ public final class SparkNetnsBenchmark {
         "--executor-memory", shape.executorMemoryMb() + "m",
         "--extra-class-path", cluster.classPaths().adapterJar() + ":" + cluster.classPaths().jobClasses(),
         "--data", cluster.runDir().resolve("data").resolve("terasort-input").toString(),
-        "--figures", figures.toString(), "--spark-conf", options.get("spark-conf-opts"));
+        "--figures", figures.toString(), "--spark-conf", options.get("spark-conf-opts"),
+        "--warm-jobs", figures.getFileName().toString().startsWith("warmup-") ? "0" : options.get("warm-jobs"),
+        "--warm-size", Long.toString(ByteSize.parse(options.get("warm-size"))));
     String name = "driver-" + figures.getFileName().toString().replace(".properties", "");
     int code = cluster.runDriver(name, SparkBenchDriver.class.getName(), args, Duration.ofMinutes(30),
         l -> { });
@@ -291,10 +299,11 @@ public final class SparkNetnsBenchmark {
   private String summary() {
     StringBuilder sb = new StringBuilder(String.format(Locale.ROOT,
         "Spark %s, %s nodes x %s cores, %s per program, %s maps, %s reduces, %s repetitions after %s warm-up "
-        + "rounds; medians%n",
+        + "rounds, %s unmeasured jobs of %s before each measured one in its application; medians%n",
         org.apache.spark.package$.MODULE$.SPARK_VERSION(), options.get("nodes"), options.get("cores"),
         ByteSize.format(ByteSize.parse(options.get("size"))),
-        options.get("maps"), options.get("reduces"), options.get("repetitions"), options.get("warmup")));
+        options.get("maps"), options.get("reduces"), options.get("repetitions"), options.get("warmup"),
+        options.get("warm-jobs"), ByteSize.format(ByteSize.parse(options.get("warm-size")))));
     sb.append(String.format(Locale.ROOT, "%-9s %-7s %-7s %8s %8s %8s %11s %11s %9s %8s %9s %9s%n", "program", "link",
         "shuffle", "job s", "maps s", "reduce s", "wait/task s", "wait sum s", "sent@maps", "placed", "map cpu s",
         "red cpu s"));
