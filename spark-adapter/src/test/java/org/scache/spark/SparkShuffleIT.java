@@ -7,9 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.spark.SparkConf;
 import org.apache.spark.SparkEnv;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.scheduler.SparkListener;
+import org.apache.spark.scheduler.SparkListenerTaskEnd;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.util.Utils;
 import org.junit.jupiter.api.AfterAll;
@@ -93,11 +96,11 @@ class SparkShuffleIT {
         .set("spark.scache.client.worker.address", "127.0.0.1:" + scache.workerPort(0))
         .set("spark.scache.map.segment.bytes", "16k")
         .set("spark.scache.map.segments", "4");
-    java.util.concurrent.atomic.AtomicInteger failedMaps = new java.util.concurrent.atomic.AtomicInteger();
+    AtomicInteger failedMaps = new AtomicInteger();
     try (JavaSparkContext sc = new JavaSparkContext(conf)) {
-      sc.sc().addSparkListener(new org.apache.spark.scheduler.SparkListener() {
+      sc.sc().addSparkListener(new SparkListener() {
         @Override
-        public void onTaskEnd(org.apache.spark.scheduler.SparkListenerTaskEnd end) {
+        public void onTaskEnd(SparkListenerTaskEnd end) {
           if (end.stageId() == 0 && !end.taskInfo().successful()) {
             failedMaps.incrementAndGet();
           }
@@ -134,9 +137,9 @@ class SparkShuffleIT {
     Map<String, Object> out = new LinkedHashMap<>();
     java.util.concurrent.atomic.AtomicLong written = new java.util.concurrent.atomic.AtomicLong();
     try (JavaSparkContext sc = new JavaSparkContext(conf)) {
-      sc.sc().addSparkListener(new org.apache.spark.scheduler.SparkListener() {
+      sc.sc().addSparkListener(new SparkListener() {
         @Override
-        public void onTaskEnd(org.apache.spark.scheduler.SparkListenerTaskEnd end) {
+        public void onTaskEnd(SparkListenerTaskEnd end) {
           if (end.taskMetrics() != null) {
             written.addAndGet(end.taskMetrics().shuffleWriteMetrics().bytesWritten());
           }

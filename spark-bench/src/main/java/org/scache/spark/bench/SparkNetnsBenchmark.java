@@ -137,7 +137,7 @@ public final class SparkNetnsBenchmark {
         BenchJobs.Program program = BenchJobs.Program.parse(programName);
         if (program == BenchJobs.Program.TERASORT) {
           cluster.shapeNodeLinks(0);
-          driver("teragen", "sort", size, results.resolve("teragen.properties"));
+          driver("teragen", "sort", size, results.resolve("teragen.properties"), 0);
         }
         for (String link : options.get("links").split(",")) {
           int mbit = Integer.parseInt(link.trim());
@@ -147,7 +147,7 @@ public final class SparkNetnsBenchmark {
             for (String shuffle : order) {
               Path figures = results.resolve(program.label() + "-" + mbit + "mbit-" + rep + "-" + shuffle
                   + ".properties");
-              driver(program.label(), shuffle, size, figures);
+              driver(program.label(), shuffle, size, figures, Integer.parseInt(options.get("warm-jobs")));
               RunFigures run = RunFigures.read(figures);
               List<LinkSampler.Sample> samples = sampler.samples();
               List<Long> byNode = cluster.nodeNames().stream()
@@ -193,7 +193,7 @@ public final class SparkNetnsBenchmark {
       String first = null;
       for (String shuffle : SHUFFLES) {
         Path figures = results.resolve("warmup-" + round + "-" + shuffle + ".properties");
-        driver(BenchJobs.Program.GROUPBY.label(), shuffle, size, figures);
+        driver(BenchJobs.Program.GROUPBY.label(), shuffle, size, figures, 0);
         RunFigures run = RunFigures.read(figures);
         System.out.printf(Locale.ROOT, "warm-up %d, not measured: groupby of %s on %s, %.1f s%n", round,
             ByteSize.format(size), shuffle, run.jobMs() / 1e3);
@@ -262,7 +262,9 @@ public final class SparkNetnsBenchmark {
     }
   }
 
-  private void driver(String program, String shuffle, long size, Path figures) throws IOException, InterruptedException {
+  /** Runs {@code program} as an application on {@code shuffle}, after {@code warmJobs} unmeasured GroupBys in it. */
+  private void driver(String program, String shuffle, long size, Path figures, int warmJobs)
+      throws IOException, InterruptedException {
     SparkNetnsCluster.NodeShape shape = cluster.shape();
     List<String> args = List.of("--program", program, "--shuffle", shuffle, "--size", Long.toString(size),
         "--maps", options.get("maps"), "--reduces", options.get("reduces"),
@@ -273,7 +275,7 @@ public final class SparkNetnsBenchmark {
         "--extra-class-path", cluster.classPaths().adapterJar() + ":" + cluster.classPaths().jobClasses(),
         "--data", cluster.runDir().resolve("data").resolve("terasort-input").toString(),
         "--figures", figures.toString(), "--spark-conf", options.get("spark-conf-opts"),
-        "--warm-jobs", figures.getFileName().toString().startsWith("warmup-") ? "0" : options.get("warm-jobs"),
+        "--warm-jobs", Integer.toString(warmJobs),
         "--warm-size", Long.toString(ByteSize.parse(options.get("warm-size"))));
     String name = "driver-" + figures.getFileName().toString().replace(".properties", "");
     int code = cluster.runDriver(name, SparkBenchDriver.class.getName(), args, Duration.ofMinutes(30),
