@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -13,15 +14,21 @@ import java.util.Map;
 import java.util.Optional;
 import org.scache.bench.netns.Directories;
 import org.scache.bench.netns.LinkSampler;
+import org.scache.bench.netns.ProcessCpuSampler;
 
 /**
  * TPC-DS queries on the namespaced Spark cluster, Spark's sort shuffle against SCache: the tables are
  * generated once per scale factor ({@link TpcdsTables}) and loaded into Parquet; then, at each link
  * rate, each repetition runs one application per shuffle (which goes first alternates) that runs the
  * queries one after the other. The report gives per query the medians of its time, the time its tasks
- * waited for shuffle data and the bytes the nodes sent while it ran, with SCache's ratio to the sort
- * shuffle, and over all queries the total and the mean reduction. Every query's rows must equal the
- * sort shuffle's (as a multiset), or the benchmark fails.
+ * waited for shuffle data, the bytes the nodes sent and the CPU the executors and SCache's daemons used
+ * while it ran, with SCache's ratio to the sort shuffle, and over all queries the total and the mean
+ * reduction. Every query's rows must equal the sort shuffle's (as a multiset), or the benchmark fails.
+ *
+ * <p>Before the measured runs, {@code --warmup} rounds (default 1) run the same queries once on each shuffle,
+ * unmeasured, on unshaped links: long-lived daemons (Spark's master and workers, SCache's master and
+ * workers) have then compiled their code, as in a cluster that has served queries before; each
+ * application still starts its own executors. {@code --warmup 0} measures freshly started daemons.
  *
  * <p>{@code mvn -B -ntp -q -pl spark-bench exec:exec@spark-tpcds-benchmark -Dspark.bench.args="--links 40"};
  * {@code --help} lists the options. Runs as root (network namespaces, tc).
@@ -29,8 +36,15 @@ import org.scache.bench.netns.LinkSampler;
 public final class TpcdsBenchmark {
   private static final List<String> SHUFFLES = List.of("sort", "scache");
 
-  /** One query's run at a link rate, with the bytes the nodes sent while it ran. */
-  record Row(int mbit, int repetition, QueryFigures query, long sent) {}
+  /**
+   * One query's run at a link rate, with the bytes the nodes sent and the CPU seconds each kind of process
+   * used while it ran (roles of {@link SparkNetnsBenchmark#ROLES}).
+   */
+  record Row(int mbit, int repetition, QueryFigures query, long sent, Map<ProcessCpuSampler.Use, Double> cpu) {
+    double cpuSeconds(String role) {
+      return ProcessCpuSampler.seconds(cpu, role, null);
+    }
+  }
 
   private final Map<String, String> options;
   private final SparkNetnsCluster cluster;
@@ -81,6 +95,7 @@ public final class TpcdsBenchmark {
     o.put("links", "40");
     o.put("repetitions", "2");
     o.put("file-mib", "32");
+    o.put("warmup", "1");
     SparkNetnsCluster.NodeShape.defaults(o);
     return o;
   }
@@ -99,20 +114,20 @@ public final class TpcdsBenchmark {
 
   private int run() throws IOException, InterruptedException {
     int repetitions = Integer.parseInt(options.get("repetitions"));
-    try (LinkSampler sampler = cluster.sampleLinks(250)) {
+    int warmUpProblems = warmUp(Integer.parseInt(options.get("warmup")));
+    try (LinkSampler sampler = cluster.sampleLinks(250);
+        ProcessCpuSampler cpu = new ProcessCpuSampler(SparkNetnsBenchmark.ROLES, 500)) {
       for (String link : options.get("links").split(",")) {
         int mbit = Integer.parseInt(link.trim());
         cluster.shapeNodeLinks(mbit);
         for (int rep = 1; rep <= repetitions; rep++) {
           for (String shuffle : rep % 2 == 1 ? SHUFFLES : List.of("scache", "sort")) {
             Path figures = results.resolve("queries-" + mbit + "mbit-" + rep + "-" + shuffle + ".csv");
-            driver("tpcds-" + mbit + "mbit-" + rep + "-" + shuffle, List.of("--mode", "queries", "--shuffle", shuffle,
-                "--query-texts", cluster.classPaths().jobClasses().getParent().resolve("tpcds-queries").resolve("tpcds")
-                    .toString(), "--queries", options.get("queries"),
-                "--shuffle-partitions", options.get("shuffle-partitions"), "--figures", figures.toString()));
+            queries("tpcds-" + mbit + "mbit-" + rep + "-" + shuffle, shuffle, figures);
             List<LinkSampler.Sample> samples = sampler.samples();
             for (QueryFigures q : QueryFigures.read(figures)) {
-              rows.add(new Row(mbit, rep, q, LinkSampler.sentBetween(samples, cluster.nodeNames(), q.start(), q.end())));
+              rows.add(new Row(mbit, rep, q, LinkSampler.sentBetween(samples, cluster.nodeNames(), q.start(), q.end()),
+                  cpu.secondsBetween(q.start(), q.end())));
             }
           }
         }
@@ -120,16 +135,55 @@ public final class TpcdsBenchmark {
     }
     TpcdsReport report = new TpcdsReport(rows);
     String summary = String.format(Locale.ROOT,
-        "TPC-DS at scale %s, Spark %s, %s nodes x %s cores, %s shuffle partitions, %s repetitions; medians%n",
+        "TPC-DS at scale %s, Spark %s, %s nodes x %s cores, %s shuffle partitions, %s repetitions after %s warm-up "
+            + "rounds; medians%n",
         options.get("scale"), org.apache.spark.package$.MODULE$.SPARK_VERSION(), options.get("nodes"),
-        options.get("cores"), options.get("shuffle-partitions"), options.get("repetitions")) + report.summary();
+        options.get("cores"), options.get("shuffle-partitions"), options.get("repetitions"), options.get("warmup"))
+        + report.summary() + (warmUpProblems == 0 ? "" : warmUpProblems + " warm-up queries FAILED or DIFFER\n");
     Files.writeString(results.resolve("summary.txt"), summary, StandardCharsets.UTF_8);
     Files.writeString(results.resolve("runs.csv"), report.csv(), StandardCharsets.UTF_8);
     report.charts(results);
     System.out.println();
     System.out.print(summary);
     System.out.println("figures and runs.csv in " + results);
-    return report.problems() == 0 ? 0 : 1;
+    return report.problems() + warmUpProblems == 0 ? 0 : 1;
+  }
+
+  /**
+   * Runs the queries once on each shuffle, {@code rounds} times, on unshaped links, keeping no figures
+   * but the rows' agreement; returns how many queries failed or gave rows other than the sort shuffle's.
+   */
+  private int warmUp(int rounds) throws IOException, InterruptedException {
+    int problems = 0;
+    cluster.shapeNodeLinks(0);
+    for (int round = 1; round <= rounds; round++) {
+      Map<String, String> expected = new HashMap<>();
+      for (String shuffle : SHUFFLES) {
+        Path figures = results.resolve("warmup-" + round + "-" + shuffle + ".csv");
+        queries("tpcds-warmup-" + round + "-" + shuffle, shuffle, figures);
+        long ms = 0;
+        for (QueryFigures q : QueryFigures.read(figures)) {
+          ms += q.millis();
+          String first = q.failed() ? null : expected.putIfAbsent(q.query(), q.digest());
+          if (q.failed() || (first != null && !first.equals(q.digest()))) {
+            problems++;
+            System.out.println("WARM-UP " + q.query() + " on " + shuffle + (q.failed() ? " FAILED: " + q.failure()
+                : ": rows DIFFER from the sort shuffle's"));
+          }
+        }
+        System.out.printf(Locale.ROOT, "warm-up %d, not measured: the queries on %s, %.1f s%n", round, shuffle,
+            ms / 1e3);
+      }
+    }
+    return problems;
+  }
+
+  /** One application that runs the queries on {@code shuffle}, its figures in {@code figures}. */
+  private void queries(String name, String shuffle, Path figures) throws IOException, InterruptedException {
+    driver(name, List.of("--mode", "queries", "--shuffle", shuffle,
+        "--query-texts", cluster.classPaths().jobClasses().getParent().resolve("tpcds-queries").resolve("tpcds")
+            .toString(), "--queries", options.get("queries"),
+        "--shuffle-partitions", options.get("shuffle-partitions"), "--figures", figures.toString()));
   }
 
   private void driver(String name, List<String> modeArgs) throws IOException, InterruptedException {

@@ -13,7 +13,7 @@ import org.scache.bench.Stats;
 
 /**
  * What the TPC-DS benchmark's runs say: per link rate and query, the medians of each shuffle and SCache's
- * ratio to the sort shuffle; over all queries, the sum of the medians and the mean reduction (the
+ * ratio to the sort shuffle, and the CPU the executors and SCache's daemons used while the query ran; over all queries, the sum of the medians and the mean reduction (the
  * paper's figure); the runs as CSV; a chart per link rate; and the problems (failed queries, rows that
  * differ from the sort shuffle's).
  */
@@ -76,6 +76,7 @@ final class TpcdsReport {
       sb.append(String.format(Locale.ROOT, "%-6s %9.1f %9.1f %6.2fx   geometric mean of the ratios %.2fx, mean "
           + "reduction %.0f %%%n", "all", sortSum, scacheSum, Stats.ratio(scacheSum, sortSum),
           Math.exp(logSum / ratios.size()), 100 * ratios.stream().mapToDouble(r -> 1 - r).average().orElse(0)));
+      sb.append(cpuTable(mbit));
     }
     List<String> problems = problemLines();
     sb.append(problems.isEmpty() ? "every query's rows equal the sort shuffle's\n"
@@ -83,16 +84,53 @@ final class TpcdsReport {
     return sb.toString();
   }
 
+  /** The CPU seconds each kind of process used while each query ran, medians, per shuffle. */
+  private String cpuTable(int mbit) {
+    StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "CPU seconds while each query ran, medians "
+        + "(sort / SCache):%n%-6s", "query"));
+    for (String role : CPU_ROLES) {
+      sb.append(String.format(Locale.ROOT, " %21s", role));
+    }
+    sb.append('\n');
+    double[][] sums = new double[CPU_ROLES.size()][2];
+    for (Map.Entry<String, List<TpcdsBenchmark.Row>> e : byQuery(mbit).entrySet()) {
+      sb.append(String.format(Locale.ROOT, "%-6s", e.getKey()));
+      for (int i = 0; i < CPU_ROLES.size(); i++) {
+        String role = CPU_ROLES.get(i);
+        double sort = medianCpu(e.getValue(), "sort", role);
+        double scache = medianCpu(e.getValue(), "scache", role);
+        sums[i][0] += sort;
+        sums[i][1] += scache;
+        sb.append(String.format(Locale.ROOT, " %10.1f / %8.1f", sort, scache));
+      }
+      sb.append('\n');
+    }
+    sb.append(String.format(Locale.ROOT, "%-6s", "all"));
+    for (double[] sum : sums) {
+      sb.append(String.format(Locale.ROOT, " %10.1f / %8.1f", sum[0], sum[1]));
+    }
+    return sb.append('\n').toString();
+  }
+
+  /** The kinds of process whose CPU the summary and the CSV give, as {@link SparkNetnsBenchmark#ROLES} names them. */
+  private static final List<String> CPU_ROLES = List.of("executors", "SCache workers", "SCache master", "driver",
+      "Spark's master and workers");
+
   String csv() {
     StringBuilder sb = new StringBuilder("link_mbit,repetition,query,shuffle,ms,rows,digest,failure,stages,tasks,"
-        + "shuffle_write_bytes,shuffle_read_bytes,fetch_wait_total_ms,fetch_wait_max_ms,cpu_ms,sent_bytes\n");
+        + "shuffle_write_bytes,shuffle_read_bytes,fetch_wait_total_ms,fetch_wait_max_ms,cpu_ms,sent_bytes,"
+        + "cpu_s_executors,cpu_s_scache_workers,cpu_s_scache_master,cpu_s_driver,cpu_s_spark_daemons\n");
     for (TpcdsBenchmark.Row r : rows) {
       QueryFigures q = r.query();
       sb.append(String.join(",", Integer.toString(r.mbit()), Integer.toString(r.repetition()), q.query(), q.shuffle(),
           Long.toString(q.millis()), Integer.toString(q.rows()), q.digest(), q.failure(), Integer.toString(q.stages()),
           Integer.toString(q.tasks()), Long.toString(q.shuffleWriteBytes()), Long.toString(q.shuffleReadBytes()),
           Long.toString(q.fetchWaitTotalMs()), Long.toString(q.fetchWaitMaxMs()), Long.toString(q.cpuMs()),
-          Long.toString(r.sent()))).append('\n');
+          Long.toString(r.sent())));
+      for (String role : CPU_ROLES) {
+        sb.append(String.format(Locale.ROOT, ",%.2f", r.cpuSeconds(role)));
+      }
+      sb.append('\n');
     }
     return sb.toString();
   }
@@ -122,6 +160,11 @@ final class TpcdsReport {
   private double median(List<TpcdsBenchmark.Row> runs, String shuffle, ToDoubleFunction<QueryFigures> f) {
     return Stats.median(runs.stream().filter(r -> r.query().shuffle().equals(shuffle) && !r.query().failed())
         .map(r -> f.applyAsDouble(r.query())).toList());
+  }
+
+  private double medianCpu(List<TpcdsBenchmark.Row> runs, String shuffle, String role) {
+    return Stats.median(runs.stream().filter(r -> r.query().shuffle().equals(shuffle) && !r.query().failed())
+        .map(r -> r.cpuSeconds(role)).toList());
   }
 
   private double medianSent(List<TpcdsBenchmark.Row> runs, String shuffle) {
