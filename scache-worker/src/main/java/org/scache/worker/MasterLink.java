@@ -32,6 +32,8 @@ import org.slf4j.LoggerFactory;
  * block-size reports, and forwarding of finished maps. Everything sent to the master leaves from
  * one thread over one connection, so a map's block reports always arrive before its
  * {@code MAP_FINISHED}. After any lost report or a master restart the whole inventory is re-sent.
+ * A report waits at most the flush interval; the flush is scheduled when a report has to wait, so an
+ * idle worker's thread sleeps until its next heartbeat.
  */
 final class MasterLink implements BlockLocator, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(MasterLink.class);
@@ -53,7 +55,8 @@ final class MasterLink implements BlockLocator, AutoCloseable {
   private volatile boolean registered;
   private boolean fullReportNeeded = true;
   private ScheduledFuture<?> heartbeats;
-  private ScheduledFuture<?> flusher;
+  /** The flush that sends what waits, while something does (confined to {@link #thread}). */
+  private ScheduledFuture<?> pendingFlush;
 
   MasterLink(Locator master, ClientConnections connections, Credentials cluster, WorkerInfo self, WorkerStorage storage,
       int batchSize, Duration flushInterval, Duration timeout, Consumer<String> onAppRemoved,
@@ -75,8 +78,6 @@ final class MasterLink implements BlockLocator, AutoCloseable {
 
   void start() {
     thread.execute(this::register);
-    flusher = thread.scheduleWithFixedDelay(this::flush, flushInterval.toMillis(), flushInterval.toMillis(),
-        TimeUnit.MILLISECONDS);
   }
 
   boolean isRegistered() {
@@ -89,6 +90,8 @@ final class MasterLink implements BlockLocator, AutoCloseable {
       pendingReports.add(block);
       if (pendingReports.size() >= batchSize) {
         flush();
+      } else {
+        flushLater();
       }
     });
   }
@@ -239,6 +242,7 @@ final class MasterLink implements BlockLocator, AutoCloseable {
       } else {
         LOG.debug("heartbeat to {} failed: {}", master, se.getMessage());
         fullReportNeeded = true;
+        flushLater();
       }
     }, thread);
   }
@@ -258,7 +262,18 @@ final class MasterLink implements BlockLocator, AutoCloseable {
     });
   }
 
+  /** Sends what waits within the flush interval, unless a flush is already due. */
+  private void flushLater() {
+    if (pendingFlush == null) {
+      pendingFlush = thread.schedule(this::flush, flushInterval.toMillis(), TimeUnit.MILLISECONDS);
+    }
+  }
+
   private void flush() {
+    if (pendingFlush != null) {
+      pendingFlush.cancel(false);
+      pendingFlush = null;
+    }
     if (!registered) {
       return;
     }
@@ -276,6 +291,7 @@ final class MasterLink implements BlockLocator, AutoCloseable {
       sendInOrder(new Message.ReportBlocks(self.workerId(), part)).whenCompleteAsync((r, e) -> {
         if (e != null) {
           fullReportNeeded = true;
+          flushLater();
         } else {
           r.payload().release();
         }
@@ -285,9 +301,6 @@ final class MasterLink implements BlockLocator, AutoCloseable {
 
   @Override
   public void close() {
-    if (flusher != null) {
-      flusher.cancel(false);
-    }
     if (heartbeats != null) {
       heartbeats.cancel(false);
     }

@@ -157,6 +157,17 @@ class MasterLinkTest {
   }
 
   @Test
+  void waitingReports_areSentInOneBatch_whenTheFlushIntervalEnds_withNoMapFinishedToPushThem() {
+    ScriptedConnections c = start(100, Duration.ofMillis(200));
+
+    link.report(new BlockSize(block(5, 0), 10));
+    link.report(new BlockSize(block(5, 1), 20));
+
+    Await.until(() -> reported(c).size() == 2, WAIT, () -> "the reports are flushed; sent: " + c.sent());
+    assertEquals(1, c.sentOfType(Message.ReportBlocks.class).size(), "both reports in one batch");
+  }
+
+  @Test
   void aLostReport_makesTheNextReportTheWholeInventory() {
     ScriptedConnections c = start(100, Duration.ofMillis(20));
     putHere(block(0, 0), 10);
