@@ -13,11 +13,18 @@ import org.scache.bench.Stats;
 
 /**
  * What the TPC-DS benchmark's runs say: per link rate and query, the medians of each shuffle and SCache's
- * ratio to the sort shuffle, and the CPU the executors and SCache's daemons used while the query ran; over all queries, the sum of the medians and the mean reduction (the
- * paper's figure); the runs as CSV; a chart per link rate; and the problems (failed queries, rows that
- * differ from the sort shuffle's).
+ * ratio to the sort shuffle, and the CPU each kind of process used while the query ran; over all queries,
+ * the sum of the medians and the mean reduction (the paper's figure); the runs as CSV; a chart per link
+ * rate; and the problems (failed queries, rows that differ from the sort shuffle's).
  */
 final class TpcdsReport {
+  /** The kinds of process whose CPU the summary and the CSV give, as {@link SparkNetnsBenchmark#ROLES} names them. */
+  private static final List<String> CPU_ROLES = List.of("executors", "SCache workers", "SCache master", "driver",
+      "Spark's master and workers");
+  /** The CSV columns of {@link #CPU_ROLES}' CPU seconds, in their order. */
+  private static final String CPU_COLUMNS = "cpu_s_executors,cpu_s_scache_workers,cpu_s_scache_master,cpu_s_driver,"
+      + "cpu_s_spark_daemons";
+
   private final List<TpcdsBenchmark.Row> rows;
 
   TpcdsReport(List<TpcdsBenchmark.Row> rows) {
@@ -112,14 +119,9 @@ final class TpcdsReport {
     return sb.append('\n').toString();
   }
 
-  /** The kinds of process whose CPU the summary and the CSV give, as {@link SparkNetnsBenchmark#ROLES} names them. */
-  private static final List<String> CPU_ROLES = List.of("executors", "SCache workers", "SCache master", "driver",
-      "Spark's master and workers");
-
   String csv() {
     StringBuilder sb = new StringBuilder("link_mbit,repetition,query,shuffle,ms,rows,digest,failure,stages,tasks,"
-        + "shuffle_write_bytes,shuffle_read_bytes,fetch_wait_total_ms,fetch_wait_max_ms,cpu_ms,sent_bytes,"
-        + "cpu_s_executors,cpu_s_scache_workers,cpu_s_scache_master,cpu_s_driver,cpu_s_spark_daemons\n");
+        + "shuffle_write_bytes,shuffle_read_bytes,fetch_wait_total_ms,fetch_wait_max_ms,cpu_ms,sent_bytes," + CPU_COLUMNS + "\n");
     for (TpcdsBenchmark.Row r : rows) {
       QueryFigures q = r.query();
       sb.append(String.join(",", Integer.toString(r.mbit()), Integer.toString(r.repetition()), q.query(), q.shuffle(),
