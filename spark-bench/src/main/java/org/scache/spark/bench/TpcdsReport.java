@@ -77,7 +77,8 @@ final class TpcdsReport {
             e.getKey(), sort, scache, ratio, median(e.getValue(), "sort", q -> q.shuffleWriteBytes() / 1048576.0),
             median(e.getValue(), "sort", q -> q.fetchWaitTotalMs() / 1e3),
             median(e.getValue(), "scache", q -> q.fetchWaitTotalMs() / 1e3),
-            medianSent(e.getValue(), "sort") / 1048576.0, medianSent(e.getValue(), "scache") / 1048576.0));
+            medianOfRuns(e.getValue(), "sort", TpcdsBenchmark.Row::sent) / 1048576.0,
+            medianOfRuns(e.getValue(), "scache", TpcdsBenchmark.Row::sent) / 1048576.0));
       }
       double logSum = ratios.stream().mapToDouble(Math::log).sum();
       sb.append(String.format(Locale.ROOT, "%-6s %9.1f %9.1f %6.2fx   geometric mean of the ratios %.2fx, mean "
@@ -104,8 +105,8 @@ final class TpcdsReport {
       sb.append(String.format(Locale.ROOT, "%-6s", e.getKey()));
       for (int i = 0; i < CPU_ROLES.size(); i++) {
         String role = CPU_ROLES.get(i);
-        double sort = medianCpu(e.getValue(), "sort", role);
-        double scache = medianCpu(e.getValue(), "scache", role);
+        double sort = medianOfRuns(e.getValue(), "sort", r -> r.cpuSeconds(role));
+        double scache = medianOfRuns(e.getValue(), "scache", r -> r.cpuSeconds(role));
         sums[i][0] += sort;
         sums[i][1] += scache;
         sb.append(String.format(Locale.ROOT, " %10.1f / %8.1f", sort, scache));
@@ -160,18 +161,13 @@ final class TpcdsReport {
   }
 
   private double median(List<TpcdsBenchmark.Row> runs, String shuffle, ToDoubleFunction<QueryFigures> f) {
-    return Stats.median(runs.stream().filter(r -> r.query().shuffle().equals(shuffle) && !r.query().failed())
-        .map(r -> f.applyAsDouble(r.query())).toList());
+    return medianOfRuns(runs, shuffle, r -> f.applyAsDouble(r.query()));
   }
 
-  private double medianCpu(List<TpcdsBenchmark.Row> runs, String shuffle, String role) {
+  /** The median of {@code f} over the runs of {@code shuffle} whose query did not fail. */
+  private double medianOfRuns(List<TpcdsBenchmark.Row> runs, String shuffle, ToDoubleFunction<TpcdsBenchmark.Row> f) {
     return Stats.median(runs.stream().filter(r -> r.query().shuffle().equals(shuffle) && !r.query().failed())
-        .map(r -> r.cpuSeconds(role)).toList());
-  }
-
-  private double medianSent(List<TpcdsBenchmark.Row> runs, String shuffle) {
-    return Stats.median(runs.stream().filter(r -> r.query().shuffle().equals(shuffle) && !r.query().failed())
-        .map(r -> (double) r.sent()).toList());
+        .map(f::applyAsDouble).toList());
   }
 
   private static String link(int mbit) {
