@@ -17,9 +17,9 @@ import scala.Tuple2;
  * program returns a digest of its output that the benchmark compares across shuffles.
  */
 final class BenchJobs {
-  /** Bytes of one record's value; with its 8-byte key about the 100 bytes of a TeraSort record. */
+  /** Bytes of one record's value by default; with its 8-byte key about the 100 bytes of a TeraSort record. */
   static final int VALUE_BYTES = 92;
-  static final int RECORD_BYTES = 8 + VALUE_BYTES;
+  private static final int KEY_BYTES = 8;
 
   private BenchJobs() {}
 
@@ -39,23 +39,29 @@ final class BenchJobs {
     }
   }
 
-  /** {@code maps} tasks each generating its share of {@code bytes} of (key, value) records. */
-  static JavaPairRDD<Long, byte[]> generate(JavaSparkContext sc, long bytes, int maps, long keySpace) {
-    long perMap = Math.max(1, bytes / RECORD_BYTES / maps);
+  /**
+   * {@code maps} tasks each generating its share of {@code bytes} of (key, value) records whose values
+   * are {@code valueBytes} long.
+   */
+  static JavaPairRDD<Long, byte[]> generate(JavaSparkContext sc, long bytes, int maps, long keySpace,
+      int valueBytes) {
+    long perMap = Math.max(1, bytes / (KEY_BYTES + valueBytes) / maps);
     List<Integer> seeds = new ArrayList<>();
     for (int m = 0; m < maps; m++) {
       seeds.add(m);
     }
-    return sc.parallelize(seeds, maps).flatMapToPair(m -> new Records(m, perMap, keySpace));
+    return sc.parallelize(seeds, maps).flatMapToPair(m -> new Records(m, perMap, keySpace, valueBytes));
   }
 
   /**
-   * GroupBy: groups {@code bytes} of generated records by key into {@code reduces} partitions (about ten
-   * values a key) and digests each group.
+   * GroupBy: groups {@code bytes} of generated records with values of {@code valueBytes} by key into
+   * {@code reduces} partitions (about ten values a key) and digests each group. Spark's own GroupByTest,
+   * the paper's single-shuffle test, has values of 1000 bytes by default: fewer records per byte shuffled,
+   * so less of the job is the tasks' work per record.
    */
-  static String groupBy(JavaSparkContext sc, long bytes, int maps, int reduces) {
-    long keySpace = Math.max(1, bytes / RECORD_BYTES / 10);
-    Digest d = generate(sc, bytes, maps, keySpace).groupByKey(reduces)
+  static String groupBy(JavaSparkContext sc, long bytes, int maps, int reduces, int valueBytes) {
+    long keySpace = Math.max(1, bytes / (KEY_BYTES + valueBytes) / 10);
+    Digest d = generate(sc, bytes, maps, keySpace, valueBytes).groupByKey(reduces)
         .map(kv -> {
           long values = 0;
           long sum = 0;
@@ -71,7 +77,7 @@ final class BenchJobs {
 
   /** TeraGen: writes {@code bytes} of records to {@code dir} as object files, one per map. */
   static void teraGen(JavaSparkContext sc, long bytes, int maps, String dir) {
-    generate(sc, bytes, maps, Long.MAX_VALUE).saveAsObjectFile(dir);
+    generate(sc, bytes, maps, Long.MAX_VALUE, VALUE_BYTES).saveAsObjectFile(dir);
   }
 
   /** TeraSort: sorts the records in {@code dir} by key into {@code reduces} ranges and checks the order. */
@@ -156,12 +162,14 @@ final class BenchJobs {
     private final SplittableRandom random;
     private final long count;
     private final long keySpace;
+    private final int valueBytes;
     private long produced;
 
-    Records(int map, long count, long keySpace) {
+    Records(int map, long count, long keySpace, int valueBytes) {
       this.random = new SplittableRandom(0x5ca4e_0000L + map);
       this.count = count;
       this.keySpace = keySpace;
+      this.valueBytes = valueBytes;
     }
 
     @Override
@@ -175,7 +183,7 @@ final class BenchJobs {
         throw new NoSuchElementException();
       }
       produced++;
-      byte[] value = new byte[VALUE_BYTES];
+      byte[] value = new byte[valueBytes];
       random.nextBytes(value);
       long key = keySpace == Long.MAX_VALUE ? random.nextLong() : random.nextLong(keySpace);
       return new Tuple2<>(key, value);

@@ -24,7 +24,7 @@ import org.scache.spark.ScacheShuffleManager;
  * SparkBenchDriver --program groupby|terasort|teragen --shuffle sort|scache --size BYTES --maps 24
  *     --reduces 12 --spark-master spark://ctl:7077 --scache-master ctl:17010 --scache-worker-port 17020
  *     --executors 3 --executor-cores 2 --executor-memory 1024m --extra-class-path a:b --data DIR --figures FILE
- *     [--warm-jobs 0 --warm-size BYTES]
+ *     [--warm-jobs 0 --warm-size BYTES] [--value-bytes 92]
  * </pre>
  */
 public final class SparkBenchDriver {
@@ -37,6 +37,7 @@ public final class SparkBenchDriver {
     long size = Long.parseLong(o.get("size"));
     int maps = Integer.parseInt(o.get("maps"));
     int reduces = Integer.parseInt(o.get("reduces"));
+    int valueBytes = Integer.parseInt(o.getOrDefault("value-bytes", Integer.toString(BenchJobs.VALUE_BYTES)));
     SparkConf conf = BenchApplication.conf(o, o.get("program") + "-" + o.get("shuffle"))
         .set("spark.default.parallelism", Integer.toString(reduces));
     try (JavaSparkContext sc = new JavaSparkContext(conf)) {
@@ -48,13 +49,13 @@ public final class SparkBenchDriver {
       int warmJobs = Integer.parseInt(o.getOrDefault("warm-jobs", "0"));
       long warmSize = Long.parseLong(o.getOrDefault("warm-size", Long.toString(size / 8)));
       for (int j = 0; j < warmJobs; j++) {
-        System.out.println("WARM " + BenchJobs.groupBy(sc, warmSize, maps, reduces));
+        System.out.println("WARM " + BenchJobs.groupBy(sc, warmSize, maps, reduces, valueBytes));
       }
       StageFigures figures = new StageFigures();
       sc.sc().addSparkListener(figures);
       long start = System.currentTimeMillis();
       String output = switch (program) {
-        case GROUPBY -> BenchJobs.groupBy(sc, size, maps, reduces);
+        case GROUPBY -> BenchJobs.groupBy(sc, size, maps, reduces, valueBytes);
         case TERASORT -> BenchJobs.teraSort(sc, o.get("data"), reduces);
       };
       long end = System.currentTimeMillis();

@@ -114,6 +114,8 @@ public final class SparkNetnsBenchmark {
     o.put("size", "512m");
     o.put("maps", "24");
     o.put("reduces", "12");
+    // bytes of a GroupBy record's value (its key has 8); Spark's GroupByTest, the paper's test, uses 1000
+    o.put("value-bytes", Integer.toString(BenchJobs.VALUE_BYTES));
     o.put("links", "40");
     o.put("repetitions", "2");
     o.put("warmup", "1");
@@ -275,7 +277,7 @@ public final class SparkNetnsBenchmark {
         "--extra-class-path", cluster.classPaths().adapterJar() + ":" + cluster.classPaths().jobClasses(),
         "--data", cluster.runDir().resolve("data").resolve("terasort-input").toString(),
         "--figures", figures.toString(), "--spark-conf", options.get("spark-conf-opts"),
-        "--warm-jobs", Integer.toString(warmJobs),
+        "--warm-jobs", Integer.toString(warmJobs), "--value-bytes", options.get("value-bytes"),
         "--warm-size", Long.toString(ByteSize.parse(options.get("warm-size"))));
     String name = "driver-" + figures.getFileName().toString().replace(".properties", "");
     int code = cluster.runDriver(name, SparkBenchDriver.class.getName(), args, Duration.ofMinutes(30),
@@ -300,10 +302,11 @@ public final class SparkNetnsBenchmark {
 
   private String summary() {
     StringBuilder sb = new StringBuilder(String.format(Locale.ROOT,
-        "Spark %s, %s nodes x %s cores, %s per program, %s maps, %s reduces, %s repetitions after %s warm-up "
-        + "rounds, %s unmeasured jobs of %s before each measured one in its application; medians%n",
+        "Spark %s, %s nodes x %s cores, %s per program (GroupBy values of %s bytes), %s maps, %s reduces, %s "
+        + "repetitions after %s warm-up rounds, %s unmeasured jobs of %s before each measured one in its "
+        + "application; medians%n",
         org.apache.spark.package$.MODULE$.SPARK_VERSION(), options.get("nodes"), options.get("cores"),
-        ByteSize.format(ByteSize.parse(options.get("size"))),
+        ByteSize.format(ByteSize.parse(options.get("size"))), options.get("value-bytes"),
         options.get("maps"), options.get("reduces"), options.get("repetitions"), options.get("warmup"),
         options.get("warm-jobs"), ByteSize.format(ByteSize.parse(options.get("warm-size")))));
     sb.append(String.format(Locale.ROOT, "%-9s %-7s %-7s %8s %8s %8s %11s %11s %9s %8s %9s %9s%n", "program", "link",
