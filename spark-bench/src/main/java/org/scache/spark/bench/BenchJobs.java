@@ -23,6 +23,19 @@ final class BenchJobs {
 
   private BenchJobs() {}
 
+  /** A GroupBy value length as the options give it: a whole number of bytes, at least 1. */
+  static int valueBytes(String text) {
+    try {
+      int bytes = Integer.parseInt(text.trim());
+      if (bytes >= 1) {
+        return bytes;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new IllegalArgumentException("--value-bytes takes a number of bytes of at least 1, not " + text);
+  }
+
   /** The programs, by the name the benchmark's options use. */
   enum Program {
     /** The paper's single-shuffle test: random keys, several values each, grouped by key. */

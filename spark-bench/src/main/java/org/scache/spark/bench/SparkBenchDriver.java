@@ -37,7 +37,7 @@ public final class SparkBenchDriver {
     long size = Long.parseLong(o.get("size"));
     int maps = Integer.parseInt(o.get("maps"));
     int reduces = Integer.parseInt(o.get("reduces"));
-    int valueBytes = Integer.parseInt(o.getOrDefault("value-bytes", Integer.toString(BenchJobs.VALUE_BYTES)));
+    int valueBytes = BenchJobs.valueBytes(o.getOrDefault("value-bytes", Integer.toString(BenchJobs.VALUE_BYTES)));
     SparkConf conf = BenchApplication.conf(o, o.get("program") + "-" + o.get("shuffle"))
         .set("spark.default.parallelism", Integer.toString(reduces));
     try (JavaSparkContext sc = new JavaSparkContext(conf)) {

@@ -95,6 +95,7 @@ public final class SparkNetnsBenchmark {
       return;
     }
     Map<String, String> o = parsed.get();
+    BenchJobs.valueBytes(o.get("value-bytes"));
     Path module = Path.of("").toAbsolutePath();
     Path results = module.resolve("target").resolve("spark-netns-results");
     Directories.deleteRecursively(results);
