@@ -25,15 +25,16 @@ final class BenchJobs {
 
   /** A GroupBy value length as the options give it: a whole number of bytes, at least 1. */
   static int valueBytes(String text) {
+    int bytes;
     try {
-      int bytes = Integer.parseInt(text.trim());
-      if (bytes >= 1) {
-        return bytes;
-      }
+      bytes = Integer.parseInt(text.trim());
     } catch (NumberFormatException e) {
-      // reported below
+      bytes = 0;
     }
-    throw new IllegalArgumentException("--value-bytes takes a number of bytes of at least 1, not " + text);
+    if (bytes < 1) {
+      throw new IllegalArgumentException("--value-bytes takes a number of bytes of at least 1, not " + text);
+    }
+    return bytes;
   }
 
   /** The programs, by the name the benchmark's options use. */
