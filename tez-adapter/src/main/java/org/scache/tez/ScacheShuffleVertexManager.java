@@ -215,7 +215,9 @@ public class ScacheShuffleVertexManager extends VertexManagerPlugin {
 
   private ScacheClient client() throws IOException {
     if (client == null) {
-      ScacheConf scache = TezScacheSettings.scacheConf(conf).with(ScacheOptions.CLIENT_RETRY_MAX, 1);
+      // a few calls, one at a time, from the application master's dispatcher: the blocking transport by default
+      ScacheConf scache = TezScacheSettings.scacheConf(conf).with(ScacheOptions.CLIENT_RETRY_MAX, 1)
+          .withDefault(ScacheOptions.CLIENT_TRANSPORT_MODE, "blocking");
       client = ScacheClient.create(scache, applicationId(), amSecret());
       client.registerApplication();
     }

@@ -52,9 +52,10 @@ final class JobShufflePlacement implements AutoCloseable {
   JobShufflePlacement(JobConf conf, String appId, byte[] secret, Clock clock) {
     this.conf = conf;
     this.scache = HadoopScacheConf.from(conf);
+    // a few calls from threads of its own, one at a time: the blocking transport, unless the job says otherwise
     ScacheConf quick = scache.with(ScacheOptions.CLIENT_RETRY_MAX, 1)
         .with(ScacheOptions.CLIENT_REQUEST_TIMEOUT.key(), scache.get(YarnOptions.SUBMIT_CHECK_TIMEOUT)
-            .toMillis() + "ms");
+            .toMillis() + "ms").withDefault(ScacheOptions.CLIENT_TRANSPORT_MODE, "blocking");
     this.client = ScacheClient.create(quick, appId, secret);
     this.watcher = new ScheduleWatcher(client, TaskScacheClient.SHUFFLE_ID, clock,
         scache.get(MapReduceOptions.PLACEMENT_SCHEDULE_WAIT));

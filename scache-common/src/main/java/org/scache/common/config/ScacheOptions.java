@@ -257,7 +257,8 @@ public final class ScacheOptions {
           + "connection, for long-lived processes that make many calls at once. blocking: each call is written and "
           + "answered in the calling thread, one at a time per connection, with no threads and a fraction of the "
           + "classes to load; for short-lived processes that make a few calls, such as task JVMs. MapReduce and "
-          + "Tez tasks use blocking unless their job sets this key.", "netty", "blocking");
+          + "Tez tasks and application masters use blocking unless their job sets this key; the check of the master "
+          + "at an application's start always does.", "netty", "blocking");
   public static final ConfigEntry<Boolean> CLIENT_READ_PARTS_IN_PLACE = bool("scache.client.read.parts.in.place",
       true, "Whether the blocks of a reduce input read in parts are read where they lie in the worker's shared "
           + "memory, pinned there until the reader has read each, instead of copied out first. Saves the copy and "
