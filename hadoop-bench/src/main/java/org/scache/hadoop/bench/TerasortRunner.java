@@ -3,7 +3,9 @@ package org.scache.hadoop.bench;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.hadoop.examples.terasort.TeraGen;
@@ -100,6 +102,11 @@ final class TerasortRunner {
     }
     if (shuffle == Shuffle.SCACHE && !ScacheJob.enable(conf)) {
       throw new IllegalStateException("the SCache master is not usable; see " + console.logFile());
+    }
+    Duration waited = IdleCluster.await(conf, Duration.ofSeconds(60));
+    if (waited.toMillis() >= 500) {
+      console.detail(String.format(Locale.ROOT, "waited %.1f s for the previous application master to exit",
+          waited.toMillis() / 1000.0));
     }
     Map<String, Long> before = cluster.workerStats();
     long cpuBefore = MachineCpu.busyMillis();
