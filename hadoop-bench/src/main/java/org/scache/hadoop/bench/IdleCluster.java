@@ -27,8 +27,7 @@ final class IdleCluster {
 
   /**
    * Returns once the ResourceManager that {@code conf} names lists no live application and no running container
-   * on any node, or after {@code limit};
-   * returns how long it waited.
+   * on any node, or after {@code limit}; returns how long it waited.
    */
   static Duration await(Configuration conf, Duration limit) throws Exception {
     long start = System.nanoTime();
