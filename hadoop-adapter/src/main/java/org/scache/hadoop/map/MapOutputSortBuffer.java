@@ -17,19 +17,26 @@ import org.apache.hadoop.util.Progressable;
  * sorted by (partition, key) with the job's sorter and key comparator, and read back one partition
  * at a time as Hadoop's RawKeyValueIterator (the shape the IFile writer and the combiner take). The
  * sort moves the index entries themselves, as Hadoop's own buffer does, so that a comparison reads
- * entries the sort is already walking rather than jumping through an array of positions.
+ * entries the sort is already walking rather than jumping through an array of positions. Where the
+ * comparator orders keys by their bytes, each entry also holds its key's first bytes
+ * ({@link KeyPrefix}), and only keys that share them are compared in the serialized records.
  */
 final class MapOutputSortBuffer<K, V> implements IndexedSortable {
-  /** Index entries per record: partition, key start, value start, value end. */
-  private static final int META = 4;
-  /** Bytes one record's index costs, counted against the sort buffer like Hadoop's kvmeta. */
-  static final int INDEX_BYTES_PER_RECORD = META * 4;
+  /** Index entries per record: partition, key start, value start, value end, and the key's prefix if any. */
+  private static final int PARTITION = 0;
+  private static final int KEY_START = 1;
+  private static final int VALUE_START = 2;
+  private static final int VALUE_END = 3;
+  private static final int PREFIX = 4;
 
   private final DataOutputBuffer data;
   private final Serializer<K> keySerializer;
   private final Serializer<V> valueSerializer;
   private final RawComparator<K> comparator;
-  private int[] meta = new int[META * 1024];
+  private final KeyPrefix prefix;
+  /** Ints of the index per record. */
+  private final int width;
+  private int[] meta;
   private int count;
   private byte[] sortedData;
 
@@ -39,6 +46,9 @@ final class MapOutputSortBuffer<K, V> implements IndexedSortable {
     this.keySerializer = keySerializer;
     this.valueSerializer = valueSerializer;
     this.comparator = comparator;
+    this.prefix = KeyPrefix.forComparator(comparator);
+    this.width = prefix == null ? PREFIX : PREFIX + 1;
+    this.meta = new int[width * 1024];
     keySerializer.open(data);
     valueSerializer.open(data);
   }
@@ -50,14 +60,17 @@ final class MapOutputSortBuffer<K, V> implements IndexedSortable {
     int valueStart = data.getLength();
     valueSerializer.serialize(value);
     int valueEnd = data.getLength();
-    if (META * (count + 1) > meta.length) {
+    if (width * (count + 1) > meta.length) {
       meta = Arrays.copyOf(meta, meta.length * 2);
     }
-    int m = META * count++;
-    meta[m] = partition;
-    meta[m + 1] = keyStart;
-    meta[m + 2] = valueStart;
-    meta[m + 3] = valueEnd;
+    int m = width * count++;
+    meta[m + PARTITION] = partition;
+    meta[m + KEY_START] = keyStart;
+    meta[m + VALUE_START] = valueStart;
+    meta[m + VALUE_END] = valueEnd;
+    if (prefix != null) {
+      meta[m + PREFIX] = prefix.of(data.getData(), keyStart, valueStart);
+    }
     return valueEnd - keyStart;
   }
 
@@ -65,9 +78,14 @@ final class MapOutputSortBuffer<K, V> implements IndexedSortable {
     return count;
   }
 
-  /** Bytes held: serialized records plus their index, as the sort buffer limit counts them. */
+  /** Bytes held: serialized records plus their index, as the sort buffer limit counts them (Hadoop's kvmeta too). */
   long bytesUsed() {
-    return (long) data.getLength() + (long) INDEX_BYTES_PER_RECORD * count;
+    return (long) data.getLength() + (long) indexBytesPerRecord() * count;
+  }
+
+  /** Bytes one record's index entry costs: 16, as in Hadoop's buffer, and 4 more for a key prefix. */
+  int indexBytesPerRecord() {
+    return width * Integer.BYTES;
   }
 
   /** Sorts the records by partition, then key. */
@@ -84,7 +102,7 @@ final class MapOutputSortBuffer<K, V> implements IndexedSortable {
     int pos = 0;
     for (int p = 0; p < partitions; p++) {
       starts[p] = pos;
-      while (pos < count && meta[META * pos] == p) {
+      while (pos < count && meta[width * pos + PARTITION] == p) {
         pos++;
       }
     }
@@ -96,8 +114,8 @@ final class MapOutputSortBuffer<K, V> implements IndexedSortable {
   long serializedBytes(int from, int to) {
     long bytes = 0;
     for (int i = from; i < to; i++) {
-      int m = META * i;
-      bytes += meta[m + 3] - meta[m + 1];
+      int m = width * i;
+      bytes += meta[m + VALUE_END] - meta[m + KEY_START];
     }
     return bytes;
   }
@@ -115,21 +133,27 @@ final class MapOutputSortBuffer<K, V> implements IndexedSortable {
 
   @Override
   public int compare(int i, int j) {
-    int a = META * i;
-    int b = META * j;
-    int byPartition = Integer.compare(meta[a], meta[b]);
+    int a = width * i;
+    int b = width * j;
+    int byPartition = Integer.compare(meta[a + PARTITION], meta[b + PARTITION]);
     if (byPartition != 0) {
       return byPartition;
     }
-    return comparator.compare(sortedData, meta[a + 1], meta[a + 2] - meta[a + 1],
-        sortedData, meta[b + 1], meta[b + 2] - meta[b + 1]);
+    if (prefix != null) {
+      int byPrefix = Integer.compareUnsigned(meta[a + PREFIX], meta[b + PREFIX]);
+      if (byPrefix != 0) {
+        return byPrefix;
+      }
+    }
+    return comparator.compare(sortedData, meta[a + KEY_START], meta[a + VALUE_START] - meta[a + KEY_START],
+        sortedData, meta[b + KEY_START], meta[b + VALUE_START] - meta[b + KEY_START]);
   }
 
   @Override
   public void swap(int i, int j) {
-    int a = META * i;
-    int b = META * j;
-    for (int k = 0; k < META; k++) {
+    int a = width * i;
+    int b = width * j;
+    for (int k = 0; k < width; k++) {
       int t = meta[a + k];
       meta[a + k] = meta[b + k];
       meta[b + k] = t;
@@ -161,15 +185,15 @@ final class MapOutputSortBuffer<K, V> implements IndexedSortable {
 
     @Override
     public DataInputBuffer getKey() {
-      int m = META * pos;
-      key.reset(sortedData, meta[m + 1], meta[m + 2] - meta[m + 1]);
+      int m = width * pos;
+      key.reset(sortedData, meta[m + KEY_START], meta[m + VALUE_START] - meta[m + KEY_START]);
       return key;
     }
 
     @Override
     public DataInputBuffer getValue() {
-      int m = META * pos;
-      value.reset(sortedData, meta[m + 2], meta[m + 3] - meta[m + 2]);
+      int m = width * pos;
+      value.reset(sortedData, meta[m + VALUE_START], meta[m + VALUE_END] - meta[m + VALUE_START]);
       return value;
     }
 
