@@ -20,8 +20,12 @@ final class PairReport {
     row(sb, "reduce stage (last map's end to job's end)", h.reduceStageSeconds(), s.reduceStageSeconds());
     row(sb, "shuffle wait per reducer, median", h.medianShuffleWaitSeconds(), s.medianShuffleWaitSeconds());
     row(sb, "shuffle wait per reducer, longest", h.maxShuffleWaitSeconds(), s.maxShuffleWaitSeconds());
-    row(sb, "shuffle after the reducer's JVM is up, median", h.medianShuffleAfterJvmSeconds(),
-        s.medianShuffleAfterJvmSeconds());
+    // the reducers' JVM starts come from their container logs: rows left out where none was found
+    boolean afterJvm = !h.shuffleAfterJvmSeconds().isEmpty() && !s.shuffleAfterJvmSeconds().isEmpty();
+    if (afterJvm) {
+      row(sb, "shuffle after the reducer's JVM is up, median", h.medianShuffleAfterJvmSeconds(),
+          s.medianShuffleAfterJvmSeconds());
+    }
     row(sb, "CPU of the map tasks", h.cpu().mapSeconds(), s.cpu().mapSeconds());
     row(sb, "CPU of the reduce tasks", h.cpu().reduceSeconds(), s.cpu().reduceSeconds());
     row(sb, "CPU of the machine while the job ran", h.cpu().machineSeconds(), s.cpu().machineSeconds());
@@ -35,9 +39,11 @@ final class PairReport {
         + "end:%n"));
     sb.append("  Hadoop shuffle: ").append(list(h.shuffleWaitSeconds())).append('\n');
     sb.append("  SCache:         ").append(list(s.shuffleWaitSeconds())).append('\n');
-    sb.append(String.format(Locale.ROOT, "the same from the reducer's JVM's first log line:%n"));
-    sb.append("  Hadoop shuffle: ").append(list(h.shuffleAfterJvmSeconds())).append('\n');
-    sb.append("  SCache:         ").append(list(s.shuffleAfterJvmSeconds())).append('\n');
+    if (afterJvm) {
+      sb.append(String.format(Locale.ROOT, "the same from the reducer's JVM's first log line:%n"));
+      sb.append("  Hadoop shuffle: ").append(list(h.shuffleAfterJvmSeconds())).append('\n');
+      sb.append("  SCache:         ").append(list(s.shuffleAfterJvmSeconds())).append('\n');
+    }
     WorkerTraffic w = scache.workers();
     sb.append(String.format(Locale.ROOT, "SCache: maps put %s, reduces read %s (%s from the worker on their node, "
         + "%s from other workers); workers prefetched %s, spilled %s%n", ByteSize.format(s.scacheBytesPut()),
