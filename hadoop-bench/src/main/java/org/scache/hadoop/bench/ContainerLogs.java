@@ -14,7 +14,8 @@ import java.util.stream.Stream;
 /**
  * The task containers' logs under a NodeManager log directory tree ({@code <root>/.../<application>/
  * <container>/syslog}): when a task's JVM was up is the time of its syslog's first line (log4j's
- * {@code yyyy-MM-dd HH:mm:ss,SSS}, in this machine's time zone).
+ * {@code yyyy-MM-dd HH:mm:ss,SSS}, in this machine's time zone). The container's directories without a
+ * syslog (in its NodeManager's other log directories, and its working directory) are passed over.
  */
 final class ContainerLogs {
   private static final DateTimeFormatter LOG4J = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss,SSS");
@@ -26,10 +27,11 @@ final class ContainerLogs {
     if (container == null || container.isEmpty() || root == null || !Files.isDirectory(root)) {
       return 0;
     }
+    // a container has a directory in each of its NodeManager's log and local directories; one holds its syslog
     try (Stream<Path> dirs = Files.find(root, 6, (p, a) -> a.isDirectory() && p.getFileName().toString()
-        .equals(container))) {
+        .equals(container) && Files.isReadable(p.resolve("syslog")))) {
       Path dir = dirs.findFirst().orElse(null);
-      if (dir == null || !Files.isReadable(dir.resolve("syslog"))) {
+      if (dir == null) {
         return 0;
       }
       try (BufferedReader r = Files.newBufferedReader(dir.resolve("syslog"), StandardCharsets.ISO_8859_1)) {

@@ -74,8 +74,12 @@ class ReportPiecesTest {
   }
 
   @Test
-  void containerLogs_jvmUpIsTheFirstLineOfTheContainersSyslog(@TempDir Path dir) throws Exception {
-    Path container = dir.resolve("nm-0").resolve("application_1_0001").resolve("container_1_0001_01_000003");
+  void containerLogs_jvmUpIsTheFirstLineOfTheContainersSyslog_inWhicheverOfItsDirectoriesHoldsIt(@TempDir Path dir) throws Exception {
+    // the same container's directories in the NodeManager's other log directories and in its local directory
+    for (String other : List.of("nm-0-logs-0", "nm-0-logs-2", "nm-0-local/usercache/root/appcache")) {
+      Files.createDirectories(dir.resolve(other).resolve("application_1_0001").resolve("container_1_0001_01_000003"));
+    }
+    Path container = dir.resolve("nm-0-logs-1").resolve("application_1_0001").resolve("container_1_0001_01_000003");
     Files.createDirectories(container);
     Files.writeString(container.resolve("syslog"), "2026-11-22 17:40:05,123 INFO [main] org.apache.hadoop.mapred."
         + "YarnChild: started\n2026-11-22 17:40:09,000 INFO [main] later\n");
