@@ -37,9 +37,10 @@ public final class NetnsBenchmark {
     Options options = new Options("TeraSort on a cluster of separate daemons in network namespaces, Hadoop's shuffle "
         + "against SCache, at several link speeds (root)",
         new Options.Option("nodes", "3", "NodeManager hosts"),
-        new Options.Option("links", "none,1000,300", "node link rates in Mbit/s, comma-separated; none: unshaped"),
-        new Options.Option("sizes", "256m,1g", "input sizes, comma-separated"),
-        new Options.Option("repetitions", "3", "runs of each shuffle per size and link"),
+        new Options.Option("links", "40,none", "node link rates in Mbit/s, comma-separated; none: unshaped (40: the "
+            + "paper's network per core on two cores)"),
+        new Options.Option("sizes", "1.5g", "input sizes, comma-separated (1.5g: five map waves on three nodes)"),
+        new Options.Option("repetitions", "2", "runs of each shuffle per size and link"),
         new Options.Option("slowstart", "", "reduce slow start of the SCache jobs (default: SCache's)"),
         new Options.Option("worker-settings", "", "scache.* settings for every worker, key=value, comma-separated "
             + "(example: scache.worker.fetch.receive.buffer.bytes=64k)"),
