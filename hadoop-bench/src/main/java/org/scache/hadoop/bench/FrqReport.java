@@ -90,6 +90,21 @@ final class FrqReport {
     return sb.toString();
   }
 
+  /**
+   * Why the model falls short where no link limits the shuffle: its reduce phase is the reduces' own work,
+   * while the measured reduce stage also holds the reduces' start (container, JVM, task set-up), which no
+   * term of the model describes; given with each job's reduce stage and its reducers' median shuffle wait.
+   */
+  static String reduceStartLeftOut(Fitted hadoop, JobFigures hadoopJob, Fitted scache, JobFigures scacheJob) {
+    return String.format(Locale.ROOT, "The model's reduce phase is the reduces' own work (T_reduce %.1f s and %.1f s); "
+        + "the measured reduce stages (%.1f s and %.1f s)%nalso hold the reduces' start, container, JVM and task "
+        + "set-up (%.1f s and %.1f s from a reducer's start to its shuffle's end,%nmedian), which no term of the "
+        + "model describes: that is most of its error here.%n",
+        hadoop.model().reduceSeconds(Shuffle.HADOOP), scache.model().reduceSeconds(Shuffle.SCACHE),
+        hadoopJob.reduceStageSeconds(), scacheJob.reduceStageSeconds(), hadoopJob.medianShuffleWaitSeconds(),
+        scacheJob.medianShuffleWaitSeconds());
+  }
+
   /** SCache's job time over Hadoop's as the model predicts it from the Hadoop job alone. */
   static double predictedRatio(Fitted hadoop) {
     return predictedRatio(hadoop, FrqModel.K_HADOOP, FrqModel.K_SCACHE);

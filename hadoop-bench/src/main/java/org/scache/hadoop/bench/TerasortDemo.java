@@ -101,8 +101,10 @@ public final class TerasortDemo {
             ByteSize.format(size), hadoop.job().maps(), reduces, nodeManagers,
             Runtime.getRuntime().availableProcessors()));
         console.print(PairReport.format(hadoop, scache));
-        console.print(FrqReport.format(FrqReport.fit(FrqRun.of(hadoop.job(), size), Double.POSITIVE_INFINITY),
-            FrqReport.fit(FrqRun.of(scache.job(), size), Double.POSITIVE_INFINITY)) + FrqReport.NO_LINK_LIMIT);
+        FrqReport.Fitted hadoopFrq = FrqReport.fit(FrqRun.of(hadoop.job(), size), Double.POSITIVE_INFINITY);
+        FrqReport.Fitted scacheFrq = FrqReport.fit(FrqRun.of(scache.job(), size), Double.POSITIVE_INFINITY);
+        console.print(FrqReport.format(hadoopFrq, scacheFrq) + FrqReport.NO_LINK_LIMIT
+            + FrqReport.reduceStartLeftOut(hadoopFrq, hadoop.job(), scacheFrq, scache.job()));
         console.print(String.format(Locale.ROOT, "outputs: identical, %d files, %s, sorted (TeraValidate)%n%s%n",
             same.files(), ByteSize.format(same.bytes()), chartNote));
         console.phase("stopping the cluster");

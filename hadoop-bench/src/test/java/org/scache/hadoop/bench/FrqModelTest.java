@@ -119,5 +119,12 @@ class FrqModelTest {
         1e-9);
     assertTrue(FrqReport.format(FrqReport.fit(run, Double.POSITIVE_INFINITY),
         FrqReport.fit(scache, Double.POSITIVE_INFINITY)).contains("no limit"));
+    // with no link limit the model's reduce phase is the reduces' work alone; the line says what else the stage held
+    String leftOut = FrqReport.reduceStartLeftOut(FrqReport.fit(run, Double.POSITIVE_INFINITY), job,
+        FrqReport.fit(scache, Double.POSITIVE_INFINITY), job);
+    assertTrue(leftOut.contains("(T_reduce 6.0 s and 5.0 s)"), leftOut);
+    assertTrue(leftOut.contains("reduce stages (11.0 s and 11.0 s)"), leftOut);
+    assertTrue(leftOut.contains(String.format(java.util.Locale.ROOT, "(%.1f s and %.1f s from a reducer's start",
+        job.medianShuffleWaitSeconds(), job.medianShuffleWaitSeconds())), leftOut);
   }
 }
