@@ -45,6 +45,7 @@ final class JobShufflePlacement implements AutoCloseable {
   private final ScheduleWatcher watcher;
   private final NodeWorkers nodeWorkers;
   private final ReducePlacement placement;
+  private final ReduceLaunchLead launchLead;
   private final ScacheConf scache;
   private Thread sampling;
   private CommittedReduces committed;
@@ -67,6 +68,7 @@ final class JobShufflePlacement implements AutoCloseable {
         scache.get(MapReduceOptions.PLACEMENT_DELAY).toMillis(),
         scache.get(MapReduceOptions.PLACEMENT_REMOTE_READ_RATE),
         scache.get(MapReduceOptions.PLACEMENT_SCHEDULE_WAIT).toMillis());
+    this.launchLead = new ReduceLaunchLead(clock, scache.get(MapReduceOptions.REDUCE_LAUNCH_LEAD).toMillis());
   }
 
   NodeWorkers nodeWorkers() {
@@ -75,6 +77,10 @@ final class JobShufflePlacement implements AutoCloseable {
 
   ReducePlacement placement() {
     return placement;
+  }
+
+  ReduceLaunchLead launchLead() {
+    return launchLead;
   }
 
   /** Registers the job's shuffle and starts sampling and waiting for the placement; never fails the job. */

@@ -106,7 +106,7 @@ public class ScacheAppMaster extends MRAppMaster {
     JobConf conf = new JobConf(getConfig());
     placement = new JobShufflePlacement(conf, getAppID().toString(), shuffleSecret(), Clock.SYSTEM);
     allocator = new ScacheContainerAllocator(clientService, context, createPreemptionPolicy(conf),
-        placement.placement());
+        placement.placement(), placement.launchLead());
     return allocator;
   }
 

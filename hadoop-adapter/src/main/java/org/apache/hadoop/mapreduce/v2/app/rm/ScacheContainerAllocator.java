@@ -21,6 +21,7 @@ import org.apache.hadoop.yarn.api.records.NodeId;
 import org.apache.hadoop.yarn.api.records.NodeReport;
 import org.apache.hadoop.yarn.exceptions.YarnException;
 import org.apache.hadoop.yarn.util.RackResolver;
+import org.scache.hadoop.appmaster.ReduceLaunchLead;
 import org.scache.hadoop.appmaster.ReduceLocalityAsks;
 import org.scache.hadoop.appmaster.ReducePlacement;
 import org.scache.hadoop.ScacheCounter;
@@ -29,7 +30,8 @@ import org.scache.hadoop.ScacheCounter;
  * Hadoop's container allocator with reduces placed by {@link ReducePlacement}. It sits in Hadoop's
  * package only to reach the allocator's queue of scheduled reduces; every decision is made by
  * {@code ReducePlacement}. Four things differ from the stock allocator: reduce requests are held
- * until the placement exists and then carry their node (and its rack) as locality; while
+ * until the placement exists and the last maps near their end ({@link ReduceLaunchLead}), and then
+ * carry their node (and its rack) as locality; while
  * {@code ReducePlacement} says so, the ResourceManager is held to those nodes ({@link ReduceLocalityAsks});
  * the queue of scheduled reduces is
  * reordered before each batch of containers is assigned, so the stock assignment (which gives a reduce
@@ -40,13 +42,21 @@ import org.scache.hadoop.ScacheCounter;
  */
 public class ScacheContainerAllocator extends RMContainerAllocator {
   private final ReducePlacement placement;
+  private final ReduceLaunchLead launchLead;
   private final List<ContainerRequestEvent> held = new ArrayList<>();
   private final ReduceLocalityAsks localityAsks = new ReduceLocalityAsks(PRIORITY_REDUCE);
 
   public ScacheContainerAllocator(ClientService clientService, AppContext context, AMPreemptionPolicy preemptionPolicy,
-      ReducePlacement placement) {
+      ReducePlacement placement, ReduceLaunchLead launchLead) {
     super(clientService, context, preemptionPolicy);
     this.placement = placement;
+    this.launchLead = launchLead;
+  }
+
+  /** Whether reduce requests are held: until the placement exists, and until the last maps near their end. */
+  private boolean holdsReduceRequests() {
+    return placement.holdsRequests(getJob().getCompletedMaps(), getJob().getTotalMaps())
+        || launchLead.holds(getJob().getTasks(TaskType.MAP).values());
   }
 
   @Override
@@ -54,8 +64,7 @@ public class ScacheContainerAllocator extends RMContainerAllocator {
     if (event.getType() == ContainerAllocator.EventType.CONTAINER_REQ
         && event.getAttemptID().getTaskId().getTaskType() == TaskType.REDUCE) {
       ContainerRequestEvent request = (ContainerRequestEvent) event;
-      if (!request.getEarlierAttemptFailed()
-          && placement.holdsRequests(getJob().getCompletedMaps(), getJob().getTotalMaps())) {
+      if (!request.getEarlierAttemptFailed() && holdsReduceRequests()) {
         held.add(request);
         return;
       }
@@ -71,7 +80,7 @@ public class ScacheContainerAllocator extends RMContainerAllocator {
 
   @Override
   protected synchronized void heartbeat() throws Exception {
-    if (!held.isEmpty() && !placement.holdsRequests(getJob().getCompletedMaps(), getJob().getTotalMaps())) {
+    if (!held.isEmpty() && !holdsReduceRequests()) {
       List<ContainerRequestEvent> release = new ArrayList<>(held);
       held.clear();
       for (ContainerRequestEvent r : release) {

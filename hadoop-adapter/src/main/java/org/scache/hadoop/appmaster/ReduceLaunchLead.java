@@ -1,0 +1,57 @@
+package org.scache.hadoop.appmaster;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.OptionalLong;
+import org.apache.hadoop.mapreduce.v2.app.job.Task;
+import org.scache.common.Clock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Holds a job's reduce requests until its last map is expected to end within the launch lead
+ * ({@code scache.hadoop.reduce.launch.lead}; {@link MapStageForecast}). A reduce's input is prefetched to
+ * its node while the maps run, so a reduce launched earlier would only hold its container and wait for
+ * the last maps; launched a JVM start before their end, it comes up as its input lands. While some map
+ * has not been launched and none has finished, the requests are held too (no reduce would take a
+ * container a pending map needs anyway); a job whose maps all run at once, with none finished, is not
+ * held, for want of a forecast. Once released, the requests are never held again.
+ */
+public final class ReduceLaunchLead {
+  private static final Logger LOG = LoggerFactory.getLogger(ReduceLaunchLead.class);
+
+  private final Clock clock;
+  private final long leadMillis;
+  private boolean released;
+
+  ReduceLaunchLead(Clock clock, long leadMillis) {
+    this.clock = clock;
+    this.leadMillis = leadMillis;
+  }
+
+  /** Whether the reduce requests are still held, given the job's map tasks. */
+  public boolean holds(Collection<Task> maps) {
+    return !released && holdsFor(MapStageForecast.of(maps));
+  }
+
+  boolean holdsFor(List<MapStageForecast.MapRun> maps) {
+    if (released) {
+      return false;
+    }
+    long now = clock.millis();
+    OptionalLong lastMapEnd = MapStageForecast.lastMapEnd(maps, now);
+    boolean hold;
+    if (lastMapEnd.isEmpty()) {
+      hold = maps.stream().anyMatch(m -> m.launched() == 0);
+    } else {
+      hold = lastMapEnd.getAsLong() - now > leadMillis;
+    }
+    if (!hold) {
+      released = true;
+      LOG.info("reduces requested: {}", lastMapEnd.isPresent()
+          ? "the last map is expected to end in " + (lastMapEnd.getAsLong() - now) + " ms (lead " + leadMillis + " ms)"
+          : "every map runs and none has finished, so there is no forecast of their end");
+    }
+    return hold;
+  }
+}
