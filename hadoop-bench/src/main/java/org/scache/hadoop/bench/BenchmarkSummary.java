@@ -31,17 +31,19 @@ final class BenchmarkSummary {
       bySize.computeIfAbsent(p.size(), k -> new ArrayList<>()).add(p);
     }
     StringBuilder sb = new StringBuilder();
-    sb.append(String.format(Locale.ROOT, "%-8s %4s %11s %11s %7s %9s %9s %9s %11s %11s %9s%n", "size", "reps",
-        "job Hadoop", "job SCache", "job", "reduce", "shuffle", "after JVM", "map disk", "map disk", "reducers"));
-    sb.append(String.format(Locale.ROOT, "%-8s %4s %11s %11s %7s %9s %9s %9s %11s %11s %9s%n", "", "", "", "",
-        "ratio", "stage r.", "wait r.", "wait r.", "Hadoop", "SCache", "placed"));
+    sb.append(String.format(Locale.ROOT, "%-8s %4s %11s %11s %7s %9s %9s %9s %9s %11s %11s %9s%n", "size", "reps",
+        "job Hadoop", "job SCache", "job", "reduce", "shuffle", "after JVM", "shuffle", "map disk", "map disk",
+        "reducers"));
+    sb.append(String.format(Locale.ROOT, "%-8s %4s %11s %11s %7s %9s %9s %9s %9s %11s %11s %9s%n", "", "", "", "",
+        "ratio", "stage r.", "wait r.", "wait r.", "itself r.", "Hadoop", "SCache", "placed"));
     for (Map.Entry<Long, List<RunPair>> e : bySize.entrySet()) {
       List<RunPair> runs = e.getValue();
-      sb.append(String.format(Locale.ROOT, "%-8s %4d %9.1f s %9.1f s %7.2f %9.2f %9.2f %9.2f %11s %11s %9s%n",
+      sb.append(String.format(Locale.ROOT, "%-8s %4d %9.1f s %9.1f s %7.2f %9.2f %9.2f %9.2f %9.2f %11s %11s %9s%n",
           ByteSize.format(e.getKey()), runs.size(),
           median(runs, p -> p.hadoop().job().jobSeconds()), median(runs, p -> p.scache().job().jobSeconds()),
           median(runs, RunPair::jobRatio), median(runs, RunPair::reduceStageRatio),
           median(runs, RunPair::shuffleWaitRatio), median(runs, RunPair::shuffleAfterJvmRatio),
+          median(runs, RunPair::shuffleItselfRatio),
           ByteSize.format((long) median(runs, p -> p.hadoop().job().mapFileBytesWritten())),
           ByteSize.format((long) median(runs, p -> p.scache().job().mapFileBytesWritten())), placed(runs)));
     }
@@ -50,7 +52,8 @@ final class BenchmarkSummary {
         String.format(Locale.ROOT, "<=%.2f", SHUFFLE_WAIT_TARGET)));
     sb.append(String.format(Locale.ROOT, "%-8s %4s %11s %11s %7s %9s %9s%n", "paper", "", "", "", "0.85", "", "0.11"));
     sb.append("(paper: job time -15%, shuffle overhead -89%; ratios are SCache / Hadoop, medians of the per-repetition "
-        + "ratios; shuffle wait: a reducer's start to its shuffle's end; after JVM: from its JVM's first log line)\n");
+        + "ratios; shuffle wait: a reducer's start to its shuffle's end; after JVM: from its JVM's first log line; "
+        + "shuffle itself: from its beginning in the task, after the JVM and the task's set-up)\n");
     for (Map.Entry<Long, List<RunPair>> e : bySize.entrySet()) {
       double job = median(e.getValue(), RunPair::jobRatio);
       double wait = median(e.getValue(), RunPair::shuffleWaitRatio);
@@ -67,20 +70,21 @@ final class BenchmarkSummary {
     StringBuilder sb = new StringBuilder("size_bytes,repetition,shuffle,ran_first,job_id,job_s,map_stage_s,"
         + "reduce_stage_s,shuffle_wait_median_s,shuffle_wait_max_s,map_file_bytes_written,reduces_on_scheduled_node,"
         + "reduces_elsewhere,local_read_bytes,remote_read_bytes,prefetched_bytes,spilled_bytes,submit_ms,"
-        + "last_map_finish_ms,finish_ms,shuffle_after_jvm_median_s,map_cpu_s,reduce_cpu_s,machine_cpu_s," + FrqRun.CSV_COLUMNS + "\n");
+        + "last_map_finish_ms,finish_ms,shuffle_after_jvm_median_s,map_cpu_s,reduce_cpu_s,machine_cpu_s,"
+        + "shuffle_itself_median_s," + FrqRun.CSV_COLUMNS + "\n");
     for (RunPair p : pairs) {
       for (TerasortRunner.SortRun r : List.of(p.hadoop(), p.scache())) {
         JobFigures j = r.job();
         WorkerTraffic w = r.workers();
         boolean first = (j.shuffle() == Shuffle.HADOOP) == p.hadoopFirst();
-        sb.append(String.format(Locale.ROOT, "%d,%d,%s,%s,%s,%.3f,%.3f,%.3f,%.3f,%.3f,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%.3f,%.3f,%.3f,%.3f,%s%n",
+        sb.append(String.format(Locale.ROOT, "%d,%d,%s,%s,%s,%.3f,%.3f,%.3f,%.3f,%.3f,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%s%n",
             p.size(),
             p.repetition(), j.shuffle(), first, j.id(), j.jobSeconds(), j.mapStageSeconds(), j.reduceStageSeconds(),
             j.medianShuffleWaitSeconds(), j.maxShuffleWaitSeconds(), j.mapFileBytesWritten(),
             j.reducesOnScheduledNode(), j.reducesElsewhere(), w.localReadBytes(), w.remoteReadBytes(),
             w.prefetchedBytes(), w.spilledBytes(), j.submit(), j.lastMapFinish(), j.finish(),
             j.medianShuffleAfterJvmSeconds(), j.cpu().mapSeconds(), j.cpu().reduceSeconds(),
-            j.cpu().machineSeconds(), FrqRun.of(j, p.size()).csvFields()));
+            j.cpu().machineSeconds(), j.medianShuffleItselfSeconds(), FrqRun.of(j, p.size()).csvFields()));
       }
     }
     return sb.toString();
@@ -113,11 +117,13 @@ final class BenchmarkSummary {
     JobFigures h = p.hadoop().job();
     JobFigures s = p.scache().job();
     return String.format(Locale.ROOT, "repetition %d (%s first): job %.1f s vs %.1f s (%.2f), reduce stage %.1f s vs "
-        + "%.1f s (%.2f), median shuffle wait %.1f s vs %.1f s (%.2f), after the JVM is up %.2f s vs %.2f s, reducers "
-        + "placed %s", p.repetition(),
-        p.hadoopFirst() ? "Hadoop" : "SCache", h.jobSeconds(), s.jobSeconds(), p.jobRatio(), h.reduceStageSeconds(),
-        s.reduceStageSeconds(), p.reduceStageRatio(), h.medianShuffleWaitSeconds(), s.medianShuffleWaitSeconds(),
-        p.shuffleWaitRatio(), h.medianShuffleAfterJvmSeconds(), s.medianShuffleAfterJvmSeconds(), PairReport.placed(s));
+        + "%.1f s (%.2f), median shuffle wait %.1f s vs %.1f s (%.2f), after the JVM is up %.2f s vs %.2f s, of which "
+        + "the launch %.2f s vs %.2f s and the shuffle from its beginning %.2f s vs %.2f s (%.2f), reducers placed %s",
+        p.repetition(), p.hadoopFirst() ? "Hadoop" : "SCache", h.jobSeconds(), s.jobSeconds(), p.jobRatio(),
+        h.reduceStageSeconds(), s.reduceStageSeconds(), p.reduceStageRatio(), h.medianShuffleWaitSeconds(),
+        s.medianShuffleWaitSeconds(), p.shuffleWaitRatio(), h.medianShuffleAfterJvmSeconds(),
+        s.medianShuffleAfterJvmSeconds(), h.medianLaunchSeconds(), s.medianLaunchSeconds(),
+        h.medianShuffleItselfSeconds(), s.medianShuffleItselfSeconds(), p.shuffleItselfRatio(), PairReport.placed(s));
   }
 
   private static String placed(List<RunPair> runs) {

@@ -11,7 +11,7 @@ import org.scache.bench.Stats;
  * K found on the cluster itself. The paper calls K "an empirical value" and set it from its own
  * experiments (0.6 for Hadoop's shuffle, 0.5 with SCache, Tables I and II); on another cluster it is
  * another value. Here each shuffle's K is the least-squares fit, through the origin, of the jobs' waits
- * beyond their reduce work against the model's overlap ({@link FrqReport.Fitted#observedK()}), and every
+ * beyond their reduces' launch and work against the model's overlap ({@link FrqReport.Fitted#observedK()}), and every
  * job is predicted with the K fitted on the other repetitions only, so that no job's own time enters its
  * prediction.
  */

@@ -21,9 +21,16 @@ package org.scache.hadoop.bench;
  * shuffle's own bytes are used, which is the same there. An infinite {@code V_shuffle} is a cluster
  * whose links do not limit the shuffle: then {@code T_shuffle} is 0 and the model predicts the same
  * time for both shuffles.
+ *
+ * <p>One term is added to eq. 6, for a framework that starts a process per task as MapReduce does: each
+ * round of reduces launched after the maps' end waits for its launch, {@code T_launch} (container, JVM and
+ * task set-up, before its shuffle begins), so {@code T_reduce} gains {@code rounds × T_launch}. With
+ * Hadoop's shuffle and more than one map wave the first round is launched during the maps (the slow
+ * start) and its launch is hidden; with SCache every round is launched at the maps' end or after. The
+ * paper's model is {@code T_launch = 0}, its six-parameter form here.
  */
 record FrqModel(double inputBytes, double conversionRate, double mapWaves, double mapSpeed, double reduceSpeed,
-    double shuffleSpeed) {
+    double shuffleSpeed, double reduceLaunchSeconds, int reduceRounds) {
 
   /** The paper's empirical {@code K} for Hadoop's shuffle (Tables I and II). */
   static final double K_HADOOP = 0.6;
@@ -32,11 +39,22 @@ record FrqModel(double inputBytes, double conversionRate, double mapWaves, doubl
 
   FrqModel {
     if (!(inputBytes > 0) || !(conversionRate >= 0) || !(mapWaves >= 1) || !(mapSpeed > 0) || !(reduceSpeed > 0)
-        || !(shuffleSpeed > 0)) {
+        || !(shuffleSpeed > 0) || !(reduceLaunchSeconds >= 0) || reduceRounds < 1) {
       throw new IllegalArgumentException(String.format(java.util.Locale.ROOT, "FRQ parameters out of range: D=%s R=%s "
-          + "N=%s V_map=%s V_reduce=%s V_shuffle=%s", inputBytes, conversionRate, mapWaves, mapSpeed, reduceSpeed,
-          shuffleSpeed));
+          + "N=%s V_map=%s V_reduce=%s V_shuffle=%s T_launch=%s rounds=%s", inputBytes, conversionRate, mapWaves,
+          mapSpeed, reduceSpeed, shuffleSpeed, reduceLaunchSeconds, reduceRounds));
     }
+  }
+
+  /** The paper's model: no launch term. */
+  FrqModel(double inputBytes, double conversionRate, double mapWaves, double mapSpeed, double reduceSpeed,
+      double shuffleSpeed) {
+    this(inputBytes, conversionRate, mapWaves, mapSpeed, reduceSpeed, shuffleSpeed, 0, 1);
+  }
+
+  /** The same parameters in the paper's model, without the launch term. */
+  FrqModel withoutLaunch() {
+    return new FrqModel(inputBytes, conversionRate, mapWaves, mapSpeed, reduceSpeed, shuffleSpeed);
   }
 
   /** The paper's two cases of SCache's prefetch (Fig. 10). */
@@ -99,9 +117,22 @@ record FrqModel(double inputBytes, double conversionRate, double mapWaves, doubl
     return reduceSeconds(shuffle, k(shuffle));
   }
 
-  /** Eq. 6 with {@code k} in place of the paper's K. */
+  /** Eq. 6 with {@code k} in place of the paper's K, and the launch term. */
   double reduceSeconds(Shuffle shuffle, double k) {
-    return reduceWorkSeconds() + k * overlapSeconds(shuffle);
+    return launchSeconds(shuffle) + reduceWorkSeconds() + k * overlapSeconds(shuffle);
+  }
+
+  /**
+   * The rounds of reduces whose launch the job waits for: every round with SCache; with Hadoop's shuffle
+   * all but the first when the maps run in more than one wave (the slow start launches it during the maps).
+   */
+  int launchRounds(Shuffle shuffle) {
+    return shuffle == Shuffle.HADOOP && mapWaves > 1 ? reduceRounds - 1 : reduceRounds;
+  }
+
+  /** The added term: {@code rounds × T_launch}. */
+  double launchSeconds(Shuffle shuffle) {
+    return launchRounds(shuffle) * reduceLaunchSeconds;
   }
 
   double jobSeconds(Shuffle shuffle) {

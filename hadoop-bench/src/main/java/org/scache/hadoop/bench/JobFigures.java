@@ -90,9 +90,9 @@ record JobFigures(Shuffle shuffle, JobID id, long submit, long finish, long firs
         .map(a -> a.shuffleWaitMs() / 1000.0).toList();
   }
 
-  /** The reduces' JVM start times, by container, from {@code jvmUp} (0 when unknown). */
-  JobFigures withJvmStarts(java.util.function.ToLongFunction<String> jvmUp) {
-    List<AttemptSpan> with = attempts.stream().map(a -> a.map() ? a : a.withJvmUp(jvmUp.applyAsLong(a.container())))
+  /** The reduces' JVM starts and shuffle beginnings, by container, from {@code logs}. */
+  JobFigures withTaskLogs(java.util.function.Function<String, ContainerLogs.TaskLog> logs) {
+    List<AttemptSpan> with = attempts.stream().map(a -> a.map() ? a : a.withTaskLog(logs.apply(a.container())))
         .toList();
     return new JobFigures(shuffle, id, submit, finish, firstMapStart, lastMapFinish, lastReduceFinish, with,
         mapFileBytesWritten, reducesOnScheduledNode, reducesElsewhere, scacheBytesPut, scacheBytesRead,
@@ -114,6 +114,21 @@ record JobFigures(Shuffle shuffle, JobID id, long submit, long finish, long firs
 
   double medianShuffleAfterJvmSeconds() {
     List<Double> v = shuffleAfterJvmSeconds();
+    return v.isEmpty() ? Double.NaN : Stats.median(v);
+  }
+
+  /** The median of the successful reduces' launches, start to shuffle's beginning, in seconds (NaN when unknown). */
+  double medianLaunchSeconds() {
+    return medianOf(AttemptSpan::launchMs);
+  }
+
+  /** The median of the successful reduces' shuffles from their beginning, in seconds (NaN when unknown). */
+  double medianShuffleItselfSeconds() {
+    return medianOf(AttemptSpan::shuffleItselfMs);
+  }
+
+  private double medianOf(java.util.function.ToLongFunction<AttemptSpan> millis) {
+    List<Double> v = attempts.stream().mapToLong(millis).filter(ms -> ms >= 0).mapToObj(ms -> ms / 1000.0).toList();
     return v.isEmpty() ? Double.NaN : Stats.median(v);
   }
 

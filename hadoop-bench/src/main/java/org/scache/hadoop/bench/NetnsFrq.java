@@ -76,9 +76,12 @@ final class NetnsFrq {
     }
     if (!pairs.isEmpty()) {
       sb.append(String.format(Locale.ROOT, "FRQ prediction error, median of |predicted - measured| / measured: "
-          + "Hadoop's shuffle %.1f%%, SCache %.1f%% (the paper: within 10%%)%n",
+          + "Hadoop's shuffle %.1f%%, SCache %.1f%% (the paper: within 10%%); the paper's model, without the launch "
+          + "term: %.1f%%, %.1f%%%n",
           100 * Stats.median(pairs.stream().map(p -> Math.abs(p.hadoop().error())).toList()),
-          100 * Stats.median(pairs.stream().map(p -> Math.abs(p.scache().error())).toList())));
+          100 * Stats.median(pairs.stream().map(p -> Math.abs(p.scache().error())).toList()),
+          100 * Stats.median(pairs.stream().map(p -> Math.abs(p.hadoop().paperModelError())).toList()),
+          100 * Stats.median(pairs.stream().map(p -> Math.abs(p.scache().paperModelError())).toList())));
       sb.append(FrqCalibration.format(pairs));
     }
     return sb.toString();

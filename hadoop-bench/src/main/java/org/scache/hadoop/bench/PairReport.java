@@ -26,6 +26,10 @@ final class PairReport {
       row(sb, "shuffle after the reducer's JVM is up, median", h.medianShuffleAfterJvmSeconds(),
           s.medianShuffleAfterJvmSeconds());
     }
+    if (!Double.isNaN(h.medianLaunchSeconds()) && !Double.isNaN(s.medianLaunchSeconds())) {
+      row(sb, "reducer's launch, to its shuffle's beginning", h.medianLaunchSeconds(), s.medianLaunchSeconds());
+      row(sb, "shuffle from its beginning in the task", h.medianShuffleItselfSeconds(), s.medianShuffleItselfSeconds());
+    }
     row(sb, "CPU of the map tasks", h.cpu().mapSeconds(), s.cpu().mapSeconds());
     row(sb, "CPU of the reduce tasks", h.cpu().reduceSeconds(), s.cpu().reduceSeconds());
     row(sb, "CPU of the machine while the job ran", h.cpu().machineSeconds(), s.cpu().machineSeconds());

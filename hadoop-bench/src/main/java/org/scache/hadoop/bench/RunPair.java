@@ -24,6 +24,11 @@ record RunPair(long size, int repetition, boolean hadoopFirst, TerasortRunner.So
     return Stats.ratio(scache.job().medianShuffleWaitSeconds(), hadoop.job().medianShuffleWaitSeconds());
   }
 
+  /** The ratio of the median per-reducer shuffles from their beginning in the task (NaN without task logs). */
+  double shuffleItselfRatio() {
+    return Stats.ratio(scache.job().medianShuffleItselfSeconds(), hadoop.job().medianShuffleItselfSeconds());
+  }
+
   /** The ratio of the median per-reducer shuffle times after the reducer's JVM was up (NaN without task logs). */
   double shuffleAfterJvmRatio() {
     return Stats.ratio(scache.job().medianShuffleAfterJvmSeconds(), hadoop.job().medianShuffleAfterJvmSeconds());

@@ -104,7 +104,7 @@ public final class TerasortDemo {
         FrqReport.Fitted hadoopFrq = FrqReport.fit(FrqRun.of(hadoop.job(), size), Double.POSITIVE_INFINITY);
         FrqReport.Fitted scacheFrq = FrqReport.fit(FrqRun.of(scache.job(), size), Double.POSITIVE_INFINITY);
         console.print(FrqReport.format(hadoopFrq, scacheFrq) + FrqReport.NO_LINK_LIMIT
-            + FrqReport.reduceStartLeftOut(hadoopFrq, hadoop.job(), scacheFrq, scache.job()));
+            + FrqReport.launchTerm(hadoopFrq, hadoop.job(), scacheFrq, scache.job()));
         console.print(String.format(Locale.ROOT, "outputs: identical, %d files, %s, sorted (TeraValidate)%n%s%n",
             same.files(), ByteSize.format(same.bytes()), chartNote));
         console.phase("stopping the cluster");

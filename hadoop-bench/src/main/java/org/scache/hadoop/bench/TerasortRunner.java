@@ -116,7 +116,7 @@ final class TerasortRunner {
     WorkerTraffic traffic = WorkerTraffic.between(before, cluster.workerStats());
     Path logs = cluster.containerLogs();
     JobFigures figures = JobFigures.of(shuffle, JobHistoryFile.read(id, conf))
-        .withJvmStarts(container -> ContainerLogs.jvmUp(logs, container))
+        .withTaskLogs(container -> ContainerLogs.read(logs, container))
         .withMachineCpu(cpuBefore < 0 || cpuAfter < 0 ? -1 : cpuAfter - cpuBefore);
     return new SortRun(figures, shuffle == Shuffle.SCACHE ? traffic : WorkerTraffic.NONE);
   }

@@ -82,10 +82,17 @@ class ReportPiecesTest {
     Path container = dir.resolve("nm-0-logs-1").resolve("application_1_0001").resolve("container_1_0001_01_000003");
     Files.createDirectories(container);
     Files.writeString(container.resolve("syslog"), "2026-11-22 17:40:05,123 INFO [main] org.apache.hadoop.mapred."
-        + "YarnChild: started\n2026-11-22 17:40:09,000 INFO [main] later\n");
+        + "YarnChild: started\n2026-11-22 17:40:09,000 INFO [main] later\n2026-11-22 17:40:11,500 INFO [main] "
+        + "org.apache.hadoop.mapred.ReduceTask: Using ShuffleConsumerPlugin: org.scache.hadoop.reduce.Scache\n");
     long expected = java.time.LocalDateTime.of(2026, 11, 22, 17, 40, 5, 123_000_000)
         .atZone(java.time.ZoneId.systemDefault()).toInstant().toEpochMilli();
     assertEquals(expected, ContainerLogs.jvmUp(dir, "container_1_0001_01_000003"));
+    assertEquals(new ContainerLogs.TaskLog(expected, expected + 6_377), ContainerLogs.read(dir,
+        "container_1_0001_01_000003"), "the shuffle begins where ReduceTask names its consumer");
+    AttemptSpan logged = new AttemptSpan(false, 0, 0, expected - 3_000, expected + 9_000, expected + 12_000, true, "n1",
+        "c", 0).withTaskLog(ContainerLogs.read(dir, "container_1_0001_01_000003"));
+    assertEquals(9_377, logged.launchMs());
+    assertEquals(2_623, logged.shuffleItselfMs());
     assertEquals(0, ContainerLogs.jvmUp(dir, "container_1_0001_01_000004"), "no such container");
     assertEquals(0, ContainerLogs.firstTime("not a time"));
     AttemptSpan reduce = new AttemptSpan(false, 0, 0, 1_000, 9_000, 12_000, true, "n1", "c", 0);
