@@ -48,11 +48,6 @@ record AttemptSpan(boolean map, int task, int attempt, long start, long shuffleF
     return !map && succeeded && shuffleStart > 0 && shuffleFinish >= shuffleStart ? shuffleFinish - shuffleStart : -1;
   }
 
-  AttemptSpan withJvmUp(long time) {
-    return new AttemptSpan(map, task, attempt, start, shuffleFinish, finish, succeeded, node, container, time,
-        shuffleStart);
-  }
-
   AttemptSpan withTaskLog(ContainerLogs.TaskLog log) {
     return new AttemptSpan(map, task, attempt, start, shuffleFinish, finish, succeeded, node, container, log.jvmUp(),
         log.shuffleStart());

@@ -31,11 +31,6 @@ final class ContainerLogs {
     static final TaskLog UNKNOWN = new TaskLog(0, 0);
   }
 
-  /** The epoch millisecond of the first line of {@code container}'s syslog under {@code root}, or 0. */
-  static long jvmUp(Path root, String container) {
-    return read(root, container).jvmUp();
-  }
-
   /** What {@code container}'s syslog under {@code root} says; {@link TaskLog#UNKNOWN} when it is not found. */
   static TaskLog read(Path root, String container) {
     if (container == null || container.isEmpty() || root == null || !Files.isDirectory(root)) {

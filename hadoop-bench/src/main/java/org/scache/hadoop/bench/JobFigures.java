@@ -113,8 +113,7 @@ record JobFigures(Shuffle shuffle, JobID id, long submit, long finish, long firs
   }
 
   double medianShuffleAfterJvmSeconds() {
-    List<Double> v = shuffleAfterJvmSeconds();
-    return v.isEmpty() ? Double.NaN : Stats.median(v);
+    return medianOf(AttemptSpan::shuffleAfterJvmMs);
   }
 
   /** The median of the successful reduces' launches, start to shuffle's beginning, in seconds (NaN when unknown). */

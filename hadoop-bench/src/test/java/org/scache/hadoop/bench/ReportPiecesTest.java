@@ -86,18 +86,19 @@ class ReportPiecesTest {
         + "org.apache.hadoop.mapred.ReduceTask: Using ShuffleConsumerPlugin: org.scache.hadoop.reduce.Scache\n");
     long expected = java.time.LocalDateTime.of(2026, 11, 22, 17, 40, 5, 123_000_000)
         .atZone(java.time.ZoneId.systemDefault()).toInstant().toEpochMilli();
-    assertEquals(expected, ContainerLogs.jvmUp(dir, "container_1_0001_01_000003"));
+    assertEquals(expected, ContainerLogs.read(dir, "container_1_0001_01_000003").jvmUp());
     assertEquals(new ContainerLogs.TaskLog(expected, expected + 6_377), ContainerLogs.read(dir,
         "container_1_0001_01_000003"), "the shuffle begins where ReduceTask names its consumer");
     AttemptSpan logged = new AttemptSpan(false, 0, 0, expected - 3_000, expected + 9_000, expected + 12_000, true, "n1",
         "c", 0).withTaskLog(ContainerLogs.read(dir, "container_1_0001_01_000003"));
     assertEquals(9_377, logged.launchMs());
     assertEquals(2_623, logged.shuffleItselfMs());
-    assertEquals(0, ContainerLogs.jvmUp(dir, "container_1_0001_01_000004"), "no such container");
+    assertEquals(ContainerLogs.TaskLog.UNKNOWN, ContainerLogs.read(dir, "container_1_0001_01_000004"),
+        "no such container");
     assertEquals(0, ContainerLogs.firstTime("not a time"));
     AttemptSpan reduce = new AttemptSpan(false, 0, 0, 1_000, 9_000, 12_000, true, "n1", "c", 0);
     assertEquals(-1, reduce.shuffleAfterJvmMs(), "unknown until the JVM's start is known");
-    assertEquals(2_500, reduce.withJvmUp(6_500).shuffleAfterJvmMs());
+    assertEquals(2_500, reduce.withTaskLog(new ContainerLogs.TaskLog(6_500, 0)).shuffleAfterJvmMs());
     assertEquals(8_000, reduce.shuffleWaitMs());
   }
 
