@@ -42,13 +42,15 @@ public final class MapReduceOptions {
           + "as the data moves there. 1.0 holds every reduce until the last map is done, which costs a small job "
           + "the reduces' container allocation and JVM start after its maps.");
   public static final ConfigEntry<Duration> REDUCE_LAUNCH_LEAD = OPTIONS.duration("scache.hadoop.reduce.launch.lead",
-      "5s", "How long before the job's last map is expected to end ScacheAppMaster requests the reduces' "
-          + "containers, so that a reduce's JVM comes up about when its input, prefetched during the maps, is in its "
-          + "node's memory, and holds no container idle while the maps run. The end is forecast once a map has "
-          + "finished: each unfinished map's launch (now, for one still to be launched) plus the median time of the "
-          + "finished maps. A job whose maps all run in one wave has no forecast before its first map ends, and its "
-          + "reduces are requested as soon as the slow start allows. A lead longer than the maps take gives the slow "
-          + "start alone.");
+      "3s", "What ScacheAppMaster adds, for a container's allocation and start, to the job's own measure of a task "
+          + "JVM's start-up (the median, over its finished maps, of the time from a map's JVM start to its output "
+          + "collector's; counter MAP_JVM_STARTUP_MILLIS) to decide how long before the last map is expected to end "
+          + "it requests the reduces' containers: a reduce's JVM then comes up about when its input, prefetched "
+          + "during the maps, is in its node's memory, and holds no container idle while the maps run. The end is "
+          + "forecast once a map has finished: each unfinished map's launch (now, for one still to be launched) plus "
+          + "the median time of the finished maps. A job whose maps all run in one wave has no forecast before its "
+          + "first map ends, and its reduces are requested as soon as the slow start allows. A lead longer than the "
+          + "maps take gives the slow start alone.");
   public static final ConfigEntry<String> TASK_JAVA_OPTS = OPTIONS.string("scache.hadoop.task.java.opts",
       "-XX:MetaspaceSize=64m", "JVM options added to the administrator's options of the map and reduce containers "
           + "(mapreduce.admin.map.child.java.opts and mapreduce.admin.reduce.child.java.opts) of a job that "

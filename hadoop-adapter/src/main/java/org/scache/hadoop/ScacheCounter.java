@@ -8,6 +8,11 @@ public enum ScacheCounter {
   BYTES_PUT,
   /** Runs maps wrote before their last one because their output exceeded the sort buffer. */
   SPILL_RUNS,
+  /**
+   * Milliseconds from a map task's JVM start to the start of its output collector, summed over the job's maps;
+   * the application master reads each finished map's own to time the reduces' launch ({@code ReduceLaunchLead}).
+   */
+  MAP_JVM_STARTUP_MILLIS,
   /** Runs reduces read from SCache. */
   RUNS_READ,
   /** Bytes of those runs, as stored. */

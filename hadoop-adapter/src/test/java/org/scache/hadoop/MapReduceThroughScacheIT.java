@@ -88,6 +88,8 @@ class MapReduceThroughScacheIT {
     assertTrue(hadoop.reduceSpilledRecords > 0, "Hadoop's reduces merge their input to local disk before reducing");
     assertEquals(0, scache.reduceSpilledRecords, "SCache's reduces keep an input that fits in memory through the reduce");
     assertTrue(scache.counter(TaskCounter.COMBINE_OUTPUT_RECORDS) > 0, "the combiner ran on the map side");
+    assertTrue(scache.counters.findCounter(ScacheCounter.MAP_JVM_STARTUP_MILLIS).getValue() > 0,
+        "the maps reported their JVMs' start-up, which times the reduces' launch");
     assertMetricsAgreeWithTheJob(scache, 3);
   }
 

@@ -4,19 +4,32 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.OptionalLong;
+import org.apache.hadoop.mapreduce.Counter;
+import org.apache.hadoop.mapreduce.CounterGroup;
+import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptState;
 import org.apache.hadoop.mapreduce.v2.api.records.TaskState;
 import org.apache.hadoop.mapreduce.v2.app.job.Task;
 import org.apache.hadoop.mapreduce.v2.app.job.TaskAttempt;
+import org.scache.hadoop.ScacheCounter;
 
 /**
- * When a job's last map should end: each map not yet finished ends its launch plus the median time of
- * the job's finished maps after it launched (a map still to be launched, now plus that median), the latest
- * of them; a map past the median is taken to end now. There is no forecast before any map has finished.
+ * When a job's last map should end, and how long its tasks take to start. Each map not yet finished ends
+ * its launch plus the median time of the job's finished maps after it launched (a map still to be
+ * launched, now plus that median), the latest of them; a map past the median is taken to end now. There is
+ * no forecast before any map has finished. A task's start is the median, over the finished maps, of the
+ * time from each one's JVM start to its output collector's ({@link ScacheCounter#MAP_JVM_STARTUP_MILLIS}).
  */
 final class MapStageForecast {
-  /** One map task as the application master sees it: its live attempt's launch (0: not yet), or its finished run. */
-  record MapRun(long launched, long finished) {
+  /**
+   * One map task as the application master sees it: its live attempt's launch (0: not yet), or its finished
+   * run with its JVM's start-up (negative where the map did not report one).
+   */
+  record MapRun(long launched, long finished, long jvmStartupMillis) {
+    MapRun(long launched, long finished) {
+      this(launched, finished, -1);
+    }
+
     boolean isFinished() {
       return finished > 0;
     }
@@ -38,8 +51,7 @@ final class MapStageForecast {
     if (durations.isEmpty()) {
       return OptionalLong.empty();
     }
-    durations.sort(null);
-    long median = durations.get(durations.size() / 2);
+    long median = median(durations);
     long last = now;
     for (long launched : unfinished) {
       last = Math.max(last, launched + median);
@@ -47,9 +59,25 @@ final class MapStageForecast {
     return OptionalLong.of(last);
   }
 
+  /** The median JVM start-up of the finished maps that reported one, or 0 when none did. */
+  static long medianJvmStartup(Collection<MapRun> maps) {
+    List<Long> startups = new ArrayList<>();
+    for (MapRun m : maps) {
+      if (m.isFinished() && m.jvmStartupMillis() >= 0) {
+        startups.add(m.jvmStartupMillis());
+      }
+    }
+    return startups.isEmpty() ? 0 : median(startups);
+  }
+
+  private static long median(List<Long> values) {
+    values.sort(null);
+    return values.get(values.size() / 2);
+  }
+
   /**
-   * Each map task of the job that has not failed: its succeeded attempt's launch and finish, else the
-   * latest launch of its live attempts (0 while none is launched).
+   * Each map task of the job that has not failed: its succeeded attempt's launch, finish and JVM start-up,
+   * else the latest launch of its live attempts (0 while none is launched).
    */
   static List<MapRun> of(Collection<Task> maps) {
     List<MapRun> runs = new ArrayList<>(maps.size());
@@ -60,7 +88,7 @@ final class MapStageForecast {
       MapRun run = new MapRun(0, 0);
       for (TaskAttempt a : task.getAttempts().values()) {
         if (a.getState() == TaskAttemptState.SUCCEEDED && a.getFinishTime() > 0) {
-          run = new MapRun(a.getLaunchTime(), a.getFinishTime());
+          run = new MapRun(a.getLaunchTime(), a.getFinishTime(), jvmStartup(a.getCounters()));
           break;
         }
         if (!a.isFinished() && a.getLaunchTime() > run.launched()) {
@@ -70,5 +98,19 @@ final class MapStageForecast {
       runs.add(run);
     }
     return runs;
+  }
+
+  private static long jvmStartup(Counters counters) {
+    if (counters == null) {
+      return -1;
+    }
+    // looked up without creating it: these are the attempt's own counters
+    for (CounterGroup group : counters) {
+      if (group.getName().equals(ScacheCounter.class.getName())) {
+        Counter c = group.findCounter(ScacheCounter.MAP_JVM_STARTUP_MILLIS.name(), false);
+        return c == null || c.getValue() <= 0 ? -1 : c.getValue();
+      }
+    }
+    return -1;
   }
 }

@@ -9,10 +9,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Holds a job's reduce requests until its last map is expected to end within the launch lead
- * ({@code scache.hadoop.reduce.launch.lead}; {@link MapStageForecast}). A reduce's input is prefetched to
- * its node while the maps run, so a reduce launched earlier would only hold its container and wait for
- * the last maps; launched a JVM start before their end, it comes up as its input lands. While some map
+ * Holds a job's reduce requests until its last map is expected to end within the launch lead: the
+ * median start-up of the job's finished map JVMs, as the job measured it on this cluster, plus
+ * {@code scache.hadoop.reduce.launch.lead} for the container's allocation and start ({@link MapStageForecast}).
+ * A reduce's input is prefetched to its node while the maps run, so a reduce launched earlier would only hold
+ * its container and wait for the last maps; launched a JVM start before their end, it comes up as its input lands. While some map
  * has not been launched and none has finished, the requests are held too (no reduce would take a
  * container a pending map needs anyway); a job whose maps all run at once, with none finished, is not
  * held, for want of a forecast. Once released, the requests are never held again.
@@ -21,12 +22,12 @@ public final class ReduceLaunchLead {
   private static final Logger LOG = LoggerFactory.getLogger(ReduceLaunchLead.class);
 
   private final Clock clock;
-  private final long leadMillis;
+  private final long marginMillis;
   private boolean released;
 
-  ReduceLaunchLead(Clock clock, long leadMillis) {
+  ReduceLaunchLead(Clock clock, long marginMillis) {
     this.clock = clock;
-    this.leadMillis = leadMillis;
+    this.marginMillis = marginMillis;
   }
 
   /** Whether the reduce requests are still held, given the job's map tasks. */
@@ -40,6 +41,8 @@ public final class ReduceLaunchLead {
     }
     long now = clock.millis();
     OptionalLong lastMapEnd = MapStageForecast.lastMapEnd(maps, now);
+    long jvmStartup = MapStageForecast.medianJvmStartup(maps);
+    long leadMillis = jvmStartup + marginMillis;
     boolean hold;
     if (lastMapEnd.isEmpty()) {
       hold = maps.stream().anyMatch(m -> m.launched() == 0);
@@ -49,7 +52,8 @@ public final class ReduceLaunchLead {
     if (!hold) {
       released = true;
       LOG.info("reduces requested: {}", lastMapEnd.isPresent()
-          ? "the last map is expected to end in " + (lastMapEnd.getAsLong() - now) + " ms (lead " + leadMillis + " ms)"
+          ? "the last map is expected to end in " + (lastMapEnd.getAsLong() - now) + " ms (lead " + leadMillis
+              + " ms: a map JVM's start-up " + jvmStartup + " ms, and " + marginMillis + " ms)"
           : "every map runs and none has finished, so there is no forecast of their end");
     }
     return hold;

@@ -2,6 +2,7 @@ package org.scache.hadoop.map;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -90,6 +91,7 @@ public class ScacheMapOutputCollector<K, V> implements MapOutputCollector<K, V> 
     }
     MapTask task = context.getMapTask();
     reporter = context.getReporter();
+    reporter.getCounter(ScacheCounter.MAP_JVM_STARTUP_MILLIS).increment(ManagementFactory.getRuntimeMXBean().getUptime());
     mapOutputFile = task.getMapOutputFile();
     attemptId = task.getTaskID();
     partitions = job.getNumReduceTasks();

@@ -54,6 +54,23 @@ class ReduceLaunchLeadTest {
   }
 
   @Test
+  void theLeadGrowsByTheMedianStartUpOfTheFinishedMapsJvms() {
+    List<MapRun> lastWave = List.of(new MapRun(at(-60), at(-40), 9_000), new MapRun(at(-40), at(-20), 12_000),
+        new MapRun(at(-41), at(-21), 10_000), new MapRun(at(0), 0));
+    assertEquals(10_000, MapStageForecast.medianJvmStartup(lastWave));
+    clock.advance(Duration.ofSeconds(4));
+    assertTrue(lead.holdsFor(lastWave), "16 s to go, lead 10 s + 5 s");
+    clock.advance(Duration.ofSeconds(1));
+    assertFalse(lead.holdsFor(lastWave), "15 s to go");
+  }
+
+  @Test
+  void mapsThatReportedNoStartUp_leaveTheLeadAtItsMargin() {
+    assertEquals(0, MapStageForecast.medianJvmStartup(List.of(finished(at(-60), 20), new MapRun(at(-30), 0, 7_000))),
+        "a running map's figure is not counted, nor a finished map's missing one");
+  }
+
+  @Test
   void whileMapsWaitForContainersAndNoneHasFinished_reducesAreHeld() {
     assertTrue(lead.holdsFor(List.of(new MapRun(at(0), 0), new MapRun(0, 0))));
   }
