@@ -2,8 +2,10 @@ package org.scache.hadoop.appmaster;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.Set;
 import org.apache.hadoop.mapreduce.Counter;
 import org.apache.hadoop.mapreduce.CounterGroup;
 import org.apache.hadoop.mapreduce.Counters;
@@ -14,20 +16,26 @@ import org.apache.hadoop.mapreduce.v2.app.job.TaskAttempt;
 import org.scache.hadoop.ScacheCounter;
 
 /**
- * When a job's last map should end, and how long its tasks take to start. Each map not yet finished ends
- * its launch plus the median time of the job's finished maps after it launched (a map still to be
- * launched, now plus that median), the latest of them; a map past the median is taken to end now. There is
- * no forecast before any map has finished. A task's start is the median, over the finished maps, of the
+ * When a job's last map should end, and how long its tasks take to start. Each running map ends when its
+ * progress, at the pace it has shown, reaches the end ({@link MapProgressRates}); one without such a pace
+ * ends its launch plus the median time of the job's finished maps (a map still to be launched, now plus
+ * that median); the latest of them is the last map's end, and a map past its forecast is taken to end now.
+ * There is no forecast before any map has finished. A task's start is the median, over the finished maps, of the
  * time from each one's JVM start to its output collector's ({@link ScacheCounter#MAP_JVM_STARTUP_MILLIS}).
  */
 final class MapStageForecast {
   /**
-   * One map task as the application master sees it: its live attempt's launch (0: not yet), or its finished
-   * run with its JVM's start-up (negative where the map did not report one).
+   * One map task as the application master sees it: its live attempt's launch (0: not yet) and the end its
+   * progress forecasts (0: none), or its finished run with its JVM's start-up (negative where the map did
+   * not report one).
    */
-  record MapRun(long launched, long finished, long jvmStartupMillis) {
+  record MapRun(long launched, long finished, long jvmStartupMillis, long paceEnd) {
     MapRun(long launched, long finished) {
-      this(launched, finished, -1);
+      this(launched, finished, -1, 0);
+    }
+
+    static MapRun running(long launched, long paceEnd) {
+      return new MapRun(launched, 0, -1, paceEnd);
     }
 
     boolean isFinished() {
@@ -40,12 +48,12 @@ final class MapStageForecast {
   /** The expected end (epoch ms) of the last of {@code maps}, or empty before any has finished. */
   static OptionalLong lastMapEnd(Collection<MapRun> maps, long now) {
     List<Long> durations = new ArrayList<>();
-    List<Long> unfinished = new ArrayList<>();
+    List<MapRun> unfinished = new ArrayList<>();
     for (MapRun m : maps) {
       if (m.isFinished()) {
         durations.add(Math.max(0, m.finished() - m.launched()));
       } else {
-        unfinished.add(m.launched() > 0 ? m.launched() : now);
+        unfinished.add(m);
       }
     }
     if (durations.isEmpty()) {
@@ -53,8 +61,9 @@ final class MapStageForecast {
     }
     long median = median(durations);
     long last = now;
-    for (long launched : unfinished) {
-      last = Math.max(last, launched + median);
+    for (MapRun m : unfinished) {
+      long end = m.paceEnd() > 0 ? m.paceEnd() : (m.launched() > 0 ? m.launched() : now) + median;
+      last = Math.max(last, end);
     }
     return OptionalLong.of(last);
   }
@@ -77,10 +86,12 @@ final class MapStageForecast {
 
   /**
    * Each map task of the job that has not failed: its succeeded attempt's launch, finish and JVM start-up,
-   * else the latest launch of its live attempts (0 while none is launched).
+   * else the latest launch of its live attempts (0 while none is launched) and the end that attempt's
+   * progress forecasts at {@code now}.
    */
-  static List<MapRun> of(Collection<Task> maps) {
+  static List<MapRun> of(Collection<Task> maps, MapProgressRates rates, long now) {
     List<MapRun> runs = new ArrayList<>(maps.size());
+    Set<Object> running = new HashSet<>();
     for (Task task : maps) {
       if (task.getState() == TaskState.FAILED || task.getState() == TaskState.KILLED) {
         continue;
@@ -88,15 +99,17 @@ final class MapStageForecast {
       MapRun run = new MapRun(0, 0);
       for (TaskAttempt a : task.getAttempts().values()) {
         if (a.getState() == TaskAttemptState.SUCCEEDED && a.getFinishTime() > 0) {
-          run = new MapRun(a.getLaunchTime(), a.getFinishTime(), jvmStartup(a.getCounters()));
+          run = new MapRun(a.getLaunchTime(), a.getFinishTime(), jvmStartup(a.getCounters()), 0);
           break;
         }
         if (!a.isFinished() && a.getLaunchTime() > run.launched()) {
-          run = new MapRun(a.getLaunchTime(), 0);
+          running.add(a.getID());
+          run = MapRun.running(a.getLaunchTime(), rates.expectedEnd(a.getID(), now, a.getProgress()));
         }
       }
       runs.add(run);
     }
+    rates.retain(running);
     return runs;
   }
 

@@ -23,6 +23,7 @@ public final class ReduceLaunchLead {
 
   private final Clock clock;
   private final long marginMillis;
+  private final MapProgressRates paces = new MapProgressRates();
   private boolean released;
 
   ReduceLaunchLead(Clock clock, long marginMillis) {
@@ -32,7 +33,7 @@ public final class ReduceLaunchLead {
 
   /** Whether the reduce requests are still held, given the job's map tasks. */
   public boolean holds(Collection<Task> maps) {
-    return !released && holdsFor(MapStageForecast.of(maps));
+    return !released && holdsFor(MapStageForecast.of(maps, paces, clock.millis()));
   }
 
   boolean holdsFor(List<MapStageForecast.MapRun> maps) {

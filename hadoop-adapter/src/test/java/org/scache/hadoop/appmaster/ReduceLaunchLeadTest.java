@@ -54,9 +54,32 @@ class ReduceLaunchLeadTest {
   }
 
   @Test
+  void aRunningMapWithAPace_endsWhenItsProgressReachesTheEndAtThatPace_notAtTheMedian() {
+    long now = clock.millis();
+    List<MapRun> maps = List.of(finished(at(-60), 30), MapRun.running(at(-10), at(4)), new MapRun(at(-8), 0));
+    assertEquals(OptionalLong.of(now + 22_000), MapStageForecast.lastMapEnd(maps, now), "the paceless map sets it");
+    assertEquals(OptionalLong.of(now + 4_000),
+        MapStageForecast.lastMapEnd(List.of(finished(at(-60), 30), MapRun.running(at(-10), at(4))), now));
+  }
+
+  @Test
+  void aMapsPace_isItsProgressSinceTheApplicationMasterFirstSawIt() {
+    MapProgressRates rates = new MapProgressRates();
+    long t0 = clock.millis();
+    assertEquals(0, rates.expectedEnd("m", t0, 0.0), "no progress yet");
+    assertEquals(0, rates.expectedEnd("m", t0, 0.2), "first seen");
+    assertEquals(0, rates.expectedEnd("m", t0 + 1_000, 0.3), "watched too briefly");
+    assertEquals(t0 + 4_000 + 12_000, rates.expectedEnd("m", t0 + 4_000, 0.4), "0.2 in 4 s, 0.6 to go");
+    assertEquals(0, rates.expectedEnd("n", t0 + 4_000, 0.5));
+    assertEquals(0, rates.expectedEnd("n", t0 + 8_000, 0.5), "a progress that has not moved");
+    rates.retain(java.util.Set.of("n"));
+    assertEquals(0, rates.expectedEnd("m", t0 + 9_000, 0.9), "a forgotten attempt is watched afresh");
+  }
+
+  @Test
   void theLeadGrowsByTheMedianStartUpOfTheFinishedMapsJvms() {
-    List<MapRun> lastWave = List.of(new MapRun(at(-60), at(-40), 9_000), new MapRun(at(-40), at(-20), 12_000),
-        new MapRun(at(-41), at(-21), 10_000), new MapRun(at(0), 0));
+    List<MapRun> lastWave = List.of(new MapRun(at(-60), at(-40), 9_000, 0), new MapRun(at(-40), at(-20), 12_000, 0),
+        new MapRun(at(-41), at(-21), 10_000, 0), new MapRun(at(0), 0));
     assertEquals(10_000, MapStageForecast.medianJvmStartup(lastWave));
     clock.advance(Duration.ofSeconds(4));
     assertTrue(lead.holdsFor(lastWave), "16 s to go, lead 10 s + 5 s");
@@ -66,7 +89,7 @@ class ReduceLaunchLeadTest {
 
   @Test
   void mapsThatReportedNoStartUp_leaveTheLeadAtItsMargin() {
-    assertEquals(0, MapStageForecast.medianJvmStartup(List.of(finished(at(-60), 20), new MapRun(at(-30), 0, 7_000))),
+    assertEquals(0, MapStageForecast.medianJvmStartup(List.of(finished(at(-60), 20), new MapRun(at(-30), 0, 7_000, 0))),
         "a running map's figure is not counted, nor a finished map's missing one");
   }
 
