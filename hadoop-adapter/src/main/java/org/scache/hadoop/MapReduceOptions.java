@@ -48,7 +48,8 @@ public final class MapReduceOptions {
           + "it requests the reduces' containers: a reduce's JVM then comes up about when its input, prefetched "
           + "during the maps, is in its node's memory, and holds no container idle while the maps run. The end is "
           + "forecast once a map has finished: each unfinished map's launch (now, for one still to be launched) plus "
-          + "the median time of the finished maps. A job whose maps all run in one wave has no forecast before its "
+          + "the median time of the finished maps, or sooner where a running map's progress, at the pace it has "
+          + "shown, reaches its end sooner. A job whose maps all run in one wave has no forecast before its "
           + "first map ends, and its reduces are requested as soon as the slow start allows. A lead longer than the "
           + "maps take gives the slow start alone.");
   public static final ConfigEntry<String> TASK_JAVA_OPTS = OPTIONS.string("scache.hadoop.task.java.opts",

@@ -16,10 +16,12 @@ import org.apache.hadoop.mapreduce.v2.app.job.TaskAttempt;
 import org.scache.hadoop.ScacheCounter;
 
 /**
- * When a job's last map should end, and how long its tasks take to start. Each running map ends when its
- * progress, at the pace it has shown, reaches the end ({@link MapProgressRates}); one without such a pace
- * ends its launch plus the median time of the job's finished maps (a map still to be launched, now plus
- * that median); the latest of them is the last map's end, and a map past its forecast is taken to end now.
+ * When a job's last map should end, and how long its tasks take to start. Each map ends its launch plus the
+ * median time of the job's finished maps (a map still to be launched, now plus that median), or sooner if
+ * its progress, at the pace it has shown, reaches the end sooner ({@link MapProgressRates}): maps of a later,
+ * less crowded wave run faster than the first wave's, while a map's first progress reports, with its JVM
+ * still warming up and the sort phase's share still to come, make it look slower than it is. The latest of
+ * them is the last map's end, and a map past its forecast is taken to end now.
  * There is no forecast before any map has finished. A task's start is the median, over the finished maps, of the
  * time from each one's JVM start to its output collector's ({@link ScacheCounter#MAP_JVM_STARTUP_MILLIS}).
  */
@@ -62,7 +64,8 @@ final class MapStageForecast {
     long median = median(durations);
     long last = now;
     for (MapRun m : unfinished) {
-      long end = m.paceEnd() > 0 ? m.paceEnd() : (m.launched() > 0 ? m.launched() : now) + median;
+      long byMedian = (m.launched() > 0 ? m.launched() : now) + median;
+      long end = m.paceEnd() > 0 ? Math.min(m.paceEnd(), byMedian) : byMedian;
       last = Math.max(last, end);
     }
     return OptionalLong.of(last);

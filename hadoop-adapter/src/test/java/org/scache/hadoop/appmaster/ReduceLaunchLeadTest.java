@@ -54,8 +54,11 @@ class ReduceLaunchLeadTest {
   }
 
   @Test
-  void aRunningMapWithAPace_endsWhenItsProgressReachesTheEndAtThatPace_notAtTheMedian() {
+  void aRunningMapWithAPace_endsWhenItsProgressReachesTheEndAtThatPace_ifThatIsBeforeTheMedian() {
     long now = clock.millis();
+    assertEquals(OptionalLong.of(now + 20_000),
+        MapStageForecast.lastMapEnd(List.of(finished(at(-60), 30), MapRun.running(at(-10), at(45))), now),
+        "a pace slower than the median");
     List<MapRun> maps = List.of(finished(at(-60), 30), MapRun.running(at(-10), at(4)), new MapRun(at(-8), 0));
     assertEquals(OptionalLong.of(now + 22_000), MapStageForecast.lastMapEnd(maps, now), "the paceless map sets it");
     assertEquals(OptionalLong.of(now + 4_000),
