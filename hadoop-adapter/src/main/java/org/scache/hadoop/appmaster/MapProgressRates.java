@@ -2,6 +2,7 @@ package org.scache.hadoop.appmaster;
 
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * When each running map should end at the pace its progress reports show: from the first progress the
@@ -30,7 +31,7 @@ final class MapProgressRates {
   }
 
   /** Forgets the attempts that are not running any more. */
-  void retain(java.util.Set<?> running) {
+  void retain(Set<?> running) {
     first.keySet().retainAll(running);
   }
 }

@@ -105,8 +105,12 @@ final class MapStageForecast {
           run = new MapRun(a.getLaunchTime(), a.getFinishTime(), jvmStartup(a.getCounters()), 0);
           break;
         }
-        if (!a.isFinished() && a.getLaunchTime() > run.launched()) {
-          running.add(a.getID());
+        if (a.isFinished()) {
+          continue;
+        }
+        // every live attempt keeps its first sample, a speculative one too, whichever the forecast uses
+        running.add(a.getID());
+        if (a.getLaunchTime() > run.launched()) {
           run = MapRun.running(a.getLaunchTime(), rates.expectedEnd(a.getID(), now, a.getProgress()));
         }
       }
