@@ -47,9 +47,11 @@ public final class MapReduceOptions {
           + "collector's; counter MAP_JVM_STARTUP_MILLIS) to decide how long before the last map is expected to end "
           + "it requests the reduces' containers: a reduce's JVM then comes up about when its input, prefetched "
           + "during the maps, is in its node's memory, and holds no container idle while the maps run. The end is "
-          + "forecast once a map has finished: each unfinished map's launch (now, for one still to be launched) plus "
-          + "the median time of the finished maps, or sooner where a running map's progress, at the pace it has "
-          + "shown, reaches its end sooner. A job whose maps all run in one wave has no forecast before its "
+          + "forecast once a map has finished: each unfinished map ends when it has used the CPU a finished map needed "
+          + "(CPU_MILLISECONDS, the median), at its share of the cores the finished maps had together, divided "
+          + "among the maps running now, so that a last, partial wave is forecast as much faster as its maps have "
+          + "more of the cores (where no map reported its CPU: its launch plus the finished maps' median time), or "
+          + "sooner where a running map's progress, at the pace it has shown, reaches its end sooner. A job whose maps all run in one wave has no forecast before its "
           + "first map ends, and its reduces are requested as soon as the slow start allows. A lead longer than the "
           + "maps take gives the slow start alone.");
   public static final ConfigEntry<String> TASK_JAVA_OPTS = OPTIONS.string("scache.hadoop.task.java.opts",

@@ -4,11 +4,13 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import org.apache.hadoop.mapreduce.Counter;
 import org.apache.hadoop.mapreduce.CounterGroup;
 import org.apache.hadoop.mapreduce.Counters;
+import org.apache.hadoop.mapreduce.TaskCounter;
 import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptState;
 import org.apache.hadoop.mapreduce.v2.api.records.TaskState;
 import org.apache.hadoop.mapreduce.v2.app.job.Task;
@@ -16,28 +18,34 @@ import org.apache.hadoop.mapreduce.v2.app.job.TaskAttempt;
 import org.scache.hadoop.ScacheCounter;
 
 /**
- * When a job's last map should end, and how long its tasks take to start. Each map ends its launch plus the
- * median time of the job's finished maps (a map still to be launched, now plus that median), or sooner if
- * its progress, at the pace it has shown, reaches the end sooner ({@link MapProgressRates}): maps of a later,
- * less crowded wave run faster than the first wave's, while a map's first progress reports, with its JVM
- * still warming up and the sort phase's share still to come, make it look slower than it is. The latest of
- * them is the last map's end, and a map past its forecast is taken to end now.
+ * When a job's last map should end, and how long its tasks take to start. Each unfinished map ends when it has
+ * used the CPU a finished map needed, at the share of the cores it has with as many maps running as now
+ * ({@link SharedCoresPace}: a last, partial wave runs faster than the full waves before it where maps share
+ * cores), or, where no finished map reported its CPU, its launch plus the median time of the finished maps (a
+ * map still to be launched, now plus that median); sooner if its progress, at the pace it has shown, reaches
+ * the end sooner ({@link MapProgressRates}), though a map's first progress reports, with its JVM still warming
+ * up and the sort phase's share still to come, make it look slower than it is. The latest of them is the last
+ * map's end, and a map past its forecast is taken to end now.
  * There is no forecast before any map has finished. A task's start is the median, over the finished maps, of the
  * time from each one's JVM start to its output collector's ({@link ScacheCounter#MAP_JVM_STARTUP_MILLIS}).
  */
 final class MapStageForecast {
   /**
    * One map task as the application master sees it: its live attempt's launch (0: not yet) and the end its
-   * progress forecasts (0: none), or its finished run with its JVM's start-up (negative where the map did
-   * not report one).
+   * progress forecasts (0: none), or its finished run with its JVM's start-up and its CPU (each negative where
+   * the map did not report it).
    */
-  record MapRun(long launched, long finished, long jvmStartupMillis, long paceEnd) {
+  record MapRun(long launched, long finished, long jvmStartupMillis, long cpuMillis, long paceEnd) {
     MapRun(long launched, long finished) {
-      this(launched, finished, -1, 0);
+      this(launched, finished, -1, -1, 0);
     }
 
     static MapRun running(long launched, long paceEnd) {
-      return new MapRun(launched, 0, -1, paceEnd);
+      return new MapRun(launched, 0, -1, -1, paceEnd);
+    }
+
+    static MapRun finished(long launched, long finished, long jvmStartupMillis, long cpuMillis) {
+      return new MapRun(launched, finished, jvmStartupMillis, cpuMillis, 0);
     }
 
     boolean isFinished() {
@@ -62,10 +70,12 @@ final class MapStageForecast {
       return OptionalLong.empty();
     }
     long median = median(durations);
+    Optional<SharedCoresPace> shared = SharedCoresPace.of(maps, now);
     long last = now;
     for (MapRun m : unfinished) {
-      long byMedian = (m.launched() > 0 ? m.launched() : now) + median;
-      long end = m.paceEnd() > 0 ? Math.min(m.paceEnd(), byMedian) : byMedian;
+      long byCpu = shared.isPresent() ? shared.get().expectedEnd(m, now)
+          : (m.launched() > 0 ? m.launched() : now) + median;
+      long end = m.paceEnd() > 0 ? Math.min(m.paceEnd(), byCpu) : byCpu;
       last = Math.max(last, end);
     }
     return OptionalLong.of(last);
@@ -102,7 +112,8 @@ final class MapStageForecast {
       MapRun run = new MapRun(0, 0);
       for (TaskAttempt a : task.getAttempts().values()) {
         if (a.getState() == TaskAttemptState.SUCCEEDED && a.getFinishTime() > 0) {
-          run = new MapRun(a.getLaunchTime(), a.getFinishTime(), jvmStartup(a.getCounters()), 0);
+          run = MapRun.finished(a.getLaunchTime(), a.getFinishTime(), jvmStartup(a.getCounters()),
+              cpuMillis(a.getCounters()));
           break;
         }
         if (a.isFinished()) {
@@ -121,13 +132,22 @@ final class MapStageForecast {
   }
 
   private static long jvmStartup(Counters counters) {
+    return positive(counters, ScacheCounter.class.getName(), ScacheCounter.MAP_JVM_STARTUP_MILLIS.name());
+  }
+
+  private static long cpuMillis(Counters counters) {
+    return positive(counters, TaskCounter.class.getName(), TaskCounter.CPU_MILLISECONDS.name());
+  }
+
+  /** A counter's value where it is positive, else -1. */
+  private static long positive(Counters counters, String groupName, String counterName) {
     if (counters == null) {
       return -1;
     }
     // looked up without creating it: these are the attempt's own counters
     for (CounterGroup group : counters) {
-      if (group.getName().equals(ScacheCounter.class.getName())) {
-        Counter c = group.findCounter(ScacheCounter.MAP_JVM_STARTUP_MILLIS.name(), false);
+      if (group.getName().equals(groupName)) {
+        Counter c = group.findCounter(counterName, false);
         return c == null || c.getValue() <= 0 ? -1 : c.getValue();
       }
     }

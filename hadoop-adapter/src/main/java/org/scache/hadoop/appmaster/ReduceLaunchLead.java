@@ -54,7 +54,8 @@ public final class ReduceLaunchLead {
       released = true;
       LOG.info("reduces requested: {}", lastMapEnd.isPresent()
           ? "the last map is expected to end in " + (lastMapEnd.getAsLong() - now) + " ms (lead " + leadMillis
-              + " ms: a map JVM's start-up " + jvmStartup + " ms, and " + marginMillis + " ms)"
+              + " ms: a map JVM's start-up " + jvmStartup + " ms, and " + marginMillis + " ms; "
+              + SharedCoresPace.of(maps, now).map(Object::toString).orElse("no map reported its CPU") + ")"
           : "every map runs and none has finished, so there is no forecast of their end");
     }
     return hold;

@@ -81,8 +81,8 @@ class ReduceLaunchLeadTest {
 
   @Test
   void theLeadGrowsByTheMedianStartUpOfTheFinishedMapsJvms() {
-    List<MapRun> lastWave = List.of(new MapRun(at(-60), at(-40), 9_000, 0), new MapRun(at(-40), at(-20), 12_000, 0),
-        new MapRun(at(-41), at(-21), 10_000, 0), new MapRun(at(0), 0));
+    List<MapRun> lastWave = List.of(MapRun.finished(at(-60), at(-40), 9_000, -1), MapRun.finished(at(-40), at(-20), 12_000, -1),
+        MapRun.finished(at(-41), at(-21), 10_000, -1), new MapRun(at(0), 0));
     assertEquals(10_000, MapStageForecast.medianJvmStartup(lastWave));
     clock.advance(Duration.ofSeconds(4));
     assertTrue(lead.holdsFor(lastWave), "16 s to go, lead 10 s + 5 s");
@@ -92,13 +92,52 @@ class ReduceLaunchLeadTest {
 
   @Test
   void mapsThatReportedNoStartUp_leaveTheLeadAtItsMargin() {
-    List<MapRun> maps = List.of(finished(at(-60), 20), new MapRun(at(0), 0, 7_000, 0));
+    List<MapRun> maps = List.of(finished(at(-60), 20), new MapRun(at(0), 0, 7_000, -1, 0));
     assertEquals(0, MapStageForecast.medianJvmStartup(maps),
         "a running map's figure is not counted, nor a finished map's missing one");
     clock.advance(Duration.ofSeconds(14));
     assertTrue(lead.holdsFor(maps), "6 s to go, lead 5 s");
     clock.advance(Duration.ofSeconds(1));
     assertFalse(lead.holdsFor(maps), "5 s to go");
+  }
+
+  /** Ten maps of a full wave, launched together, each {@code seconds} long and using {@code cpuSeconds}. */
+  private List<MapRun> fullWave(long launchedAt, long seconds, long cpuSeconds) {
+    List<MapRun> wave = new java.util.ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      wave.add(MapRun.finished(at(launchedAt), at(launchedAt + seconds), -1, cpuSeconds * 1000));
+    }
+    return wave;
+  }
+
+  @Test
+  void aPartialLastWaveOnSharedCores_isForecastAtTheCoresTheFullWaveHad_sharedByFewerMaps() {
+    long now = clock.millis();
+    // ten maps shared two cores: each used 6 s of CPU in 30 s
+    List<MapRun> maps = new java.util.ArrayList<>(fullWave(-30, 30, 6));
+    for (int i = 0; i < 4; i++) {
+      maps.add(new MapRun(now, 0));
+    }
+    assertEquals(OptionalLong.of(now + 12_000), MapStageForecast.lastMapEnd(maps, now),
+        "four maps on two cores: half a core each, 6 s of CPU in 12 s");
+    clock.advance(Duration.ofSeconds(6));
+    assertEquals(OptionalLong.of(now + 12_000), MapStageForecast.lastMapEnd(maps, clock.millis()),
+        "half of it used: 6 s to go");
+  }
+
+  @Test
+  void mapsThatEachHadACore_areForecastAtTheirCpuTime_inAFullWaveAndInAPartialOne() {
+    long now = clock.millis();
+    List<MapRun> full = new java.util.ArrayList<>(fullWave(-20, 20, 18));
+    for (int i = 0; i < 10; i++) {
+      full.add(new MapRun(now, 0));
+    }
+    assertEquals(OptionalLong.of(now + 20_000), MapStageForecast.lastMapEnd(full, now),
+        "ten maps beside each other again: their measured time");
+    List<MapRun> partial = new java.util.ArrayList<>(fullWave(-20, 20, 18));
+    partial.add(new MapRun(now, 0));
+    assertEquals(OptionalLong.of(now + 18_000), MapStageForecast.lastMapEnd(partial, now),
+        "one map alone: a core, no more");
   }
 
   @Test
