@@ -25,8 +25,9 @@ package org.scache.hadoop.bench;
  * <p>One term is added to eq. 6, for a framework that starts a process per task as MapReduce does: each
  * round of reduces launched after the maps' end waits for its launch, {@code T_launch} (container, JVM and
  * task set-up, before its shuffle begins), so {@code T_reduce} gains {@code rounds × T_launch}. With
- * Hadoop's shuffle and more than one map wave the first round is launched during the maps (the slow
- * start) and its launch is hidden; with SCache every round is launched at the maps' end or after. The
+ * more than one map wave the first round is launched during the maps and its launch is hidden: Hadoop's
+ * by its slow start, SCache's by the application master's launch lead, a JVM's start-up before the maps'
+ * forecast end, which comes while the last, partial wave runs. The
  * paper's model is {@code T_launch = 0}, its six-parameter form here.
  */
 record FrqModel(double inputBytes, double conversionRate, double mapWaves, double mapSpeed, double reduceSpeed,
@@ -123,11 +124,11 @@ record FrqModel(double inputBytes, double conversionRate, double mapWaves, doubl
   }
 
   /**
-   * The rounds of reduces whose launch the job waits for: every round with SCache; with Hadoop's shuffle
-   * all but the first when the maps run in more than one wave (the slow start launches it during the maps).
+   * The rounds of reduces whose launch the job waits for: all but the first when the maps run in more than
+   * one wave (Hadoop's slow start and SCache's launch lead launch it during the maps), else every round.
    */
   int launchRounds(Shuffle shuffle) {
-    return shuffle == Shuffle.HADOOP && mapWaves > 1 ? reduceRounds - 1 : reduceRounds;
+    return mapWaves > 1 ? reduceRounds - 1 : reduceRounds;
   }
 
   /** The added term: {@code rounds × T_launch}. */

@@ -128,14 +128,14 @@ class FrqModelTest {
   }
 
   @Test
-  void theLaunchTerm_countsEachRoundOfReducesLaunchedAfterTheMaps_butHadoopsFirstRoundAfterSeveralWaves() {
+  void theLaunchTerm_countsEachRoundOfReducesLaunchedAfterTheMaps_butTheFirstRoundAfterSeveralWaves() {
     FrqModel oneWave = new FrqModel(400, 1, 1, 10, 100, Double.POSITIVE_INFINITY, 8, 2);
     assertEquals(2, oneWave.launchRounds(Shuffle.HADOOP));
     assertEquals(2, oneWave.launchRounds(Shuffle.SCACHE));
     assertEquals(40 + 16 + 4, oneWave.jobSeconds(Shuffle.HADOOP), 1e-9);
     FrqModel fiveWaves = new FrqModel(400, 1, 5, 10, 100, Double.POSITIVE_INFINITY, 8, 2);
     assertEquals(1, fiveWaves.launchRounds(Shuffle.HADOOP), "the slow start launched the first round during the maps");
-    assertEquals(2, fiveWaves.launchRounds(Shuffle.SCACHE));
+    assertEquals(1, fiveWaves.launchRounds(Shuffle.SCACHE), "and the launch lead, in the last wave");
     assertEquals(40 + 4, fiveWaves.withoutLaunch().jobSeconds(Shuffle.SCACHE), 1e-9);
     assertThrows(IllegalArgumentException.class, () -> new FrqModel(400, 1, 1, 10, 100, 1, -1, 1));
     assertThrows(IllegalArgumentException.class, () -> new FrqModel(400, 1, 1, 10, 100, 1, 1, 0));
