@@ -73,9 +73,9 @@ final class MapStageForecast {
     Optional<SharedCoresPace> shared = SharedCoresPace.of(maps, now);
     long last = now;
     for (MapRun m : unfinished) {
-      long byCpu = shared.isPresent() ? shared.get().expectedEnd(m, now)
+      long forecast = shared.isPresent() ? shared.get().expectedEnd(m, now)
           : (m.launched() > 0 ? m.launched() : now) + median;
-      long end = m.paceEnd() > 0 ? Math.min(m.paceEnd(), byCpu) : byCpu;
+      long end = m.paceEnd() > 0 ? Math.min(m.paceEnd(), forecast) : forecast;
       last = Math.max(last, end);
     }
     return OptionalLong.of(last);
