@@ -69,7 +69,7 @@ final class MapStageForecast {
     if (durations.isEmpty()) {
       return OptionalLong.empty();
     }
-    long median = median(durations);
+    long median = Medians.of(durations);
     Optional<SharedCoresPace> shared = SharedCoresPace.of(maps, now);
     long last = now;
     for (MapRun m : unfinished) {
@@ -89,12 +89,7 @@ final class MapStageForecast {
         startups.add(m.jvmStartupMillis());
       }
     }
-    return startups.isEmpty() ? 0 : median(startups);
-  }
-
-  private static long median(List<Long> values) {
-    values.sort(null);
-    return values.get(values.size() / 2);
+    return startups.isEmpty() ? 0 : Medians.of(startups);
   }
 
   /**

@@ -46,9 +46,7 @@ final class RunningReduces {
     if (finishedRunMillis.isEmpty()) {
       return LongStream.empty();
     }
-    List<Long> sorted = new ArrayList<>(finishedRunMillis);
-    sorted.sort(null);
-    long medianRun = sorted.get(sorted.size() / 2);
+    long medianRun = Medians.of(finishedRunMillis);
     LongStream ends = running.values().stream().filter(r -> r.worker().equals(worker))
         .mapToLong(r -> r.startedAt() + medianRun);
     Long ended = lastEndedAt.get(worker);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
@@ -81,8 +82,9 @@ class ReduceLaunchLeadTest {
 
   @Test
   void theLeadGrowsByTheMedianStartUpOfTheFinishedMapsJvms() {
-    List<MapRun> lastWave = List.of(MapRun.finished(at(-60), at(-40), 9_000, -1), MapRun.finished(at(-40), at(-20), 12_000, -1),
-        MapRun.finished(at(-41), at(-21), 10_000, -1), new MapRun(at(0), 0));
+    List<MapRun> lastWave = List.of(MapRun.finished(at(-60), at(-40), 9_000, -1),
+        MapRun.finished(at(-40), at(-20), 12_000, -1), MapRun.finished(at(-41), at(-21), 10_000, -1),
+        new MapRun(at(0), 0));
     assertEquals(10_000, MapStageForecast.medianJvmStartup(lastWave));
     clock.advance(Duration.ofSeconds(4));
     assertTrue(lead.holdsFor(lastWave), "16 s to go, lead 10 s + 5 s");
@@ -103,7 +105,7 @@ class ReduceLaunchLeadTest {
 
   /** Ten maps of a full wave, launched together, each {@code seconds} long and using {@code cpuSeconds}. */
   private List<MapRun> fullWave(long launchedAt, long seconds, long cpuSeconds) {
-    List<MapRun> wave = new java.util.ArrayList<>();
+    List<MapRun> wave = new ArrayList<>();
     for (int i = 0; i < 10; i++) {
       wave.add(MapRun.finished(at(launchedAt), at(launchedAt + seconds), -1, cpuSeconds * 1000));
     }
@@ -114,7 +116,7 @@ class ReduceLaunchLeadTest {
   void aPartialLastWaveOnSharedCores_isForecastAtTheCoresTheFullWaveHad_sharedByFewerMaps() {
     long now = clock.millis();
     // ten maps shared two cores: each used 6 s of CPU in 30 s
-    List<MapRun> maps = new java.util.ArrayList<>(fullWave(-30, 30, 6));
+    List<MapRun> maps = new ArrayList<>(fullWave(-30, 30, 6));
     for (int i = 0; i < 4; i++) {
       maps.add(new MapRun(now, 0));
     }
@@ -123,18 +125,24 @@ class ReduceLaunchLeadTest {
     clock.advance(Duration.ofSeconds(6));
     assertEquals(OptionalLong.of(now + 12_000), MapStageForecast.lastMapEnd(maps, clock.millis()),
         "half of it used: 6 s to go");
+    List<MapRun> paced = new ArrayList<>(fullWave(-36, 30, 6));
+    for (int i = 0; i < 4; i++) {
+      paced.add(MapRun.running(now, at(2)));
+    }
+    assertEquals(OptionalLong.of(clock.millis() + 2_000), MapStageForecast.lastMapEnd(paced, clock.millis()),
+        "a pace that ends the maps sooner than their CPU does brings the end forward");
   }
 
   @Test
   void mapsThatEachHadACore_areForecastAtTheirCpuTime_inAFullWaveAndInAPartialOne() {
     long now = clock.millis();
-    List<MapRun> full = new java.util.ArrayList<>(fullWave(-20, 20, 18));
+    List<MapRun> full = new ArrayList<>(fullWave(-20, 20, 18));
     for (int i = 0; i < 10; i++) {
       full.add(new MapRun(now, 0));
     }
     assertEquals(OptionalLong.of(now + 20_000), MapStageForecast.lastMapEnd(full, now),
         "ten maps beside each other again: their measured time");
-    List<MapRun> partial = new java.util.ArrayList<>(fullWave(-20, 20, 18));
+    List<MapRun> partial = new ArrayList<>(fullWave(-20, 20, 18));
     partial.add(new MapRun(now, 0));
     assertEquals(OptionalLong.of(now + 18_000), MapStageForecast.lastMapEnd(partial, now),
         "one map alone: a core, no more");

@@ -120,20 +120,20 @@ record FrqModel(double inputBytes, double conversionRate, double mapWaves, doubl
 
   /** Eq. 6 with {@code k} in place of the paper's K, and the launch term. */
   double reduceSeconds(Shuffle shuffle, double k) {
-    return launchSeconds(shuffle) + reduceWorkSeconds() + k * overlapSeconds(shuffle);
+    return launchSeconds() + reduceWorkSeconds() + k * overlapSeconds(shuffle);
   }
 
   /**
    * The rounds of reduces whose launch the job waits for: all but the first when the maps run in more than
    * one wave (Hadoop's slow start and SCache's launch lead launch it during the maps), else every round.
    */
-  int launchRounds(Shuffle shuffle) {
+  int launchRounds() {
     return mapWaves > 1 ? reduceRounds - 1 : reduceRounds;
   }
 
-  /** The added term: {@code rounds × T_launch}. */
-  double launchSeconds(Shuffle shuffle) {
-    return launchRounds(shuffle) * reduceLaunchSeconds;
+  /** The added term: {@code rounds × T_launch}, the same for both shuffles. */
+  double launchSeconds() {
+    return launchRounds() * reduceLaunchSeconds;
   }
 
   double jobSeconds(Shuffle shuffle) {

@@ -65,7 +65,7 @@ final class FrqReport {
 
     /** How long the job's reduce phase took beyond the reduces' launch and own work. */
     double waitedSeconds() {
-      return run.jobSeconds() - run.startSeconds() - model.mapSeconds() - model.launchSeconds(run.shuffle())
+      return run.jobSeconds() - run.startSeconds() - model.mapSeconds() - model.launchSeconds()
           - model.reduceWorkSeconds();
     }
   }
@@ -90,7 +90,7 @@ final class FrqReport {
           + "%1d x %4.1f s %6.1f s %7.1f s %7.1f s %+6.1f%% %+6.1f%%%n", s.label(),
           ByteSize.format((long) m.inputBytes()), m.conversionRate(), m.mapWaves(), rate(m.mapSpeed()), rate(m.reduceSpeed()), rate(m.shuffleSpeed()),
           s == Shuffle.SCACHE ? m.scacheCase().figure() : "9b", f.run().startSeconds(), m.mapSeconds(),
-          m.shuffleSeconds(), m.overlapSeconds(s), m.launchRounds(s), m.reduceLaunchSeconds(), m.reduceSeconds(s),
+          m.shuffleSeconds(), m.overlapSeconds(s), m.launchRounds(), m.reduceLaunchSeconds(), m.reduceSeconds(s),
           f.predictedSeconds(), f.run().jobSeconds(), 100 * f.error(), 100 * f.paperModelError()));
     }
     sb.append(String.format(Locale.ROOT, "  from the Hadoop job alone, SCache should take %.1f s: SCache/Hadoop "

@@ -130,12 +130,13 @@ class FrqModelTest {
   @Test
   void theLaunchTerm_countsEachRoundOfReducesLaunchedAfterTheMaps_butTheFirstRoundAfterSeveralWaves() {
     FrqModel oneWave = new FrqModel(400, 1, 1, 10, 100, Double.POSITIVE_INFINITY, 8, 2);
-    assertEquals(2, oneWave.launchRounds(Shuffle.HADOOP));
-    assertEquals(2, oneWave.launchRounds(Shuffle.SCACHE));
+    assertEquals(2, oneWave.launchRounds(), "both shuffles launch every round after a single wave of maps");
     assertEquals(40 + 16 + 4, oneWave.jobSeconds(Shuffle.HADOOP), 1e-9);
     FrqModel fiveWaves = new FrqModel(400, 1, 5, 10, 100, Double.POSITIVE_INFINITY, 8, 2);
-    assertEquals(1, fiveWaves.launchRounds(Shuffle.HADOOP), "the slow start launched the first round during the maps");
-    assertEquals(1, fiveWaves.launchRounds(Shuffle.SCACHE), "and the launch lead, in the last wave");
+    assertEquals(1, fiveWaves.launchRounds(),
+        "Hadoop's slow start and SCache's launch lead launched the first round during the maps");
+    assertEquals(8, fiveWaves.jobSeconds(Shuffle.SCACHE) - fiveWaves.withoutLaunch().jobSeconds(Shuffle.SCACHE), 1e-9,
+        "one round's launch of 8 s");
     assertEquals(40 + 4, fiveWaves.withoutLaunch().jobSeconds(Shuffle.SCACHE), 1e-9);
     assertThrows(IllegalArgumentException.class, () -> new FrqModel(400, 1, 1, 10, 100, 1, -1, 1));
     assertThrows(IllegalArgumentException.class, () -> new FrqModel(400, 1, 1, 10, 100, 1, 1, 0));
