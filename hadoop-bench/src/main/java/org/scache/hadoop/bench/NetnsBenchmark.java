@@ -149,6 +149,8 @@ public final class NetnsBenchmark {
             if (code != 0) {
               throw new IllegalStateException("the TeraSort client failed (exit " + code + "); see " + linkResults);
             }
+            Files.writeString(linkResults.resolve("application-masters.txt"),
+                ApplicationMasterLines.collect(cluster.runDir().resolve("nm-logs")), StandardCharsets.UTF_8);
             samples = sampler.samples();
             runs = NetworkPhases.of(linkResults.resolve("runs.csv"), samples, cluster.nodeNames());
             cpu = runs.stream().map(r -> StageCpu.of(cpuSampler, r.shuffle().name(), r.submit(), r.lastMapFinish(),
