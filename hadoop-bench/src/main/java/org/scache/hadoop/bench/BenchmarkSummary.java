@@ -62,6 +62,27 @@ final class BenchmarkSummary {
           wait <= SHUFFLE_WAIT_TARGET ? "met" : "NOT met", wait));
     }
     sb.append(cpu(bySize));
+    sb.append(firstMapWave(bySize));
+    return sb.toString();
+  }
+
+  /**
+   * The first map wave's maps (those started before any map ended), medians over the repetitions of their mean
+   * time and CPU: compared across link rates, whether maps slow down on slower links before any shuffle data of
+   * theirs is sent.
+   */
+  static String firstMapWave(Map<Long, List<RunPair>> bySize) {
+    StringBuilder sb = new StringBuilder("first map wave (the maps started before any map ended), medians of their "
+        + "mean time and own CPU:\n");
+    for (Map.Entry<Long, List<RunPair>> e : bySize.entrySet()) {
+      for (Shuffle shuffle : Shuffle.values()) {
+        List<RunPair> runs = e.getValue();
+        sb.append(String.format(Locale.ROOT, "  %-8s %-21s %3.0f maps, %6.1f s a map, %5.1f s of CPU%n",
+            ByteSize.format(e.getKey()), shuffle.label(), median(runs, p -> p.job(shuffle).firstMapWave().maps()),
+            median(runs, p -> p.job(shuffle).firstMapWave().meanSeconds()),
+            median(runs, p -> p.job(shuffle).firstMapWave().meanCpuSeconds())));
+      }
+    }
     return sb.toString();
   }
 
@@ -71,20 +92,21 @@ final class BenchmarkSummary {
         + "reduce_stage_s,shuffle_wait_median_s,shuffle_wait_max_s,map_file_bytes_written,reduces_on_scheduled_node,"
         + "reduces_elsewhere,local_read_bytes,remote_read_bytes,prefetched_bytes,spilled_bytes,submit_ms,"
         + "last_map_finish_ms,finish_ms,shuffle_after_jvm_median_s,map_cpu_s,reduce_cpu_s,machine_cpu_s,"
-        + "shuffle_itself_median_s," + FrqRun.CSV_COLUMNS + "\n");
+        + "shuffle_itself_median_s," + FrqRun.CSV_COLUMNS + ",first_wave_maps,first_wave_map_s,first_wave_map_cpu_s\n");
     for (RunPair p : pairs) {
       for (TerasortRunner.SortRun r : List.of(p.hadoop(), p.scache())) {
         JobFigures j = r.job();
         WorkerTraffic w = r.workers();
         boolean first = (j.shuffle() == Shuffle.HADOOP) == p.hadoopFirst();
-        sb.append(String.format(Locale.ROOT, "%d,%d,%s,%s,%s,%.3f,%.3f,%.3f,%.3f,%.3f,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%s%n",
+        sb.append(String.format(Locale.ROOT, "%d,%d,%s,%s,%s,%.3f,%.3f,%.3f,%.3f,%.3f,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%s,%d,%.3f,%.3f%n",
             p.size(),
             p.repetition(), j.shuffle(), first, j.id(), j.jobSeconds(), j.mapStageSeconds(), j.reduceStageSeconds(),
             j.medianShuffleWaitSeconds(), j.maxShuffleWaitSeconds(), j.mapFileBytesWritten(),
             j.reducesOnScheduledNode(), j.reducesElsewhere(), w.localReadBytes(), w.remoteReadBytes(),
             w.prefetchedBytes(), w.spilledBytes(), j.submit(), j.lastMapFinish(), j.finish(),
             j.medianShuffleAfterJvmSeconds(), j.cpu().mapSeconds(), j.cpu().reduceSeconds(),
-            j.cpu().machineSeconds(), j.medianShuffleItselfSeconds(), FrqRun.of(j, p.size()).csvFields()));
+            j.cpu().machineSeconds(), j.medianShuffleItselfSeconds(), FrqRun.of(j, p.size()).csvFields(),
+            j.firstMapWave().maps(), j.firstMapWave().meanSeconds(), j.firstMapWave().meanCpuSeconds()));
       }
     }
     return sb.toString();

@@ -26,15 +26,19 @@ import org.scache.hadoop.ScacheCounter;
  *       reduces start while maps still run, and wait for them in their shuffle);
  *   <li>map disk bytes: the maps' {@code FILE_BYTES_WRITTEN} (spills and shuffle files);
  *   <li>reducers placed: the job counters {@code REDUCES_ON_SCHEDULED_NODE} and {@code REDUCES_ELSEWHERE};
- *   <li>CPU: the maps' and reduces' {@code CPU_MILLISECONDS}, and the machine's while the job ran ({@link CpuUse}).
+ *   <li>CPU: the maps' and reduces' {@code CPU_MILLISECONDS}, and the machine's while the job ran ({@link CpuUse});
+ *   <li>the first map wave: the maps that started before any map finished, their mean time and CPU
+ *       ({@link FirstMapWave}).
  * </ul>
  */
 record JobFigures(Shuffle shuffle, JobID id, long submit, long finish, long firstMapStart, long lastMapFinish,
     long lastReduceFinish, List<AttemptSpan> attempts, long mapFileBytesWritten, long reducesOnScheduledNode,
-    long reducesElsewhere, long scacheBytesPut, long scacheBytesRead, long reduceShuffleBytes, CpuUse cpu) {
+    long reducesElsewhere, long scacheBytesPut, long scacheBytesRead, long reduceShuffleBytes, CpuUse cpu,
+    FirstMapWave firstMapWave) {
 
   static JobFigures of(Shuffle shuffle, JobInfo job) {
     List<AttemptSpan> attempts = new ArrayList<>();
+    List<FirstMapWave.Map> maps = new ArrayList<>();
     for (TaskInfo task : job.getAllTasks().values()) {
       boolean map = task.getTaskType() == TaskType.MAP;
       if (!map && task.getTaskType() != TaskType.REDUCE) {
@@ -46,6 +50,10 @@ record JobFigures(Shuffle shuffle, JobID id, long submit, long finish, long firs
             a.getStartTime(), map ? 0 : a.getShuffleFinishTime(), a.getFinishTime(), ok,
             a.getHostname() == null ? "" : a.getHostname() + ":" + a.getPort(),
             a.getContainerId() == null ? "" : a.getContainerId().toString(), 0));
+        if (map && ok) {
+          maps.add(new FirstMapWave.Map(a.getStartTime(), a.getFinishTime(),
+              a.getCounters() == null ? 0 : counter(a.getCounters(), TaskCounter.CPU_MILLISECONDS)));
+        }
       }
     }
     attempts.sort(Comparator.comparing((AttemptSpan a) -> !a.map()).thenComparingLong(AttemptSpan::start)
@@ -57,15 +65,15 @@ record JobFigures(Shuffle shuffle, JobID id, long submit, long finish, long firs
     long lastReduceFinish = attempts.stream().filter(a -> !a.map() && a.succeeded()).mapToLong(AttemptSpan::finish)
         .max().orElse(lastMapFinish);
     Counters total = job.getTotalCounters();
-    Counters maps = job.getMapCounters();
+    Counters mapCounters = job.getMapCounters();
     return new JobFigures(shuffle, job.getJobId(), job.getSubmitTime(), job.getFinishTime(), firstMapStart,
         lastMapFinish, lastReduceFinish, List.copyOf(attempts),
-        maps == null ? 0 : maps.findCounter("file", FileSystemCounter.BYTES_WRITTEN).getValue(),
+        mapCounters == null ? 0 : mapCounters.findCounter("file", FileSystemCounter.BYTES_WRITTEN).getValue(),
         counter(total, ScacheCounter.REDUCES_ON_SCHEDULED_NODE), counter(total, ScacheCounter.REDUCES_ELSEWHERE),
         counter(total, ScacheCounter.BYTES_PUT), counter(total, ScacheCounter.BYTES_READ),
         counter(total, TaskCounter.REDUCE_SHUFFLE_BYTES),
-        CpuUse.ofTasks(counter(maps, TaskCounter.CPU_MILLISECONDS),
-            counter(job.getReduceCounters(), TaskCounter.CPU_MILLISECONDS)));
+        CpuUse.ofTasks(counter(mapCounters, TaskCounter.CPU_MILLISECONDS),
+            counter(job.getReduceCounters(), TaskCounter.CPU_MILLISECONDS)), FirstMapWave.of(maps));
   }
 
   private static long counter(Counters counters, Enum<?> key) {
@@ -96,14 +104,14 @@ record JobFigures(Shuffle shuffle, JobID id, long submit, long finish, long firs
         .toList();
     return new JobFigures(shuffle, id, submit, finish, firstMapStart, lastMapFinish, lastReduceFinish, with,
         mapFileBytesWritten, reducesOnScheduledNode, reducesElsewhere, scacheBytesPut, scacheBytesRead,
-        reduceShuffleBytes, cpu);
+        reduceShuffleBytes, cpu, firstMapWave);
   }
 
   /** With the machine's busy CPU milliseconds while the job ran. */
   JobFigures withMachineCpu(long millis) {
     return new JobFigures(shuffle, id, submit, finish, firstMapStart, lastMapFinish, lastReduceFinish, attempts,
         mapFileBytesWritten, reducesOnScheduledNode, reducesElsewhere, scacheBytesPut, scacheBytesRead,
-        reduceShuffleBytes, cpu.withMachine(millis));
+        reduceShuffleBytes, cpu.withMachine(millis), firstMapWave);
   }
 
   /** Every successful reduce's shuffle after its JVM was up, in seconds, in reduce order (empty when unknown). */

@@ -94,7 +94,7 @@ class FrqModelTest {
       attempts.add(new AttemptSpan(false, r, 0, start, start + 4_000, start + 10_000, true, "n" + r % 2));
     }
     JobFigures job = new JobFigures(Shuffle.HADOOP, new JobID("1", 1), submit, lastMap + 12_000, submit + 1_000,
-        lastMap, lastMap + 11_000, attempts, 0, 0, 0, 0, 0, 400, new CpuUse(0, 0, 0));
+        lastMap, lastMap + 11_000, attempts, 0, 0, 0, 0, 0, 400, new CpuUse(0, 0, 0), FirstMapWave.NONE);
 
     FrqRun run = FrqRun.of(job, 400);
     assertEquals(4, run.mapWaves());
@@ -154,7 +154,7 @@ class FrqModelTest {
           start + 1_000, start + 3_000));
     }
     JobFigures job = new JobFigures(Shuffle.SCACHE, new JobID("1", 1), submit, lastMap + 20_000, submit + 1_000,
-        lastMap, lastMap + 20_000, attempts, 0, 0, 0, 0, 0, 100, new CpuUse(0, 0, 0));
+        lastMap, lastMap + 20_000, attempts, 0, 0, 0, 0, 0, 100, new CpuUse(0, 0, 0), FirstMapWave.NONE);
     FrqRun run = FrqRun.of(job, 100);
     assertEquals(3.0, run.reduceLaunchSeconds(), 1e-9);
     assertEquals(2, run.reduceRounds());

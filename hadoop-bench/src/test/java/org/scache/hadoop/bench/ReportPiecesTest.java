@@ -134,7 +134,7 @@ class ReportPiecesTest {
     }
     return new JobFigures(shuffle, new JobID("1", 1), submit, lastReduce + 500, submit + 2_000, lastMap, lastReduce,
         attempts, shuffle == Shuffle.HADOOP ? 300 * ByteSize.MIB : 40 * ByteSize.KIB, 0, 0, 0, 0, 0,
-        new CpuUse(20_000, 8_000, 40_000));
+        new CpuUse(20_000, 8_000, 40_000), FirstMapWave.NONE);
   }
 
   @Test
