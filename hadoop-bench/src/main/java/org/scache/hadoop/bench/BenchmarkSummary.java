@@ -61,6 +61,13 @@ final class BenchmarkSummary {
           ByteSize.format(e.getKey()), job <= JOB_TARGET ? "met" : "NOT met", job,
           wait <= SHUFFLE_WAIT_TARGET ? "met" : "NOT met", wait));
     }
+    for (RunPair p : pairs) {
+      if (p.machineSpeedSpread() > RunPair.STEADY_MACHINE) {
+        sb.append(String.format(Locale.ROOT, "%-8s repetition %d: the machine's speed changed by %.0f%% during the "
+            + "pair (%s); its ratio tells of the machine as much as of the shuffles%n", ByteSize.format(p.size()),
+            p.repetition(), 100 * (p.machineSpeedSpread() - 1), speeds(p)));
+      }
+    }
     sb.append(cpu(bySize));
     sb.append(firstMapWave(bySize));
     return sb.toString();
@@ -92,13 +99,14 @@ final class BenchmarkSummary {
         + "reduce_stage_s,shuffle_wait_median_s,shuffle_wait_max_s,map_file_bytes_written,reduces_on_scheduled_node,"
         + "reduces_elsewhere,local_read_bytes,remote_read_bytes,prefetched_bytes,spilled_bytes,submit_ms,"
         + "last_map_finish_ms,finish_ms,shuffle_after_jvm_median_s,map_cpu_s,reduce_cpu_s,machine_cpu_s,"
-        + "shuffle_itself_median_s," + FrqRun.CSV_COLUMNS + ",first_wave_maps,first_wave_map_s,first_wave_map_cpu_s\n");
+        + "shuffle_itself_median_s," + FrqRun.CSV_COLUMNS + ",first_wave_maps,first_wave_map_s,first_wave_map_cpu_s,"
+        + "machine_speed_before_ms,machine_speed_after_ms\n");
     for (RunPair p : pairs) {
       for (TerasortRunner.SortRun r : List.of(p.hadoop(), p.scache())) {
         JobFigures j = r.job();
         WorkerTraffic w = r.workers();
         boolean first = (j.shuffle() == Shuffle.HADOOP) == p.hadoopFirst();
-        sb.append(String.format(Locale.ROOT, "%d,%d,%s,%s,%s,%.3f,%.3f,%.3f,%.3f,%.3f,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%s,%d,%.3f,%.3f%n",
+        sb.append(String.format(Locale.ROOT, "%d,%d,%s,%s,%s,%.3f,%.3f,%.3f,%.3f,%.3f,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%s,%d,%.3f,%.3f,%.0f,%.0f%n",
             p.size(),
             p.repetition(), j.shuffle(), first, j.id(), j.jobSeconds(), j.mapStageSeconds(), j.reduceStageSeconds(),
             j.medianShuffleWaitSeconds(), j.maxShuffleWaitSeconds(), j.mapFileBytesWritten(),
@@ -106,7 +114,8 @@ final class BenchmarkSummary {
             w.prefetchedBytes(), w.spilledBytes(), j.submit(), j.lastMapFinish(), j.finish(),
             j.medianShuffleAfterJvmSeconds(), j.cpu().mapSeconds(), j.cpu().reduceSeconds(),
             j.cpu().machineSeconds(), j.medianShuffleItselfSeconds(), FrqRun.of(j, p.size()).csvFields(),
-            j.firstMapWave().maps(), j.firstMapWave().meanSeconds(), j.firstMapWave().meanCpuSeconds()));
+            j.firstMapWave().maps(), j.firstMapWave().meanSeconds(), j.firstMapWave().meanCpuSeconds(),
+            r.speedBefore().wallMs(), r.speedAfter().wallMs()));
       }
     }
     return sb.toString();
@@ -140,12 +149,21 @@ final class BenchmarkSummary {
     JobFigures s = p.scache().job();
     return String.format(Locale.ROOT, "repetition %d (%s first): job %.1f s vs %.1f s (%.2f), reduce stage %.1f s vs "
         + "%.1f s (%.2f), median shuffle wait %.1f s vs %.1f s (%.2f), after the JVM is up %.2f s vs %.2f s, of which "
-        + "the launch %.2f s vs %.2f s and the shuffle from its beginning %.2f s vs %.2f s (%.2f), reducers placed %s",
+        + "the launch %.2f s vs %.2f s and the shuffle from its beginning %.2f s vs %.2f s (%.2f), reducers placed %s; "
+        + "machine speed %s",
         p.repetition(), p.hadoopFirst() ? "Hadoop" : "SCache", h.jobSeconds(), s.jobSeconds(), p.jobRatio(),
         h.reduceStageSeconds(), s.reduceStageSeconds(), p.reduceStageRatio(), h.medianShuffleWaitSeconds(),
         s.medianShuffleWaitSeconds(), p.shuffleWaitRatio(), h.medianShuffleAfterJvmSeconds(),
         s.medianShuffleAfterJvmSeconds(), h.medianLaunchSeconds(), s.medianLaunchSeconds(),
-        h.medianShuffleItselfSeconds(), s.medianShuffleItselfSeconds(), p.shuffleItselfRatio(), PairReport.placed(s));
+        h.medianShuffleItselfSeconds(), s.medianShuffleItselfSeconds(), p.shuffleItselfRatio(), PairReport.placed(s),
+        speeds(p));
+  }
+
+  /** The machine's speed before and after each job of {@code p} (the sort's milliseconds; lower is faster). */
+  static String speeds(RunPair p) {
+    return String.format(Locale.ROOT, "Hadoop's job %.0f-%.0f ms, SCache's %.0f-%.0f ms", p.hadoop().speedBefore()
+        .wallMs(), p.hadoop().speedAfter().wallMs(), p.scache().speedBefore().wallMs(), p.scache().speedAfter()
+        .wallMs());
   }
 
   private static String placed(List<RunPair> runs) {

@@ -6,6 +6,27 @@ import org.scache.bench.Stats;
 record RunPair(long size, int repetition, boolean hadoopFirst, TerasortRunner.SortRun hadoop,
     TerasortRunner.SortRun scache) {
 
+  /**
+   * How far apart the machine's speed was over the pair: the slowest of the four {@link
+   * org.scache.bench.MachineSpeed} readings (before and after each job) over the fastest. Above {@link
+   * #STEADY_MACHINE} the machine changed under the pair, and its ratio tells of the machine as much as of the
+   * shuffles.
+   */
+  double machineSpeedSpread() {
+    double slowest = 0;
+    double fastest = Double.MAX_VALUE;
+    for (TerasortRunner.SortRun r : java.util.List.of(hadoop, scache)) {
+      for (org.scache.bench.MachineSpeed.Measured m : java.util.List.of(r.speedBefore(), r.speedAfter())) {
+        slowest = Math.max(slowest, m.wallMs());
+        fastest = Math.min(fastest, m.wallMs());
+      }
+    }
+    return slowest / fastest;
+  }
+
+  /** A pair whose machine's speed readings differ by more than this is marked (two runs differ by 10 % anyway). */
+  static final double STEADY_MACHINE = 1.15;
+
   /** The figures of the job on {@code shuffle}. */
   JobFigures job(Shuffle shuffle) {
     return (shuffle == Shuffle.HADOOP ? hadoop : scache).job();

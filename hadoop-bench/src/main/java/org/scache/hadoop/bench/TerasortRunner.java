@@ -15,6 +15,7 @@ import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapreduce.JobID;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.util.Tool;
+import org.scache.bench.MachineSpeed;
 import org.scache.hadoop.MiniScacheYarnCluster;
 import org.scache.hadoop.ScacheJob;
 import org.scache.hadoop.MapReduceOptions;
@@ -27,8 +28,13 @@ final class TerasortRunner {
   /** TeraGen's records are 100 bytes. */
   static final int ROW_BYTES = 100;
 
-  /** One TeraSort job: its figures from the job history, and what the SCache workers did meanwhile. */
-  record SortRun(JobFigures job, WorkerTraffic workers) {}
+  /**
+   * One TeraSort job: its figures from the job history, what the SCache workers did meanwhile, and the machine's
+   * speed ({@link MachineSpeed}) just before the job and just after it, so that a pair whose machine changed
+   * under it can be told.
+   */
+  record SortRun(JobFigures job, WorkerTraffic workers, MachineSpeed.Measured speedBefore,
+      MachineSpeed.Measured speedAfter) {}
 
   private final SortCluster cluster;
   private final Console console;
@@ -108,17 +114,19 @@ final class TerasortRunner {
       console.detail(String.format(Locale.ROOT, "waited %.1f s for the previous application master to exit",
           waited.toMillis() / 1000.0));
     }
+    MachineSpeed.Measured speedBefore = MachineSpeed.measure();
     Map<String, Long> before = cluster.workerStats();
     long cpuBefore = MachineCpu.busyMillis();
     JobID id = WatchedTool.run(name + " (" + shuffle.label() + ")", tool, conf,
         new String[] {input.toUri().toString(), output.toUri().toString()}, console);
     long cpuAfter = MachineCpu.busyMillis();
     WorkerTraffic traffic = WorkerTraffic.between(before, cluster.workerStats());
+    MachineSpeed.Measured speedAfter = MachineSpeed.measure();
     Path logs = cluster.containerLogs();
     JobFigures figures = JobFigures.of(shuffle, JobHistoryFile.read(id, conf))
         .withTaskLogs(container -> ContainerLogs.read(logs, container))
         .withMachineCpu(cpuBefore < 0 || cpuAfter < 0 ? -1 : cpuAfter - cpuBefore);
-    return new SortRun(figures, shuffle == Shuffle.SCACHE ? traffic : WorkerTraffic.NONE);
+    return new SortRun(figures, shuffle == Shuffle.SCACHE ? traffic : WorkerTraffic.NONE, speedBefore, speedAfter);
   }
 
   /** Runs TeraValidate on {@code output}; returns the checksum it reports, or fails if the output is not sorted. */

@@ -2,6 +2,7 @@ package org.scache.hadoop.bench;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -17,6 +18,7 @@ import org.apache.hadoop.mapreduce.JobID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.scache.bench.ByteSize;
+import org.scache.bench.MachineSpeed;
 import org.scache.bench.Stats;
 import org.scache.bench.netns.ProcessCpuSampler;
 import org.scache.bench.netns.StageCpu;
@@ -62,8 +64,8 @@ class ReportPiecesTest {
     assertEquals(List.of(5.0, 5.0, 5.0), j.shuffleWaitSeconds());
     assertTrue(j.mapStageSeconds() > 0);
     assertEquals("n/a", PairReport.placed(j));
-    RunPair pair = new RunPair(ByteSize.GIB, 1, true, new TerasortRunner.SortRun(j, WorkerTraffic.NONE),
-        new TerasortRunner.SortRun(job(Shuffle.SCACHE, 4, 3, 8_000, 500), WorkerTraffic.NONE));
+    RunPair pair = new RunPair(ByteSize.GIB, 1, true, run(j, 130, 135),
+        run(job(Shuffle.SCACHE, 4, 3, 8_000, 500), 132, 128));
     assertEquals(0.1, pair.shuffleWaitRatio(), 1e-9);
     String summary = BenchmarkSummary.format(List.of(pair));
     assertTrue(summary.contains("1 GiB"), summary);
@@ -71,6 +73,25 @@ class ReportPiecesTest {
     assertTrue(summary.contains("CPU seconds, medians"), summary);
     assertTrue(summary.contains("20.0      8.0     40.0"), "map, reduce and machine CPU of each job: " + summary);
     assertTrue(BenchmarkSummary.csv(List.of(pair)).lines().count() == 3);
+    assertFalse(summary.contains("the machine's speed changed"), summary);
+  }
+
+  @Test
+  void summary_marksAPairWhoseMachineChangedUnderIt() {
+    RunPair pair = new RunPair(ByteSize.GIB, 2, false, run(job(Shuffle.HADOOP, 4, 3, 10_000, 5_000), 184, 180),
+        run(job(Shuffle.SCACHE, 4, 3, 8_000, 500), 131, 140));
+
+    assertEquals(184.0 / 131, pair.machineSpeedSpread(), 1e-9);
+    String summary = BenchmarkSummary.format(List.of(pair));
+    assertTrue(summary.contains("repetition 2: the machine's speed changed by 40% during the pair (Hadoop's job "
+        + "184-180 ms, SCache's 131-140 ms)"), summary);
+    assertTrue(BenchmarkSummary.csv(List.of(pair)).lines().skip(1).allMatch(l -> l.endsWith(",184,180")
+        || l.endsWith(",131,140")), "each job's speed before and after it, in runs.csv");
+  }
+
+  private static TerasortRunner.SortRun run(JobFigures job, double speedBeforeMs, double speedAfterMs) {
+    return new TerasortRunner.SortRun(job, WorkerTraffic.NONE, new MachineSpeed.Measured(speedBeforeMs, speedBeforeMs),
+        new MachineSpeed.Measured(speedAfterMs, speedAfterMs));
   }
 
   @Test
