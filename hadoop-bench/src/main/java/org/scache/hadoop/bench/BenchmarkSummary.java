@@ -148,8 +148,9 @@ final class BenchmarkSummary {
     JobFigures h = p.hadoop().job();
     JobFigures s = p.scache().job();
     return String.format(Locale.ROOT, "repetition %d (%s first): job %.1f s vs %.1f s (%.2f), reduce stage %.1f s vs "
-        + "%.1f s (%.2f), median shuffle wait %.1f s vs %.1f s (%.2f), after the JVM is up %.2f s vs %.2f s, of which "
-        + "the launch %.2f s vs %.2f s and the shuffle from its beginning %.2f s vs %.2f s (%.2f), reducers placed %s; "
+        + "%.1f s (%.2f), median shuffle wait %.1f s vs %.1f s (%.2f), after the JVM is up %.2f s vs %.2f s; a reducer's "
+        + "launch (its start to its shuffle's beginning) %.2f s vs %.2f s, its shuffle from its beginning %.2f s vs "
+        + "%.2f s (%.2f); reducers placed %s; "
         + "machine speed %s",
         p.repetition(), p.hadoopFirst() ? "Hadoop" : "SCache", h.jobSeconds(), s.jobSeconds(), p.jobRatio(),
         h.reduceStageSeconds(), s.reduceStageSeconds(), p.reduceStageRatio(), h.medianShuffleWaitSeconds(),
