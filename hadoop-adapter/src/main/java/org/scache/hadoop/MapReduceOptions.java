@@ -52,8 +52,8 @@ public final class MapReduceOptions {
           + "among the maps running now, so that a last, partial wave is forecast as much faster as its maps have "
           + "more of the cores (where no map reported its CPU: its launch plus the finished maps' median time), or "
           + "sooner where a running map's progress, at the pace it has shown, reaches its end sooner. A job whose "
-          + "maps all run in one wave has no forecast before its first map ends, and its reduces are requested as soon as the slow start allows. A lead longer than the "
-          + "maps take gives the slow start alone.");
+          + "maps all run in one wave has no forecast before its first map ends, and its reduces are requested as "
+          + "soon as the slow start allows. A lead longer than the maps take gives the slow start alone.");
   public static final ConfigEntry<String> TASK_JAVA_OPTS = OPTIONS.string("scache.hadoop.task.java.opts",
       "-XX:MetaspaceSize=64m", "JVM options added to the administrator's options of the map and reduce containers "
           + "(mapreduce.admin.map.child.java.opts and mapreduce.admin.reduce.child.java.opts) of a job that "

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -29,8 +30,7 @@ final class ApplicationMasterLines {
     List<Path> syslogs;
     try (Stream<Path> files = Files.find(nmLogs, 4, (p, a) -> a.isRegularFile()
         && p.getFileName().toString().equals("syslog") && p.getParent().getFileName().toString().endsWith("_000001"))) {
-      syslogs = files.sorted((x, y) -> x.getParent().getFileName().toString()
-          .compareTo(y.getParent().getFileName().toString())).toList();
+      syslogs = files.sorted(Comparator.comparing((Path p) -> p.getParent().getFileName().toString())).toList();
     }
     StringBuilder out = new StringBuilder();
     for (Path syslog : syslogs) {

@@ -1,5 +1,7 @@
 package org.scache.hadoop.bench;
 
+import java.util.List;
+import org.scache.bench.MachineSpeed;
 import org.scache.bench.Stats;
 
 /** One repetition at one size: the same input sorted on Hadoop's shuffle and through SCache. */
@@ -7,21 +9,15 @@ record RunPair(long size, int repetition, boolean hadoopFirst, TerasortRunner.So
     TerasortRunner.SortRun scache) {
 
   /**
-   * How far apart the machine's speed was over the pair: the slowest of the four {@link
-   * org.scache.bench.MachineSpeed} readings (before and after each job) over the fastest. Above {@link
-   * #STEADY_MACHINE} the machine changed under the pair, and its ratio tells of the machine as much as of the
-   * shuffles.
+   * How far apart the machine's speed was over the pair: the slowest of the four {@link MachineSpeed} readings
+   * (before and after each job) over the fastest. Above {@link #STEADY_MACHINE} the machine changed under the
+   * pair, and its ratio tells of the machine as much as of the shuffles.
    */
   double machineSpeedSpread() {
-    double slowest = 0;
-    double fastest = Double.MAX_VALUE;
-    for (TerasortRunner.SortRun r : java.util.List.of(hadoop, scache)) {
-      for (org.scache.bench.MachineSpeed.Measured m : java.util.List.of(r.speedBefore(), r.speedAfter())) {
-        slowest = Math.max(slowest, m.wallMs());
-        fastest = Math.min(fastest, m.wallMs());
-      }
-    }
-    return slowest / fastest;
+    List<Double> readings = List.of(hadoop.speedBefore().wallMs(), hadoop.speedAfter().wallMs(),
+        scache.speedBefore().wallMs(), scache.speedAfter().wallMs());
+    return readings.stream().mapToDouble(Double::doubleValue).max().orElseThrow()
+        / readings.stream().mapToDouble(Double::doubleValue).min().orElseThrow();
   }
 
   /** A pair whose machine's speed readings differ by more than this is marked (two runs differ by 10 % anyway). */

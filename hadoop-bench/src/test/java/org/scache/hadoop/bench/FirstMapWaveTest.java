@@ -21,6 +21,6 @@ class FirstMapWaveTest {
 
   @Test
   void aJobWithoutMapsHasNoWave() {
-    assertEquals(0, FirstMapWave.of(List.of()).maps());
+    assertEquals(FirstMapWave.NONE, FirstMapWave.of(List.of()));
   }
 }
