@@ -22,6 +22,7 @@ final class ScacheServices implements AutoCloseable {
 
   private final ScacheMaster master;
   private final List<ScacheWorker> workers = new ArrayList<>();
+  private final List<ScacheConf> workerConfs = new ArrayList<>();
 
   /** A master and one worker per host in {@code hosts}, all workers on {@code workerPort} (0: any port). */
   static ScacheServices start(List<String> hosts, int workerPort, long reserveBytes) throws Exception {
@@ -41,14 +42,16 @@ final class ScacheServices implements AutoCloseable {
     Path spill = Files.createTempDirectory("scache-spark-spill");
     for (int i = 0; i < hosts.size(); i++) {
       String host = hosts.get(i);
-      workers.add(ScacheWorker.start(conf
+      ScacheConf workerConf = conf
           .with(ScacheOptions.WORKER_MASTER_ADDRESS, "127.0.0.1:" + master.port())
           .with(ScacheOptions.WORKER_ID, "worker-" + i)
           .with(ScacheOptions.WORKER_BIND_HOST, host.startsWith("127.") ? host : "0.0.0.0")
           .with(ScacheOptions.WORKER_ADVERTISED_HOST, host)
           .with(ScacheOptions.WORKER_PORT, workerPort)
           .with(ScacheOptions.WORKER_SPILL_DIRS, spill.resolve("worker-" + i).toString())
-          .with(ScacheOptions.WORKER_MEMORY_RESERVE.key(), Long.toString(reserveBytes))));
+          .with(ScacheOptions.WORKER_MEMORY_RESERVE.key(), Long.toString(reserveBytes));
+      workerConfs.add(workerConf);
+      workers.add(ScacheWorker.start(workerConf));
     }
     Await.until(() -> master.liveWorkers().size() == hosts.size() && workers.stream().allMatch(ScacheWorker::isRegistered),
         Duration.ofSeconds(20), () -> "workers did not register: " + master.liveWorkers());
@@ -64,6 +67,30 @@ final class ScacheServices implements AutoCloseable {
 
   int workerPort(int i) {
     return workers.get(i).info().port();
+  }
+
+  /**
+   * Stops worker {@code i} and starts a fresh one in its place, on the same address with the same id and
+   * an empty store (its spilled blocks deleted too): a worker process that died and was restarted.
+   */
+  void restartWorker(int i) throws Exception {
+    int port = workers.get(i).info().port();
+    workers.get(i).close();
+    ScacheConf conf = workerConfs.get(i).with(ScacheOptions.WORKER_PORT, port);
+    deleteTree(Path.of(conf.get(ScacheOptions.WORKER_SPILL_DIRS)));
+    ScacheWorker fresh = ScacheWorker.start(conf);
+    workers.set(i, fresh);
+    Await.until(fresh::isRegistered, Duration.ofSeconds(20), () -> "worker " + i + " did not register again");
+  }
+
+  private static void deleteTree(Path dir) throws java.io.IOException {
+    if (Files.exists(dir)) {
+      try (java.util.stream.Stream<Path> paths = Files.walk(dir)) {
+        for (Path p : (Iterable<Path>) paths.sorted(java.util.Comparator.reverseOrder())::iterator) {
+          Files.delete(p);
+        }
+      }
+    }
   }
 
   /** A counter of worker {@code i}. */
