@@ -46,6 +46,8 @@ import org.scache.bench.netns.StageCpu;
 public final class SparkNetnsBenchmark {
   private static final List<String> SHUFFLES = List.of("sort", "scache");
   static final long WARMUP_MAX_BYTES = 256L << 20;
+  /** The cores every process of the namespaced cluster shares. */
+  private static final int MACHINE_CORES = Runtime.getRuntime().availableProcessors();
 
   private final Map<String, String> options;
   private final SparkNetnsCluster cluster;
@@ -338,9 +340,23 @@ public final class SparkNetnsBenchmark {
           "", "", "ratio", Stats.ratio(c[0], s[0]), Stats.ratio(c[1], s[1]), Stats.ratio(c[2], s[2]),
           Stats.ratio(c[3], s[3]), Stats.ratio(c[4], s[4]), "", "", Stats.ratio(c[7], s[7]),
           Stats.ratio(c[8], s[8])));
+      sb.append(reduceStageFloor(c[8], MACHINE_CORES, s[2]));
     });
     sb.append(cpuSummary(groups));
     return sb.toString();
+  }
+
+  /**
+   * The shortest reduce stage SCache's reduce tasks allow: their own CPU (decoding and grouping or sorting
+   * their input, which no shuffle takes out of a reduce task) spread over every core of the machine, which
+   * every process of the cluster shares, beside what that is of the sort shuffle's reduce stage. Where that
+   * share is above a ratio, no shuffle's reduce stage reaches that ratio on this machine.
+   */
+  static String reduceStageFloor(double scacheReduceTaskCpuS, int machineCores, double sortReduceStageS) {
+    double floor = scacheReduceTaskCpuS / machineCores;
+    return String.format(Locale.ROOT, "%-9s %-7s %-7s reduce stage floor %.1f s (SCache's reduce tasks' CPU over "
+        + "the machine's %d cores): %.2f of the sort shuffle's reduce stage%n", "", "", "", floor, machineCores,
+        Stats.ratio(floor, sortReduceStageS));
   }
 
   /** Per program and link rate, the CPU each kind of process used in each stage on each shuffle. */
