@@ -340,23 +340,32 @@ public final class SparkNetnsBenchmark {
           "", "", "ratio", Stats.ratio(c[0], s[0]), Stats.ratio(c[1], s[1]), Stats.ratio(c[2], s[2]),
           Stats.ratio(c[3], s[3]), Stats.ratio(c[4], s[4]), "", "", Stats.ratio(c[7], s[7]),
           Stats.ratio(c[8], s[8])));
-      sb.append(reduceStageFloor(c[8], MACHINE_CORES, s[2]));
+      List<Row> scache = list.stream().filter(r -> r.run.shuffle().equals("scache")).toList();
+      int nodes = Integer.parseInt(options.get("nodes"));
+      sb.append(reduceStageFloor(median(scache, r -> ProcessCpuSampler.seconds(r.cpu.reduces(), "executors", null)),
+          MACHINE_CORES, median(scache, r -> (double) r.sentAfterMaps / nodes), list.get(0).mbit, s[2]));
     });
     sb.append(cpuSummary(groups));
     return sb.toString();
   }
 
   /**
-   * The shortest reduce stage SCache's reduce tasks allow: their own CPU (decoding and grouping or sorting
-   * their input, which no shuffle takes out of a reduce task) spread over every core of the machine, which
-   * every process of the cluster shares, beside what that is of the sort shuffle's reduce stage. Where that
-   * share is above a ratio, no shuffle's reduce stage reaches that ratio on this machine.
+   * The shortest reduce stage SCache's runs allow on this machine, beside what it is of the sort shuffle's
+   * reduce stage: the larger of the executors' CPU in it (the reduce tasks with their collector and compilers:
+   * decoding, grouping or sorting, which no shuffle takes out of a reduce) spread over every core of the
+   * machine, which all the cluster's processes share, and the bytes a node still sent after the maps (its mean)
+   * at the link rate ({@code mbit} 0: unshaped, no link term). Where that share is above a ratio, no placement
+   * or prefetch brings SCache's reduce stage to that ratio here.
    */
-  static String reduceStageFloor(double scacheReduceTaskCpuS, int machineCores, double sortReduceStageS) {
-    double floor = scacheReduceTaskCpuS / machineCores;
-    return String.format(Locale.ROOT, "%-9s %-7s %-7s reduce stage floor %.1f s (SCache's reduce tasks' CPU over "
-        + "the machine's %d cores): %.2f of the sort shuffle's reduce stage%n", "", "", "", floor, machineCores,
-        Stats.ratio(floor, sortReduceStageS));
+  static String reduceStageFloor(double executorsCpuS, int machineCores, double bytesAfterMapsPerNode, int mbit,
+      double sortReduceStageS) {
+    double cpu = executorsCpuS / machineCores;
+    double link = mbit == 0 ? 0 : bytesAfterMapsPerNode / (mbit * 1e6 / 8);
+    double floor = Math.max(cpu, link);
+    return String.format(Locale.ROOT, "%-25s reduce stage floor %.1f s, %.2f of the sort shuffle's: the executors' "
+        + "CPU in it over the machine's %d cores %.1f s, a node's bytes sent after the maps over its link %s%n", "",
+        floor, Stats.ratio(floor, sortReduceStageS), machineCores, cpu,
+        mbit == 0 ? "(unshaped)" : String.format(Locale.ROOT, "%.1f s", link));
   }
 
   /** Per program and link rate, the CPU each kind of process used in each stage on each shuffle. */
