@@ -70,27 +70,16 @@ final class ScacheServices implements AutoCloseable {
   }
 
   /**
-   * Stops worker {@code i} and starts a fresh one in its place, on the same address with the same id and
-   * an empty store (its spilled blocks deleted too): a worker process that died and was restarted.
+   * Stops worker {@code i} and starts a fresh one in its place, on the same address with the same id: a worker
+   * process that died and was restarted. It starts empty, as every worker does (it removes its earlier run's
+   * spill files and reads none back).
    */
   void restartWorker(int i) throws Exception {
     int port = workers.get(i).info().port();
     workers.get(i).close();
-    ScacheConf conf = workerConfs.get(i).with(ScacheOptions.WORKER_PORT, port);
-    deleteTree(Path.of(conf.get(ScacheOptions.WORKER_SPILL_DIRS)));
-    ScacheWorker fresh = ScacheWorker.start(conf);
+    ScacheWorker fresh = ScacheWorker.start(workerConfs.get(i).with(ScacheOptions.WORKER_PORT, port));
     workers.set(i, fresh);
     Await.until(fresh::isRegistered, Duration.ofSeconds(20), () -> "worker " + i + " did not register again");
-  }
-
-  private static void deleteTree(Path dir) throws java.io.IOException {
-    if (Files.exists(dir)) {
-      try (java.util.stream.Stream<Path> paths = Files.walk(dir)) {
-        for (Path p : (Iterable<Path>) paths.sorted(java.util.Comparator.reverseOrder())::iterator) {
-          Files.delete(p);
-        }
-      }
-    }
   }
 
   /** A counter of worker {@code i}. */

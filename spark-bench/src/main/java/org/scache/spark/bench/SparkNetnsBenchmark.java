@@ -215,6 +215,7 @@ public final class SparkNetnsBenchmark {
 
   /** For each program and link rate, its last repetition on both shuffles: a network chart and a timeline. */
   private void charts(List<LinkSampler.Sample> samples) throws IOException {
+    int nodes = Integer.parseInt(options.get("nodes"));
     Map<String, List<Row>> groups = new LinkedHashMap<>();
     rows.forEach(r -> groups.computeIfAbsent(r.run.program() + "-" + (r.mbit == 0 ? "unshaped" : r.mbit + "mbit"),
         k -> new ArrayList<>()).add(r));
@@ -315,6 +316,7 @@ public final class SparkNetnsBenchmark {
     sb.append(String.format(Locale.ROOT, "%-9s %-7s %-7s %8s %8s %8s %11s %11s %9s %8s %9s %9s%n", "program", "link",
         "shuffle", "job s", "maps s", "reduce s", "wait/task s", "wait sum s", "sent@maps", "placed", "map cpu s",
         "red cpu s"));
+    int nodes = Integer.parseInt(options.get("nodes"));
     Map<String, List<Row>> groups = new LinkedHashMap<>();
     rows.forEach(r -> groups.computeIfAbsent(r.run.program() + "|" + r.mbit, k -> new ArrayList<>()).add(r));
     groups.forEach((key, list) -> {
@@ -341,7 +343,6 @@ public final class SparkNetnsBenchmark {
           Stats.ratio(c[3], s[3]), Stats.ratio(c[4], s[4]), "", "", Stats.ratio(c[7], s[7]),
           Stats.ratio(c[8], s[8])));
       List<Row> scache = list.stream().filter(r -> r.run.shuffle().equals("scache")).toList();
-      int nodes = Integer.parseInt(options.get("nodes"));
       sb.append(reduceStageFloor(median(scache, r -> ProcessCpuSampler.seconds(r.cpu.reduces(), "executors", null)),
           MACHINE_CORES, median(scache, r -> (double) r.sentAfterMaps / nodes), list.get(0).mbit, s[2]));
     });
