@@ -10,17 +10,17 @@ import java.util.SplittableRandom;
  * Pseudo-random block contents that are a function of a seed and the block's coordinates, so data
  * can be checked after a round trip by generating it again instead of keeping a copy.
  */
-final class BlockContent {
+public final class BlockContent {
   private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
   private final long seed;
 
-  BlockContent(long seed) {
+  public BlockContent(long seed) {
     this.seed = seed;
   }
 
   /** Fills {@code block} with the contents of block (shuffle, map, reduce). */
-  void fill(byte[] block, int shuffleId, int mapId, int reduceId) {
+  public void fill(byte[] block, int shuffleId, int mapId, int reduceId) {
     SplittableRandom random = new SplittableRandom(seed ^ mix(shuffleId, mapId, reduceId));
     int i = 0;
     for (; i + Long.BYTES <= block.length; i += Long.BYTES) {
@@ -35,7 +35,7 @@ final class BlockContent {
    * Whether {@code actual} (position to limit) holds exactly the contents of block (shuffle, map,
    * reduce) of {@code scratch.length} bytes; {@code scratch} is overwritten.
    */
-  boolean matches(ByteBuffer actual, byte[] scratch, int shuffleId, int mapId, int reduceId) {
+  public boolean matches(ByteBuffer actual, byte[] scratch, int shuffleId, int mapId, int reduceId) {
     if (actual.remaining() != scratch.length) {
       return false;
     }

@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
  * One SCache daemon ({@code MasterMain} or {@code WorkerMain}) running as a child JVM with this
  * JVM's classpath, its output in a log file. Started, it has printed its "listening on" line.
  */
-final class DaemonProcess implements AutoCloseable {
+public final class DaemonProcess implements AutoCloseable {
   private static final String LISTENING = "listening on ";
 
   private final String name;
@@ -33,7 +33,7 @@ final class DaemonProcess implements AutoCloseable {
    * Starts {@code mainClass --conf conf} with {@code jvmArgs} (options and {@code -D} overrides) and
    * waits until it listens; fails with the tail of its log when it exits or does not listen in time.
    */
-  static DaemonProcess start(String name, String mainClass, Path conf, List<String> jvmArgs, Path logDir,
+  public static DaemonProcess start(String name, String mainClass, Path conf, List<String> jvmArgs, Path logDir,
       Path pidDir, Duration timeout) throws IOException, InterruptedException {
     Files.createDirectories(logDir);
     Files.createDirectories(pidDir);
@@ -77,55 +77,55 @@ final class DaemonProcess implements AutoCloseable {
     return null;
   }
 
-  String name() {
+  public String name() {
     return name;
   }
 
-  long pid() {
+  public long pid() {
     return process.pid();
   }
 
-  Path log() {
+  public Path log() {
     return log;
   }
 
-  boolean isAlive() {
+  public boolean isAlive() {
     return process.isAlive();
   }
 
   /** What the daemon printed when it started listening. */
-  String listeningLine() {
+  public String listeningLine() {
     return listeningLine;
   }
 
   /** The port it listens on, from its "listening on" line ({@code ... port N} or {@code ... host:N}). */
-  int port() {
+  public int port() {
     return portOf(listeningLine);
   }
 
-  static int portOf(String listeningLine) {
+  public static int portOf(String listeningLine) {
     String rest = listeningLine.substring(listeningLine.indexOf(LISTENING) + LISTENING.length()).trim();
     int cut = Math.max(rest.lastIndexOf(':'), rest.lastIndexOf(' '));
     return Integer.parseInt(rest.substring(cut + 1).trim());
   }
 
   /** Resident set size now ({@code VmRSS}), in bytes, where /proc is readable. */
-  OptionalLong residentBytes() {
+  public OptionalLong residentBytes() {
     return procStatus("VmRSS:");
   }
 
   /** Peak resident set size ({@code VmHWM}), in bytes, where /proc is readable. */
-  OptionalLong peakResidentBytes() {
+  public OptionalLong peakResidentBytes() {
     return procStatus("VmHWM:");
   }
 
   /** Resident shared memory ({@code RssShmem}): the touched pages of the worker's reserve. */
-  OptionalLong residentSharedBytes() {
+  public OptionalLong residentSharedBytes() {
     return procStatus("RssShmem:");
   }
 
   /** Resident anonymous memory ({@code RssAnon}): Java heap, direct buffers, thread stacks, code. */
-  OptionalLong residentAnonymousBytes() {
+  public OptionalLong residentAnonymousBytes() {
     return procStatus("RssAnon:");
   }
 
@@ -144,7 +144,7 @@ final class DaemonProcess implements AutoCloseable {
   }
 
   /** The last {@code lines} lines of the log. */
-  String logTail(int lines) {
+  public String logTail(int lines) {
     return tail(log, lines);
   }
 
@@ -158,7 +158,7 @@ final class DaemonProcess implements AutoCloseable {
   }
 
   /** Sends SIGTERM and returns at once. */
-  void requestStop() {
+  public void requestStop() {
     process.destroy();
   }
 

@@ -21,7 +21,7 @@ import org.scache.common.config.ScacheOptions;
  * configuration (random cluster secret, ports picked by the OS) in a temporary directory that also
  * holds their logs and pid files. Closing it, or the JVM exiting, stops every process.
  */
-final class LocalCluster implements AutoCloseable {
+public final class LocalCluster implements AutoCloseable {
   private String clusterSecret = "";
   private static final Duration START_TIMEOUT = Duration.ofSeconds(30);
 
@@ -40,7 +40,7 @@ final class LocalCluster implements AutoCloseable {
    * Starts a master and {@code numWorkers} workers with {@code reserveBytes} each; {@code jvmArgs}
    * are given to every daemon JVM. Progress goes to {@code out}.
    */
-  static LocalCluster start(int numWorkers, long reserveBytes, List<String> jvmArgs, PrintStream out)
+  public static LocalCluster start(int numWorkers, long reserveBytes, List<String> jvmArgs, PrintStream out)
       throws IOException, InterruptedException {
     Path dir = Files.createTempDirectory("scache-local-");
     LocalCluster cluster = new LocalCluster(dir);
@@ -87,38 +87,38 @@ final class LocalCluster implements AutoCloseable {
   }
 
   /** The cluster secret written to the generated configuration. */
-  String clusterSecret() {
+  public String clusterSecret() {
     return clusterSecret;
   }
 
   /** The temporary directory with {@code conf/}, {@code logs/} and {@code run/}. */
-  Path dir() {
+  public Path dir() {
     return dir;
   }
 
-  String masterAddress() {
+  public String masterAddress() {
     return "127.0.0.1:" + master.port();
   }
 
   /** Worker {@code i}, counted from 0. */
-  DaemonProcess worker(int i) {
+  public DaemonProcess worker(int i) {
     return workers.get(i);
   }
 
-  int size() {
+  public int size() {
     return workers.size();
   }
 
   /** Client configuration whose node-local worker is worker {@code i}. */
   /** The benchmark client's configuration: {@code scache.client.*} system properties apply (shared memory off, say). */
-  ScacheConf clientConf(int i) {
+  public ScacheConf clientConf(int i) {
     return ScacheConf.empty().withSystemProperties()
         .with(ScacheOptions.CLIENT_MASTER_ADDRESS, masterAddress())
         .with(ScacheOptions.CLIENT_WORKER_ADDRESS, "127.0.0.1:" + workers.get(i).port());
   }
 
   /** Waits until the master lists every worker as live, polling with {@code client}. */
-  void awaitWorkers(ScacheClient client, Duration timeout) throws InterruptedException {
+  public void awaitWorkers(ScacheClient client, Duration timeout) throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (client.workers().size() < workers.size()) {
       for (DaemonProcess p : processes) {
@@ -139,7 +139,7 @@ final class LocalCluster implements AutoCloseable {
   }
 
   /** Stops every process and deletes the directory unless {@code keepDir}. */
-  void close(boolean keepDir) {
+  public void close(boolean keepDir) {
     stopAll();
     try {
       Runtime.getRuntime().removeShutdownHook(shutdownHook);

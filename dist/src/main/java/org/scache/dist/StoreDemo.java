@@ -274,7 +274,7 @@ public final class StoreDemo {
   }
 
   /** JVM options of the daemons: SCACHE_JAVA_OPTS as the bin/ scripts use it, else -Xmx256m -XX:+UseSerialGC. */
-  static List<String> daemonJvmArgs() {
+  public static List<String> daemonJvmArgs() {
     String opts = System.getenv().getOrDefault("SCACHE_JAVA_OPTS", "-Xmx256m -XX:+UseSerialGC").trim();
     return opts.isEmpty() ? List.of() : List.of(opts.split("\\s+"));
   }

@@ -8,9 +8,9 @@ import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.scache.client.ScacheClient;
 import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
-import org.scache.yarn.YarnOptions;
 import org.scache.yarn.HadoopScacheConf;
 import org.scache.yarn.NodeWorkerAddress;
+import org.scache.yarn.YarnOptions;
 
 /**
  * Opens the ScacheClient of a map or reduce task: the YARN application id as SCache application,

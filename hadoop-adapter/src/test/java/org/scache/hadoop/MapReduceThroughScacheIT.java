@@ -40,8 +40,8 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
-import org.scache.yarn.YarnOptions;
 import org.scache.yarn.ScacheAuxService;
+import org.scache.yarn.YarnOptions;
 
 /**
  * Real MapReduce jobs on a MiniMRYarnCluster with two NodeManagers, each hosting an SCache worker

@@ -20,7 +20,7 @@ import org.scache.yarn.ScacheAuxService;
  * An in-process SCache master and a MiniMRYarnCluster whose NodeManagers load {@link ScacheAuxService}
  * by class name from their configuration, as a yarn-site.xml would, each with its own worker. Its
  * directory is {@code target/<name>} under the working directory. Published in the adapter's test jar
- * for hadoop-bench.
+ * for the Hadoop benchmarks.
  */
 public final class MiniScacheYarnCluster implements AutoCloseable {
   public static final String CLUSTER_SECRET = "mini-cluster-secret";

@@ -20,8 +20,9 @@ import org.apache.hadoop.util.Progressable;
  * entries the sort is already walking rather than jumping through an array of positions. Where the
  * comparator orders keys by their bytes, each entry also holds its key's first bytes
  * ({@link KeyPrefix}), and only keys that share them are compared in the serialized records.
+ * Public for the collector's sort benchmark, which fills and sorts one in a JVM of its own.
  */
-final class MapOutputSortBuffer<K, V> implements IndexedSortable {
+public final class MapOutputSortBuffer<K, V> implements IndexedSortable {
   /** Index entries per record: partition, key start, value start, value end, and the key's prefix if any. */
   private static final int PARTITION = 0;
   private static final int KEY_START = 1;
@@ -40,7 +41,7 @@ final class MapOutputSortBuffer<K, V> implements IndexedSortable {
   private int count;
   private byte[] sortedData;
 
-  MapOutputSortBuffer(int initialBytes, Serializer<K> keySerializer, Serializer<V> valueSerializer,
+  public MapOutputSortBuffer(int initialBytes, Serializer<K> keySerializer, Serializer<V> valueSerializer,
       RawComparator<K> comparator) throws IOException {
     this.data = new DataOutputBuffer(initialBytes);
     this.keySerializer = keySerializer;
@@ -54,7 +55,7 @@ final class MapOutputSortBuffer<K, V> implements IndexedSortable {
   }
 
   /** Serializes one record; returns its serialized size. */
-  int add(K key, V value, int partition) throws IOException {
+  public int add(K key, V value, int partition) throws IOException {
     int keyStart = data.getLength();
     keySerializer.serialize(key);
     int valueStart = data.getLength();
@@ -89,7 +90,7 @@ final class MapOutputSortBuffer<K, V> implements IndexedSortable {
   }
 
   /** Sorts the records by partition, then key. */
-  void sort(IndexedSorter sorter, Progressable progress) {
+  public void sort(IndexedSorter sorter, Progressable progress) {
     sortedData = data.getData();
     if (count > 1) {
       sorter.sort(this, 0, count, progress);

@@ -21,10 +21,10 @@ import org.apache.hadoop.yarn.api.records.NodeId;
 import org.apache.hadoop.yarn.api.records.NodeReport;
 import org.apache.hadoop.yarn.exceptions.YarnException;
 import org.apache.hadoop.yarn.util.RackResolver;
+import org.scache.hadoop.ScacheCounter;
 import org.scache.hadoop.appmaster.ReduceLaunchLead;
 import org.scache.hadoop.appmaster.ReduceLocalityAsks;
 import org.scache.hadoop.appmaster.ReducePlacement;
-import org.scache.hadoop.ScacheCounter;
 
 /**
  * Hadoop's container allocator with reduces placed by {@link ReducePlacement}. It sits in Hadoop's
