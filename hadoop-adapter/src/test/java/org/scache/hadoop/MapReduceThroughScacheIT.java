@@ -9,6 +9,8 @@ import java.io.BufferedWriter;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
 import java.util.Random;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -40,6 +42,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
+import org.scache.common.testing.Await;
 import org.scache.yarn.ScacheAuxService;
 import org.scache.yarn.YarnOptions;
 
@@ -54,6 +57,8 @@ class MapReduceThroughScacheIT {
   private static final int REDUCERS_MANY = 64;
   private static MiniScacheYarnCluster cluster;
   private static long started;
+  /** The word counts of the first test, on Hadoop's shuffle and through SCache. */
+  private static List<Result> wordCounts = List.of();
 
   @BeforeAll
   static void startCluster() throws Exception {
@@ -91,6 +96,40 @@ class MapReduceThroughScacheIT {
     assertTrue(scache.counters.findCounter(ScacheCounter.MAP_JVM_STARTUP_MILLIS).getValue() > 0,
         "the maps reported their JVMs' start-up, which times the reduces' launch");
     assertMetricsAgreeWithTheJob(scache, 3);
+    wordCounts = List.of(hadoop, scache);
+  }
+
+  /**
+   * The FRQ command an operator runs on a Hadoop client reads both finished word counts' histories by job id
+   * and predicts each on either shuffle; with the links given, SCache's prediction is no longer than Hadoop's.
+   */
+  @Test
+  @Order(2)
+  void frqCommand_readsFinishedJobsHistoriesByJobId_andPredictsBothShuffles() throws Exception {
+    assertEquals(2, wordCounts.size(), "the word counts ran first");
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+    String[] args = {"--link-mbit", "40", "--nodes", "3", wordCounts.get(0).id().toString(),
+        wordCounts.get(1).id().toString()};
+    Await.until(() -> {
+      out.reset();
+      err.reset();
+      return org.scache.hadoop.frq.FrqCommand.run(args, cluster.jobConf(), new java.io.PrintStream(out, true),
+          new java.io.PrintStream(err, true)) == 0;
+    }, Duration.ofMinutes(2), "both jobs' history files are written");
+    String report = out.toString(java.nio.charset.StandardCharsets.UTF_8);
+    System.out.print(report);
+    assertTrue(report.contains(wordCounts.get(0).id() + " (wordcount-hadoop) ran on Hadoop shuffle"), report);
+    assertTrue(report.contains(wordCounts.get(1).id() + " (wordcount-scache) ran on SCache"), report);
+    assertTrue(report.contains("links of 40 Mbit/s on 3 nodes"), report);
+    java.util.regex.Matcher predicted = java.util.regex.Pattern.compile(
+        "predicted: ([0-9.]+) s on Hadoop's shuffle, ([0-9.]+) s through SCache").matcher(report);
+    int jobs = 0;
+    while (predicted.find()) {
+      jobs++;
+      assertTrue(Double.parseDouble(predicted.group(2)) <= Double.parseDouble(predicted.group(1)), report);
+    }
+    assertEquals(2, jobs, report);
   }
 
   /**
@@ -139,7 +178,7 @@ class MapReduceThroughScacheIT {
   }
 
   @Test
-  @Order(2)
+  @Order(3)
   @Timeout(value = 5, unit = TimeUnit.MINUTES)
   void mapOutputBeyondSortBuffer_putsEachSpillAsRuns_sameOutput() throws Exception {
     Path input = writeWords("spill-in", 2, 40_000, 200_000, 2);
@@ -156,7 +195,7 @@ class MapReduceThroughScacheIT {
   }
 
   @Test
-  @Order(3)
+  @Order(4)
   @Timeout(value = 5, unit = TimeUnit.MINUTES)
   void compressedMapOutput_sameOutput() throws Exception {
     Path input = writeWords("compress-in", 2, 20_000, 20_000, 3);
@@ -176,7 +215,7 @@ class MapReduceThroughScacheIT {
   }
 
   @Test
-  @Order(4)
+  @Order(5)
   @Timeout(value = 12, unit = TimeUnit.MINUTES)
   void manyReducersMostlyEmpty_andNoReducers_sameOutput() throws Exception {
     Path input = writeWords("few-keys-in", 2, 2_000, 12, 4);
@@ -207,7 +246,7 @@ class MapReduceThroughScacheIT {
   }
 
   @Test
-  @Order(5)
+  @Order(6)
   @Timeout(value = 5, unit = TimeUnit.MINUTES)
   void masterUnreachableAtSubmission_jobRunsOnHadoopShuffle() throws Exception {
     Path input = writeWords("fallback-in", 1, 5_000, 500, 5);
@@ -220,7 +259,7 @@ class MapReduceThroughScacheIT {
   }
 
   @Test
-  @Order(6)
+  @Order(7)
   @Timeout(value = 5, unit = TimeUnit.MINUTES)
   void switchInJobConfAlone_withPlugPointsFromSiteConfig_shufflesThroughScache() throws Exception {
     Path input = writeWords("switch-in", 2, 10_000, 2_000, 6);
@@ -241,7 +280,7 @@ class MapReduceThroughScacheIT {
   }
 
   @Test
-  @Order(7)
+  @Order(8)
   @Timeout(value = 5, unit = TimeUnit.MINUTES)
   void switchInJobConf_masterDown_applicationMasterChoosesHadoopShuffleForTheWholeJob() throws Exception {
     Path input = writeWords("am-fallback-in", 1, 5_000, 500, 7);
@@ -253,7 +292,7 @@ class MapReduceThroughScacheIT {
   }
 
   @Test
-  @Order(8)
+  @Order(9)
   @Timeout(value = 6, unit = TimeUnit.MINUTES)
   void firstMapAttemptFailsAfterPuttingSpills_retriedAttemptsBlocksAreRead_sameOutput() throws Exception {
     Path input = writeWords("retry-in", 2, 30_000, 100_000, 8);
@@ -272,7 +311,7 @@ class MapReduceThroughScacheIT {
   }
 
   @Test
-  @Order(9)
+  @Order(10)
   @Timeout(value = 8, unit = TimeUnit.MINUTES)
   void terasort_totalOrderPartitioner_sameSortedOutput_validated() throws Exception {
     JobConf gen = cluster.jobConf();
@@ -357,7 +396,8 @@ class MapReduceThroughScacheIT {
     return c.getJob(latest.getJobID());
   }
 
-  record Result(SortedMap<String, byte[]> output, Counters counters, long mapFileBytesWritten, long reduceSpilledRecords) {
+  record Result(org.apache.hadoop.mapreduce.JobID id, SortedMap<String, byte[]> output, Counters counters,
+      long mapFileBytesWritten, long reduceSpilledRecords) {
     long counter(TaskCounter c) {
       return counters.findCounter(c).getValue();
     }
@@ -420,7 +460,7 @@ class MapReduceThroughScacheIT {
         counters.findCounter(ScacheCounter.BYTES_PUT).getValue(), counters.findCounter(ScacheCounter.BLOCKS_PUT).getValue(),
         counters.findCounter(ScacheCounter.SPILL_RUNS).getValue(), counters.findCounter(ScacheCounter.BYTES_READ).getValue(),
         counters.findCounter(ScacheCounter.RUNS_READ).getValue());
-    return new Result(readOutput(out, conf), counters, mapFileBytes, reduceSpilled);
+    return new Result(job.getJobID(), readOutput(out, conf), counters, mapFileBytes, reduceSpilled);
   }
 
   private static SortedMap<String, byte[]> readOutput(Path dir, JobConf conf) throws IOException {

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.function.ToDoubleFunction;
 import org.scache.benchmarks.harness.ByteSize;
 import org.scache.benchmarks.harness.Stats;
+import org.scache.hadoop.frq.Shuffle;
 
 /**
  * The benchmark's results: per size, the medians over the repetitions, next to the targets, and every
@@ -99,7 +100,7 @@ final class BenchmarkSummary {
         + "reduce_stage_s,shuffle_wait_median_s,shuffle_wait_max_s,map_file_bytes_written,reduces_on_scheduled_node,"
         + "reduces_elsewhere,local_read_bytes,remote_read_bytes,prefetched_bytes,spilled_bytes,submit_ms,"
         + "last_map_finish_ms,finish_ms,shuffle_after_jvm_median_s,map_cpu_s,reduce_cpu_s,machine_cpu_s,"
-        + "shuffle_itself_median_s," + FrqRun.CSV_COLUMNS + ",first_wave_maps,first_wave_map_s,first_wave_map_cpu_s,"
+        + "shuffle_itself_median_s," + FrqRuns.CSV_COLUMNS + ",first_wave_maps,first_wave_map_s,first_wave_map_cpu_s,"
         + "machine_speed_before_ms,machine_speed_after_ms\n");
     for (RunPair p : pairs) {
       for (TerasortRunner.SortRun r : List.of(p.hadoop(), p.scache())) {
@@ -113,7 +114,7 @@ final class BenchmarkSummary {
             j.reducesOnScheduledNode(), j.reducesElsewhere(), w.localReadBytes(), w.remoteReadBytes(),
             w.prefetchedBytes(), w.spilledBytes(), j.submit(), j.lastMapFinish(), j.finish(),
             j.medianShuffleAfterJvmSeconds(), j.cpu().mapSeconds(), j.cpu().reduceSeconds(),
-            j.cpu().machineSeconds(), j.medianShuffleItselfSeconds(), FrqRun.of(j, p.size()).csvFields(),
+            j.cpu().machineSeconds(), j.medianShuffleItselfSeconds(), FrqRuns.csvFields(FrqRuns.of(j, p.size())),
             j.firstMapWave().maps(), j.firstMapWave().meanSeconds(), j.firstMapWave().meanCpuSeconds(),
             r.speedBefore().wallMs(), r.speedAfter().wallMs()));
       }

@@ -10,6 +10,7 @@ import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.scache.benchmarks.harness.ByteSize;
 import org.scache.hadoop.MiniScacheYarnCluster;
 import org.scache.hadoop.ScacheJob;
+import org.scache.hadoop.frq.Shuffle;
 
 /**
  * One job of the fault campaign ({@link FaultCampaign}), run as the job client on the namespaced

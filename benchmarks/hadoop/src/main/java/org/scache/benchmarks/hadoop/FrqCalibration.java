@@ -6,12 +6,13 @@ import java.util.Locale;
 import java.util.OptionalDouble;
 import org.scache.benchmarks.harness.ByteSize;
 import org.scache.benchmarks.harness.Stats;
+import org.scache.hadoop.frq.FrqFit;
 
 /**
  * K found on the cluster itself. The paper calls K "an empirical value" and set it from its own
  * experiments (0.6 for Hadoop's shuffle, 0.5 with SCache, Tables I and II); on another cluster it is
  * another value. Here each shuffle's K is the least-squares fit, through the origin, of the jobs' waits
- * beyond their reduces' launch and work against the model's overlap ({@link FrqReport.Fitted#observedK()}), and every
+ * beyond their reduces' launch and work against the model's overlap ({@link FrqFit#observedK()}), and every
  * job is predicted with the K fitted on the other repetitions only, so that no job's own time enters its
  * prediction.
  */
@@ -19,11 +20,11 @@ final class FrqCalibration {
   private FrqCalibration() {}
 
   /** Least-squares K over {@code runs} (all of one shuffle); empty when none has an overlap. */
-  static OptionalDouble fit(List<FrqReport.Fitted> runs) {
+  static OptionalDouble fit(List<FrqFit> runs) {
     double waitedTimesOverlap = 0;
     double overlapSquared = 0;
-    for (FrqReport.Fitted f : runs) {
-      double overlap = f.model().overlapSeconds(f.run().shuffle());
+    for (FrqFit f : runs) {
+      double overlap = f.model().overlapSeconds(f.job().shuffle());
       waitedTimesOverlap += f.waitedSeconds() * overlap;
       overlapSquared += overlap * overlap;
     }
@@ -76,7 +77,7 @@ final class FrqCalibration {
           + "SCache %+.1f%%; SCache/Hadoop from the Hadoop job alone predicted %.2f, measured %.2f%n",
           ByteSize.format(h.pair().size()), h.pair().repetition(),
           h.kHadoop(), h.kScache(), 100 * h.hadoopError(), 100 * h.scacheError(), h.predictedRatio(),
-          h.pair().scache().run().jobSeconds() / h.pair().hadoop().run().jobSeconds()));
+          h.pair().scache().job().jobSeconds() / h.pair().hadoop().job().jobSeconds()));
     }
     sb.append(String.format(Locale.ROOT, "  median |error|: Hadoop's shuffle %.1f%%, SCache %.1f%% (the paper: within "
         + "10%%)%n", 100 * Stats.median(held.stream().map(h -> Math.abs(h.hadoopError())).toList()),

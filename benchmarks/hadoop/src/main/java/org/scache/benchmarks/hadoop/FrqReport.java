@@ -3,6 +3,10 @@ package org.scache.benchmarks.hadoop;
 import java.util.List;
 import java.util.Locale;
 import org.scache.benchmarks.harness.ByteSize;
+import org.scache.hadoop.frq.FrqFit;
+import org.scache.hadoop.frq.FrqJob;
+import org.scache.hadoop.frq.FrqModel;
+import org.scache.hadoop.frq.Shuffle;
 
 /**
  * The FRQ model's prediction beside the measurement, for one job on Hadoop's shuffle and one through
@@ -21,60 +25,11 @@ final class FrqReport {
 
   private FrqReport() {}
 
-  /** One job fitted, and what the model says of it. */
-  record Fitted(FrqRun run, FrqModel model) {
-    /** The job's measured start, and the model's job time after it. */
-    double predictedSeconds() {
-      return predictedSeconds(run.shuffle());
-    }
-
-    /** What the model says this job would take on {@code shuffle}, its measured start included. */
-    double predictedSeconds(Shuffle shuffle) {
-      return run.startSeconds() + model.jobSeconds(shuffle);
-    }
-
-    /** What the model says this job would take on {@code shuffle} with {@code k} for K, its measured start included. */
-    double predictedSeconds(Shuffle shuffle, double k) {
-      return run.startSeconds() + model.jobSeconds(shuffle, k);
-    }
-
-    /** (predicted − measured) / measured. */
-    double error() {
-      return (predictedSeconds() - run.jobSeconds()) / run.jobSeconds();
-    }
-
-    /** (predicted − measured) / measured, with {@code k} for K. */
-    double error(double k) {
-      return (predictedSeconds(run.shuffle(), k) - run.jobSeconds()) / run.jobSeconds();
-    }
-
-    /** (predicted − measured) / measured in the paper's model, without the launch term. */
-    double paperModelError() {
-      return (run.startSeconds() + model.withoutLaunch().jobSeconds(run.shuffle()) - run.jobSeconds())
-          / run.jobSeconds();
-    }
-
-    /**
-     * The K this job showed: how much of the model's overlap ({@code T_P_shuffle}) its reduce phase waited
-     * beyond the reduces' launch and own work,
-     * {@code (measured − start − T_map − rounds × T_launch − D × R / V_reduce) / T_P_shuffle}.
-     */
-    double observedK() {
-      return waitedSeconds() / model.overlapSeconds(run.shuffle());
-    }
-
-    /** How long the job's reduce phase took beyond the reduces' launch and own work. */
-    double waitedSeconds() {
-      return run.jobSeconds() - run.startSeconds() - model.mapSeconds() - model.launchSeconds()
-          - model.reduceWorkSeconds();
-    }
+  static FrqFit fit(FrqJob job, double shuffleSpeed) {
+    return FrqFit.of(job, shuffleSpeed);
   }
 
-  static Fitted fit(FrqRun run, double shuffleSpeed) {
-    return new Fitted(run, run.fit(shuffleSpeed));
-  }
-
-  static String format(Fitted hadoop, Fitted scache) {
+  static String format(FrqFit hadoop, FrqFit scache) {
     StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "FRQ model (paper Section V), each job fitted "
         + "from its own history; K = %.1f on Hadoop's shuffle, %.1f with SCache; T_job adds the job's measured start "
         + "(submission to the first map), which the model leaves out; launch: rounds of reduces launched after the "
@@ -83,19 +38,19 @@ final class FrqReport {
     sb.append(String.format(Locale.ROOT, "  %-15s %9s %5s %3s %10s %10s %11s %5s %7s %7s %9s %8s %10s %8s %9s %9s "
         + "%7s %7s%n", "", "D", "R", "N", "V_map", "V_reduce", "V_shuffle", "case", "start", "T_map", "T_shuffle", "overlap",
         "launch", "T_reduce", "T_job", "measured", "error", "paper's"));
-    for (Fitted f : List.of(hadoop, scache)) {
+    for (FrqFit f : List.of(hadoop, scache)) {
       FrqModel m = f.model();
-      Shuffle s = f.run().shuffle();
+      Shuffle s = f.job().shuffle();
       sb.append(String.format(Locale.ROOT, "  %-15s %9s %5.2f %3.0f %10s %10s %11s %5s %5.1f s %5.1f s %7.1f s %6.1f s "
           + "%1d x %4.1f s %6.1f s %7.1f s %7.1f s %+6.1f%% %+6.1f%%%n", s.label(),
           ByteSize.format((long) m.inputBytes()), m.conversionRate(), m.mapWaves(), rate(m.mapSpeed()), rate(m.reduceSpeed()), rate(m.shuffleSpeed()),
-          s == Shuffle.SCACHE ? m.scacheCase().figure() : "9b", f.run().startSeconds(), m.mapSeconds(),
+          s == Shuffle.SCACHE ? m.scacheCase().figure() : "9b", f.job().startSeconds(), m.mapSeconds(),
           m.shuffleSeconds(), m.overlapSeconds(s), m.launchRounds(), m.reduceLaunchSeconds(), m.reduceSeconds(s),
-          f.predictedSeconds(), f.run().jobSeconds(), 100 * f.error(), 100 * f.paperModelError()));
+          f.predictedSeconds(), f.job().jobSeconds(), 100 * f.error(), 100 * f.paperModelError()));
     }
     sb.append(String.format(Locale.ROOT, "  from the Hadoop job alone, SCache should take %.1f s: SCache/Hadoop "
         + "predicted %.2f, measured %.2f%n", hadoop.predictedSeconds(Shuffle.SCACHE), predictedRatio(hadoop),
-        scache.run().jobSeconds() / hadoop.run().jobSeconds()));
+        scache.job().jobSeconds() / hadoop.job().jobSeconds()));
     return sb.toString();
   }
 
@@ -103,7 +58,7 @@ final class FrqReport {
    * What the launch term adds where no link limits the shuffle: there the paper's reduce phase is the
    * reduces' own work, while the measured reduce stage also holds their launch (container, JVM, task set-up).
    */
-  static String launchTerm(Fitted hadoop, JobFigures hadoopJob, Fitted scache, JobFigures scacheJob) {
+  static String launchTerm(FrqFit hadoop, JobFigures hadoopJob, FrqFit scache, JobFigures scacheJob) {
     return String.format(Locale.ROOT, "The paper's reduce phase is the reduces' work and the shuffle they wait for, "
         + "none here (%.1f s and %.1f s); the measured reduce stages%n(%.1f s and %.1f s) also hold the reduces' "
         + "launch, container, JVM and task set-up (%.1f s and %.1f s from a reducer's start to its%nshuffle's "
@@ -111,18 +66,18 @@ final class FrqReport {
         + "with it %+.1f%% and %+.1f%%.%n",
         hadoop.model().withoutLaunch().reduceSeconds(Shuffle.HADOOP),
         scache.model().withoutLaunch().reduceSeconds(Shuffle.SCACHE), hadoopJob.reduceStageSeconds(),
-        scacheJob.reduceStageSeconds(), hadoop.run().reduceLaunchSeconds(), scache.run().reduceLaunchSeconds(),
+        scacheJob.reduceStageSeconds(), hadoop.job().reduceLaunchSeconds(), scache.job().reduceLaunchSeconds(),
         100 * hadoop.paperModelError(), 100 * scache.paperModelError(), 100 * hadoop.error(), 100 * scache.error());
   }
 
   /** SCache's job time over Hadoop's as the model predicts it from the Hadoop job alone. */
-  static double predictedRatio(Fitted hadoop) {
-    return predictedRatio(hadoop, FrqModel.K_HADOOP, FrqModel.K_SCACHE);
+  static double predictedRatio(FrqFit hadoop) {
+    return hadoop.predictedRatio();
   }
 
   /** The same with {@code kHadoop} and {@code kScache} for the paper's K. */
-  static double predictedRatio(Fitted hadoop, double kHadoop, double kScache) {
-    return hadoop.predictedSeconds(Shuffle.SCACHE, kScache) / hadoop.predictedSeconds(Shuffle.HADOOP, kHadoop);
+  static double predictedRatio(FrqFit hadoop, double kHadoop, double kScache) {
+    return hadoop.predictedRatio(kHadoop, kScache);
   }
 
   static String rate(double bytesPerSecond) {

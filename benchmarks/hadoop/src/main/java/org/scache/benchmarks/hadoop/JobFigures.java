@@ -13,6 +13,7 @@ import org.apache.hadoop.mapreduce.jobhistory.JobHistoryParser.TaskAttemptInfo;
 import org.apache.hadoop.mapreduce.jobhistory.JobHistoryParser.TaskInfo;
 import org.scache.benchmarks.harness.Stats;
 import org.scache.hadoop.ScacheCounter;
+import org.scache.hadoop.frq.Shuffle;
 
 /**
  * What one finished TeraSort job measured, from its history file. Times are epoch milliseconds.

@@ -19,6 +19,7 @@ import org.scache.benchmarks.harness.netns.Directories;
 import org.scache.benchmarks.harness.netns.LinkSampler;
 import org.scache.benchmarks.harness.netns.ProcessCpuSampler;
 import org.scache.benchmarks.harness.netns.StageCpu;
+import org.scache.hadoop.frq.Shuffle;
 
 /**
  * TeraSort on the namespaced cluster ({@link NetnsCluster}), Hadoop's shuffle against SCache, at

@@ -14,6 +14,8 @@ import org.scache.benchmarks.harness.ByteSize;
 import org.scache.benchmarks.harness.Stats;
 import org.scache.benchmarks.harness.chart.RatioByLinkChart;
 import org.scache.benchmarks.harness.netns.LinkSampler;
+import org.scache.hadoop.frq.FrqFit;
+import org.scache.hadoop.frq.FrqJob;
 
 /**
  * The FRQ model ({@link FrqReport}) for the namespaced cluster's runs. The shuffle speed {@code V_shuffle}
@@ -27,21 +29,21 @@ final class NetnsFrq {
   private NetnsFrq() {}
 
   /** One repetition's two jobs, fitted. */
-  record Pair(long size, int repetition, FrqReport.Fitted hadoop, FrqReport.Fitted scache) {}
+  record Pair(long size, int repetition, FrqFit hadoop, FrqFit scache) {}
 
   static List<Pair> fit(Path runsCsv, List<LinkSampler.Sample> samples, List<String> nodes) throws IOException {
     List<String> lines = Files.readAllLines(runsCsv, StandardCharsets.UTF_8);
     List<String> header = Arrays.asList(lines.get(0).split(","));
-    Map<String, FrqRun[]> runs = new TreeMap<>();
+    Map<String, FrqJob[]> runs = new TreeMap<>();
     Map<String, Double> peak = new TreeMap<>();
     for (String line : lines.subList(1, lines.size())) {
       if (line.isBlank()) {
         continue;
       }
       String[] f = line.split(",");
-      FrqRun run = FrqRun.ofCsv(header, f);
+      FrqJob run = FrqRuns.ofCsv(header, f);
       String key = f[header.indexOf("size_bytes")] + "," + f[header.indexOf("repetition")];
-      runs.computeIfAbsent(key, k -> new FrqRun[2])[run.shuffle().ordinal()] = run;
+      runs.computeIfAbsent(key, k -> new FrqJob[2])[run.shuffle().ordinal()] = run;
       double rate = LinkSampler.peakSendRate(samples, nodes, Long.parseLong(f[header.indexOf("submit_ms")]),
           Long.parseLong(f[header.indexOf("finish_ms")]), WINDOW_MS);
       peak.merge(key, rate, Math::max);
@@ -63,8 +65,8 @@ final class NetnsFrq {
   /** The sweep chart's point for one link rate: each repetition's job ratio at {@code size}, and the FRQ's. */
   static RatioByLinkChart.Point chartPoint(String link, List<Pair> pairs, long size) {
     List<Pair> of = pairs.stream().filter(p -> p.size() == size).toList();
-    return new RatioByLinkChart.Point(link, of.stream().map(p -> p.scache().run().jobSeconds()
-        / p.hadoop().run().jobSeconds()).toList(), Stats.median(of.stream()
+    return new RatioByLinkChart.Point(link, of.stream().map(p -> p.scache().job().jobSeconds()
+        / p.hadoop().job().jobSeconds()).toList(), Stats.median(of.stream()
         .map(p -> FrqReport.predictedRatio(p.hadoop())).toList()));
   }
 

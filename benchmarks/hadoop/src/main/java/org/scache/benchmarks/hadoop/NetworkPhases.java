@@ -13,6 +13,7 @@ import java.util.TreeMap;
 import org.scache.benchmarks.harness.ByteSize;
 import org.scache.benchmarks.harness.chart.LinkRateChart;
 import org.scache.benchmarks.harness.netns.LinkSampler;
+import org.scache.hadoop.frq.Shuffle;
 
 /**
  * One TeraSort run of the namespaced cluster with the bytes its nodes sent over their links during its

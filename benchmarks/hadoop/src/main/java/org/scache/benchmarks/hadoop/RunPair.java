@@ -3,6 +3,7 @@ package org.scache.benchmarks.hadoop;
 import java.util.List;
 import org.scache.benchmarks.harness.MachineSpeed;
 import org.scache.benchmarks.harness.Stats;
+import org.scache.hadoop.frq.Shuffle;
 
 /** One repetition at one size: the same input sorted on Hadoop's shuffle and through SCache. */
 record RunPair(long size, int repetition, boolean hadoopFirst, TerasortRunner.SortRun hadoop,

@@ -12,6 +12,7 @@ import java.util.function.ToDoubleFunction;
 import org.scache.benchmarks.harness.ByteSize;
 import org.scache.benchmarks.harness.Stats;
 import org.scache.hadoop.MiniScacheYarnCluster;
+import org.scache.hadoop.frq.Shuffle;
 
 /**
  * Small jobs, as a user's first jobs are: Hadoop's example word count and TeraSort on small inputs with

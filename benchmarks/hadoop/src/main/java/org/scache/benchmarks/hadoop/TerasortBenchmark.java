@@ -10,6 +10,7 @@ import java.util.Locale;
 import java.util.Map;
 import org.scache.benchmarks.harness.ByteSize;
 import org.scache.hadoop.MiniScacheYarnCluster;
+import org.scache.hadoop.frq.Shuffle;
 
 /**
  * The benchmark: TeraSort at several sizes on one mini YARN cluster (the demo's), each size repeated,

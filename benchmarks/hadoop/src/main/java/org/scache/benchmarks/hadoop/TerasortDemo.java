@@ -7,6 +7,8 @@ import java.util.Locale;
 import java.util.Map;
 import org.scache.benchmarks.harness.ByteSize;
 import org.scache.benchmarks.harness.MachineSpeed;
+import org.scache.hadoop.frq.FrqFit;
+import org.scache.hadoop.frq.Shuffle;
 
 /**
  * The demo: a mini YARN cluster of three NodeManagers, each hosting an SCache worker, and an SCache
@@ -101,8 +103,8 @@ public final class TerasortDemo {
             ByteSize.format(size), hadoop.job().maps(), reduces, nodeManagers,
             Runtime.getRuntime().availableProcessors()));
         console.print(PairReport.format(hadoop, scache));
-        FrqReport.Fitted hadoopFrq = FrqReport.fit(FrqRun.of(hadoop.job(), size), Double.POSITIVE_INFINITY);
-        FrqReport.Fitted scacheFrq = FrqReport.fit(FrqRun.of(scache.job(), size), Double.POSITIVE_INFINITY);
+        FrqFit hadoopFrq = FrqReport.fit(FrqRuns.of(hadoop.job(), size), Double.POSITIVE_INFINITY);
+        FrqFit scacheFrq = FrqReport.fit(FrqRuns.of(scache.job(), size), Double.POSITIVE_INFINITY);
         console.print(FrqReport.format(hadoopFrq, scacheFrq) + FrqReport.NO_LINK_LIMIT
             + FrqReport.launchTerm(hadoopFrq, hadoop.job(), scacheFrq, scache.job()));
         console.print(String.format(Locale.ROOT, "outputs: identical, %d files, %s, sorted (TeraValidate)%n%s%n",

@@ -19,6 +19,7 @@ import org.scache.benchmarks.harness.MachineSpeed;
 import org.scache.hadoop.MapReduceOptions;
 import org.scache.hadoop.MiniScacheYarnCluster;
 import org.scache.hadoop.ScacheJob;
+import org.scache.hadoop.frq.Shuffle;
 
 /**
  * TeraGen, TeraSort (or another job) on Hadoop's shuffle or through SCache, and TeraValidate, on a

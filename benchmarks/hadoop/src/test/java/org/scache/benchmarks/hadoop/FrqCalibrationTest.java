@@ -5,13 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.scache.hadoop.frq.FrqJob;
+import org.scache.hadoop.frq.Shuffle;
 
 class FrqCalibrationTest {
   // 400 bytes of input and of shuffle, 4 waves, a 40 s map stage, links carrying 100 bytes/s: Hadoop's
   // overlap is the whole 4 s shuffle, SCache's (eq. 10) the last wave's 1 s
   private static NetnsFrq.Pair pair(int repetition, double kHadoop, double kScache) {
-    FrqRun hadoop = new FrqRun(Shuffle.HADOOP, 400, 400, 4, 1.0, 40, 6, 1 + 40 + 6 + kHadoop * 4);
-    FrqRun scache = new FrqRun(Shuffle.SCACHE, 400, 400, 4, 1.0, 40, 5, 1 + 40 + 5 + kScache * 1);
+    FrqJob hadoop = new FrqJob(Shuffle.HADOOP, 400, 400, 4, 1.0, 40, 6, 1 + 40 + 6 + kHadoop * 4);
+    FrqJob scache = new FrqJob(Shuffle.SCACHE, 400, 400, 4, 1.0, 40, 5, 1 + 40 + 5 + kScache * 1);
     return new NetnsFrq.Pair(400, repetition, FrqReport.fit(hadoop, 100), FrqReport.fit(scache, 100));
   }
 
@@ -45,8 +47,8 @@ class FrqCalibrationTest {
   @Test
   void withOneRepetitionOrNoLinkLimit_thereIsNothingToCalibrate() {
     assertEquals("", FrqCalibration.format(List.of(pair(1, 1.0, 2.5))));
-    FrqRun hadoop = new FrqRun(Shuffle.HADOOP, 400, 400, 4, 1.0, 40, 6, 47);
-    FrqRun scache = new FrqRun(Shuffle.SCACHE, 400, 400, 4, 1.0, 40, 5, 46);
+    FrqJob hadoop = new FrqJob(Shuffle.HADOOP, 400, 400, 4, 1.0, 40, 6, 47);
+    FrqJob scache = new FrqJob(Shuffle.SCACHE, 400, 400, 4, 1.0, 40, 5, 46);
     NetnsFrq.Pair unlimited = new NetnsFrq.Pair(400, 1, FrqReport.fit(hadoop, Double.POSITIVE_INFINITY),
         FrqReport.fit(scache, Double.POSITIVE_INFINITY));
     assertTrue(FrqCalibration.leaveOneOut(List.of(unlimited, unlimited)).isEmpty());

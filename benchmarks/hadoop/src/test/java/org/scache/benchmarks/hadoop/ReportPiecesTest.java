@@ -22,6 +22,7 @@ import org.scache.benchmarks.harness.MachineSpeed;
 import org.scache.benchmarks.harness.Stats;
 import org.scache.benchmarks.harness.netns.ProcessCpuSampler;
 import org.scache.benchmarks.harness.netns.StageCpu;
+import org.scache.hadoop.frq.Shuffle;
 
 /** The pieces of the demo's and the benchmark's reports, on made-up jobs (no cluster). */
 class ReportPiecesTest {

@@ -1,4 +1,6 @@
-package org.scache.benchmarks.hadoop;
+package org.scache.hadoop.frq;
+
+import java.util.Locale;
 
 /**
  * The Framework Resources Quantification model of the SCache paper (Section V, equations 4 to 10): a
@@ -30,36 +32,36 @@ package org.scache.benchmarks.hadoop;
  * forecast end, which comes while the last, partial wave runs. The
  * paper's model is {@code T_launch = 0}, its six-parameter form here.
  */
-record FrqModel(double inputBytes, double conversionRate, double mapWaves, double mapSpeed, double reduceSpeed,
+public record FrqModel(double inputBytes, double conversionRate, double mapWaves, double mapSpeed, double reduceSpeed,
     double shuffleSpeed, double reduceLaunchSeconds, int reduceRounds) {
 
   /** The paper's empirical {@code K} for Hadoop's shuffle (Tables I and II). */
-  static final double K_HADOOP = 0.6;
+  public static final double K_HADOOP = 0.6;
   /** The paper's empirical {@code K} with SCache: prefetched data makes the reduces wait less. */
-  static final double K_SCACHE = 0.5;
+  public static final double K_SCACHE = 0.5;
 
-  FrqModel {
+  public FrqModel {
     if (!(inputBytes > 0) || !(conversionRate >= 0) || !(mapWaves >= 1) || !(mapSpeed > 0) || !(reduceSpeed > 0)
         || !(shuffleSpeed > 0) || !(reduceLaunchSeconds >= 0) || reduceRounds < 1) {
-      throw new IllegalArgumentException(String.format(java.util.Locale.ROOT, "FRQ parameters out of range: D=%s R=%s "
+      throw new IllegalArgumentException(String.format(Locale.ROOT, "FRQ parameters out of range: D=%s R=%s "
           + "N=%s V_map=%s V_reduce=%s V_shuffle=%s T_launch=%s rounds=%s", inputBytes, conversionRate, mapWaves,
           mapSpeed, reduceSpeed, shuffleSpeed, reduceLaunchSeconds, reduceRounds));
     }
   }
 
   /** The paper's model: no launch term. */
-  FrqModel(double inputBytes, double conversionRate, double mapWaves, double mapSpeed, double reduceSpeed,
+  public FrqModel(double inputBytes, double conversionRate, double mapWaves, double mapSpeed, double reduceSpeed,
       double shuffleSpeed) {
     this(inputBytes, conversionRate, mapWaves, mapSpeed, reduceSpeed, shuffleSpeed, 0, 1);
   }
 
   /** The same parameters in the paper's model, without the launch term. */
-  FrqModel withoutLaunch() {
+  public FrqModel withoutLaunch() {
     return new FrqModel(inputBytes, conversionRate, mapWaves, mapSpeed, reduceSpeed, shuffleSpeed);
   }
 
   /** The paper's two cases of SCache's prefetch (Fig. 10). */
-  enum Case {
+  public enum Case {
     /** The maps make shuffle data at least as fast as the network carries it: the prefetch never pauses. */
     SHUFFLE_BOUND("10a"),
     /** The network is faster than the maps make data: the prefetch pauses every wave. */
@@ -71,29 +73,29 @@ record FrqModel(double inputBytes, double conversionRate, double mapWaves, doubl
       this.figure = figure;
     }
 
-    String figure() {
+    public String figure() {
       return figure;
     }
   }
 
-  double shuffleBytes() {
+  public double shuffleBytes() {
     return inputBytes * conversionRate;
   }
 
-  double mapSeconds() {
+  public double mapSeconds() {
     return inputBytes / mapSpeed;
   }
 
-  double shuffleSeconds() {
+  public double shuffleSeconds() {
     return Double.isInfinite(shuffleSpeed) ? 0 : shuffleBytes() / shuffleSpeed;
   }
 
   /** The reduces' own work, without waiting: {@code D × R / V_reduce}. */
-  double reduceWorkSeconds() {
+  public double reduceWorkSeconds() {
     return shuffleBytes() / reduceSpeed;
   }
 
-  Case scacheCase() {
+  public Case scacheCase() {
     return mapSpeed * conversionRate >= shuffleSpeed ? Case.SHUFFLE_BOUND : Case.MAP_BOUND;
   }
 
@@ -101,7 +103,7 @@ record FrqModel(double inputBytes, double conversionRate, double mapWaves, doubl
    * The part of the shuffle that overlaps the reduce phase. Never negative: in the case of eq. 9 the
    * shuffle is at least as long as the map stage ({@code V_shuffle ≤ V_map × R}).
    */
-  double overlapSeconds(Shuffle shuffle) {
+  public double overlapSeconds(Shuffle shuffle) {
     if (shuffle == Shuffle.HADOOP) {
       return shuffleSeconds();
     }
@@ -110,16 +112,16 @@ record FrqModel(double inputBytes, double conversionRate, double mapWaves, doubl
         : shuffleSeconds() / mapWaves;
   }
 
-  static double k(Shuffle shuffle) {
+  public static double k(Shuffle shuffle) {
     return shuffle == Shuffle.HADOOP ? K_HADOOP : K_SCACHE;
   }
 
-  double reduceSeconds(Shuffle shuffle) {
+  public double reduceSeconds(Shuffle shuffle) {
     return reduceSeconds(shuffle, k(shuffle));
   }
 
   /** Eq. 6 with {@code k} in place of the paper's K, and the launch term. */
-  double reduceSeconds(Shuffle shuffle, double k) {
+  public double reduceSeconds(Shuffle shuffle, double k) {
     return launchSeconds() + reduceWorkSeconds() + k * overlapSeconds(shuffle);
   }
 
@@ -127,21 +129,21 @@ record FrqModel(double inputBytes, double conversionRate, double mapWaves, doubl
    * The rounds of reduces whose launch the job waits for: all but the first when the maps run in more than
    * one wave (Hadoop's slow start and SCache's launch lead launch it during the maps), else every round.
    */
-  int launchRounds() {
+  public int launchRounds() {
     return mapWaves > 1 ? reduceRounds - 1 : reduceRounds;
   }
 
   /** The added term: {@code rounds × T_launch}, the same for both shuffles. */
-  double launchSeconds() {
+  public double launchSeconds() {
     return launchRounds() * reduceLaunchSeconds;
   }
 
-  double jobSeconds(Shuffle shuffle) {
+  public double jobSeconds(Shuffle shuffle) {
     return jobSeconds(shuffle, k(shuffle));
   }
 
   /** Eq. 4 with {@code k} in place of the paper's K. */
-  double jobSeconds(Shuffle shuffle, double k) {
+  public double jobSeconds(Shuffle shuffle, double k) {
     return mapSeconds() + reduceSeconds(shuffle, k);
   }
 }
