@@ -8,7 +8,11 @@ import org.scache.common.BlockId;
 import org.scache.common.WorkerInfo;
 import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
-import org.scache.common.protocol.Message;
+import org.scache.common.protocol.RegisterApplication;
+import org.scache.common.protocol.RegisterShuffle;
+import org.scache.common.protocol.RegisterWorker;
+import org.scache.common.protocol.ReportBlocks;
+import org.scache.common.protocol.UnregisterShuffle;
 import org.scache.common.shuffle.BlockSize;
 import org.scache.common.shuffle.PartitionerKind;
 import org.scache.common.shuffle.ShuffleSpec;
@@ -44,38 +48,38 @@ public final class BlockReportIngestBenchmark {
     out.printf("%-6s %12s %14s%n", "run", "ms", "reports/s");
     try (ScacheMaster master = ScacheMaster.start(conf)) {
       for (WorkerInfo w : workers) {
-        master.handleTrusted(new Message.RegisterWorker(w, 1L << 30, 0));
+        master.handleTrusted(new RegisterWorker(w, 1L << 30, 0));
       }
       String app = "bench-app";
-      master.handleTrusted(new Message.RegisterApplication(app, "secret".getBytes(StandardCharsets.UTF_8)));
+      master.handleTrusted(new RegisterApplication(app, "secret".getBytes(StandardCharsets.UTF_8)));
       for (int run = 0; run <= runs; run++) {
         int shuffle = run;
-        master.handleTrusted(new Message.RegisterShuffle(new ShuffleSpec(app, shuffle, maps, reduces, PartitionerKind.HASH, 0)));
-        List<Message.ReportBlocks> batches = batches(app, shuffle, maps, reduces, workers);
+        master.handleTrusted(new RegisterShuffle(new ShuffleSpec(app, shuffle, maps, reduces, PartitionerKind.HASH, 0)));
+        List<ReportBlocks> batches = batches(app, shuffle, maps, reduces, workers);
         long t0 = System.nanoTime();
-        for (Message.ReportBlocks b : batches) {
+        for (ReportBlocks b : batches) {
           master.handleTrusted(b);
         }
         long nanos = System.nanoTime() - t0;
         long reports = (long) maps * reduces;
         out.printf("%-6s %12.1f %,14.0f%n", run == 0 ? "warmup" : Integer.toString(run), nanos / 1e6,
             reports * 1e9 / nanos);
-        master.handleTrusted(new Message.UnregisterShuffle(app, shuffle));
+        master.handleTrusted(new UnregisterShuffle(app, shuffle));
       }
     }
   }
 
   /** The reports of every block, map after map as workers send them, map m from worker m mod n. */
-  private static List<Message.ReportBlocks> batches(String app, int shuffle, int maps, int reduces,
+  private static List<ReportBlocks> batches(String app, int shuffle, int maps, int reduces,
       List<WorkerInfo> workers) {
-    List<Message.ReportBlocks> out = new ArrayList<>();
+    List<ReportBlocks> out = new ArrayList<>();
     List<BlockSize> batch = new ArrayList<>(BATCH);
     String worker = null;
     for (int m = 0; m < maps; m++) {
       String holder = workers.get(m % workers.size()).workerId();
       for (int r = 0; r < reduces; r++) {
         if (batch.size() == BATCH || (worker != null && !worker.equals(holder))) {
-          out.add(new Message.ReportBlocks(worker, batch));
+          out.add(new ReportBlocks(worker, batch));
           batch = new ArrayList<>(BATCH);
         }
         worker = holder;
@@ -83,7 +87,7 @@ public final class BlockReportIngestBenchmark {
       }
     }
     if (!batch.isEmpty()) {
-      out.add(new Message.ReportBlocks(worker, batch));
+      out.add(new ReportBlocks(worker, batch));
     }
     return out;
   }
