@@ -1,4 +1,4 @@
-package org.scache.bench;
+package org.scache.master;
 
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -16,12 +16,12 @@ import org.scache.common.protocol.UnregisterShuffle;
 import org.scache.common.shuffle.BlockSize;
 import org.scache.common.shuffle.PartitionerKind;
 import org.scache.common.shuffle.ShuffleSpec;
-import org.scache.master.ScacheMaster;
 
 /**
  * How many block-size reports per second the master ingests: REPORT_BLOCKS messages of 1,024
  * reports each, built beforehand, fed straight into the master's handling code in this JVM (no
- * network, no codec), for one shuffle of maps × reduces blocks. Prints reports/s per run.
+ * network, no codec), for one shuffle of maps × reduces blocks. Prints reports/s per run. It is in
+ * the master's package for {@code ScacheMaster.serveAuthorized}, which is not public API.
  */
 public final class BlockReportIngestBenchmark {
   private static final int BATCH = 1024;
@@ -48,23 +48,24 @@ public final class BlockReportIngestBenchmark {
     out.printf("%-6s %12s %14s%n", "run", "ms", "reports/s");
     try (ScacheMaster master = ScacheMaster.start(conf)) {
       for (WorkerInfo w : workers) {
-        master.handleTrusted(new RegisterWorker(w, 1L << 30, 0));
+        master.serveAuthorized(new RegisterWorker(w, 1L << 30, 0));
       }
       String app = "bench-app";
-      master.handleTrusted(new RegisterApplication(app, "secret".getBytes(StandardCharsets.UTF_8)));
+      master.serveAuthorized(new RegisterApplication(app, "secret".getBytes(StandardCharsets.UTF_8)));
       for (int run = 0; run <= runs; run++) {
         int shuffle = run;
-        master.handleTrusted(new RegisterShuffle(new ShuffleSpec(app, shuffle, maps, reduces, PartitionerKind.HASH, 0)));
+        master.serveAuthorized(new RegisterShuffle(new ShuffleSpec(app, shuffle, maps, reduces, PartitionerKind.HASH,
+            0)));
         List<ReportBlocks> batches = batches(app, shuffle, maps, reduces, workers);
         long t0 = System.nanoTime();
         for (ReportBlocks b : batches) {
-          master.handleTrusted(b);
+          master.serveAuthorized(b);
         }
         long nanos = System.nanoTime() - t0;
         long reports = (long) maps * reduces;
         out.printf("%-6s %12.1f %,14.0f%n", run == 0 ? "warmup" : Integer.toString(run), nanos / 1e6,
             reports * 1e9 / nanos);
-        master.handleTrusted(new UnregisterShuffle(app, shuffle));
+        master.serveAuthorized(new UnregisterShuffle(app, shuffle));
       }
     }
   }
