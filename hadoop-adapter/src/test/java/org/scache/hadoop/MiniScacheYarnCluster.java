@@ -1,18 +1,28 @@
 package org.scache.hadoop;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
+import java.util.Optional;
+import java.util.concurrent.CompletionException;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.v2.MiniMRYarnCluster;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.scache.common.ScacheException;
+import org.scache.common.auth.Credentials;
 import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
+import org.scache.common.network.ConnectionPool;
+import org.scache.common.network.TransportSettings;
+import org.scache.common.protocol.GetScheduleResult;
+import org.scache.common.protocol.ScheduleResult;
+import org.scache.common.shuffle.ShufflePlacement;
 import org.scache.master.ScacheMaster;
 import org.scache.yarn.ScacheAuxService;
 
@@ -29,6 +39,8 @@ public final class MiniScacheYarnCluster implements AutoCloseable {
   private final int nodeManagers;
   private final MiniMRYarnCluster yarn;
   private final Path workDir;
+  /** Connections to the master, for {@link #placement}; made on first use. */
+  private ConnectionPool masterConnections;
 
   /** MiniMRYarnCluster.serviceInit() sets yarn.nodemanager.aux-services to mapreduce_shuffle alone; keep ours. */
   private static final class KeepAuxServicesConf extends YarnConfiguration {
@@ -136,6 +148,27 @@ public final class MiniScacheYarnCluster implements AutoCloseable {
     return master;
   }
 
+  /**
+   * The placement of a shuffle, as the master answers a request signed with the cluster secret, the
+   * way a worker asks for it.
+   *
+   * @throws ScacheException with the master's status while the shuffle is not placed, or when the
+   *     master cannot be reached
+   */
+  public synchronized ShufflePlacement placement(String appId, int shuffleId) {
+    if (masterConnections == null) {
+      masterConnections = new ConnectionPool(TransportSettings.defaults(), "mini-cluster-master-client");
+    }
+    try {
+      Optional<Credentials> cluster = Optional.of(Credentials.cluster(CLUSTER_SECRET.getBytes(StandardCharsets.UTF_8)));
+      return masterConnections.get("127.0.0.1", master.port())
+          .thenCompose(c -> c.call(new GetScheduleResult(appId, shuffleId), cluster, Duration.ofSeconds(30)))
+          .join().as(ScheduleResult.class).placement();
+    } catch (CompletionException e) {
+      throw ScacheException.from(e);
+    }
+  }
+
   /** The Prometheus endpoint of the master and of every NodeManager's worker, master first. */
   public java.util.List<String> metricsUrls() {
     java.util.List<String> urls = new java.util.ArrayList<>();
@@ -160,6 +193,11 @@ public final class MiniScacheYarnCluster implements AutoCloseable {
     try {
       yarn.stop();
     } finally {
+      synchronized (this) {
+        if (masterConnections != null) {
+          masterConnections.close();
+        }
+      }
       master.close();
     }
   }

@@ -127,8 +127,7 @@ class ReducePlacementIT {
 
   private static boolean placed(String appId) {
     try {
-      cluster.master().handleTrusted(new org.scache.common.protocol.Message.GetScheduleResult(appId,
-          TaskScacheClient.SHUFFLE_ID));
+      cluster.placement(appId, TaskScacheClient.SHUFFLE_ID);
       return true;
     } catch (org.scache.common.ScacheException e) {
       return false;

@@ -12,7 +12,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.scache.common.ScacheException;
-import org.scache.common.protocol.Message;
+import org.scache.common.protocol.LocalSegment;
+import org.scache.common.protocol.PinnedBlock;
 import org.scache.common.protocol.Status;
 
 /**
@@ -31,7 +32,7 @@ final class MappedSegments implements AutoCloseable {
    * The segments {@code listed}, in their order; a file mapped before with the same size is not
    * mapped again, and mappings of files no longer listed are left to the collector.
    */
-  synchronized List<MappedByteBuffer> map(List<Message.LocalSegment> listed) throws IOException {
+  synchronized List<MappedByteBuffer> map(List<LocalSegment> listed) throws IOException {
     requireOpen();
     if (listed.isEmpty()) {
       throw new IOException("the worker listed no segments");
@@ -39,7 +40,7 @@ final class MappedSegments implements AutoCloseable {
     List<MappedByteBuffer> segments = new ArrayList<>(listed.size());
     Map<String, MappedByteBuffer> kept = new HashMap<>();
     for (int i = 0; i < listed.size(); i++) {
-      Message.LocalSegment seg = listed.get(i);
+      LocalSegment seg = listed.get(i);
       if (seg.index() != i || seg.size() <= 0 || seg.size() > Integer.MAX_VALUE) {
         throw new IOException("unexpected segment " + seg);
       }
@@ -67,7 +68,7 @@ final class MappedSegments implements AutoCloseable {
   }
 
   /** Copies the pinned block {@code pin} to {@code out}, from its index 0 on (its position unchanged). */
-  void copyOut(List<MappedByteBuffer> segments, Message.PinnedBlock pin, ByteBuffer out) {
+  void copyOut(List<MappedByteBuffer> segments, PinnedBlock pin, ByteBuffer out) {
     if (pin.segment() >= segments.size() || pin.length() > out.limit()
         || pin.offset() + pin.length() > segments.get(pin.segment()).capacity()) {
       throw new ScacheException(Status.MALFORMED_MESSAGE, "pinned block " + pin + " lies outside the mapped "
@@ -87,7 +88,7 @@ final class MappedSegments implements AutoCloseable {
    * the view is {@linkplain #viewReleased released}; while views are out, {@link #close()} leaves the
    * mappings to the collector instead of unmapping them under a reader.
    */
-  synchronized ByteBuffer view(List<MappedByteBuffer> segments, Message.PinnedBlock pin) {
+  synchronized ByteBuffer view(List<MappedByteBuffer> segments, PinnedBlock pin) {
     requireOpen();
     if (pin.segment() >= segments.size() || pin.offset() + pin.length() > segments.get(pin.segment()).capacity()) {
       throw new ScacheException(Status.MALFORMED_MESSAGE, "pinned block " + pin + " lies outside the mapped "
@@ -103,7 +104,7 @@ final class MappedSegments implements AutoCloseable {
   }
 
   /** Copies the pinned block {@code pin} to {@code out} from index {@code at} on. */
-  void copyOut(List<MappedByteBuffer> segments, Message.PinnedBlock pin, byte[] out, int at) {
+  void copyOut(List<MappedByteBuffer> segments, PinnedBlock pin, byte[] out, int at) {
     copyOut(segments, pin, ByteBuffer.wrap(out, at, out.length - at).slice());
   }
 

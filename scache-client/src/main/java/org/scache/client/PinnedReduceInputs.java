@@ -10,7 +10,8 @@ import java.util.Map;
 import java.util.Set;
 import org.scache.common.ScacheException;
 import org.scache.common.network.Reply;
-import org.scache.common.protocol.Message;
+import org.scache.common.protocol.PinnedReduceInput;
+import org.scache.common.protocol.ReducePart;
 import org.scache.common.protocol.Status;
 
 /**
@@ -27,7 +28,7 @@ final class PinnedReduceInputs {
   }
 
   /**
-   * The input the worker answered with in {@code r} (a {@link Message.PinnedReduceInput} and its
+   * The input the worker answered with in {@code r} (a {@link PinnedReduceInput} and its
    * payload, which this takes): blocks pinned in shared memory read in place or copied out of the
    * mapping as {@code into} says, the others copied out of the payload; pins not kept are given back
    * at once.
@@ -39,12 +40,12 @@ final class PinnedReduceInputs {
     List<ByteBuffer> taken = List.of();
     boolean copied = false;
     try {
-      Message.PinnedReduceInput m = r.as(Message.PinnedReduceInput.class);
+      PinnedReduceInput m = r.as(PinnedReduceInput.class);
       boolean readInPlace = into.readsPinnedInPlace();
       int[] sizes = new int[m.parts().size()];
       int copies = 0;
       long total = 0;
-      for (Message.ReducePart p : m.parts()) {
+      for (ReducePart p : m.parts()) {
         p.pin().ifPresent(pin -> pins.add(pin.pinId()));
         total += p.size();
         if (!readInPlace || p.pin().isEmpty()) {
@@ -58,7 +59,7 @@ final class PinnedReduceInputs {
       taken = into.take(Arrays.copyOf(sizes, copies));
       List<ReduceInput.Block> blocks = new ArrayList<>(m.parts().size());
       Iterator<ByteBuffer> buffers = taken.iterator();
-      for (Message.ReducePart p : m.parts()) {
+      for (ReducePart p : m.parts()) {
         ByteBuffer data;
         if (readInPlace && p.pin().isPresent()) {
           data = mapped.view(s.segments, p.pin().get());

@@ -24,7 +24,26 @@ import org.scache.common.config.ScacheOptions;
 import org.scache.common.ha.Locator;
 import org.scache.common.network.ClientConnections;
 import org.scache.common.network.Reply;
+import org.scache.common.protocol.BlocksData;
+import org.scache.common.protocol.GetBlock;
+import org.scache.common.protocol.GetReduceInput;
+import org.scache.common.protocol.GetScheduleResult;
+import org.scache.common.protocol.GetWorkerStats;
+import org.scache.common.protocol.ListWorkers;
+import org.scache.common.protocol.MapFinished;
 import org.scache.common.protocol.Message;
+import org.scache.common.protocol.PinReduceInput;
+import org.scache.common.protocol.PinReduceInputPart;
+import org.scache.common.protocol.PutBlock;
+import org.scache.common.protocol.ReduceCommitted;
+import org.scache.common.protocol.RegisterApplication;
+import org.scache.common.protocol.RegisterShuffle;
+import org.scache.common.protocol.RemoveApplication;
+import org.scache.common.protocol.ReportSamples;
+import org.scache.common.protocol.ScheduleResult;
+import org.scache.common.protocol.UnregisterShuffle;
+import org.scache.common.protocol.WorkerStats;
+import org.scache.common.protocol.Workers;
 import org.scache.common.shuffle.BlockSize;
 import org.scache.common.shuffle.MapSample;
 import org.scache.common.shuffle.PartitionerKind;
@@ -122,7 +141,7 @@ public final class ScacheClient implements AutoCloseable {
   }
 
   public CompletableFuture<Void> registerApplicationAsync() {
-    return ack(master, () -> new Message.RegisterApplication(appId, credentials.secretCopy()));
+    return ack(master, () -> new RegisterApplication(appId, credentials.secretCopy()));
   }
 
   public void registerShuffle(int shuffleId, int numMaps, int numReduces, PartitionerKind partitioner) {
@@ -145,7 +164,7 @@ public final class ScacheClient implements AutoCloseable {
     ShuffleSpec spec = new ShuffleSpec(appId, shuffleId, numMaps, numReduces, partitioner, clock.millis(),
         hints.mapInputBytes(), hints.stageId(), hints.predictor(), hints.slotsPerWorker(), hints.readsRanges(),
         hints.reducesAfterMaps(), hints.mapsPerTask());
-    return ack(master, () -> new Message.RegisterShuffle(spec));
+    return ack(master, () -> new RegisterShuffle(spec));
   }
 
   /**
@@ -158,7 +177,7 @@ public final class ScacheClient implements AutoCloseable {
 
   public CompletableFuture<Void> reportSamplesAsync(int shuffleId, List<MapSample> samples) {
     List<MapSample> copy = List.copyOf(samples);
-    return ack(master, () -> new Message.ReportSamples(appId, shuffleId, copy));
+    return ack(master, () -> new ReportSamples(appId, shuffleId, copy));
   }
 
   /**
@@ -170,27 +189,27 @@ public final class ScacheClient implements AutoCloseable {
   }
 
   public CompletableFuture<ShufflePlacement> getScheduleResultAsync(int shuffleId) {
-    return call(master, () -> new Message.GetScheduleResult(appId, shuffleId), NO_PAYLOAD)
+    return call(master, () -> new GetScheduleResult(appId, shuffleId), NO_PAYLOAD)
         .thenApply(r -> {
-          Message.ScheduleResult answer = r.as(Message.ScheduleResult.class);
+          ScheduleResult answer = r.as(ScheduleResult.class);
           r.release();
           return answer.placement();
         });
   }
 
   public void unregisterShuffle(int shuffleId) {
-    join(ack(master, () -> new Message.UnregisterShuffle(appId, shuffleId)));
+    join(ack(master, () -> new UnregisterShuffle(appId, shuffleId)));
   }
 
   /** Frees everything the application stored, on every worker. */
   public void removeApplication() {
-    join(ack(master, () -> new Message.RemoveApplication(appId)));
+    join(ack(master, () -> new RemoveApplication(appId)));
   }
 
   /** The live workers. */
   public List<WorkerInfo> workers() {
-    return join(call(master, Message.ListWorkers::new, NO_PAYLOAD)
-        .thenApply(r -> r.as(Message.Workers.class).workers()));
+    return join(call(master, ListWorkers::new, NO_PAYLOAD)
+        .thenApply(r -> r.as(Workers.class).workers()));
   }
 
   // ---------------------------------------------------------------- map side
@@ -217,7 +236,7 @@ public final class ScacheClient implements AutoCloseable {
   public CompletableFuture<Void> putBlockAsync(BlockId id, List<ByteBuffer> parts) {
     requireOwn(id);
     List<ByteBuffer> views = parts.stream().map(ByteBuffer::duplicate).toList();
-    return local.put(id, views, () -> ack(worker, () -> new Message.PutBlock(id),
+    return local.put(id, views, () -> ack(worker, () -> new PutBlock(id),
         () -> Unpooled.wrappedBuffer(views.stream().map(ByteBuffer::duplicate).toArray(ByteBuffer[]::new))));
   }
 
@@ -227,7 +246,7 @@ public final class ScacheClient implements AutoCloseable {
   }
 
   public CompletableFuture<Void> mapFinishedAsync(int shuffleId, int mapId, int attempt) {
-    return ack(workerToMaster, () -> new Message.MapFinished(appId, shuffleId, mapId, attempt));
+    return ack(workerToMaster, () -> new MapFinished(appId, shuffleId, mapId, attempt));
   }
 
   // ---------------------------------------------------------------- reduce side
@@ -242,7 +261,7 @@ public final class ScacheClient implements AutoCloseable {
   }
 
   public CompletableFuture<Void> reduceCommittedAsync(int shuffleId, int reduceId) {
-    return ack(master, () -> new Message.ReduceCommitted(appId, shuffleId, reduceId));
+    return ack(master, () -> new ReduceCommitted(appId, shuffleId, reduceId));
   }
 
   /** The bytes of block {@code id}, read through this node's worker from wherever it is stored. */
@@ -258,7 +277,7 @@ public final class ScacheClient implements AutoCloseable {
 
   public CompletableFuture<ByteBuffer> getBlockAsync(BlockId id) {
     requireOwn(id);
-    return local.get(id, () -> call(worker, () -> new Message.GetBlock(id), NO_PAYLOAD)
+    return local.get(id, () -> call(worker, () -> new GetBlock(id), NO_PAYLOAD)
         .thenApply(r -> copyOut(r.payload())));
   }
 
@@ -271,7 +290,7 @@ public final class ScacheClient implements AutoCloseable {
   }
 
   public CompletableFuture<ReduceInput> getReduceInputAsync(int shuffleId, int reduceId) {
-    return getReduceInputAsync(shuffleId, reduceId, Message.GetReduceInput.WORKER_DEFAULT_WAIT);
+    return getReduceInputAsync(shuffleId, reduceId, GetReduceInput.WORKER_DEFAULT_WAIT);
   }
 
   /**
@@ -296,7 +315,7 @@ public final class ScacheClient implements AutoCloseable {
 
   private CompletableFuture<ReduceInput> getReduceInputAsync(int shuffleId, int reduceId, long waitMillis,
       ReduceInputBuffers into) {
-    return local.reduceInput(new Message.PinReduceInput(appId, shuffleId, reduceId, waitMillis), into, shuffleId,
+    return local.reduceInput(new PinReduceInput(appId, shuffleId, reduceId, waitMillis), into, shuffleId,
         reduceId, () -> getReduceInputOverSocket(shuffleId, reduceId, waitMillis));
   }
 
@@ -308,7 +327,7 @@ public final class ScacheClient implements AutoCloseable {
    * or {@link ReduceInput#release()}), and keep this client open until then.
    */
   public ReduceInput getReduceInputInPlace(int shuffleId, int reduceId) {
-    return join(getReduceInputAsync(shuffleId, reduceId, Message.GetReduceInput.WORKER_DEFAULT_WAIT, readBuffers));
+    return join(getReduceInputAsync(shuffleId, reduceId, GetReduceInput.WORKER_DEFAULT_WAIT, readBuffers));
   }
 
   /**
@@ -317,10 +336,10 @@ public final class ScacheClient implements AutoCloseable {
    * Through the worker's shared memory; where that cannot be used, the whole input comes as one part.
    */
   public ReduceInputParts readReduceInputInParts(int shuffleId, int reduceId) {
-    long wait = Message.GetReduceInput.WORKER_DEFAULT_WAIT;
+    long wait = GetReduceInput.WORKER_DEFAULT_WAIT;
     return new ReduceInputParts(have -> {
       AtomicBoolean whole = new AtomicBoolean();
-      return local.reduceInput(new Message.PinReduceInputPart(appId, shuffleId, reduceId, wait, List.copyOf(have)),
+      return local.reduceInput(new PinReduceInputPart(appId, shuffleId, reduceId, wait, List.copyOf(have)),
           readBuffers, shuffleId, reduceId, () -> {
             whole.set(true);
             return getReduceInputOverSocket(shuffleId, reduceId, wait);
@@ -329,9 +348,9 @@ public final class ScacheClient implements AutoCloseable {
   }
 
   private CompletableFuture<ReduceInput> getReduceInputOverSocket(int shuffleId, int reduceId, long waitMillis) {
-    return call(worker, () -> new Message.GetReduceInput(appId, shuffleId, reduceId, waitMillis),
+    return call(worker, () -> new GetReduceInput(appId, shuffleId, reduceId, waitMillis),
         NO_PAYLOAD).thenApply(r -> {
-          Message.BlocksData meta = r.as(Message.BlocksData.class);
+          BlocksData meta = r.as(BlocksData.class);
           if (meta.totalBytes() != r.payloadBytes()) {
             r.release();
             throw new ScacheException(org.scache.common.protocol.Status.MALFORMED_MESSAGE, "the worker sent "
@@ -350,8 +369,8 @@ public final class ScacheClient implements AutoCloseable {
 
   /** Counters of this node's worker. */
   public Map<String, Long> workerStats() {
-    return join(call(worker, Message.GetWorkerStats::new, NO_PAYLOAD)
-        .thenApply(r -> r.as(Message.WorkerStats.class).counters()));
+    return join(call(worker, GetWorkerStats::new, NO_PAYLOAD)
+        .thenApply(r -> r.as(WorkerStats.class).counters()));
   }
 
   @Override

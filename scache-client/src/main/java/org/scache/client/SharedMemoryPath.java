@@ -22,8 +22,18 @@ import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
 import org.scache.common.network.ClientConnection;
 import org.scache.common.network.ClientConnections;
+import org.scache.common.protocol.CommitLeased;
+import org.scache.common.protocol.LeaseMemory;
+import org.scache.common.protocol.LocalSegments;
+import org.scache.common.protocol.MemoryLease;
 import org.scache.common.protocol.Message;
 import org.scache.common.protocol.MessageType;
+import org.scache.common.protocol.OpenLocal;
+import org.scache.common.protocol.PinBlock;
+import org.scache.common.protocol.PinReduceInput;
+import org.scache.common.protocol.PinReduceInputPart;
+import org.scache.common.protocol.PinnedBlock;
+import org.scache.common.protocol.ReleaseLease;
 import org.scache.common.protocol.Status;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -117,7 +127,7 @@ final class SharedMemoryPath implements AutoCloseable {
         finished(lease);
         throw e;
       }
-      return lease.connection.call(new Message.CommitLeased(id, lease.id, slot.offset, length), credentials, timeout)
+      return lease.connection.call(new CommitLeased(id, lease.id, slot.offset, length), credentials, timeout)
           .whenComplete((r, e) -> {
             if (r != null) {
               r.release();
@@ -172,8 +182,8 @@ final class SharedMemoryPath implements AutoCloseable {
   }
 
   private CompletableFuture<Lease> lease(WorkerSession s, long bytes) {
-    return s.connection.call(new Message.LeaseMemory(appId, bytes), credentials, timeout).thenApply(r -> {
-      Message.MemoryLease m = r.as(Message.MemoryLease.class);
+    return s.connection.call(new LeaseMemory(appId, bytes), credentials, timeout).thenApply(r -> {
+      MemoryLease m = r.as(MemoryLease.class);
       if (m.segment() >= s.segments.size() || m.offset() + m.length() > s.segments.get(m.segment()).capacity()
           || m.length() < bytes) {
         throw new ScacheException(Status.MALFORMED_MESSAGE, "lease " + m + " lies outside the mapped segments");
@@ -223,7 +233,7 @@ final class SharedMemoryPath implements AutoCloseable {
   private void releaseIfDone(Lease lease) {
     if (lease.retired && lease.inFlight == 0 && !lease.released) {
       lease.released = true;
-      lease.connection.call(new Message.ReleaseLease(lease.id), credentials, timeout).whenComplete((r, e) -> {
+      lease.connection.call(new ReleaseLease(lease.id), credentials, timeout).whenComplete((r, e) -> {
         if (r != null) {
           r.release();
         } else {
@@ -246,15 +256,15 @@ final class SharedMemoryPath implements AutoCloseable {
     }
     CompletableFuture<ByteBuffer> viaShm;
     try {
-      viaShm = session().thenCompose(s -> s.connection.call(new Message.PinBlock(id), credentials, timeout)
-          .thenApplyAsync(r -> copyOut(s, r.as(Message.PinnedBlock.class)), copiers));
+      viaShm = session().thenCompose(s -> s.connection.call(new PinBlock(id), credentials, timeout)
+          .thenApplyAsync(r -> copyOut(s, r.as(PinnedBlock.class)), copiers));
     } catch (RuntimeException e) {
       viaShm = CompletableFuture.failedFuture(e);
     }
     return orElse(viaShm, viaSocket, id);
   }
 
-  private ByteBuffer copyOut(WorkerSession s, Message.PinnedBlock pin) {
+  private ByteBuffer copyOut(WorkerSession s, PinnedBlock pin) {
     try {
       if (pin.length() > Integer.MAX_VALUE - 8) {
         throw new ScacheException(Status.MALFORMED_MESSAGE, "pinned block " + pin + " is too large for an array");
@@ -274,8 +284,8 @@ final class SharedMemoryPath implements AutoCloseable {
   // ---------------------------------------------------------------- reduce input
 
   /**
-   * A reduce's input, or a part of it ({@code request} is a {@link Message.PinReduceInput} or a
-   * {@link Message.PinReduceInputPart}): its blocks the worker holds in memory copied out of the
+   * A reduce's input, or a part of it ({@code request} is a {@link PinReduceInput} or a
+   * {@link PinReduceInputPart}): its blocks the worker holds in memory copied out of the
    * mapping, the others from the answer's payload, into buffers {@code into} gives, given back to it
    * when the reader releases the input.
    */
@@ -321,7 +331,7 @@ final class SharedMemoryPath implements AutoCloseable {
   }
 
   private CompletableFuture<WorkerSession> open(ClientConnection connection) {
-    return connection.call(new Message.OpenLocal(appId), credentials, timeout).handle((r, e) -> {
+    return connection.call(new OpenLocal(appId), credentials, timeout).handle((r, e) -> {
       if (e != null) {
         ScacheException se = ScacheException.from(e);
         if (!se.status().isTransient() && se.status() != Status.AUTH_FAILED && se.status() != Status.AUTH_REQUIRED
@@ -331,7 +341,7 @@ final class SharedMemoryPath implements AutoCloseable {
         throw se;
       }
       try {
-        return map(connection, r.as(Message.LocalSegments.class));
+        return map(connection, r.as(LocalSegments.class));
       } catch (IOException | RuntimeException x) {
         disable("its memory cannot be mapped here: " + x);
         throw x instanceof IOException io ? new UncheckedIOException(io) : (RuntimeException) x;
@@ -339,7 +349,7 @@ final class SharedMemoryPath implements AutoCloseable {
     });
   }
 
-  private WorkerSession map(ClientConnection connection, Message.LocalSegments answer) throws IOException {
+  private WorkerSession map(ClientConnection connection, LocalSegments answer) throws IOException {
     List<MappedByteBuffer> segments = mapped.map(answer.segments());
     long largest = 0;
     for (MappedByteBuffer b : segments) {

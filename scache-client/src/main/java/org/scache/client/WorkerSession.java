@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Optional;
 import org.scache.common.auth.Credentials;
 import org.scache.common.network.ClientConnection;
-import org.scache.common.protocol.Message;
+import org.scache.common.protocol.Unpin;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,7 +62,7 @@ final class WorkerSession {
       ids = new ArrayList<>(toUnpin);
       toUnpin.clear();
     }
-    connection.call(new Message.Unpin(ids), credentials, timeout).whenComplete((r, e) -> {
+    connection.call(new Unpin(ids), credentials, timeout).whenComplete((r, e) -> {
       if (r != null) {
         r.release();
       } else {

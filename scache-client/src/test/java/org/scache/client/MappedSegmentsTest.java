@@ -14,19 +14,20 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.scache.common.ScacheException;
-import org.scache.common.protocol.Message;
+import org.scache.common.protocol.LocalSegment;
+import org.scache.common.protocol.PinnedBlock;
 import org.scache.common.protocol.Status;
 
 class MappedSegmentsTest {
   @TempDir
   Path dir;
 
-  private Message.LocalSegment segment(int index, int size) throws IOException {
+  private LocalSegment segment(int index, int size) throws IOException {
     Path file = dir.resolve("segment-" + index + ".mem");
     if (!Files.exists(file)) {
       Files.write(file, new byte[size]);
     }
-    return new Message.LocalSegment(index, file.toString(), size);
+    return new LocalSegment(index, file.toString(), size);
   }
 
   @Test
@@ -35,7 +36,7 @@ class MappedSegmentsTest {
       List<MappedByteBuffer> segments = mapped.map(List.of(segment(0, 4096), segment(1, 8192)));
       mapped.copyIn(segments, 1, 100, ByteBuffer.wrap(new byte[] {1, 2, 3, 4, 5}));
       byte[] out = new byte[8];
-      mapped.copyOut(segments, new Message.PinnedBlock(7, 1, 101, 3), out, 4);
+      mapped.copyOut(segments, new PinnedBlock(7, 1, 101, 3), out, 4);
       assertArrayEquals(new byte[] {0, 0, 0, 0, 2, 3, 4, 0}, out);
     }
   }
@@ -52,8 +53,8 @@ class MappedSegmentsTest {
   void aPinOutsideTheSegments_orLargerThanTheArray_isMalformed() throws IOException {
     try (MappedSegments mapped = new MappedSegments()) {
       List<MappedByteBuffer> segments = mapped.map(List.of(segment(0, 4096)));
-      for (Message.PinnedBlock bad : List.of(new Message.PinnedBlock(1, 1, 0, 10),
-          new Message.PinnedBlock(1, 0, 4090, 10), new Message.PinnedBlock(1, 0, 0, 20))) {
+      for (PinnedBlock bad : List.of(new PinnedBlock(1, 1, 0, 10),
+          new PinnedBlock(1, 0, 4090, 10), new PinnedBlock(1, 0, 0, 20))) {
         ScacheException e = assertThrows(ScacheException.class, () -> mapped.copyOut(segments, bad, new byte[16], 0));
         assertEquals(Status.MALFORMED_MESSAGE, e.status(), bad.toString());
       }
@@ -64,8 +65,8 @@ class MappedSegmentsTest {
   void segmentsListedOutOfOrder_orOfAnotherSize_areRefused() throws IOException {
     try (MappedSegments mapped = new MappedSegments()) {
       assertThrows(IOException.class, () -> mapped.map(List.of(segment(1, 4096))));
-      Message.LocalSegment real = segment(0, 4096);
-      assertThrows(IOException.class, () -> mapped.map(List.of(new Message.LocalSegment(0, real.path(), 8192))));
+      LocalSegment real = segment(0, 4096);
+      assertThrows(IOException.class, () -> mapped.map(List.of(new LocalSegment(0, real.path(), 8192))));
       assertThrows(IOException.class, () -> mapped.map(List.of()));
     }
   }
@@ -79,7 +80,7 @@ class MappedSegmentsTest {
         () -> mapped.copyIn(segments, 0, 0, ByteBuffer.wrap(new byte[] {1})));
     assertEquals(Status.CONNECTION_FAILED, e.status());
     e = assertThrows(ScacheException.class,
-        () -> mapped.copyOut(segments, new Message.PinnedBlock(1, 0, 0, 1), new byte[1], 0));
+        () -> mapped.copyOut(segments, new PinnedBlock(1, 0, 0, 1), new byte[1], 0));
     assertEquals(Status.CONNECTION_FAILED, e.status());
   }
 }

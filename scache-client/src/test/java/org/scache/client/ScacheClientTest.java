@@ -24,7 +24,15 @@ import org.scache.common.auth.Credentials;
 import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
 import org.scache.common.network.Reply;
+import org.scache.common.protocol.Ack;
+import org.scache.common.protocol.BlocksData;
+import org.scache.common.protocol.GetReduceInput;
+import org.scache.common.protocol.GetScheduleResult;
 import org.scache.common.protocol.Message;
+import org.scache.common.protocol.PutBlock;
+import org.scache.common.protocol.RegisterShuffle;
+import org.scache.common.protocol.ReportSamples;
+import org.scache.common.protocol.ScheduleResult;
 import org.scache.common.protocol.Status;
 import org.scache.common.shuffle.BlockSize;
 import org.scache.common.shuffle.MapSample;
@@ -63,7 +71,7 @@ class ScacheClientTest {
   }
 
   private static ScriptedConnections acking() {
-    return new ScriptedConnections((peer, m) -> answer(new Message.Ack()));
+    return new ScriptedConnections((peer, m) -> answer(new Ack()));
   }
 
   @Test
@@ -77,7 +85,7 @@ class ScacheClientTest {
     ScriptedConnections.Sent sent = connections.sent().get(0);
     assertEquals(MASTER, sent.peer());
     assertEquals(Optional.of(APP), sent.credentials().map(Credentials::principal));
-    ShuffleSpec spec = ((Message.RegisterShuffle) sent.message()).shuffle();
+    ShuffleSpec spec = ((RegisterShuffle) sent.message()).shuffle();
     assertEquals(new ShuffleSpec(APP, 4, 10, 3, PartitionerKind.RANGE, clock.millis(),
         java.util.Collections.nCopies(10, 7L), 2, Optional.of(PredictorKind.REGRESSION)), spec);
   }
@@ -86,14 +94,14 @@ class ScacheClientTest {
   void getScheduleResult_answersTheMastersPlacementAsADomainValue() {
     ShufflePlacement placed = new ShufflePlacement(APP, 4, "heuristic-minheap",
         List.of(new ReduceAssignment(0, W2, 0), new ReduceAssignment(1, W1, 0), new ReduceAssignment(2, W2, 1)));
-    ScriptedConnections connections = new ScriptedConnections((peer, m) -> answer(new Message.ScheduleResult(placed)));
+    ScriptedConnections connections = new ScriptedConnections((peer, m) -> answer(new ScheduleResult(placed)));
     try (ScacheClient c = client(connections, clock)) {
       ShufflePlacement got = c.getScheduleResult(4);
       assertEquals(placed, got);
       assertEquals(Optional.of(W1), got.workerOf(1));
       assertEquals(Optional.empty(), got.workerOf(3));
     }
-    assertEquals(new Message.GetScheduleResult(APP, 4), connections.sent().get(0).message());
+    assertEquals(new GetScheduleResult(APP, 4), connections.sent().get(0).message());
   }
 
   @Test
@@ -103,7 +111,7 @@ class ScacheClientTest {
     try (ScacheClient c = client(connections, clock)) {
       c.reportSamples(4, samples);
     }
-    assertEquals(new Message.ReportSamples(APP, 4, samples), connections.sent().get(0).message());
+    assertEquals(new ReportSamples(APP, 4, samples), connections.sent().get(0).message());
   }
 
   @Test
@@ -113,7 +121,7 @@ class ScacheClientTest {
       if (calls.incrementAndGet() < 3) {
         throw refuse(Status.NOT_READY);
       }
-      return answer(new Message.Ack());
+      return answer(new Ack());
     });
     try (ScacheClient c = client(connections, clock)) {
       c.unregisterShuffle(1);
@@ -183,7 +191,7 @@ class ScacheClientTest {
     }
     ScriptedConnections.Sent sent = connections.sent().get(0);
     assertEquals(WORKER, sent.peer());
-    assertEquals(new Message.PutBlock(id), sent.message());
+    assertEquals(new PutBlock(id), sent.message());
     assertEquals(1234, sent.payloadBytes());
   }
 
@@ -202,7 +210,7 @@ class ScacheClientTest {
     BlockId b = new BlockId(APP, 1, 1, 0, 2);
     byte[] payload = "aaabbbbb".getBytes(StandardCharsets.US_ASCII);
     ScriptedConnections connections = new ScriptedConnections((peer, m) -> answer(
-        new Message.BlocksData(3, 2, List.of(new BlockSize(a, 3), new BlockSize(b, 5))), payload));
+        new BlocksData(3, 2, List.of(new BlockSize(a, 3), new BlockSize(b, 5))), payload));
     try (ScacheClient c = client(connections, clock)) {
       ReduceInput in = c.getReduceInput(1, 2, Duration.ZERO);
       assertFalse(in.isComplete(), "2 of 3 maps finished");
@@ -211,13 +219,13 @@ class ScacheClientTest {
       assertArrayEquals("aaa".getBytes(StandardCharsets.US_ASCII), bytes(in.blocks().get(0).data()));
       assertArrayEquals("bbbbb".getBytes(StandardCharsets.US_ASCII), bytes(in.blocks().get(1).data()));
     }
-    assertEquals(new Message.GetReduceInput(APP, 1, 2, 0), connections.sent().get(0).message());
+    assertEquals(new GetReduceInput(APP, 1, 2, 0), connections.sent().get(0).message());
   }
 
   @Test
   void getReduceInput_whosePayloadDisagreesWithItsBlockSizes_failsAsMalformed() {
     BiFunction<String, Message, Reply> script = (peer, m) -> answer(
-        new Message.BlocksData(1, 1, List.of(new BlockSize(new BlockId(APP, 1, 0, 0, 2), 10))), new byte[4]);
+        new BlocksData(1, 1, List.of(new BlockSize(new BlockId(APP, 1, 0, 0, 2), 10))), new byte[4]);
     try (ScacheClient c = client(new ScriptedConnections(script), clock)) {
       ScacheException e = assertThrows(ScacheException.class, () -> c.getReduceInput(1, 2));
       assertEquals(Status.MALFORMED_MESSAGE, e.status());

@@ -8,8 +8,34 @@ import org.scache.common.BlockId;
 import org.scache.common.ScacheException;
 import org.scache.common.ShuffleKey;
 import org.scache.common.WorkerInfo;
+import org.scache.common.protocol.Ack;
+import org.scache.common.protocol.AppSecret;
+import org.scache.common.protocol.BlockLocations;
+import org.scache.common.protocol.FetchAppSecret;
+import org.scache.common.protocol.GetScheduleResult;
+import org.scache.common.protocol.Heartbeat;
+import org.scache.common.protocol.HeartbeatAck;
+import org.scache.common.protocol.LocateBlocks;
+import org.scache.common.protocol.MapFinished;
+import org.scache.common.protocol.MapOutputReady;
 import org.scache.common.protocol.Message;
+import org.scache.common.protocol.ReduceCommitted;
+import org.scache.common.protocol.RegisterApplication;
+import org.scache.common.protocol.RegisterShuffle;
+import org.scache.common.protocol.RegisterWorker;
+import org.scache.common.protocol.RemoveApplication;
+import org.scache.common.protocol.ReportBlocks;
+import org.scache.common.protocol.ReportLostBlocks;
+import org.scache.common.protocol.ReportRounds;
+import org.scache.common.protocol.ReportSamples;
+import org.scache.common.protocol.ReportWorkerActivity;
+import org.scache.common.protocol.RoundsIncomplete;
+import org.scache.common.protocol.ScheduleResult;
+import org.scache.common.protocol.ShuffleScheduled;
 import org.scache.common.protocol.Status;
+import org.scache.common.protocol.UnregisterShuffle;
+import org.scache.common.protocol.WorkerRegistered;
+import org.scache.common.protocol.Workers;
 import org.scache.common.shuffle.BlockLocation;
 import org.scache.common.shuffle.BlockSize;
 import org.scache.common.shuffle.ReduceMove;
@@ -68,8 +94,8 @@ final class MasterRequests {
    */
   CompletableFuture<Message> answer(Message m) {
     return switch (m.type()) {
-      case UNREGISTER_SHUFFLE -> unregisterShuffle((Message.UnregisterShuffle) m);
-      case REMOVE_APPLICATION -> removeApplication(((Message.RemoveApplication) m).appId());
+      case UNREGISTER_SHUFFLE -> unregisterShuffle((UnregisterShuffle) m);
+      case REMOVE_APPLICATION -> removeApplication(((RemoveApplication) m).appId());
       default -> CompletableFuture.completedFuture(serve(m));
     };
   }
@@ -80,22 +106,22 @@ final class MasterRequests {
    */
   Message serve(Message m) {
     return switch (m.type()) {
-      case REGISTER_WORKER -> registerWorker((Message.RegisterWorker) m);
-      case HEARTBEAT -> heartbeat((Message.Heartbeat) m);
-      case REPORT_BLOCKS -> reportBlocks((Message.ReportBlocks) m);
-      case FETCH_APP_SECRET -> new Message.AppSecret(applications.requireSecret(((Message.FetchAppSecret) m).appId()));
-      case REGISTER_APPLICATION -> registerApplication((Message.RegisterApplication) m);
-      case REGISTER_SHUFFLE -> registerShuffle(((Message.RegisterShuffle) m).shuffle());
-      case MAP_FINISHED -> mapFinished((Message.MapFinished) m);
-      case REPORT_SAMPLES -> reportSamples((Message.ReportSamples) m);
-      case GET_SCHEDULE_RESULT -> scheduleResult((Message.GetScheduleResult) m);
-      case LOCATE_BLOCKS -> locate((Message.LocateBlocks) m);
+      case REGISTER_WORKER -> registerWorker((RegisterWorker) m);
+      case HEARTBEAT -> heartbeat((Heartbeat) m);
+      case REPORT_BLOCKS -> reportBlocks((ReportBlocks) m);
+      case FETCH_APP_SECRET -> new AppSecret(applications.requireSecret(((FetchAppSecret) m).appId()));
+      case REGISTER_APPLICATION -> registerApplication((RegisterApplication) m);
+      case REGISTER_SHUFFLE -> registerShuffle(((RegisterShuffle) m).shuffle());
+      case MAP_FINISHED -> mapFinished((MapFinished) m);
+      case REPORT_SAMPLES -> reportSamples((ReportSamples) m);
+      case GET_SCHEDULE_RESULT -> scheduleResult((GetScheduleResult) m);
+      case LOCATE_BLOCKS -> locate((LocateBlocks) m);
       case UNREGISTER_SHUFFLE, REMOVE_APPLICATION -> answer(m).join();
-      case REPORT_ROUNDS -> reportRounds((Message.ReportRounds) m);
-      case REPORT_LOST_BLOCKS -> reportLostBlocks((Message.ReportLostBlocks) m);
-      case REDUCE_COMMITTED -> reduceCommitted((Message.ReduceCommitted) m);
-      case LIST_WORKERS -> new Message.Workers(workers.live());
-      case REPORT_WORKER_ACTIVITY -> reportActivity((Message.ReportWorkerActivity) m);
+      case REPORT_ROUNDS -> reportRounds((ReportRounds) m);
+      case REPORT_LOST_BLOCKS -> reportLostBlocks((ReportLostBlocks) m);
+      case REDUCE_COMMITTED -> reduceCommitted((ReduceCommitted) m);
+      case LIST_WORKERS -> new Workers(workers.live());
+      case REPORT_WORKER_ACTIVITY -> reportActivity((ReportWorkerActivity) m);
       default -> throw new ScacheException(Status.UNKNOWN_MESSAGE_TYPE, m.type() + " is not served by the master");
     };
   }
@@ -109,27 +135,27 @@ final class MasterRequests {
     }
   }
 
-  private Message registerWorker(Message.RegisterWorker m) {
+  private Message registerWorker(RegisterWorker m) {
     workers.register(m.worker(), m.reservedBytes(), m.usedBytes());
     shuffles.dropHolder(m.worker().workerId());
     LOG.info("worker {} registered from {} with {} bytes reserved", m.worker().workerId(), m.worker().address(),
         m.reservedBytes());
-    return new Message.WorkerRegistered(heartbeatMillis);
+    return new WorkerRegistered(heartbeatMillis);
   }
 
-  private Message heartbeat(Message.Heartbeat m) {
+  private Message heartbeat(Heartbeat m) {
     if (!workers.heartbeat(m.workerId(), m.reservedBytes(), m.usedBytes())) {
       throw new ScacheException(Status.UNKNOWN_WORKER, "worker " + m.workerId() + " is not registered");
     }
-    return new Message.HeartbeatAck(applications.removedAmong(m.heldApps()));
+    return new HeartbeatAck(applications.removedAmong(m.heldApps()));
   }
 
-  private Message registerApplication(Message.RegisterApplication m) {
+  private Message registerApplication(RegisterApplication m) {
     applications.register(m.appId(), m.secret());
-    return new Message.Ack();
+    return new Ack();
   }
 
-  private Message reportBlocks(Message.ReportBlocks m) {
+  private Message reportBlocks(ReportBlocks m) {
     requireLiveWorker(m.workerId());
     List<BlockSize> blocks = m.blocks();
     int i = 0;
@@ -151,7 +177,7 @@ final class MasterRequests {
       }
       i = end;
     }
-    return new Message.Ack();
+    return new Ack();
   }
 
   private Message registerShuffle(ShuffleSpec spec) {
@@ -161,17 +187,17 @@ final class MasterRequests {
       return scheduleIfDue(s);
     });
     made.ifPresent(this::broadcast);
-    return new Message.Ack();
+    return new Ack();
   }
 
-  private Message reportSamples(Message.ReportSamples m) {
+  private Message reportSamples(ReportSamples m) {
     applications.requireSecret(m.appId());
     Optional<CoScheduler.Decision> made = shuffles.withExisting(new ShuffleKey(m.appId(), m.shuffleId()), s -> {
       s.addSamples(m.samples());
       return scheduleIfDue(s);
     });
     made.ifPresent(this::broadcast);
-    return new Message.Ack();
+    return new Ack();
   }
 
   private Optional<CoScheduler.Decision> scheduleIfDue(ShuffleState s) {
@@ -206,7 +232,7 @@ final class MasterRequests {
   }
 
   /** What a worker did per shuffle since its last report, and what it holds on disk: for the status page. */
-  private Message reportActivity(Message.ReportWorkerActivity m) {
+  private Message reportActivity(ReportWorkerActivity m) {
     requireLiveWorker(m.workerId());
     workers.spill(m.workerId(), m.spilledBytes(), m.spillFileBytes());
     for (org.scache.common.shuffle.ShuffleActivity a : m.shuffles()) {
@@ -216,30 +242,30 @@ final class MasterRequests {
             .map(w -> w.workerId().equals(m.workerId())).orElse(false), r.remoteBytes()));
       });
     }
-    return new Message.Ack();
+    return new Ack();
   }
 
   /** Tells every live worker of a new placement, so the workers it names start prefetching. */
   private void broadcast(CoScheduler.Decision d) {
-    notifier.tellAll(workers.live(), new Message.ShuffleScheduled(d.result(), d.moves(), d.submissionTimeMillis()));
+    notifier.tellAll(workers.live(), new ShuffleScheduled(d.result(), d.moves(), d.submissionTimeMillis()));
   }
 
   /**
    * A worker spilled from rounds or loaded them back whole: when that changes which rounds of a
    * shuffle are incomplete somewhere, every live worker is told, so that all spill those rounds first.
    */
-  private Message reportRounds(Message.ReportRounds m) {
+  private Message reportRounds(ReportRounds m) {
     requireLiveWorker(m.workerId());
     incompleteRounds.report(m.workerId(), m.rounds()).forEach(this::tellIncompleteRounds);
-    return new Message.Ack();
+    return new Ack();
   }
 
   private void tellIncompleteRounds(ShuffleRounds r) {
-    notifier.tellAll(workers.live(), new Message.RoundsIncomplete(r.appId(), r.shuffleId(), r.rounds()));
+    notifier.tellAll(workers.live(), new RoundsIncomplete(r.appId(), r.shuffleId(), r.rounds()));
   }
 
   /** A worker lost blocks it held: their maps are lost (to be re-run) if they were final. */
-  private Message reportLostBlocks(Message.ReportLostBlocks m) {
+  private Message reportLostBlocks(ReportLostBlocks m) {
     for (BlockId id : m.blockIds()) {
       try {
         shuffles.withExisting(id.shuffle(), s -> {
@@ -251,17 +277,17 @@ final class MasterRequests {
         LOG.debug("worker {} lost block {} of a shuffle already gone", m.workerId(), id);
       }
     }
-    return new Message.Ack();
+    return new Ack();
   }
 
   /** A reducer committed: every worker frees its input blocks. */
-  private Message reduceCommitted(Message.ReduceCommitted m) {
+  private Message reduceCommitted(ReduceCommitted m) {
     applications.requireSecret(m.appId());
     notifier.tellAll(workers.live(), m);
-    return new Message.Ack();
+    return new Ack();
   }
 
-  private Message mapFinished(Message.MapFinished m) {
+  private Message mapFinished(MapFinished m) {
     applications.requireSecret(m.appId());
     List<MapOutputNotices.Notice> notices = new ArrayList<>();
     Optional<CoScheduler.Decision> made = shuffles.with(new ShuffleKey(m.appId(), m.shuffleId()), s -> {
@@ -275,12 +301,12 @@ final class MasterRequests {
       return scheduleIfDue(s);
     });
     made.ifPresent(this::broadcast);
-    notices.forEach(n -> notifier.tell(n.to(), new Message.MapOutputReady(n.shuffle().appId(),
+    notices.forEach(n -> notifier.tell(n.to(), new MapOutputReady(n.shuffle().appId(),
         n.shuffle().shuffleId(), n.mapId(), n.attempt(), n.holder(), n.blocks())));
-    return new Message.Ack();
+    return new Ack();
   }
 
-  private Message locate(Message.LocateBlocks m) {
+  private Message locate(LocateBlocks m) {
     return shuffles.withExisting(new ShuffleKey(m.appId(), m.shuffleId()), s -> {
       List<ShuffleState.BlockEntry> entries = m.mapId() < 0 ? s.finalBlocks(m.reduceId())
           : s.blocksOf(m.reduceId(), m.mapId());
@@ -303,15 +329,15 @@ final class MasterRequests {
             + " lost the output of " + String.join(", ", lost) + " (its worker died or restarted): re-run those maps");
       }
       int numMaps = s.shape().map(ShuffleSpec::numMaps).orElse(0);
-      return new Message.BlockLocations(numMaps, s.finishedMaps(), found);
+      return new BlockLocations(numMaps, s.finishedMaps(), found);
     });
   }
 
-  private Message scheduleResult(Message.GetScheduleResult m) {
+  private Message scheduleResult(GetScheduleResult m) {
     ShuffleKey key = new ShuffleKey(m.appId(), m.shuffleId());
     return shuffles.withExisting(key, s -> {
       if (s.schedule().isPresent()) {
-        return new Message.ScheduleResult(s.schedule().get());
+        return new ScheduleResult(s.schedule().get());
       }
       s.shape().orElseThrow(() -> new ScacheException(Status.UNKNOWN_SHUFFLE,
           key + " has blocks but was never registered, so its reduce count is unknown"));
@@ -322,12 +348,12 @@ final class MasterRequests {
     });
   }
 
-  private CompletableFuture<Message> unregisterShuffle(Message.UnregisterShuffle m) {
+  private CompletableFuture<Message> unregisterShuffle(UnregisterShuffle m) {
     ShuffleKey key = new ShuffleKey(m.appId(), m.shuffleId());
     shuffles.remove(key);
     kept.removed(key);
     incompleteRounds.forgetShuffle(key);
-    return notifier.tellAll(workers.live(), m).thenApply(told -> new Message.Ack());
+    return notifier.tellAll(workers.live(), m).thenApply(told -> new Ack());
   }
 
   private CompletableFuture<Message> removeApplication(String appId) {
@@ -337,7 +363,7 @@ final class MasterRequests {
     coScheduler.forgetApplication(appId);
     incompleteRounds.forgetApplication(appId);
     LOG.info("application {} removed", appId);
-    return notifier.tellAll(workers.live(), new Message.RemoveApplication(appId)).thenApply(told -> new Message.Ack());
+    return notifier.tellAll(workers.live(), new RemoveApplication(appId)).thenApply(told -> new Ack());
   }
 
   private void requireLiveWorker(String workerId) {

@@ -18,7 +18,17 @@ import org.scache.common.ScacheException;
 import org.scache.common.WorkerInfo;
 import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
+import org.scache.common.protocol.BlockLocations;
+import org.scache.common.protocol.GetScheduleResult;
+import org.scache.common.protocol.ListWorkers;
+import org.scache.common.protocol.LocateBlocks;
+import org.scache.common.protocol.MapFinished;
 import org.scache.common.protocol.Message;
+import org.scache.common.protocol.RegisterApplication;
+import org.scache.common.protocol.RegisterShuffle;
+import org.scache.common.protocol.RegisterWorker;
+import org.scache.common.protocol.ReportBlocks;
+import org.scache.common.protocol.ScheduleResult;
 import org.scache.common.protocol.Status;
 import org.scache.common.shuffle.BlockSize;
 import org.scache.common.shuffle.PartitionerKind;
@@ -81,12 +91,12 @@ class MasterElectionTest {
     assertFalse(standby.isLeader());
     Await.until(() -> standby.role().equals("standby (the leader is " + leaderName + ")"), Duration.ofSeconds(10),
         standby::role);
-    for (Message m : List.of(new Message.RegisterWorker(W1, 1 << 20, 0), new Message.ListWorkers(),
-        new Message.RegisterApplication("app", SECRET))) {
-      ScacheException e = assertThrows(ScacheException.class, () -> standby.handleTrusted(m));
+    for (Message m : List.of(new RegisterWorker(W1, 1 << 20, 0), new ListWorkers(),
+        new RegisterApplication("app", SECRET))) {
+      ScacheException e = assertThrows(ScacheException.class, () -> standby.serveAuthorized(m));
       assertEquals(Status.NOT_LEADER, e.status(), m.type().toString());
     }
-    leader.handleTrusted(new Message.RegisterWorker(W1, 1 << 20, 0));
+    leader.serveAuthorized(new RegisterWorker(W1, 1 << 20, 0));
     assertEquals(List.of(W1), leader.liveWorkers());
     assertEquals(List.of(), standby.liveWorkers(), "the standby keeps no state of its own");
   }
@@ -97,35 +107,35 @@ class MasterElectionTest {
     ScacheMaster b = master("b");
     ScacheMaster first = awaitLeader(a, b);
     ScacheMaster second = first == a ? b : a;
-    first.handleTrusted(new Message.RegisterWorker(W1, 1 << 20, 0));
-    first.handleTrusted(new Message.RegisterWorker(W2, 1 << 20, 0));
-    first.handleTrusted(new Message.RegisterApplication("app", SECRET));
-    first.handleTrusted(new Message.RegisterShuffle(new ShuffleSpec("app", 0, 2, 6, PartitionerKind.HASH, 0)));
-    first.handleTrusted(new Message.RegisterShuffle(new ShuffleSpec("app", 1, 2, 2, PartitionerKind.HASH, 0)));
+    first.serveAuthorized(new RegisterWorker(W1, 1 << 20, 0));
+    first.serveAuthorized(new RegisterWorker(W2, 1 << 20, 0));
+    first.serveAuthorized(new RegisterApplication("app", SECRET));
+    first.serveAuthorized(new RegisterShuffle(new ShuffleSpec("app", 0, 2, 6, PartitionerKind.HASH, 0)));
+    first.serveAuthorized(new RegisterShuffle(new ShuffleSpec("app", 1, 2, 2, PartitionerKind.HASH, 0)));
     runMap(first, 0, W1, 900, 100, 500, 500, 300, 700);
-    ShufflePlacement placed = ((Message.ScheduleResult) first.handleTrusted(new Message.GetScheduleResult("app", 0)))
+    ShufflePlacement placed = ((ScheduleResult) first.serveAuthorized(new GetScheduleResult("app", 0)))
         .placement();
 
     first.close();
     awaitLeader(second);
 
     // the workers come back with their blocks and finished maps
-    second.handleTrusted(new Message.RegisterWorker(W1, 1 << 20, 0));
-    second.handleTrusted(new Message.RegisterWorker(W2, 1 << 20, 0));
+    second.serveAuthorized(new RegisterWorker(W1, 1 << 20, 0));
+    second.serveAuthorized(new RegisterWorker(W2, 1 << 20, 0));
     runMap(second, 0, W1, 900, 100, 500, 500, 300, 700);
-    assertEquals(new Message.ScheduleResult(placed), second.handleTrusted(new Message.GetScheduleResult("app", 0)),
+    assertEquals(new ScheduleResult(placed), second.serveAuthorized(new GetScheduleResult("app", 0)),
         "every reduce stays where the first leader placed it");
     ScacheException notYet = assertThrows(ScacheException.class,
-        () -> second.handleTrusted(new Message.GetScheduleResult("app", 1)));
+        () -> second.serveAuthorized(new GetScheduleResult("app", 1)));
     assertEquals(Status.NOT_READY, notYet.status(), "shuffle 1 is known, and not placed yet");
-    second.handleTrusted(new Message.RegisterApplication("app", SECRET));
+    second.serveAuthorized(new RegisterApplication("app", SECRET));
     ScacheException stolen = assertThrows(ScacheException.class,
-        () -> second.handleTrusted(new Message.RegisterApplication("app", "another".getBytes(StandardCharsets.UTF_8))));
+        () -> second.serveAuthorized(new RegisterApplication("app", "another".getBytes(StandardCharsets.UTF_8))));
     assertEquals(Status.AUTH_FAILED, stolen.status(), "the id stays its owner's after the failover");
 
     runMap(second, 1, W2, 10, 20, 30, 40, 50, 60);
-    Message.BlockLocations all = (Message.BlockLocations) second.handleTrusted(
-        new Message.LocateBlocks("app", 0, 5, -1));
+    BlockLocations all = (BlockLocations) second.serveAuthorized(
+        new LocateBlocks("app", 0, 5, -1));
     assertEquals(2, all.finishedMaps(), "the finished map re-sent by its worker and the new one");
   }
 
@@ -134,18 +144,18 @@ class MasterElectionTest {
     ScacheMaster a = master("a");
     ScacheMaster first = awaitLeader(a);
     ScacheMaster second = master("b");
-    first.handleTrusted(new Message.RegisterApplication("app", SECRET));
+    first.serveAuthorized(new RegisterApplication("app", SECRET));
 
     zooKeeper.stop();
     Await.until(() -> !first.isLeader(), Duration.ofSeconds(30), () -> "the leader kept leading without ZooKeeper");
-    assertThrows(ScacheException.class, () -> first.handleTrusted(new Message.ListWorkers()));
+    assertThrows(ScacheException.class, () -> first.serveAuthorized(new ListWorkers()));
     zooKeeper.restart();
 
     ScacheMaster leader = awaitLeader(first, second);
     Await.until(() -> (leader == first ? second : first).role().startsWith("standby"), Duration.ofSeconds(30),
         () -> "the other master does not stand by");
     ScacheException stolen = assertThrows(ScacheException.class,
-        () -> leader.handleTrusted(new Message.RegisterApplication("app", "another".getBytes(StandardCharsets.UTF_8))));
+        () -> leader.serveAuthorized(new RegisterApplication("app", "another".getBytes(StandardCharsets.UTF_8))));
     assertEquals(Status.AUTH_FAILED, stolen.status());
   }
 
@@ -162,37 +172,37 @@ class MasterElectionTest {
     ScacheMaster first = awaitLeader(a, b);
     ScacheMaster second = first == a ? b : a;
     for (ScacheMaster m : List.of(lone, first)) {
-      m.handleTrusted(new Message.RegisterWorker(W1, 1 << 20, 0));
-      m.handleTrusted(new Message.RegisterWorker(W2, 1 << 20, 0));
-      m.handleTrusted(new Message.RegisterApplication("app", SECRET));
+      m.serveAuthorized(new RegisterWorker(W1, 1 << 20, 0));
+      m.serveAuthorized(new RegisterWorker(W2, 1 << 20, 0));
+      m.serveAuthorized(new RegisterApplication("app", SECRET));
       placeStageShuffle(m, 0, W1, 900, 800, 20, 10);
       placeStageShuffle(m, 1, W2, 30, 40, 700, 600);
     }
     first.close();
     awaitLeader(second);
-    second.handleTrusted(new Message.RegisterWorker(W1, 1 << 20, 0));
-    second.handleTrusted(new Message.RegisterWorker(W2, 1 << 20, 0));
+    second.serveAuthorized(new RegisterWorker(W1, 1 << 20, 0));
+    second.serveAuthorized(new RegisterWorker(W2, 1 << 20, 0));
 
     ShufflePlacement expected = placeStageShuffle(lone, 2, W1, 500, 5, 5, 500);
     ShufflePlacement afterFailover = placeStageShuffle(second, 2, W1, 500, 5, 5, 500);
     assertEquals("accumulated", afterFailover.policy(), "the stage's earlier shuffles are remembered");
     assertEquals(expected, afterFailover);
-    assertEquals(((Message.ScheduleResult) lone.handleTrusted(new Message.GetScheduleResult("app", 0))).placement(),
-        ((Message.ScheduleResult) second.handleTrusted(new Message.GetScheduleResult("app", 0))).placement(),
+    assertEquals(((ScheduleResult) lone.serveAuthorized(new GetScheduleResult("app", 0))).placement(),
+        ((ScheduleResult) second.serveAuthorized(new GetScheduleResult("app", 0))).placement(),
         "the earlier shuffles' reduces moved with the new one's as they would have on one master");
   }
 
   /** Registers shuffle {@code id} of stage 7 (one map, on {@code holder}) and returns its placement. */
   private static ShufflePlacement placeStageShuffle(ScacheMaster m, int id, WorkerInfo holder, long... sizes) {
-    m.handleTrusted(new Message.RegisterShuffle(new ShuffleSpec("app", id, 1, sizes.length, PartitionerKind.HASH, 0,
+    m.serveAuthorized(new RegisterShuffle(new ShuffleSpec("app", id, 1, sizes.length, PartitionerKind.HASH, 0,
         List.of(), 7, java.util.Optional.empty())));
     List<BlockSize> blocks = new ArrayList<>();
     for (int r = 0; r < sizes.length; r++) {
       blocks.add(new BlockSize(new BlockId("app", id, 0, 0, r), sizes[r]));
     }
-    m.handleTrusted(new Message.ReportBlocks(holder.workerId(), blocks));
-    m.handleTrusted(new Message.MapFinished("app", id, 0, 0));
-    return ((Message.ScheduleResult) m.handleTrusted(new Message.GetScheduleResult("app", id))).placement();
+    m.serveAuthorized(new ReportBlocks(holder.workerId(), blocks));
+    m.serveAuthorized(new MapFinished("app", id, 0, 0));
+    return ((ScheduleResult) m.serveAuthorized(new GetScheduleResult("app", id))).placement();
   }
 
   private static void runMap(ScacheMaster m, int map, WorkerInfo holder, long... sizes) {
@@ -200,7 +210,7 @@ class MasterElectionTest {
     for (int r = 0; r < sizes.length; r++) {
       blocks.add(new BlockSize(new BlockId("app", 0, map, 0, r), sizes[r]));
     }
-    m.handleTrusted(new Message.ReportBlocks(holder.workerId(), blocks));
-    m.handleTrusted(new Message.MapFinished("app", 0, map, 0));
+    m.serveAuthorized(new ReportBlocks(holder.workerId(), blocks));
+    m.serveAuthorized(new MapFinished("app", 0, map, 0));
   }
 }

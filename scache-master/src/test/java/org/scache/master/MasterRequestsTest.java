@@ -15,8 +15,29 @@ import org.junit.jupiter.api.Test;
 import org.scache.common.BlockId;
 import org.scache.common.ScacheException;
 import org.scache.common.WorkerInfo;
+import org.scache.common.protocol.Ack;
+import org.scache.common.protocol.GetBlock;
+import org.scache.common.protocol.GetScheduleResult;
+import org.scache.common.protocol.Heartbeat;
+import org.scache.common.protocol.HeartbeatAck;
+import org.scache.common.protocol.ListWorkers;
+import org.scache.common.protocol.LocateBlocks;
+import org.scache.common.protocol.MapFinished;
+import org.scache.common.protocol.MapOutputReady;
 import org.scache.common.protocol.Message;
+import org.scache.common.protocol.RegisterApplication;
+import org.scache.common.protocol.RegisterShuffle;
+import org.scache.common.protocol.RegisterWorker;
+import org.scache.common.protocol.RemoveApplication;
+import org.scache.common.protocol.ReportBlocks;
+import org.scache.common.protocol.ReportRounds;
+import org.scache.common.protocol.RoundsIncomplete;
+import org.scache.common.protocol.ScheduleResult;
+import org.scache.common.protocol.ShuffleScheduled;
 import org.scache.common.protocol.Status;
+import org.scache.common.protocol.UnregisterShuffle;
+import org.scache.common.protocol.WorkerRegistered;
+import org.scache.common.protocol.Workers;
 import org.scache.common.shuffle.BlockSize;
 import org.scache.common.shuffle.PartitionerKind;
 import org.scache.common.shuffle.RoundState;
@@ -51,9 +72,9 @@ class MasterRequestsTest {
       }, 1000);
 
   private void twoWorkersAndAnApplication() {
-    assertEquals(new Message.WorkerRegistered(1000), master.serve(new Message.RegisterWorker(W1, 1 << 30, 0)));
-    master.serve(new Message.RegisterWorker(W2, 1 << 30, 0));
-    master.serve(new Message.RegisterApplication("app", "s".getBytes(StandardCharsets.UTF_8)));
+    assertEquals(new WorkerRegistered(1000), master.serve(new RegisterWorker(W1, 1 << 30, 0)));
+    master.serve(new RegisterWorker(W2, 1 << 30, 0));
+    master.serve(new RegisterApplication("app", "s".getBytes(StandardCharsets.UTF_8)));
   }
 
   /** Map {@code map} of shuffle 0, put on {@code holder}, with {@code sizes[r]} bytes for reduce r. */
@@ -62,8 +83,8 @@ class MasterRequestsTest {
     for (int r = 0; r < sizes.length; r++) {
       blocks.add(new BlockSize(new BlockId("app", 0, map, 0, r), sizes[r]));
     }
-    master.serve(new Message.ReportBlocks(holder.workerId(), blocks));
-    master.serve(new Message.MapFinished("app", 0, map, 0));
+    master.serve(new ReportBlocks(holder.workerId(), blocks));
+    master.serve(new MapFinished("app", 0, map, 0));
   }
 
   private <T extends Message> List<Told> toldOf(Class<T> type) {
@@ -73,33 +94,33 @@ class MasterRequestsTest {
   @Test
   void listWorkers_answersTheRegisteredWorkers() {
     twoWorkersAndAnApplication();
-    assertEquals(new Message.Workers(List.of(W1, W2)), master.serve(new Message.ListWorkers()));
+    assertEquals(new Workers(List.of(W1, W2)), master.serve(new ListWorkers()));
   }
 
   @Test
   void registerShuffle_ofAnUnknownApplication_isRefused() {
     ScacheException e = assertThrows(ScacheException.class,
-        () -> master.serve(new Message.RegisterShuffle(new ShuffleSpec("nobody", 0, 2, 2, PartitionerKind.HASH, 0))));
+        () -> master.serve(new RegisterShuffle(new ShuffleSpec("nobody", 0, 2, 2, PartitionerKind.HASH, 0))));
     assertEquals(Status.UNKNOWN_APPLICATION, e.status());
   }
 
   @Test
   void scheduleResult_beforeTheThreshold_isNotReady_thenThePlacementIsBroadcastAndAnswered() {
     twoWorkersAndAnApplication();
-    master.serve(new Message.RegisterShuffle(new ShuffleSpec("app", 0, 4, 2, PartitionerKind.HASH, 0)));
+    master.serve(new RegisterShuffle(new ShuffleSpec("app", 0, 4, 2, PartitionerKind.HASH, 0)));
     runMap(0, W1, 100, 10);
     ScacheException notYet = assertThrows(ScacheException.class,
-        () -> master.serve(new Message.GetScheduleResult("app", 0)));
+        () -> master.serve(new GetScheduleResult("app", 0)));
     assertEquals(Status.NOT_READY, notYet.status());
     assertTrue(notYet.getMessage().contains("1 of 4 maps finished, 2 needed"), notYet.getMessage());
-    assertTrue(toldOf(Message.ShuffleScheduled.class).isEmpty());
+    assertTrue(toldOf(ShuffleScheduled.class).isEmpty());
 
     runMap(1, W2, 100, 10);
-    List<Told> scheduled = toldOf(Message.ShuffleScheduled.class);
+    List<Told> scheduled = toldOf(ShuffleScheduled.class);
     assertEquals(List.of(W1, W2), scheduled.stream().map(Told::to).toList(), "every live worker is told");
-    ShufflePlacement placed = ((Message.ScheduleResult) master.serve(new Message.GetScheduleResult("app", 0)))
+    ShufflePlacement placed = ((ScheduleResult) master.serve(new GetScheduleResult("app", 0)))
         .placement();
-    assertEquals(((Message.ShuffleScheduled) scheduled.get(0).message()).placement(), placed);
+    assertEquals(((ShuffleScheduled) scheduled.get(0).message()).placement(), placed);
     assertEquals(2, placed.assignments().size());
     assertTrue(placed.workerOf(0).isPresent() && placed.workerOf(1).isPresent());
   }
@@ -107,85 +128,85 @@ class MasterRequestsTest {
   @Test
   void mapFinishedAfterThePlacement_tellsTheReducesWorkersWhereItsBlocksAre() {
     twoWorkersAndAnApplication();
-    master.serve(new Message.RegisterShuffle(new ShuffleSpec("app", 0, 2, 2, PartitionerKind.HASH, 0)));
+    master.serve(new RegisterShuffle(new ShuffleSpec("app", 0, 2, 2, PartitionerKind.HASH, 0)));
     runMap(0, W1, 100, 100);
-    ShufflePlacement placed = ((Message.ScheduleResult) master.serve(new Message.GetScheduleResult("app", 0)))
+    ShufflePlacement placed = ((ScheduleResult) master.serve(new GetScheduleResult("app", 0)))
         .placement();
     runMap(1, W1, 5, 5);
-    for (Told t : toldOf(Message.MapOutputReady.class)) {
-      Message.MapOutputReady ready = (Message.MapOutputReady) t.message();
+    for (Told t : toldOf(MapOutputReady.class)) {
+      MapOutputReady ready = (MapOutputReady) t.message();
       assertEquals(W1, ready.holder());
       for (BlockSize b : ready.blocks()) {
         assertEquals(Optional.of(t.to()), placed.workerOf(b.blockId().reduceId()), "only to the reduce's worker");
       }
     }
     long elsewhere = placed.assignments().stream().filter(a -> !a.worker().equals(W1)).count();
-    assertEquals(elsewhere, toldOf(Message.MapOutputReady.class).stream()
-        .mapToInt(t -> ((Message.MapOutputReady) t.message()).blocks().size()).sum(),
+    assertEquals(elsewhere, toldOf(MapOutputReady.class).stream()
+        .mapToInt(t -> ((MapOutputReady) t.message()).blocks().size()).sum(),
         "one notice per block of a reduce placed away from its holder");
   }
 
   @Test
   void locate_afterTheHoldersHeartbeatsStop_namesTheMapToRunAgain() {
     twoWorkersAndAnApplication();
-    master.serve(new Message.RegisterShuffle(new ShuffleSpec("app", 0, 2, 1, PartitionerKind.HASH, 0)));
+    master.serve(new RegisterShuffle(new ShuffleSpec("app", 0, 2, 1, PartitionerKind.HASH, 0)));
     runMap(0, W1, 10);
     runMap(1, W2, 10);
     clock.advance(EXPIRY.plusSeconds(1));
-    master.serve(new Message.Heartbeat("w2", 1 << 30, 0, 1, List.of("app")));
+    master.serve(new Heartbeat("w2", 1 << 30, 0, 1, List.of("app")));
     master.expireWorkers();
     ScacheException e = assertThrows(ScacheException.class,
-        () -> master.serve(new Message.LocateBlocks("app", 0, 0, -1)));
+        () -> master.serve(new LocateBlocks("app", 0, 0, -1)));
     assertEquals(Status.BLOCK_NOT_FOUND, e.status());
     assertTrue(e.getMessage().contains("map 0"), e.getMessage());
-    assertEquals(new Message.Workers(List.of(W2)), master.serve(new Message.ListWorkers()));
+    assertEquals(new Workers(List.of(W2)), master.serve(new ListWorkers()));
   }
 
   @Test
   void reportRounds_tellsEveryWorkerWhenARoundBecomesIncomplete() {
     twoWorkersAndAnApplication();
-    master.serve(new Message.ReportRounds("w1", List.of(new RoundState("app", 0, 1, true))));
-    List<Told> rounds = toldOf(Message.RoundsIncomplete.class);
+    master.serve(new ReportRounds("w1", List.of(new RoundState("app", 0, 1, true))));
+    List<Told> rounds = toldOf(RoundsIncomplete.class);
     assertEquals(List.of(W1, W2), rounds.stream().map(Told::to).toList());
-    assertEquals(new Message.RoundsIncomplete("app", 0, List.of(1)), rounds.get(0).message());
+    assertEquals(new RoundsIncomplete("app", 0, List.of(1)), rounds.get(0).message());
   }
 
   @Test
   void reportFromAnUnregisteredWorker_isRefused() {
     ScacheException e = assertThrows(ScacheException.class,
-        () -> master.serve(new Message.ReportBlocks("ghost", List.of())));
+        () -> master.serve(new ReportBlocks("ghost", List.of())));
     assertEquals(Status.UNKNOWN_WORKER, e.status());
   }
 
   @Test
   void removeApplication_forgetsItsShuffles_andTellsEveryWorker() {
     twoWorkersAndAnApplication();
-    master.serve(new Message.RegisterShuffle(new ShuffleSpec("app", 0, 2, 2, PartitionerKind.HASH, 0)));
-    master.serve(new Message.RemoveApplication("app"));
-    assertEquals(List.of(W1, W2), toldOf(Message.RemoveApplication.class).stream().map(Told::to).toList());
+    master.serve(new RegisterShuffle(new ShuffleSpec("app", 0, 2, 2, PartitionerKind.HASH, 0)));
+    master.serve(new RemoveApplication("app"));
+    assertEquals(List.of(W1, W2), toldOf(RemoveApplication.class).stream().map(Told::to).toList());
     ScacheException e = assertThrows(ScacheException.class,
-        () -> master.serve(new Message.GetScheduleResult("app", 0)));
+        () -> master.serve(new GetScheduleResult("app", 0)));
     assertEquals(Status.UNKNOWN_SHUFFLE, e.status());
-    assertEquals(new Message.HeartbeatAck(List.of("app")),
-        master.serve(new Message.Heartbeat("w1", 1 << 30, 0, 0, List.of("app"))), "the heartbeat says it is gone");
+    assertEquals(new HeartbeatAck(List.of("app")),
+        master.serve(new Heartbeat("w1", 1 << 30, 0, 0, List.of("app"))), "the heartbeat says it is gone");
   }
 
   @Test
   void unregisterShuffle_isAnsweredOnlyOnceTheWorkersDroppedIt() {
     twoWorkersAndAnApplication();
-    master.serve(new Message.RegisterShuffle(new ShuffleSpec("app", 0, 2, 2, PartitionerKind.HASH, 0)));
+    master.serve(new RegisterShuffle(new ShuffleSpec("app", 0, 2, 2, PartitionerKind.HASH, 0)));
     workersAnswer = new CompletableFuture<>();
-    CompletableFuture<Message> answer = master.answer(new Message.UnregisterShuffle("app", 0));
-    assertEquals(List.of(W1, W2), toldOf(Message.UnregisterShuffle.class).stream().map(Told::to).toList());
+    CompletableFuture<Message> answer = master.answer(new UnregisterShuffle("app", 0));
+    assertEquals(List.of(W1, W2), toldOf(UnregisterShuffle.class).stream().map(Told::to).toList());
     assertFalse(answer.isDone(), "a shuffle registered again now could lose its blocks to a worker's late removal");
     workersAnswer.complete(null);
-    assertEquals(new Message.Ack(), answer.getNow(null));
+    assertEquals(new Ack(), answer.getNow(null));
   }
 
   @Test
   void aMessageTheMasterDoesNotServe_isUnknownToIt() {
     ScacheException e = assertThrows(ScacheException.class,
-        () -> master.serve(new Message.GetBlock(new BlockId("app", 0, 0, 0, 0))));
+        () -> master.serve(new GetBlock(new BlockId("app", 0, 0, 0, 0))));
     assertEquals(Status.UNKNOWN_MESSAGE_TYPE, e.status());
   }
 }

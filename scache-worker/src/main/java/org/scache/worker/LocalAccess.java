@@ -9,9 +9,15 @@ import java.util.function.Supplier;
 import org.scache.common.ScacheException;
 import org.scache.common.auth.RequestAuthorizer;
 import org.scache.common.network.RequestDispatcher;
+import org.scache.common.protocol.CommitLeased;
 import org.scache.common.protocol.InboundFrame;
+import org.scache.common.protocol.LeaseMemory;
 import org.scache.common.protocol.Message;
+import org.scache.common.protocol.OpenLocal;
+import org.scache.common.protocol.PinBlock;
+import org.scache.common.protocol.ReleaseLease;
 import org.scache.common.protocol.Status;
+import org.scache.common.protocol.Unpin;
 
 /**
  * Serves the shared-memory requests of one connection from a client on this host, authorized by the
@@ -48,29 +54,29 @@ final class LocalAccess {
     Message message = frame.message();
     switch (message.type()) {
       case OPEN_LOCAL -> {
-        Message.OpenLocal m = (Message.OpenLocal) message;
+        OpenLocal m = (OpenLocal) message;
         run(ctx, frame, leases::open);
       }
       case LEASE_MEMORY -> {
         expireLeasesOn(ctx);
-        Message.LeaseMemory m = (Message.LeaseMemory) message;
+        LeaseMemory m = (LeaseMemory) message;
         run(ctx, frame, () -> leases.lease(m));
       }
       case COMMIT_LEASED -> {
-        Message.CommitLeased m = (Message.CommitLeased) message;
+        CommitLeased m = (CommitLeased) message;
         run(ctx, frame, () -> leases.commit(m));
       }
       case RELEASE_LEASE -> {
-        Message.ReleaseLease m = (Message.ReleaseLease) message;
+        ReleaseLease m = (ReleaseLease) message;
         whenAuthorized(ctx, frame.requestId(), givingBack(frame, leases.applicationOfLease(m.leaseId())),
             () -> leases.release(m.leaseId()));
       }
       case PIN_BLOCK -> {
-        Message.PinBlock m = (Message.PinBlock) message;
+        PinBlock m = (PinBlock) message;
         run(ctx, frame, () -> leases.pin(m.blockId()));
       }
       case UNPIN -> {
-        Message.Unpin m = (Message.Unpin) message;
+        Unpin m = (Unpin) message;
         CompletableFuture<Void> auth = CompletableFuture.completedFuture(null);
         for (String app : leases.applicationsOfPins(m.pinIds())) {
           auth = auth.thenCompose(v -> givingBack(frame, app));

@@ -14,7 +14,15 @@ import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.scache.common.BlockId;
 import org.scache.common.ScacheException;
-import org.scache.common.protocol.Message;
+import org.scache.common.protocol.Ack;
+import org.scache.common.protocol.CommitLeased;
+import org.scache.common.protocol.LeaseMemory;
+import org.scache.common.protocol.LocalSegment;
+import org.scache.common.protocol.LocalSegments;
+import org.scache.common.protocol.MemoryLease;
+import org.scache.common.protocol.PinnedBlock;
+import org.scache.common.protocol.PinnedReduceInput;
+import org.scache.common.protocol.ReducePart;
 import org.scache.common.protocol.Status;
 import org.scache.common.shuffle.BlockSize;
 
@@ -82,14 +90,14 @@ final class LocalLeases {
   }
 
   /** Lets go of the pins that still exist among {@code pinIds}. */
-  Message.Ack unpin(List<Long> pinIds) {
+  Ack unpin(List<Long> pinIds) {
     for (long id : pinIds) {
       Pin p = pins.remove(id);
       if (p != null) {
         p.reference.release();
       }
     }
-    return new Message.Ack();
+    return new Ack();
   }
 
   /** Gives back every lease's uncommitted memory and every pin; later requests are refused. */
@@ -116,20 +124,20 @@ final class LocalLeases {
 
   // ---------------------------------------------------------------- requests
 
-  Message.LocalSegments open() {
+  LocalSegments open() {
     if (!pool.isShared()) {
       throw new ScacheException(Status.INVALID_ARGUMENT, "worker " + workerId
           + " does not share its memory with local clients (scache.worker.local.shm.enabled is false)");
     }
-    List<Message.LocalSegment> segments = new ArrayList<>();
+    List<LocalSegment> segments = new ArrayList<>();
     for (MemoryPool.SegmentFile f : pool.sharedFiles()) {
-      segments.add(new Message.LocalSegment(f.index(), f.path().toString(), f.size()));
+      segments.add(new LocalSegment(f.index(), f.path().toString(), f.size()));
     }
     opened = true;
-    return new Message.LocalSegments(segments);
+    return new LocalSegments(segments);
   }
 
-  Message.MemoryLease lease(Message.LeaseMemory m) {
+  MemoryLease lease(LeaseMemory m) {
     requireOpened();
     if (m.bytes() <= 0) {
       throw new ScacheException(Status.INVALID_ARGUMENT, "a lease must have a positive size: " + m.bytes());
@@ -161,10 +169,10 @@ final class LocalLeases {
     lease.counted = counted;
     lease.usedNanos = clock.nanos();
     leases.put(id, lease);
-    return new Message.MemoryLease(id, r.segment(), r.offset(), r.allocated());
+    return new MemoryLease(id, r.segment(), r.offset(), r.allocated());
   }
 
-  Message.Ack commit(Message.CommitLeased m) {
+  Ack commit(CommitLeased m) {
     Lease lease = leaseOf(m.leaseId());
     BlockId id = m.blockId();
     if (!lease.appId.equals(id.appId())) {
@@ -187,19 +195,19 @@ final class LocalLeases {
     if (puts.commit(put)) {
       counters.localCommits.increment();
     }
-    return new Message.Ack();
+    return new Ack();
   }
 
-  Message.Ack release(long leaseId) {
+  Ack release(long leaseId) {
     Lease lease = leases.remove(leaseId);
     if (lease == null) {
       throw unknownLease(leaseId);
     }
     freeUncommitted(lease);
-    return new Message.Ack();
+    return new Ack();
   }
 
-  Message.PinnedBlock pin(BlockId id) {
+  PinnedBlock pin(BlockId id) {
     requireOpened();
     return pinHeld(id, true).orElseThrow(() -> new ScacheException(Status.BLOCK_NOT_FOUND,
         "block " + id + " is not in the shared memory of worker " + workerId
@@ -217,18 +225,18 @@ final class LocalLeases {
     List<Long> taken = new ArrayList<>();
     try {
       requireOpened();
-      List<Message.ReducePart> parts = new ArrayList<>(batch.sizes().size());
+      List<ReducePart> parts = new ArrayList<>(batch.sizes().size());
       int offset = all.readerIndex();
       for (BlockSize b : batch.sizes()) {
-        Optional<Message.PinnedBlock> pin = pinHeld(b.blockId(), false); // the reader counted the read
+        Optional<PinnedBlock> pin = pinHeld(b.blockId(), false); // the reader counted the read
         pin.ifPresent(p -> taken.add(p.pinId()));
         if (pin.isEmpty()) {
           rest.addComponent(true, all.retainedSlice(offset, (int) b.size()));
         }
-        parts.add(new Message.ReducePart(b.blockId(), b.size(), pin));
+        parts.add(new ReducePart(b.blockId(), b.size(), pin));
         offset += (int) b.size();
       }
-      return new PinnedInput(new Message.PinnedReduceInput(numMaps, finishedMaps, parts), rest);
+      return new PinnedInput(new PinnedReduceInput(numMaps, finishedMaps, parts), rest);
     } catch (RuntimeException e) {
       unpin(taken);
       rest.release();
@@ -238,14 +246,14 @@ final class LocalLeases {
     }
   }
 
-  /** A {@link Message.PinnedReduceInput} and its payload, which the receiver owns. */
-  record PinnedInput(Message.PinnedReduceInput message, ByteBuf payload) {}
+  /** A {@link PinnedReduceInput} and its payload, which the receiver owns. */
+  record PinnedInput(PinnedReduceInput message, ByteBuf payload) {}
 
   /**
    * Pins block {@code id} for this connection if this worker holds it in shared memory, counting it
    * as a local read when {@code countRead}.
    */
-  private Optional<Message.PinnedBlock> pinHeld(BlockId id, boolean countRead) {
+  private Optional<PinnedBlock> pinHeld(BlockId id, boolean countRead) {
     Optional<StoredBlock.Pinned> held = store.pin(id);
     if (held.isEmpty()) {
       return Optional.empty();
@@ -259,7 +267,7 @@ final class LocalLeases {
       counters.localReadBlocks.increment();
       counters.localReadBytes.add(p.length());
     }
-    return Optional.of(new Message.PinnedBlock(pinId, p.region().segment(), p.region().offset(), p.length()));
+    return Optional.of(new PinnedBlock(pinId, p.region().segment(), p.region().offset(), p.length()));
   }
 
   /** Refuses a request that needs the shared memory when this connection has not opened it. */

@@ -20,8 +20,21 @@ import org.scache.common.auth.Credentials;
 import org.scache.common.ha.Locator;
 import org.scache.common.network.ClientConnections;
 import org.scache.common.network.Reply;
+import org.scache.common.protocol.AppSecret;
+import org.scache.common.protocol.BlockLocations;
+import org.scache.common.protocol.FetchAppSecret;
+import org.scache.common.protocol.Heartbeat;
+import org.scache.common.protocol.HeartbeatAck;
+import org.scache.common.protocol.LocateBlocks;
+import org.scache.common.protocol.MapFinished;
 import org.scache.common.protocol.Message;
+import org.scache.common.protocol.RegisterWorker;
+import org.scache.common.protocol.ReportBlocks;
+import org.scache.common.protocol.ReportLostBlocks;
+import org.scache.common.protocol.ReportRounds;
+import org.scache.common.protocol.ReportWorkerActivity;
 import org.scache.common.protocol.Status;
+import org.scache.common.protocol.WorkerRegistered;
 import org.scache.common.shuffle.BlockSize;
 import org.scache.common.shuffle.RoundState;
 import org.slf4j.Logger;
@@ -51,7 +64,7 @@ final class MasterLink implements BlockLocator, AutoCloseable {
   private final ShuffleActivityLog activity;
   private final ScheduledExecutorService thread;
   private final List<BlockSize> pendingReports = new ArrayList<>();
-  private final Map<String, List<Message.MapFinished>> finishedMaps = new ConcurrentHashMap<>();
+  private final Map<String, List<MapFinished>> finishedMaps = new ConcurrentHashMap<>();
   private volatile boolean registered;
   private boolean fullReportNeeded = true;
   private ScheduledFuture<?> heartbeats;
@@ -100,7 +113,7 @@ final class MasterLink implements BlockLocator, AutoCloseable {
   void reportRounds(List<RoundState> changes) {
     thread.execute(() -> {
       if (registered) {
-        sendBestEffort(new Message.ReportRounds(self.workerId(), changes));
+        sendBestEffort(new ReportRounds(self.workerId(), changes));
       }
     });
   }
@@ -109,7 +122,7 @@ final class MasterLink implements BlockLocator, AutoCloseable {
   void reportLost(List<org.scache.common.BlockId> lost) {
     thread.execute(() -> {
       flush();
-      sendBestEffort(new Message.ReportLostBlocks(self.workerId(), lost));
+      sendBestEffort(new ReportLostBlocks(self.workerId(), lost));
     });
   }
 
@@ -125,7 +138,7 @@ final class MasterLink implements BlockLocator, AutoCloseable {
 
   /** Sends every queued report, then the map's final attempt; completes with the master's answer. */
   CompletableFuture<Void> mapFinished(ShuffleKey shuffle, int mapId, int attempt) {
-    Message.MapFinished finished = new Message.MapFinished(shuffle.appId(), shuffle.shuffleId(), mapId, attempt);
+    MapFinished finished = new MapFinished(shuffle.appId(), shuffle.shuffleId(), mapId, attempt);
     CompletableFuture<Void> result = new CompletableFuture<>();
     thread.execute(() -> {
       flush();
@@ -144,13 +157,13 @@ final class MasterLink implements BlockLocator, AutoCloseable {
 
   /** The secret of {@code appId}, from the master. */
   CompletableFuture<byte[]> fetchSecret(String appId) {
-    return send(new Message.FetchAppSecret(appId)).thenApply(r -> r.as(Message.AppSecret.class).secret());
+    return send(new FetchAppSecret(appId)).thenApply(r -> r.as(AppSecret.class).secret());
   }
 
   @Override
   public CompletableFuture<LocatedBlocks> locate(ShuffleKey shuffle, int reduceId, int mapId) {
-    return send(new Message.LocateBlocks(shuffle.appId(), shuffle.shuffleId(), reduceId, mapId)).thenApply(r -> {
-      Message.BlockLocations found = r.as(Message.BlockLocations.class);
+    return send(new LocateBlocks(shuffle.appId(), shuffle.shuffleId(), reduceId, mapId)).thenApply(r -> {
+      BlockLocations found = r.as(BlockLocations.class);
       return new LocatedBlocks(found.numMaps(), found.finishedMaps(), found.locations());
     });
   }
@@ -200,15 +213,15 @@ final class MasterLink implements BlockLocator, AutoCloseable {
 
   private void register() {
     try {
-      Reply r = sendInOrder(new Message.RegisterWorker(self, store.reservedBytes(), store.usedBytes())).join();
-      long interval = r.as(Message.WorkerRegistered.class).heartbeatIntervalMillis();
+      Reply r = sendInOrder(new RegisterWorker(self, store.reservedBytes(), store.usedBytes())).join();
+      long interval = r.as(WorkerRegistered.class).heartbeatIntervalMillis();
       registered = true;
       fullReportNeeded = true;
       flush();
       finishedMaps.values().forEach(list -> list.forEach(this::sendInOrder));
       List<RoundState> partial = store.reports().incompleteRounds();
       if (!partial.isEmpty()) {
-        sendBestEffort(new Message.ReportRounds(self.workerId(), partial));
+        sendBestEffort(new ReportRounds(self.workerId(), partial));
       }
       LOG.info("worker {} registered with master {}", self.workerId(), master);
       if (heartbeats == null || heartbeats.isCancelled()) {
@@ -224,11 +237,11 @@ final class MasterLink implements BlockLocator, AutoCloseable {
   }
 
   private void heartbeat() {
-    Message.Heartbeat hb = new Message.Heartbeat(self.workerId(), store.reservedBytes(), store.usedBytes(),
+    Heartbeat hb = new Heartbeat(self.workerId(), store.reservedBytes(), store.usedBytes(),
         store.blockCount(), List.copyOf(store.applications()));
     sendInOrder(hb).whenCompleteAsync((r, e) -> {
       if (e == null) {
-        Message.HeartbeatAck ack = r.as(Message.HeartbeatAck.class);
+        HeartbeatAck ack = r.as(HeartbeatAck.class);
         ack.removedApps().forEach(onAppRemoved);
         reportActivity();
         return;
@@ -250,7 +263,7 @@ final class MasterLink implements BlockLocator, AutoCloseable {
   /** Sends what this worker did per shuffle since the last report; put back if it does not arrive. */
   private void reportActivity() {
     List<org.scache.common.shuffle.ShuffleActivity> shuffles = activity.drain();
-    Message.ReportWorkerActivity report = new Message.ReportWorkerActivity(self.workerId(), store.spilledBytes(),
+    ReportWorkerActivity report = new ReportWorkerActivity(self.workerId(), store.spilledBytes(),
         storage.spillFileBytes(), shuffles);
     sendInOrder(report).whenComplete((r, e) -> {
       if (e != null) {
@@ -288,7 +301,7 @@ final class MasterLink implements BlockLocator, AutoCloseable {
     }
     for (int i = 0; i < batch.size(); i += batchSize) {
       List<BlockSize> part = batch.subList(i, Math.min(batch.size(), i + batchSize));
-      sendInOrder(new Message.ReportBlocks(self.workerId(), part)).whenCompleteAsync((r, e) -> {
+      sendInOrder(new ReportBlocks(self.workerId(), part)).whenCompleteAsync((r, e) -> {
         if (e != null) {
           fullReportNeeded = true;
           flushLater();

@@ -1,7 +1,9 @@
 package org.scache.worker;
 
 import org.scache.common.ShuffleKey;
-import org.scache.common.protocol.Message;
+import org.scache.common.protocol.MapOutputReady;
+import org.scache.common.protocol.RoundsIncomplete;
+import org.scache.common.protocol.ShuffleScheduled;
 
 /**
  * Where every message the master sends a worker arrives: a shuffle's placement (learned by the
@@ -19,18 +21,18 @@ final class MasterMessages {
   }
 
   /** The master placed a shuffle: the store learns it (its placement book), then what is placed here is prefetched. */
-  void shuffleScheduled(Message.ShuffleScheduled m) {
+  void shuffleScheduled(ShuffleScheduled m) {
     store.scheduled(m.placement(), m.submissionTimeMillis(), m.moves());
     prefetcher.onScheduled(m.placement(), m.moves());
   }
 
   /** The rounds of a shuffle that some worker keeps only in part, cluster-wide. */
-  void roundsIncomplete(Message.RoundsIncomplete m) {
+  void roundsIncomplete(RoundsIncomplete m) {
     store.incompleteInCluster(new ShuffleKey(m.appId(), m.shuffleId()), m.rounds());
   }
 
   /** A map finished after its shuffle was placed. */
-  void mapOutputReady(Message.MapOutputReady m) {
+  void mapOutputReady(MapOutputReady m) {
     ShuffleKey shuffle = new ShuffleKey(m.appId(), m.shuffleId());
     // other attempts of the map are void now, here as on the master
     store.mapFinished(shuffle, m.mapId(), m.attempt());

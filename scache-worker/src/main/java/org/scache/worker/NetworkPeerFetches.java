@@ -11,7 +11,8 @@ import org.scache.common.auth.Credentials;
 import org.scache.common.network.ClientConnection;
 import org.scache.common.network.ClientConnections;
 import org.scache.common.network.Reply;
-import org.scache.common.protocol.Message;
+import org.scache.common.protocol.BlocksData;
+import org.scache.common.protocol.FetchBlocks;
 import org.scache.common.protocol.Status;
 
 /** Fetches blocks from other workers over the cluster's connections, signed as the cluster. */
@@ -36,14 +37,14 @@ final class NetworkPeerFetches implements PeerFetches {
             + holder.workerId() + " cannot be reached (" + ScacheException.from(e).getMessage() + ")");
       }
       return c;
-    }).thenCompose(c -> c.call(new Message.FetchBlocks(ids), Optional.of(cluster), timeout))
+    }).thenCompose(c -> c.call(new FetchBlocks(ids), Optional.of(cluster), timeout))
         .thenApply(r -> batch(holder, ids, r));
   }
 
   private static BlockBatch batch(WorkerInfo holder, List<BlockId> ids, Reply r) {
-    Message.BlocksData meta;
+    BlocksData meta;
     try {
-      meta = r.as(Message.BlocksData.class);
+      meta = r.as(BlocksData.class);
     } catch (RuntimeException e) {
       r.payload().release();
       throw e;

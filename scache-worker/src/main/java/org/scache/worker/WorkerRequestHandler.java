@@ -9,12 +9,29 @@ import java.util.concurrent.CompletableFuture;
 import org.scache.common.ScacheException;
 import org.scache.common.auth.PayloadDigest;
 import org.scache.common.network.RequestDispatcher;
+import org.scache.common.protocol.Ack;
+import org.scache.common.protocol.BlockData;
+import org.scache.common.protocol.BlocksData;
 import org.scache.common.protocol.DecodeFailure;
+import org.scache.common.protocol.FetchBlocks;
+import org.scache.common.protocol.GetBlock;
+import org.scache.common.protocol.GetReduceInput;
 import org.scache.common.protocol.InboundFrame;
+import org.scache.common.protocol.MapFinished;
+import org.scache.common.protocol.MapOutputReady;
 import org.scache.common.protocol.Message;
 import org.scache.common.protocol.PayloadChunk;
+import org.scache.common.protocol.PinReduceInput;
+import org.scache.common.protocol.PinReduceInputPart;
+import org.scache.common.protocol.PutBlock;
+import org.scache.common.protocol.ReduceCommitted;
+import org.scache.common.protocol.RemoveApplication;
+import org.scache.common.protocol.RoundsIncomplete;
+import org.scache.common.protocol.ShuffleScheduled;
 import org.scache.common.protocol.Status;
 import org.scache.common.ShuffleKey;
+import org.scache.common.protocol.UnregisterShuffle;
+import org.scache.common.protocol.WorkerStats;
 
 /**
  * Serves one connection to a worker: puts stream straight into reserved memory, reads are answered
@@ -58,19 +75,19 @@ final class WorkerRequestHandler extends RequestDispatcher {
     Parts w = parts();
     Message message = frame.message();
     switch (message.type()) {
-      case PUT_BLOCK -> startPut(ctx, frame, (Message.PutBlock) message);
+      case PUT_BLOCK -> startPut(ctx, frame, (PutBlock) message);
       case GET_BLOCK -> {
-        Message.GetBlock m = (Message.GetBlock) message;
+        GetBlock m = (GetBlock) message;
         w.reader().readBlock(m.blockId()).whenComplete((data, e) -> {
           if (e != null) {
             replyError(ctx, id, e);
           } else {
-            reply(ctx, id, new Message.BlockData(m.blockId()), data);
+            reply(ctx, id, new BlockData(m.blockId()), data);
           }
         });
       }
       case GET_REDUCE_INPUT -> {
-        Message.GetReduceInput m = (Message.GetReduceInput) message;
+        GetReduceInput m = (GetReduceInput) message;
         w.reader().readReduceInput(new ShuffleKey(m.appId(), m.shuffleId()), m.reduceId(), m.waitMillis())
             .whenComplete((input, e) -> {
               if (e != null) {
@@ -81,16 +98,16 @@ final class WorkerRequestHandler extends RequestDispatcher {
             });
       }
       case PIN_REDUCE_INPUT -> {
-        Message.PinReduceInput m = (Message.PinReduceInput) message;
+        PinReduceInput m = (PinReduceInput) message;
         localAccess().answerPinned(ctx, id, () -> w.reader().readReduceInput(
             new ShuffleKey(m.appId(), m.shuffleId()), m.reduceId(), m.waitMillis()));
       }
       case PIN_REDUCE_INPUT_PART -> {
-        Message.PinReduceInputPart m = (Message.PinReduceInputPart) message;
+        PinReduceInputPart m = (PinReduceInputPart) message;
         localAccess().answerPinned(ctx, id, () -> w.reader().readReduceInputPart(
             new ShuffleKey(m.appId(), m.shuffleId()), m.reduceId(), m.waitMillis(), Set.copyOf(m.haveMaps())));
       }
-      case FETCH_BLOCKS -> w.reader().serveFetch(((Message.FetchBlocks) message).blockIds()).whenComplete((b, e) -> {
+      case FETCH_BLOCKS -> w.reader().serveFetch(((FetchBlocks) message).blockIds()).whenComplete((b, e) -> {
         if (e != null) {
           replyError(ctx, id, e);
         } else {
@@ -98,28 +115,28 @@ final class WorkerRequestHandler extends RequestDispatcher {
         }
       });
       case MAP_FINISHED -> {
-        Message.MapFinished m = (Message.MapFinished) message;
+        MapFinished m = (MapFinished) message;
         answer(ctx, id, w.applications().mapFinished(new ShuffleKey(m.appId(), m.shuffleId()), m.mapId(),
             m.attempt()));
       }
       case UNREGISTER_SHUFFLE -> {
-        Message.UnregisterShuffle m = (Message.UnregisterShuffle) message;
+        UnregisterShuffle m = (UnregisterShuffle) message;
         acknowledge(ctx, id, () -> w.applications().removeShuffle(new ShuffleKey(m.appId(), m.shuffleId())));
       }
       case REMOVE_APPLICATION -> acknowledge(ctx, id, () ->
-          w.applications().removeApplication(((Message.RemoveApplication) message).appId()));
+          w.applications().removeApplication(((RemoveApplication) message).appId()));
       case REDUCE_COMMITTED -> {
-        Message.ReduceCommitted m = (Message.ReduceCommitted) message;
+        ReduceCommitted m = (ReduceCommitted) message;
         acknowledge(ctx, id, () -> w.applications().reduceCommitted(new ShuffleKey(m.appId(), m.shuffleId()),
             m.reduceId()));
       }
       case SHUFFLE_SCHEDULED -> acknowledge(ctx, id, () ->
-          w.fromMaster().shuffleScheduled((Message.ShuffleScheduled) message));
+          w.fromMaster().shuffleScheduled((ShuffleScheduled) message));
       case ROUNDS_INCOMPLETE -> acknowledge(ctx, id, () ->
-          w.fromMaster().roundsIncomplete((Message.RoundsIncomplete) message));
+          w.fromMaster().roundsIncomplete((RoundsIncomplete) message));
       case MAP_OUTPUT_READY -> acknowledge(ctx, id, () ->
-          w.fromMaster().mapOutputReady((Message.MapOutputReady) message));
-      case GET_WORKER_STATS -> reply(ctx, id, new Message.WorkerStats(w.stats().get()));
+          w.fromMaster().mapOutputReady((MapOutputReady) message));
+      case GET_WORKER_STATS -> reply(ctx, id, new WorkerStats(w.stats().get()));
       case OPEN_LOCAL, LEASE_MEMORY, COMMIT_LEASED, RELEASE_LEASE, PIN_BLOCK, UNPIN ->
           localAccess().onRequest(ctx, frame);
       default -> throw new ScacheException(Status.UNKNOWN_MESSAGE_TYPE, message.type() + " is not served by a worker");
@@ -129,7 +146,7 @@ final class WorkerRequestHandler extends RequestDispatcher {
   /** Runs {@code action} and answers ACK, or the error it throws. */
   private static void acknowledge(ChannelHandlerContext ctx, long id, Runnable action) {
     action.run();
-    reply(ctx, id, new Message.Ack());
+    reply(ctx, id, new Ack());
   }
 
   /** The shared-memory state of this connection, made on its first shared-memory request. */
@@ -146,18 +163,18 @@ final class WorkerRequestHandler extends RequestDispatcher {
       if (e != null) {
         replyError(ctx, id, e);
       } else {
-        reply(ctx, id, new Message.Ack());
+        reply(ctx, id, new Ack());
       }
     });
   }
 
   private static void replyBlocks(ChannelHandlerContext ctx, long id, int numMaps, int finishedMaps, BlockBatch b) {
-    reply(ctx, id, new Message.BlocksData(numMaps, finishedMaps, b.sizes()), b.payload());
+    reply(ctx, id, new BlocksData(numMaps, finishedMaps, b.sizes()), b.payload());
   }
 
   // ---------------------------------------------------------------- puts
 
-  private void startPut(ChannelHandlerContext ctx, InboundFrame frame, Message.PutBlock m) {
+  private void startPut(ChannelHandlerContext ctx, InboundFrame frame, PutBlock m) {
     IncomingPut p = new IncomingPut(frame.requestId(), m, frame.payloadLength(), frame.signedPayloadDigest());
     open.add(p);
     receiving = frame.payloadLength() > 0 ? p : null;
@@ -261,7 +278,7 @@ final class WorkerRequestHandler extends RequestDispatcher {
     }
     try {
       parts.puts().commit(p.sink);
-      reply(ctx, p.requestId, new Message.Ack());
+      reply(ctx, p.requestId, new Ack());
     } catch (ScacheException e) {
       replyError(ctx, p.requestId, e.status(), e.detail());
     }
@@ -298,7 +315,7 @@ final class WorkerRequestHandler extends RequestDispatcher {
   /** A put whose payload is arriving on this connection. */
   private static final class IncomingPut {
     final long requestId;
-    final Message.PutBlock message;
+    final PutBlock message;
     final long expected;
     final byte[] signedDigest;
     /** Hashes the payload as it arrives, when the proof covers a digest of it. */
@@ -309,7 +326,7 @@ final class WorkerRequestHandler extends RequestDispatcher {
     boolean ready;
     boolean lastSeen;
 
-    IncomingPut(long requestId, Message.PutBlock message, long expected, byte[] signedDigest) {
+    IncomingPut(long requestId, PutBlock message, long expected, byte[] signedDigest) {
       this.requestId = requestId;
       this.message = message;
       this.expected = expected;

@@ -25,8 +25,19 @@ import org.scache.common.WorkerInfo;
 import org.scache.common.auth.Credentials;
 import org.scache.common.ha.Locator;
 import org.scache.common.network.Reply;
+import org.scache.common.protocol.Ack;
+import org.scache.common.protocol.AppSecret;
+import org.scache.common.protocol.BlockLocations;
+import org.scache.common.protocol.FetchAppSecret;
+import org.scache.common.protocol.Heartbeat;
+import org.scache.common.protocol.HeartbeatAck;
+import org.scache.common.protocol.LocateBlocks;
+import org.scache.common.protocol.MapFinished;
 import org.scache.common.protocol.Message;
+import org.scache.common.protocol.RegisterWorker;
+import org.scache.common.protocol.ReportBlocks;
 import org.scache.common.protocol.Status;
+import org.scache.common.protocol.WorkerRegistered;
 import org.scache.common.shuffle.BlockLocation;
 import org.scache.common.shuffle.BlockSize;
 import org.scache.common.testing.Await;
@@ -66,26 +77,26 @@ class MasterLinkTest {
 
   /** A master that accepts everything, except what a test asks it to refuse. */
   private Reply master(String peer, Message m) {
-    if (m instanceof Message.RegisterWorker) {
-      return answer(new Message.WorkerRegistered(heartbeatMillis));
+    if (m instanceof RegisterWorker) {
+      return answer(new WorkerRegistered(heartbeatMillis));
     }
-    if (m instanceof Message.Heartbeat) {
+    if (m instanceof Heartbeat) {
       if (heartbeatsRefused.getAndDecrement() > 0) {
         throw refuse(Status.UNKNOWN_WORKER);
       }
-      return answer(new Message.HeartbeatAck(endedApps));
+      return answer(new HeartbeatAck(endedApps));
     }
-    if (m instanceof Message.ReportBlocks && reportsRefused.getAndDecrement() > 0) {
+    if (m instanceof ReportBlocks && reportsRefused.getAndDecrement() > 0) {
       throw refuse(Status.TIMEOUT);
     }
-    if (m instanceof Message.LocateBlocks l) {
-      return answer(new Message.BlockLocations(2, 1, List.of(new BlockLocation(
+    if (m instanceof LocateBlocks l) {
+      return answer(new BlockLocations(2, 1, List.of(new BlockLocation(
           new BlockId(l.appId(), l.shuffleId(), 0, 0, l.reduceId()), 10, SELF))));
     }
-    if (m instanceof Message.FetchAppSecret f) {
-      return answer(new Message.AppSecret(("secret-" + f.appId()).getBytes(StandardCharsets.UTF_8)));
+    if (m instanceof FetchAppSecret f) {
+      return answer(new AppSecret(("secret-" + f.appId()).getBytes(StandardCharsets.UTF_8)));
     }
-    return answer(new Message.Ack());
+    return answer(new Ack());
   }
 
   private ScriptedConnections start(int batchSize, Duration flushInterval) {
@@ -111,8 +122,8 @@ class MasterLinkTest {
   }
 
   private static List<BlockSize> reported(ScriptedConnections c) {
-    return c.sentOfType(Message.ReportBlocks.class).stream()
-        .flatMap(m -> ((Message.ReportBlocks) m).blocks().stream()).toList();
+    return c.sentOfType(ReportBlocks.class).stream()
+        .flatMap(m -> ((ReportBlocks) m).blocks().stream()).toList();
   }
 
   @Test
@@ -123,7 +134,7 @@ class MasterLinkTest {
     ScriptedConnections c = start(100, NEVER);
 
     Await.until(() -> reported(c).size() == 2, WAIT, "the inventory is reported");
-    assertInstanceOf(Message.RegisterWorker.class, c.sent().get(0).message());
+    assertInstanceOf(RegisterWorker.class, c.sent().get(0).message());
     assertEquals(Set.of(new BlockSize(block(0, 0), 10), new BlockSize(block(0, 1), 20)), Set.copyOf(reported(c)));
     assertTrue(c.sent().stream().allMatch(s -> s.peer().equals(MASTER)
         && s.credentials().map(Credentials::isCluster).orElse(false)), () -> "sent: " + c.sent());
@@ -138,9 +149,9 @@ class MasterLinkTest {
     link.mapFinished(new ShuffleKey("app", 0), 3, 0).join();
 
     List<Message> order = c.sent().stream().map(ScriptedConnections.Sent::message)
-        .filter(m -> m instanceof Message.ReportBlocks || m instanceof Message.MapFinished).toList();
-    assertEquals(List.of(new Message.ReportBlocks(SELF.workerId(), List.of(new BlockSize(block(3, 0), 10),
-        new BlockSize(block(3, 1), 20))), new Message.MapFinished("app", 0, 3, 0)), order);
+        .filter(m -> m instanceof ReportBlocks || m instanceof MapFinished).toList();
+    assertEquals(List.of(new ReportBlocks(SELF.workerId(), List.of(new BlockSize(block(3, 0), 10),
+        new BlockSize(block(3, 1), 20))), new MapFinished("app", 0, 3, 0)), order);
   }
 
   @Test
@@ -152,8 +163,8 @@ class MasterLinkTest {
     }
     link.mapFinished(new ShuffleKey("app", 0), 4, 0).join();
 
-    assertEquals(List.of(2, 2, 1), c.sentOfType(Message.ReportBlocks.class).stream()
-        .map(m -> ((Message.ReportBlocks) m).blocks().size()).toList());
+    assertEquals(List.of(2, 2, 1), c.sentOfType(ReportBlocks.class).stream()
+        .map(m -> ((ReportBlocks) m).blocks().size()).toList());
   }
 
   @Test
@@ -164,7 +175,7 @@ class MasterLinkTest {
     link.report(new BlockSize(block(5, 1), 20));
 
     Await.until(() -> reported(c).size() == 2, WAIT, () -> "the reports are flushed; sent: " + c.sent());
-    assertEquals(1, c.sentOfType(Message.ReportBlocks.class).size(), "both reports in one batch");
+    assertEquals(1, c.sentOfType(ReportBlocks.class).size(), "both reports in one batch");
   }
 
   @Test
@@ -186,7 +197,7 @@ class MasterLinkTest {
     Await.until(() -> reported(c).size() == 1, WAIT, "the first inventory");
     heartbeatsRefused.set(1);
 
-    Await.until(() -> c.sentOfType(Message.RegisterWorker.class).size() == 2, WAIT, "a second registration");
+    Await.until(() -> c.sentOfType(RegisterWorker.class).size() == 2, WAIT, "a second registration");
     Await.until(() -> reported(c).size() == 2, WAIT, "the inventory again");
     assertTrue(link.isRegistered());
   }

@@ -30,11 +30,24 @@ import org.scache.common.ShuffleKey;
 import org.scache.common.WorkerInfo;
 import org.scache.common.auth.Credentials;
 import org.scache.common.ha.Locator;
+import org.scache.common.protocol.Ack;
+import org.scache.common.protocol.BlockData;
+import org.scache.common.protocol.BlocksData;
+import org.scache.common.protocol.ErrorAnswer;
+import org.scache.common.protocol.FetchBlocks;
+import org.scache.common.protocol.GetBlock;
+import org.scache.common.protocol.GetReduceInput;
+import org.scache.common.protocol.GetWorkerStats;
 import org.scache.common.protocol.InboundFrame;
+import org.scache.common.protocol.MapFinished;
 import org.scache.common.protocol.Message;
 import org.scache.common.protocol.OutboundFrame;
 import org.scache.common.protocol.PayloadChunk;
+import org.scache.common.protocol.PutBlock;
+import org.scache.common.protocol.RegisterWorker;
+import org.scache.common.protocol.ShuffleScheduled;
 import org.scache.common.protocol.Status;
+import org.scache.common.protocol.WorkerStats;
 import org.scache.common.shuffle.BlockSize;
 import org.scache.common.shuffle.ReduceAssignment;
 import org.scache.common.shuffle.ShufflePlacement;
@@ -54,7 +67,7 @@ class WorkerRequestHandlerTest {
   private MasterLink masterLink;
   private final ScriptedCluster cluster = new ScriptedCluster();
   private final ScriptedConnections master = new ScriptedConnections((peer, m) ->
-      ScriptedConnections.answer(new Message.Ack()));
+      ScriptedConnections.answer(new Ack()));
   private final WorkerCounters counters = new WorkerCounters();
   private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
   private final AtomicReference<WorkerRequestHandler.Parts> parts = new AtomicReference<>();
@@ -139,7 +152,7 @@ class WorkerRequestHandlerTest {
   }
 
   private static Status errorOf(OutboundFrame f) {
-    return assertInstanceOf(Message.Error.class, f.message()).status();
+    return assertInstanceOf(ErrorAnswer.class, f.message()).status();
   }
 
   private static byte[] filled(int size, int value) {
@@ -150,7 +163,7 @@ class WorkerRequestHandlerTest {
 
   @Test
   void aRequestBeforeTheWorkerIsReady_isAnsweredNotReady() {
-    send(new Message.GetBlock(block(0, 0)));
+    send(new GetBlock(block(0, 0)));
 
     assertEquals(Status.NOT_READY, errorOf(answer()));
   }
@@ -160,7 +173,7 @@ class WorkerRequestHandlerTest {
     ready();
 
     long id = nextId++;
-    channel.writeInbound(new InboundFrame(id, new Message.PutBlock(block(0, 0)), Optional.empty(), 150));
+    channel.writeInbound(new InboundFrame(id, new PutBlock(block(0, 0)), Optional.empty(), 150));
     channel.writeInbound(new PayloadChunk(Unpooled.wrappedBuffer(filled(100, 1)), false));
     channel.runPendingTasks();
     assertTrue(channel.outboundMessages().isEmpty(), "no answer before the last of the payload");
@@ -169,7 +182,7 @@ class WorkerRequestHandlerTest {
 
     OutboundFrame ack = answer();
     assertEquals(id, ack.requestId());
-    assertInstanceOf(Message.Ack.class, ack.message());
+    assertInstanceOf(Ack.class, ack.message());
     ByteBuf stored = storage.store().read(block(0, 0)).orElseThrow();
     assertEquals(150, stored.readableBytes());
     assertEquals(2, stored.getByte(149));
@@ -181,19 +194,19 @@ class WorkerRequestHandlerTest {
     digestRequired = true;
     ready();
 
-    send(new Message.PutBlock(block(0, 0)), filled(100, 1));
+    send(new PutBlock(block(0, 0)), filled(100, 1));
     assertEquals(Status.AUTH_FAILED, errorOf(answer()));
     assertFalse(storage.store().contains(block(0, 0)));
     assertEquals(0, storage.store().usedBytes());
 
-    send(new Message.GetWorkerStats());
-    assertInstanceOf(Message.WorkerStats.class, answer().message());
+    send(new GetWorkerStats());
+    assertInstanceOf(WorkerStats.class, answer().message());
   }
 
   @Test
   void aConnectionClosedInTheMiddleOfAPut_givesItsMemoryBack() {
     ready();
-    channel.writeInbound(new InboundFrame(nextId++, new Message.PutBlock(block(0, 0)), Optional.empty(), 200));
+    channel.writeInbound(new InboundFrame(nextId++, new PutBlock(block(0, 0)), Optional.empty(), 200));
     channel.writeInbound(new PayloadChunk(Unpooled.wrappedBuffer(filled(100, 1)), false));
 
     channel.close();
@@ -205,13 +218,13 @@ class WorkerRequestHandlerTest {
   @Test
   void aGet_ofABlockHeldHere_answersItsBytes() {
     ready();
-    send(new Message.PutBlock(block(0, 0)), filled(10, 7));
+    send(new PutBlock(block(0, 0)), filled(10, 7));
     answer();
 
-    send(new Message.GetBlock(block(0, 0)));
+    send(new GetBlock(block(0, 0)));
 
     OutboundFrame data = answer();
-    assertEquals(new Message.BlockData(block(0, 0)), data.message());
+    assertEquals(new BlockData(block(0, 0)), data.message());
     assertArrayEquals(filled(10, 7), payloadOf(data));
   }
 
@@ -219,13 +232,13 @@ class WorkerRequestHandlerTest {
   void aReducesInput_isAnsweredInMapOrder_withTheShufflesMapCounts() {
     ready();
     cluster.hold(SELF, block(0, 0), 10).hold(A, block(1, 0), 20).maps(SHUFFLE, 3);
-    send(new Message.PutBlock(block(0, 0)), cluster.bytesOf(block(0, 0)));
+    send(new PutBlock(block(0, 0)), cluster.bytesOf(block(0, 0)));
     answer();
 
-    send(new Message.GetReduceInput(SHUFFLE.appId(), SHUFFLE.shuffleId(), 0, 0));
+    send(new GetReduceInput(SHUFFLE.appId(), SHUFFLE.shuffleId(), 0, 0));
 
     OutboundFrame input = answer();
-    assertEquals(new Message.BlocksData(3, 2, List.of(new BlockSize(block(0, 0), 10),
+    assertEquals(new BlocksData(3, 2, List.of(new BlockSize(block(0, 0), 10),
         new BlockSize(block(1, 0), 20))), input.message());
     byte[] bytes = payloadOf(input);
     assertEquals(30, bytes.length);
@@ -235,15 +248,15 @@ class WorkerRequestHandlerTest {
   @Test
   void aFetchFromAnotherWorker_isAnsweredWithEveryBlock_orNotFound() {
     ready();
-    send(new Message.PutBlock(block(0, 0)), filled(10, 1));
+    send(new PutBlock(block(0, 0)), filled(10, 1));
     answer();
 
-    send(new Message.FetchBlocks(List.of(block(0, 0))));
+    send(new FetchBlocks(List.of(block(0, 0))));
     OutboundFrame found = answer();
-    assertEquals(new Message.BlocksData(0, 0, List.of(new BlockSize(block(0, 0), 10))), found.message());
+    assertEquals(new BlocksData(0, 0, List.of(new BlockSize(block(0, 0), 10))), found.message());
     payloadOf(found);
 
-    send(new Message.FetchBlocks(List.of(block(0, 0), block(1, 0))));
+    send(new FetchBlocks(List.of(block(0, 0), block(1, 0))));
     assertEquals(Status.BLOCK_NOT_FOUND, errorOf(answer()));
   }
 
@@ -251,11 +264,11 @@ class WorkerRequestHandlerTest {
   void aMapFinished_isAcknowledgedOnceTheMasterHasIt() {
     ready();
 
-    send(new Message.MapFinished(SHUFFLE.appId(), SHUFFLE.shuffleId(), 4, 1));
+    send(new MapFinished(SHUFFLE.appId(), SHUFFLE.shuffleId(), 4, 1));
 
-    assertInstanceOf(Message.Ack.class, answer().message());
-    assertEquals(List.of(new Message.MapFinished(SHUFFLE.appId(), SHUFFLE.shuffleId(), 4, 1)),
-        master.sentOfType(Message.MapFinished.class));
+    assertInstanceOf(Ack.class, answer().message());
+    assertEquals(List.of(new MapFinished(SHUFFLE.appId(), SHUFFLE.shuffleId(), 4, 1)),
+        master.sentOfType(MapFinished.class));
   }
 
   @Test
@@ -265,9 +278,9 @@ class WorkerRequestHandlerTest {
     ShufflePlacement placement = new ShufflePlacement(SHUFFLE.appId(), SHUFFLE.shuffleId(), "test",
         List.of(new ReduceAssignment(0, SELF, 0, 10), new ReduceAssignment(1, A, 0, 10)));
 
-    send(new Message.ShuffleScheduled(placement, List.of(), 0));
+    send(new ShuffleScheduled(placement, List.of(), 0));
 
-    assertInstanceOf(Message.Ack.class, answer().message());
+    assertInstanceOf(Ack.class, answer().message());
     assertTrue(storage.placements().isPlaced(SHUFFLE));
     assertTrue(storage.store().isCopy(block(0, 0)));
   }
@@ -276,10 +289,10 @@ class WorkerRequestHandlerTest {
   void aMessageWorkersDoNotServe_isAnsweredUnknownType_andTheConnectionServesOn() {
     ready();
 
-    send(new Message.RegisterWorker(A, 1, 0));
+    send(new RegisterWorker(A, 1, 0));
     assertEquals(Status.UNKNOWN_MESSAGE_TYPE, errorOf(answer()));
 
-    send(new Message.GetWorkerStats());
-    assertEquals(new Message.WorkerStats(Map.of("blocks", 0L)), answer().message());
+    send(new GetWorkerStats());
+    assertEquals(new WorkerStats(Map.of("blocks", 0L)), answer().message());
   }
 }

@@ -20,7 +20,8 @@ import org.scache.common.config.ScacheOptions;
 import org.scache.common.network.ConnectionPool;
 import org.scache.common.network.ScacheConnection;
 import org.scache.common.network.TransportSettings;
-import org.scache.common.protocol.Message;
+import org.scache.common.protocol.LeaseMemory;
+import org.scache.common.protocol.OpenLocal;
 import org.scache.common.protocol.Status;
 
 /**
@@ -88,12 +89,12 @@ class ApplicationLimitsIT {
       registrar.registerApplication();
       Credentials hoard = Credentials.application("app-hoard", secret);
       ScacheConnection c = pool.get("127.0.0.1", cluster.worker(0).info().port()).join();
-      c.call(new Message.OpenLocal("app-hoard"), Optional.of(hoard), Duration.ofSeconds(5)).join().payload().release();
+      c.call(new OpenLocal("app-hoard"), Optional.of(hoard), Duration.ofSeconds(5)).join().payload().release();
       long leased = 0;
       ScacheException refused = null;
       for (int i = 0; i < 100 && refused == null; i++) {
         try {
-          var r = c.call(new Message.LeaseMemory("app-hoard", 1 << 20), Optional.of(hoard), Duration.ofSeconds(5))
+          var r = c.call(new LeaseMemory("app-hoard", 1 << 20), Optional.of(hoard), Duration.ofSeconds(5))
               .join();
           r.payload().release();
           leased += 1 << 20;

@@ -33,7 +33,7 @@ class FrozenWorkerIT {
     try (ServerSocket frozen = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
       Thread t = new Thread(() -> {
         byte[] hello = FrameCodecHarness.encode(org.scache.common.protocol.OutboundFrame.of(0,
-            new org.scache.common.protocol.Message.ServerHello(FrameCodecHarness.NONCE)));
+            new org.scache.common.protocol.ServerHello(FrameCodecHarness.NONCE)));
         while (true) {
           try {
             Socket s = frozen.accept();

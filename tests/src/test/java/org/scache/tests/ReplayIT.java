@@ -15,9 +15,11 @@ import org.scache.client.ScacheClient;
 import org.scache.common.BlockId;
 import org.scache.common.ScacheException;
 import org.scache.common.auth.Credentials;
-import org.scache.common.protocol.Message;
+import org.scache.common.protocol.GetBlock;
 import org.scache.common.protocol.MessageType;
+import org.scache.common.protocol.PutBlock;
 import org.scache.common.protocol.Status;
+import org.scache.common.protocol.UnregisterShuffle;
 import org.scache.common.shuffle.PartitionerKind;
 
 /**
@@ -56,7 +58,7 @@ class ReplayIT {
     BlockId block = new BlockId(APP, 1, 0, 0, 0);
     byte[] data = "the owner's bytes".getBytes(StandardCharsets.UTF_8);
     try (RawConnection c = RawConnection.open(workerPort(0))) {
-      byte[] captured = c.signed(11, new Message.PutBlock(block), OWNER, data);
+      byte[] captured = c.signed(11, new PutBlock(block), OWNER, data);
       c.send(captured);
       assertEquals(MessageType.ACK.id(), c.read().type());
       c.send(captured);
@@ -64,7 +66,7 @@ class ReplayIT {
       assertEquals(Status.AUTH_FAILED, replay.status(), replay.message());
       assertTrue(replay.message().contains("replay"), replay.message());
       // the connection goes on serving its owner's next request
-      c.send(c.signed(12, new Message.GetBlock(block), OWNER, new byte[0]));
+      c.send(c.signed(12, new GetBlock(block), OWNER, new byte[0]));
       assertEquals(MessageType.BLOCK_DATA.id(), c.read().type());
     }
     assertArrayEquals(data, owner.getBlock(block));
@@ -77,7 +79,7 @@ class ReplayIT {
     byte[] data = "the owner's bytes".getBytes(StandardCharsets.UTF_8);
     byte[] captured;
     try (RawConnection c = RawConnection.open(workerPort(0))) {
-      captured = c.signed(21, new Message.PutBlock(block), OWNER, data);
+      captured = c.signed(21, new PutBlock(block), OWNER, data);
       c.send(captured);
       assertEquals(MessageType.ACK.id(), c.read().type());
     }
@@ -116,7 +118,7 @@ class ReplayIT {
     Arrays.fill(data, (byte) 7);
     long putsBefore = cluster.stat(1, "put.blocks");
     try (RawConnection c = RawConnection.open(workerPort(1))) {
-      byte[] frame = c.signed(31, new Message.PutBlock(block), OWNER, data);
+      byte[] frame = c.signed(31, new PutBlock(block), OWNER, data);
       frame[frame.length - 1000] ^= 1;
       c.send(frame);
       RawConnection.Answer a = c.read();
@@ -125,7 +127,7 @@ class ReplayIT {
       assertEquals(putsBefore, cluster.stat(1, "put.blocks"), "the changed payload was not stored");
       assertThrows(ScacheException.class, () -> owner.getBlock(block));
       // the same connection still takes the owner's true put
-      c.send(c.signed(32, new Message.PutBlock(block), OWNER, data));
+      c.send(c.signed(32, new PutBlock(block), OWNER, data));
       assertEquals(MessageType.ACK.id(), c.read().type());
     }
     try (ScacheClient onWorker1 = cluster.client(1, APP, new String(SECRET, StandardCharsets.UTF_8))) {
@@ -137,7 +139,7 @@ class ReplayIT {
   void putWithoutAPayloadDigest_isRefusedByAWorkerThatRequiresOne() throws Exception {
     BlockId block = new BlockId(APP, 5, 0, 0, 0);
     try (RawConnection c = RawConnection.open(workerPort(0), false)) {
-      c.send(c.signed(51, new Message.PutBlock(block), OWNER, new byte[100]));
+      c.send(c.signed(51, new PutBlock(block), OWNER, new byte[100]));
       RawConnection.Answer a = c.read();
       assertEquals(Status.AUTH_FAILED, a.status(), a.message());
       assertTrue(a.message().contains("scache.security.payload.digest.enabled"), a.message());
@@ -150,7 +152,7 @@ class ReplayIT {
     owner.registerShuffle(shuffle, 1, 1, PartitionerKind.HASH);
     byte[] captured;
     try (RawConnection c = RawConnection.open(cluster.master().port())) {
-      captured = c.signed(41, new Message.UnregisterShuffle(APP, shuffle), OWNER, new byte[0]);
+      captured = c.signed(41, new UnregisterShuffle(APP, shuffle), OWNER, new byte[0]);
       c.send(captured);
       assertEquals(MessageType.ACK.id(), c.read().type());
       owner.registerShuffle(shuffle, 1, 1, PartitionerKind.HASH);

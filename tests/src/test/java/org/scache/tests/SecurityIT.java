@@ -18,7 +18,12 @@ import org.scache.common.auth.Credentials;
 import org.scache.common.network.ConnectionPool;
 import org.scache.common.network.ScacheConnection;
 import org.scache.common.network.TransportSettings;
-import org.scache.common.protocol.Message;
+import org.scache.common.protocol.FetchAppSecret;
+import org.scache.common.protocol.FetchBlocks;
+import org.scache.common.protocol.GetBlock;
+import org.scache.common.protocol.PutBlock;
+import org.scache.common.protocol.RegisterApplication;
+import org.scache.common.protocol.RemoveApplication;
 import org.scache.common.protocol.Status;
 
 /** Requests without proof, with a wrong secret or with another application's secret are refused and change nothing. */
@@ -69,10 +74,10 @@ class SecurityIT {
     try (ConnectionPool pool = new ConnectionPool(TransportSettings.defaults(), "test")) {
       ScacheConnection c = pool.get("127.0.0.1", cluster.worker(1).info().port()).join();
       Credentials other = Credentials.application("app-other", "other-secret".getBytes(StandardCharsets.UTF_8));
-      ScacheException e = ScacheException.from(assertThrows(Exception.class, () -> c.call(new Message.GetBlock(BLOCK),
+      ScacheException e = ScacheException.from(assertThrows(Exception.class, () -> c.call(new GetBlock(BLOCK),
           Optional.of(other), Duration.ofSeconds(5)).join()));
       assertEquals(Status.AUTH_FAILED, e.status());
-      e = ScacheException.from(assertThrows(Exception.class, () -> c.call(new Message.RemoveApplication(APP),
+      e = ScacheException.from(assertThrows(Exception.class, () -> c.call(new RemoveApplication(APP),
           Optional.of(other), Duration.ofSeconds(5)).join()));
       assertEquals(Status.AUTH_FAILED, e.status());
     }
@@ -85,24 +90,24 @@ class SecurityIT {
     try (ConnectionPool pool = new ConnectionPool(TransportSettings.defaults(), "test")) {
       ScacheConnection worker = pool.get("127.0.0.1", cluster.worker(0).info().port()).join();
       ScacheException e = ScacheException.from(assertThrows(Exception.class, () -> worker.call(
-          new Message.GetBlock(BLOCK), Optional.empty(), Duration.ofSeconds(5)).join()));
+          new GetBlock(BLOCK), Optional.empty(), Duration.ofSeconds(5)).join()));
       assertEquals(Status.AUTH_REQUIRED, e.status());
-      e = ScacheException.from(assertThrows(Exception.class, () -> worker.call(new Message.PutBlock(
+      e = ScacheException.from(assertThrows(Exception.class, () -> worker.call(new PutBlock(
           new BlockId(APP, 0, 1, 0, 0)), Optional.empty(), io.netty.buffer.Unpooled.wrappedBuffer(new byte[100]),
           Duration.ofSeconds(5)).join()));
       assertEquals(Status.AUTH_REQUIRED, e.status());
       // worker-to-worker fetches need the cluster secret, not the application's
       Credentials ownerCreds = Credentials.application(APP, SECRET.getBytes(StandardCharsets.UTF_8));
-      e = ScacheException.from(assertThrows(Exception.class, () -> worker.call(new Message.FetchBlocks(
+      e = ScacheException.from(assertThrows(Exception.class, () -> worker.call(new FetchBlocks(
           java.util.List.of(BLOCK)), Optional.of(ownerCreds), Duration.ofSeconds(5)).join()));
       assertEquals(Status.AUTH_FAILED, e.status());
       Credentials wrongCluster = Credentials.cluster("not-the-cluster-secret".getBytes(StandardCharsets.UTF_8));
-      e = ScacheException.from(assertThrows(Exception.class, () -> worker.call(new Message.FetchBlocks(
+      e = ScacheException.from(assertThrows(Exception.class, () -> worker.call(new FetchBlocks(
           java.util.List.of(BLOCK)), Optional.of(wrongCluster), Duration.ofSeconds(5)).join()));
       assertEquals(Status.AUTH_FAILED, e.status());
       // and the master hands out secrets only to daemons
       ScacheConnection master = pool.get("127.0.0.1", cluster.master().port()).join();
-      e = ScacheException.from(assertThrows(Exception.class, () -> master.call(new Message.FetchAppSecret(APP),
+      e = ScacheException.from(assertThrows(Exception.class, () -> master.call(new FetchAppSecret(APP),
           Optional.of(ownerCreds), Duration.ofSeconds(5)).join()));
       assertEquals(Status.AUTH_FAILED, e.status());
     }
@@ -115,7 +120,7 @@ class SecurityIT {
     try (ConnectionPool pool = new ConnectionPool(TransportSettings.defaults(), "test")) {
       ScacheConnection master = pool.get("127.0.0.1", cluster.master().port()).join();
       ScacheException e = ScacheException.from(assertThrows(Exception.class, () -> master.call(
-          new Message.RegisterApplication("app-empty", new byte[0]), Optional.empty(), Duration.ofSeconds(5)).join()));
+          new RegisterApplication("app-empty", new byte[0]), Optional.empty(), Duration.ofSeconds(5)).join()));
       assertEquals(Status.INVALID_ARGUMENT, e.status(), e.getMessage());
       assertEquals("INVALID_ARGUMENT: application app-empty registers an empty secret", e.getMessage());
     }

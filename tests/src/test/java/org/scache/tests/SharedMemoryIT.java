@@ -29,8 +29,18 @@ import org.scache.common.network.ConnectionPool;
 import org.scache.common.network.Reply;
 import org.scache.common.network.ScacheConnection;
 import org.scache.common.network.TransportSettings;
+import org.scache.common.protocol.CommitLeased;
+import org.scache.common.protocol.LeaseMemory;
+import org.scache.common.protocol.MemoryLease;
 import org.scache.common.protocol.Message;
+import org.scache.common.protocol.OpenLocal;
+import org.scache.common.protocol.PinBlock;
+import org.scache.common.protocol.PinReduceInput;
+import org.scache.common.protocol.PinReduceInputPart;
+import org.scache.common.protocol.PinnedBlock;
+import org.scache.common.protocol.ReleaseLease;
 import org.scache.common.protocol.Status;
+import org.scache.common.protocol.Unpin;
 import org.scache.common.testing.Await;
 
 /**
@@ -137,7 +147,7 @@ class SharedMemoryIT {
       }
       try (Raw raw = new Raw(0)) {
         ScacheException e = assertThrows(ScacheException.class,
-            () -> raw.call(new Message.PinReduceInput(app, 0, 0, 0), app));
+            () -> raw.call(new PinReduceInput(app, 0, 0, 0), app));
         assertEquals(Status.INVALID_ARGUMENT, e.status(), "the shared memory must be opened first");
       }
       here.removeApplication();
@@ -195,7 +205,7 @@ class SharedMemoryIT {
       assertEquals(List.of(), socketParts.next().blocks());
       try (Raw raw = new Raw(0)) {
         ScacheException e = assertThrows(ScacheException.class,
-            () -> raw.call(new Message.PinReduceInputPart(app, 0, 0, 0, List.of()), app));
+            () -> raw.call(new PinReduceInputPart(app, 0, 0, 0, List.of()), app));
         assertEquals(Status.INVALID_ARGUMENT, e.status(), "the shared memory must be opened first");
       }
       here.removeApplication();
@@ -227,12 +237,12 @@ class SharedMemoryIT {
       c.putBlock(id, BlockData.random(5000, 2));
       assertArrayEquals(BlockData.random(5000, 1), c.getBlock(id));
       try (Raw raw = new Raw(0)) {
-        raw.call(new Message.OpenLocal(app), app);
-        Message.MemoryLease lease = raw.call(new Message.LeaseMemory(app, 1 << 16), app)
-            .as(Message.MemoryLease.class);
-        raw.call(new Message.CommitLeased(id, lease.leaseId(), lease.offset(), 5000), app);
-        raw.call(new Message.CommitLeased(id, lease.leaseId(), lease.offset() + 8192, 5000), app);
-        raw.call(new Message.ReleaseLease(lease.leaseId()), app);
+        raw.call(new OpenLocal(app), app);
+        MemoryLease lease = raw.call(new LeaseMemory(app, 1 << 16), app)
+            .as(MemoryLease.class);
+        raw.call(new CommitLeased(id, lease.leaseId(), lease.offset(), 5000), app);
+        raw.call(new CommitLeased(id, lease.leaseId(), lease.offset() + 8192, 5000), app);
+        raw.call(new ReleaseLease(lease.leaseId()), app);
       }
       assertEquals(3, cluster.stat(0, "put.duplicates") - dupBefore);
       assertArrayEquals(BlockData.random(5000, 1), c.getBlock(id));
@@ -276,7 +286,7 @@ class SharedMemoryIT {
       try (ConnectionPool pool = new ConnectionPool(TransportSettings.defaults(), "raw")) {
         ScacheConnection conn = pool.get("127.0.0.1", plain.worker(0).info().port()).join();
         ScacheException e = ScacheException.from(assertThrows(Exception.class, () -> conn.call(
-            new Message.OpenLocal("app-plain"), Optional.of(credentials("app-plain")), WAIT).join()));
+            new OpenLocal("app-plain"), Optional.of(credentials("app-plain")), WAIT).join()));
         assertEquals(Status.INVALID_ARGUMENT, e.status());
       }
     }
@@ -288,11 +298,11 @@ class SharedMemoryIT {
     try (ScacheClient c = registered(1, app)) {
       long before = cluster.stat(1, "memory.used.bytes");
       Raw raw = new Raw(1);
-      raw.call(new Message.OpenLocal(app), app);
-      Message.MemoryLease lease = raw.call(new Message.LeaseMemory(app, 4 << 20), app).as(Message.MemoryLease.class);
-      raw.call(new Message.CommitLeased(new BlockId(app, 0, 0, 0, 0), lease.leaseId(), lease.offset(), 1000), app);
-      Message.PinnedBlock pin = raw.call(new Message.PinBlock(new BlockId(app, 0, 0, 0, 0)), app)
-          .as(Message.PinnedBlock.class);
+      raw.call(new OpenLocal(app), app);
+      MemoryLease lease = raw.call(new LeaseMemory(app, 4 << 20), app).as(MemoryLease.class);
+      raw.call(new CommitLeased(new BlockId(app, 0, 0, 0, 0), lease.leaseId(), lease.offset(), 1000), app);
+      PinnedBlock pin = raw.call(new PinBlock(new BlockId(app, 0, 0, 0, 0)), app)
+          .as(PinnedBlock.class);
       assertEquals(lease.offset(), pin.offset());
       assertEquals(before + (4 << 20), cluster.stat(1, "memory.used.bytes"));
       raw.close();
@@ -332,32 +342,32 @@ class SharedMemoryIT {
     BlockId block = new BlockId(owner, 0, 0, 0, 0);
     try (ScacheClient o = registered(0, owner); ScacheClient x = registered(0, other); Raw raw = new Raw(0)) {
       o.putBlock(block, BlockData.random(1000, 4));
-      raw.call(new Message.OpenLocal(owner), owner);
-      Message.MemoryLease lease = raw.call(new Message.LeaseMemory(owner, 1 << 16), owner)
-          .as(Message.MemoryLease.class);
-      Message.PinnedBlock pin = raw.call(new Message.PinBlock(block), owner).as(Message.PinnedBlock.class);
+      raw.call(new OpenLocal(owner), owner);
+      MemoryLease lease = raw.call(new LeaseMemory(owner, 1 << 16), owner)
+          .as(MemoryLease.class);
+      PinnedBlock pin = raw.call(new PinBlock(block), owner).as(PinnedBlock.class);
       long failuresBefore = cluster.stat(0, "auth.failures");
       List<Supplier<Message>> requests = List.of(
-          () -> new Message.OpenLocal(owner),
-          () -> new Message.LeaseMemory(owner, 4096),
-          () -> new Message.CommitLeased(block, lease.leaseId(), lease.offset(), 10),
-          () -> new Message.CommitLeased(new BlockId(other, 0, 0, 0, 0), lease.leaseId(), lease.offset(), 10),
-          () -> new Message.ReleaseLease(lease.leaseId()),
-          () -> new Message.PinBlock(block),
-          () -> new Message.PinReduceInput(owner, 0, 0, 0),
-          () -> new Message.PinReduceInputPart(owner, 0, 0, 0, List.of()),
-          () -> new Message.Unpin(List.of(pin.pinId())));
+          () -> new OpenLocal(owner),
+          () -> new LeaseMemory(owner, 4096),
+          () -> new CommitLeased(block, lease.leaseId(), lease.offset(), 10),
+          () -> new CommitLeased(new BlockId(other, 0, 0, 0, 0), lease.leaseId(), lease.offset(), 10),
+          () -> new ReleaseLease(lease.leaseId()),
+          () -> new PinBlock(block),
+          () -> new PinReduceInput(owner, 0, 0, 0),
+          () -> new PinReduceInputPart(owner, 0, 0, 0, List.of()),
+          () -> new Unpin(List.of(pin.pinId())));
       for (Supplier<Message> r : requests) {
         ScacheException e = assertThrows(ScacheException.class, () -> raw.call(r.get(), other), r.get().toString());
         assertEquals(Status.AUTH_FAILED, e.status(), r.get() + ": " + e.getMessage());
       }
       assertTrue(cluster.stat(0, "auth.failures") - failuresBefore >= requests.size() - 1);
       // the owner's lease and pin are untouched, and ids it does not hold are invalid
-      raw.call(new Message.CommitLeased(new BlockId(owner, 0, 1, 0, 0), lease.leaseId(), lease.offset(), 10), owner);
-      raw.call(new Message.Unpin(List.of(pin.pinId())), owner);
-      raw.call(new Message.ReleaseLease(lease.leaseId()), owner);
-      for (Message bad : List.of(new Message.ReleaseLease(lease.leaseId()), new Message.Unpin(List.of(pin.pinId())),
-          new Message.CommitLeased(block, 424242, 0, 10))) {
+      raw.call(new CommitLeased(new BlockId(owner, 0, 1, 0, 0), lease.leaseId(), lease.offset(), 10), owner);
+      raw.call(new Unpin(List.of(pin.pinId())), owner);
+      raw.call(new ReleaseLease(lease.leaseId()), owner);
+      for (Message bad : List.of(new ReleaseLease(lease.leaseId()), new Unpin(List.of(pin.pinId())),
+          new CommitLeased(block, 424242, 0, 10))) {
         ScacheException e = assertThrows(ScacheException.class, () -> raw.call(bad, owner));
         assertEquals(Status.INVALID_ARGUMENT, e.status(), bad.toString());
       }

@@ -6,6 +6,7 @@ import org.scache.common.ScacheException;
 import org.scache.common.protocol.InboundFrame;
 import org.scache.common.protocol.MaySend;
 import org.scache.common.protocol.Message;
+import org.scache.common.protocol.RegisterApplication;
 import org.scache.common.protocol.Status;
 
 /**
@@ -48,7 +49,7 @@ public final class RequestAuthorizer {
       return switch (m.type().maySend()) {
         case CLUSTER -> forCluster(frame);
         case APPLICATION_OR_CLUSTER -> forApplication(frame, ((Message.ForApplication) m).appId());
-        case REGISTERING_APPLICATION -> registering(frame, (Message.RegisterApplication) m);
+        case REGISTERING_APPLICATION -> registering(frame, (RegisterApplication) m);
         case HOLDER, ANYONE, NOBODY -> CompletableFuture.completedFuture(null);
       };
     } catch (ScacheException e) {
@@ -104,7 +105,7 @@ public final class RequestAuthorizer {
   }
 
   /** An application registers: the frame must be signed with the secret it registers, or by a daemon. */
-  private CompletableFuture<Void> registering(InboundFrame frame, Message.RegisterApplication r) {
+  private CompletableFuture<Void> registering(InboundFrame frame, RegisterApplication r) {
     if (r.secret().length == 0) {
       return CompletableFuture.failedFuture(new ScacheException(Status.INVALID_ARGUMENT, "application "
           + r.appId() + " registers an empty secret"));

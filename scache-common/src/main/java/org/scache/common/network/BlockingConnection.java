@@ -21,12 +21,14 @@ import org.scache.common.auth.Credentials;
 import org.scache.common.auth.PayloadDigest;
 import org.scache.common.protocol.ChannelBinding;
 import org.scache.common.protocol.DecodeFailure;
+import org.scache.common.protocol.ErrorAnswer;
 import org.scache.common.protocol.FrameHead;
 import org.scache.common.protocol.FrameHeader;
 import org.scache.common.protocol.Frames;
 import org.scache.common.protocol.InboundFrame;
 import org.scache.common.protocol.MalformedMessageException;
 import org.scache.common.protocol.Message;
+import org.scache.common.protocol.ServerHello;
 import org.scache.common.protocol.Status;
 import org.scache.common.protocol.WireBuffer;
 
@@ -90,7 +92,7 @@ public final class BlockingConnection implements ClientConnection {
     }
   }
 
-  /** Reads the {@link Message.ServerHello} every accepting peer sends first, and keeps its nonce. */
+  /** Reads the {@link ServerHello} every accepting peer sends first, and keeps its nonce. */
   private void readGreeting(int timeoutMillis) throws IOException {
     socket.setSoTimeout(timeoutMillis);
     soTimeoutMillis = timeoutMillis;
@@ -104,10 +106,10 @@ public final class BlockingConnection implements ClientConnection {
     in.readFully(meta);
     try {
       Message first = header.decode(ByteBuffer.wrap(meta)).message();
-      if (first instanceof Message.Error err) {
+      if (first instanceof ErrorAnswer err) {
         throw new ScacheException(err.status(), peer + " refused the connection: " + err.message());
       }
-      if (!(first instanceof Message.ServerHello hello)) {
+      if (!(first instanceof ServerHello hello)) {
         throw new ScacheException(Status.BAD_FRAME, peer + " opened with " + header.type() + ", not SERVER_HELLO");
       }
       binding.learn(hello.nonce());
@@ -236,7 +238,7 @@ public final class BlockingConnection implements ClientConnection {
       if (frame.requestId() != id) {
         continue;
       }
-      if (frame.message() instanceof Message.Error err) {
+      if (frame.message() instanceof ErrorAnswer err) {
         throw new ScacheException(err.status(), err.message());
       }
       return data.length == 0 ? Reply.of(frame.message()) : new Reply(frame.message(), Unpooled.wrappedBuffer(data));

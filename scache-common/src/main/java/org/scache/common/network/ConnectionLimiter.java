@@ -14,7 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import org.scache.common.RateLimitedLog;
-import org.scache.common.protocol.Message;
+import org.scache.common.protocol.ErrorAnswer;
 import org.scache.common.protocol.OutboundFrame;
 import org.scache.common.protocol.Status;
 
@@ -61,7 +61,7 @@ final class ConnectionLimiter extends ChannelInboundHandlerAdapter {
   private void refuse(ChannelHandlerContext ctx, String why) {
     refused.increment();
     log.warn("refused a connection from {}: {}", ctx.channel().remoteAddress(), why);
-    ctx.writeAndFlush(OutboundFrame.of(0, new Message.Error(Status.LIMIT_EXCEEDED, why)))
+    ctx.writeAndFlush(OutboundFrame.of(0, new ErrorAnswer(Status.LIMIT_EXCEEDED, why)))
         .addListener(ChannelFutureListener.CLOSE);
   }
 

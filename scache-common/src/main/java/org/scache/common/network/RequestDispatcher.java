@@ -10,6 +10,7 @@ import java.util.Optional;
 import org.scache.common.RateLimitedLog;
 import org.scache.common.ScacheException;
 import org.scache.common.protocol.DecodeFailure;
+import org.scache.common.protocol.ErrorAnswer;
 import org.scache.common.protocol.InboundFrame;
 import org.scache.common.protocol.Message;
 import org.scache.common.protocol.OutboundFrame;
@@ -47,7 +48,7 @@ public abstract class RequestDispatcher extends SimpleChannelInboundHandler<Obje
     } else if (msg instanceof DecodeFailure failure) {
       BAD_INPUT.info("bad input from {}: {} {}", ctx.channel().remoteAddress(), failure.status(), failure.message());
       onBadFrame(ctx, failure);
-      var f = ctx.writeAndFlush(OutboundFrame.of(failure.requestId(), new Message.Error(failure.status(),
+      var f = ctx.writeAndFlush(OutboundFrame.of(failure.requestId(), new ErrorAnswer(failure.status(),
           failure.message())));
       if (failure.fatal()) {
         f.addListener(ChannelFutureListener.CLOSE);
@@ -84,7 +85,7 @@ public abstract class RequestDispatcher extends SimpleChannelInboundHandler<Obje
   }
 
   public static void replyError(ChannelHandlerContext ctx, long requestId, Status status, String message) {
-    ctx.writeAndFlush(OutboundFrame.of(requestId, new Message.Error(status, message == null ? "" : message)));
+    ctx.writeAndFlush(OutboundFrame.of(requestId, new ErrorAnswer(status, message == null ? "" : message)));
   }
 
   /** Answers with the error inside {@code t}. */

@@ -6,8 +6,8 @@ import io.netty.channel.ChannelPromise;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.scache.common.protocol.DecodeFailure;
+import org.scache.common.protocol.ErrorAnswer;
 import org.scache.common.protocol.InboundFrame;
-import org.scache.common.protocol.Message;
 import org.scache.common.protocol.MessageType;
 import org.scache.common.protocol.OutboundFrame;
 import org.scache.common.protocol.Status;
@@ -49,7 +49,7 @@ final class RequestTimer extends ChannelDuplexHandler {
     if (msg instanceof OutboundFrame frame && frame.message().type().isResponse()) {
       Open request = open.remove(frame.requestId());
       if (request != null) {
-        Status status = frame.message() instanceof Message.Error e ? e.status() : Status.OK;
+        Status status = frame.message() instanceof ErrorAnswer e ? e.status() : Status.OK;
         long nanos = System.nanoTime() - request.startNanos();
         observer.answered(request.type(), status, nanos);
       }

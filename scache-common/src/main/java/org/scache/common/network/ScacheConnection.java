@@ -20,10 +20,12 @@ import org.scache.common.ScacheException;
 import org.scache.common.auth.Credentials;
 import org.scache.common.protocol.ChannelBinding;
 import org.scache.common.protocol.DecodeFailure;
+import org.scache.common.protocol.ErrorAnswer;
 import org.scache.common.protocol.InboundFrame;
 import org.scache.common.protocol.Message;
 import org.scache.common.protocol.OutboundFrame;
 import org.scache.common.protocol.PayloadChunk;
+import org.scache.common.protocol.ServerHello;
 import org.scache.common.protocol.Status;
 
 /**
@@ -48,7 +50,7 @@ public final class ScacheConnection implements ClientConnection {
 
   /**
    * The handler to install last in the connection's pipeline; it completes {@code greeted} when the
-   * peer's {@link Message.ServerHello} has given {@code binding} its nonce.
+   * peer's {@link ServerHello} has given {@code binding} its nonce.
    */
   static ClientHandler handlerFor(ScacheConnection[] holder, ChannelBinding binding, CompletableFuture<Void> greeted) {
     return new ClientHandler(holder, binding, greeted);
@@ -152,7 +154,7 @@ public final class ScacheConnection implements ClientConnection {
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, Object msg) {
       ScacheConnection conn = holder[0];
-      if (msg instanceof InboundFrame frame && frame.message() instanceof Message.ServerHello hello) {
+      if (msg instanceof InboundFrame frame && frame.message() instanceof ServerHello hello) {
         try {
           binding.learn(hello.nonce());
           greeted.complete(null);
@@ -162,13 +164,13 @@ public final class ScacheConnection implements ClientConnection {
           ctx.close();
         }
       } else if (msg instanceof InboundFrame frame && !greeted.isDone()
-          && frame.message() instanceof Message.Error err) {
+          && frame.message() instanceof ErrorAnswer err) {
         // refused before the greeting, e.g. at a connection limit
         greeted.completeExceptionally(new ScacheException(err.status(), ctx.channel().remoteAddress()
             + " refused the connection: " + err.message()));
       } else if (msg instanceof InboundFrame frame) {
         PendingCall call = conn.pending.get(frame.requestId());
-        if (frame.message() instanceof Message.Error err) {
+        if (frame.message() instanceof ErrorAnswer err) {
           conn.fail(frame.requestId(), new ScacheException(err.status(), err.message()));
           startPayload(null, frame);
         } else if (frame.payloadLength() == 0) {

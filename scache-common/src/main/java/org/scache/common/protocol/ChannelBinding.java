@@ -6,7 +6,7 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * What ties a signed request to the one connection it was sent on, so that a captured frame is
  * worth nothing anywhere else: the accepting side chooses a random nonce per connection and sends
- * it first ({@link Message.ServerHello}); every signed request on the connection covers that nonce
+ * it first ({@link ServerHello}); every signed request on the connection covers that nonce
  * and a sequence number above all earlier ones on it. A replay on another connection fails the
  * proof; a replay on the same connection fails the sequence. The state is two numbers per
  * connection.
@@ -33,7 +33,7 @@ public final class ChannelBinding {
   }
 
   /**
-   * The connecting side: the nonce is learned from the peer's {@link Message.ServerHello}; with
+   * The connecting side: the nonce is learned from the peer's {@link ServerHello}; with
    * {@code digestsPayloads} its signed requests also cover their payload's SHA-256 digest.
    */
   public static ChannelBinding connecting(boolean digestsPayloads) {

@@ -13,11 +13,11 @@ package org.scache.common.protocol;
  * payload length i64  bytes of bulk data after the metadata
  * [auth section: principal (u16-length UTF-8), proof (u8-length bytes),
  *  sequence (i64), payload digest (u8-length bytes)]
- * metadata       the message's fields, {@link MessageCodec}
+ * metadata       the message's fields, {@link Message#write}
  * payload        opaque bytes (block data), only for types that carry one
  * </pre>
  *
- * <p>The accepting side opens every connection with {@link Message.ServerHello}; see
+ * <p>The accepting side opens every connection with {@link ServerHello}; see
  * {@link ChannelBinding} for what a signature covers.
  */
 public final class Frames {

@@ -22,19 +22,19 @@ public final class StoredForms {
   private StoredForms() {}
 
   public static byte[] spec(ShuffleSpec spec) {
-    return encode(new Message.RegisterShuffle(spec));
+    return encode(new RegisterShuffle(spec));
   }
 
   public static ShuffleSpec spec(byte[] stored) throws MalformedMessageException {
-    return decode(stored, Message.RegisterShuffle.class).shuffle();
+    return decode(stored, RegisterShuffle.class).shuffle();
   }
 
   public static byte[] placement(ShufflePlacement placement) {
-    return encode(new Message.ScheduleResult(placement));
+    return encode(new ScheduleResult(placement));
   }
 
   public static ShufflePlacement placement(byte[] stored) throws MalformedMessageException {
-    return decode(stored, Message.ScheduleResult.class).placement();
+    return decode(stored, ScheduleResult.class).placement();
   }
 
   private static byte[] encode(Message m) {

@@ -103,6 +103,27 @@ final class WireReader {
     return n;
   }
 
+  /** Reads one element of a list; may throw on malformed input. */
+  @FunctionalInterface
+  interface ElementReader<T> {
+    T read(WireReader in) throws MalformedMessageException;
+  }
+
+  /** A list written as an i32 count and its elements, each at least {@code minElementBytes} long. */
+  <T> List<T> readList(String what, int minElementBytes, ElementReader<T> element) throws MalformedMessageException {
+    int n = readCount(what, minElementBytes);
+    List<T> list = listOf(n);
+    for (int i = 0; i < n; i++) {
+      list.add(element.read(this));
+    }
+    return list;
+  }
+
+  /** A list of strings, any of which may be empty. */
+  List<String> readStrings(String what) throws MalformedMessageException {
+    return readList(what, 2, in -> in.readString(what));
+  }
+
   /** Whether bytes are left: a field added at the end of a message may be absent from older forms. */
   boolean hasMore() {
     return in.hasRemaining();

@@ -1,8 +1,13 @@
 package org.scache.common.protocol;
 
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.function.BiConsumer;
 
-/** Writes the primitive wire types: big-endian integers, u16-length UTF-8 strings, u32-length bytes. */
+/**
+ * Writes the primitive wire types: big-endian integers, u16-length UTF-8 strings, u32-length bytes, and
+ * lists (an i32 count, then the elements).
+ */
 final class WireWriter {
   private final WireBuffer out;
 
@@ -30,6 +35,11 @@ final class WireWriter {
     return this;
   }
 
+  /** A flag: one byte, 1 or 0. */
+  WireWriter writeFlag(boolean v) {
+    return writeByte(v ? 1 : 0);
+  }
+
   WireWriter writeString(String s) {
     byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
     if (utf8.length > 0xFFFF) {
@@ -44,5 +54,18 @@ final class WireWriter {
     out.writeInt(bytes.length);
     out.writeBytes(bytes);
     return this;
+  }
+
+  /** A list: an i32 count, then each element as {@code element} writes it. */
+  <T> WireWriter writeList(List<T> list, BiConsumer<WireWriter, T> element) {
+    writeInt(list.size());
+    for (T e : list) {
+      element.accept(this, e);
+    }
+    return this;
+  }
+
+  WireWriter writeStrings(List<String> list) {
+    return writeList(list, WireWriter::writeString);
   }
 }

@@ -21,12 +21,14 @@ import org.scache.common.ScacheException;
 import org.scache.common.auth.Credentials;
 import org.scache.common.auth.FrameSigner;
 import org.scache.common.auth.RequestAuthorizer;
+import org.scache.common.protocol.ErrorAnswer;
 import org.scache.common.protocol.InboundFrame;
 import org.scache.common.protocol.MaySend;
 import org.scache.common.protocol.Message;
 import org.scache.common.protocol.MessageType;
 import org.scache.common.protocol.OutboundFrame;
 import org.scache.common.protocol.PayloadChunk;
+import org.scache.common.protocol.RegisterApplication;
 import org.scache.common.protocol.Status;
 import org.scache.common.testing.SampleMessages;
 
@@ -102,7 +104,7 @@ class AuthorizationStageTest {
 
     OutboundFrame answer = channel.readOutbound();
     assertEquals(1, answer.requestId());
-    assertEquals(Status.AUTH_FAILED, ((Message.Error) answer.message()).status());
+    assertEquals(Status.AUTH_FAILED, ((ErrorAnswer) answer.message()).status());
     assertEquals(0, payload.refCnt(), "the refused put's bytes are released, never stored");
     assertSame(next, channel.readInbound());
     assertNull(channel.readInbound());
@@ -132,10 +134,10 @@ class AuthorizationStageTest {
     assertEquals(Status.AUTH_FAILED, verdict(auth, frame(1, get, "another-app", APP_SECRET, 0)));
     assertEquals(Status.AUTH_REQUIRED, verdict(auth, frame(1, get, null, null, 0)));
     assertEquals(Status.OK, verdict(auth, frame(1, SampleMessages.of(MessageType.LIST_WORKERS), null, null, 0)));
-    Message register = new Message.RegisterApplication("new-app", "its secret".getBytes());
+    Message register = new RegisterApplication("new-app", "its secret".getBytes());
     assertEquals(Status.OK, verdict(auth, frame(1, register, "new-app", "its secret".getBytes(), 0)));
     assertEquals(Status.AUTH_FAILED, verdict(auth, frame(1, register, "new-app", "not it".getBytes(), 0)));
-    assertEquals(Status.INVALID_ARGUMENT, verdict(auth, frame(1, new Message.RegisterApplication("new-app",
+    assertEquals(Status.INVALID_ARGUMENT, verdict(auth, frame(1, new RegisterApplication("new-app",
         new byte[0]), null, null, 0)));
   }
 

@@ -37,10 +37,14 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.scache.common.ScacheException;
 import org.scache.common.auth.Credentials;
+import org.scache.common.protocol.BlockData;
 import org.scache.common.protocol.Frames;
-import org.scache.common.protocol.Message;
+import org.scache.common.protocol.GetWorkerStats;
+import org.scache.common.protocol.ListWorkers;
 import org.scache.common.protocol.MessageType;
+import org.scache.common.protocol.RemoveApplication;
 import org.scache.common.protocol.Status;
+import org.scache.common.protocol.WorkerStats;
 import org.scache.common.testing.EchoishHandler;
 import org.scache.common.testing.NettyLeakExtension;
 import org.scache.common.testing.RawFrame;
@@ -86,13 +90,13 @@ class BlockingConnectionIntegrationTest {
   @Test
   void call_returnsCompletedFutureWithTheAnswer_signedOrNot() throws Exception {
     ClientConnection conn = connect();
-    CompletableFuture<Reply> unsigned = conn.call(new Message.GetWorkerStats(), Optional.empty(), LONG);
+    CompletableFuture<Reply> unsigned = conn.call(new GetWorkerStats(), Optional.empty(), LONG);
     assertTrue(unsigned.isDone(), "answered in the calling thread");
-    assertEquals(Map.of("signed", 0L), unsigned.get().as(Message.WorkerStats.class).counters());
+    assertEquals(Map.of("signed", 0L), unsigned.get().as(WorkerStats.class).counters());
 
     Optional<Credentials> creds = Optional.of(SampleMessages.appCredentials());
-    Reply signed = conn.call(new Message.GetWorkerStats(), creds, LONG).get();
-    assertEquals(Map.of("signed", 1L), signed.as(Message.WorkerStats.class).counters());
+    Reply signed = conn.call(new GetWorkerStats(), creds, LONG).get();
+    assertEquals(Map.of("signed", 1L), signed.as(WorkerStats.class).counters());
     assertEquals(0, signed.payload().readableBytes());
   }
 
@@ -101,7 +105,7 @@ class BlockingConnectionIntegrationTest {
     ClientConnection conn = connect();
     for (int size : new int[] {0, 1, 1000, 100_000, 8 << 20}) {
       Reply r = conn.call(getBlock(size), Optional.empty(), LONG).get();
-      assertEquals(new Message.BlockData(getBlock(size).blockId()), r.message());
+      assertEquals(new BlockData(getBlock(size).blockId()), r.message());
       assertArrayEquals(blockBytes(size), ByteBufUtil.getBytes(r.payload()), "block of " + size + " bytes");
       r.payload().release();
     }
@@ -118,7 +122,7 @@ class BlockingConnectionIntegrationTest {
         sizes.add(threads.submit(() -> {
           Reply r = conn.call(getBlock(size), Optional.empty(), LONG).get();
           assertArrayEquals(blockBytes(size), ByteBufUtil.getBytes(r.payload()));
-          return r.as(Message.BlockData.class).blockId().reduceId();
+          return r.as(BlockData.class).blockId().reduceId();
         }));
       }
       for (int i = 0; i < sizes.size(); i++) {
@@ -132,26 +136,26 @@ class BlockingConnectionIntegrationTest {
   @Test
   void call_serverAnswersWithError_failsWithThatStatus_andTheConnectionGoesOn() throws Exception {
     ClientConnection conn = connect();
-    assertEquals(Status.INVALID_ARGUMENT, statusOf(conn.call(new Message.RemoveApplication("app-1"),
+    assertEquals(Status.INVALID_ARGUMENT, statusOf(conn.call(new RemoveApplication("app-1"),
         Optional.empty(), LONG)));
     assertTrue(conn.isActive());
-    conn.call(new Message.GetWorkerStats(), Optional.empty(), LONG).get().as(Message.WorkerStats.class);
+    conn.call(new GetWorkerStats(), Optional.empty(), LONG).get().as(WorkerStats.class);
   }
 
   @Test
   void call_neverAnswered_failsWithTimeout_andThePoolOpensANewConnection() throws Exception {
     ClientConnection conn = connect();
     long start = System.nanoTime();
-    assertEquals(Status.TIMEOUT, statusOf(conn.call(new Message.ListWorkers(), Optional.empty(),
+    assertEquals(Status.TIMEOUT, statusOf(conn.call(new ListWorkers(), Optional.empty(),
         Duration.ofMillis(300))));
     long elapsedMillis = (System.nanoTime() - start) / 1_000_000;
     assertTrue(elapsedMillis >= 250 && elapsedMillis < 3000, "timed out after " + elapsedMillis + " ms");
     assertFalse(conn.isActive(), "a late answer must never be read as the next call's");
-    assertEquals(Status.CONNECTION_FAILED, statusOf(conn.call(new Message.GetWorkerStats(), Optional.empty(), LONG)));
+    assertEquals(Status.CONNECTION_FAILED, statusOf(conn.call(new GetWorkerStats(), Optional.empty(), LONG)));
 
     ClientConnection next = connect();
     assertNotSame(conn, next);
-    next.call(new Message.GetWorkerStats(), Optional.empty(), LONG).get().as(Message.WorkerStats.class);
+    next.call(new GetWorkerStats(), Optional.empty(), LONG).get().as(WorkerStats.class);
   }
 
   @Test
@@ -175,7 +179,7 @@ class BlockingConnectionIntegrationTest {
   void serverGone_failsTheCallWithConnectionFailed() throws Exception {
     ClientConnection conn = connect();
     server.close();
-    assertEquals(Status.CONNECTION_FAILED, statusOf(conn.call(new Message.GetWorkerStats(), Optional.empty(), LONG)));
+    assertEquals(Status.CONNECTION_FAILED, statusOf(conn.call(new GetWorkerStats(), Optional.empty(), LONG)));
     assertFalse(conn.isActive());
   }
 
@@ -184,7 +188,7 @@ class BlockingConnectionIntegrationTest {
     try (RawAnswers raw = new RawAnswers(id -> RawFrame.of(MessageType.WORKER_STATS).magic(0x12345678).requestId(id)
         .i32(0).bytes())) {
       ClientConnection conn = raw.connect(connections);
-      assertEquals(Status.BAD_FRAME, statusOf(conn.call(new Message.GetWorkerStats(), Optional.empty(), LONG)));
+      assertEquals(Status.BAD_FRAME, statusOf(conn.call(new GetWorkerStats(), Optional.empty(), LONG)));
       assertFalse(conn.isActive());
     }
   }
@@ -206,10 +210,10 @@ class BlockingConnectionIntegrationTest {
         RawFrame.of(MessageType.WORKER_STATS).requestId(id + 1000).i32(0).bytes(),
         RawFrame.ofTypeId(250).requestId(id).raw(new byte[] {1, 2, 3}).bytes()))) {
       ClientConnection conn = raw.connect(connections);
-      assertEquals(Status.UNKNOWN_MESSAGE_TYPE, statusOf(conn.call(new Message.GetWorkerStats(), Optional.empty(),
+      assertEquals(Status.UNKNOWN_MESSAGE_TYPE, statusOf(conn.call(new GetWorkerStats(), Optional.empty(),
           LONG)));
       assertTrue(conn.isActive());
-      assertEquals(Status.UNKNOWN_MESSAGE_TYPE, statusOf(conn.call(new Message.GetWorkerStats(), Optional.empty(),
+      assertEquals(Status.UNKNOWN_MESSAGE_TYPE, statusOf(conn.call(new GetWorkerStats(), Optional.empty(),
           LONG)), "the second answer is read in step");
     }
   }
@@ -220,7 +224,7 @@ class BlockingConnectionIntegrationTest {
     try (RawAnswers raw = new RawAnswers(id -> RawFrame.of(MessageType.WORKER_STATS).requestId(id).i32(1000)
         .bytes())) {
       ClientConnection conn = raw.connect(connections);
-      assertEquals(Status.MALFORMED_MESSAGE, statusOf(conn.call(new Message.GetWorkerStats(), Optional.empty(),
+      assertEquals(Status.MALFORMED_MESSAGE, statusOf(conn.call(new GetWorkerStats(), Optional.empty(),
           LONG)));
       assertTrue(conn.isActive());
     }
@@ -254,7 +258,7 @@ class BlockingConnectionIntegrationTest {
         DataInputStream in = new DataInputStream(s.getInputStream());
         OutputStream out = s.getOutputStream();
         out.write(org.scache.common.testing.FrameCodecHarness.encode(org.scache.common.protocol.OutboundFrame.of(0,
-            new org.scache.common.protocol.Message.ServerHello(org.scache.common.testing.FrameCodecHarness.NONCE))));
+            new org.scache.common.protocol.ServerHello(org.scache.common.testing.FrameCodecHarness.NONCE))));
         out.flush();
         byte[] head = new byte[Frames.HEADER_LENGTH];
         while (true) {

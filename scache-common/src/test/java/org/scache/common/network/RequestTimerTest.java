@@ -8,9 +8,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import org.scache.common.protocol.Ack;
 import org.scache.common.protocol.DecodeFailure;
+import org.scache.common.protocol.ErrorAnswer;
+import org.scache.common.protocol.GetWorkerStats;
 import org.scache.common.protocol.InboundFrame;
-import org.scache.common.protocol.Message;
+import org.scache.common.protocol.ListWorkers;
 import org.scache.common.protocol.MessageType;
 import org.scache.common.protocol.OutboundFrame;
 import org.scache.common.protocol.Status;
@@ -34,12 +37,12 @@ class RequestTimerTest {
       }
     };
     EmbeddedChannel ch = new EmbeddedChannel(new RequestTimer(observer));
-    ch.writeInbound(new InboundFrame(7, new Message.GetWorkerStats(), Optional.empty(), 0));
-    ch.writeInbound(new InboundFrame(8, new Message.ListWorkers(), Optional.empty(), 0));
+    ch.writeInbound(new InboundFrame(7, new GetWorkerStats(), Optional.empty(), 0));
+    ch.writeInbound(new InboundFrame(8, new ListWorkers(), Optional.empty(), 0));
     ch.writeInbound(new DecodeFailure(9, Status.MALFORMED_MESSAGE, "bad", false));
-    ch.writeOutbound(OutboundFrame.of(8, new Message.Error(Status.RETRY_LATER, "busy")));
-    ch.writeOutbound(OutboundFrame.of(7, new Message.Ack()));
-    ch.writeOutbound(OutboundFrame.of(7, new Message.Ack())); // answered once already: not counted again
+    ch.writeOutbound(OutboundFrame.of(8, new ErrorAnswer(Status.RETRY_LATER, "busy")));
+    ch.writeOutbound(OutboundFrame.of(7, new Ack()));
+    ch.writeOutbound(OutboundFrame.of(7, new Ack())); // answered once already: not counted again
     assertEquals(List.of(MessageType.LIST_WORKERS, MessageType.GET_WORKER_STATS),
         seen.stream().map(Seen::type).toList());
     assertEquals(List.of(Status.RETRY_LATER, Status.OK), seen.stream().map(Seen::status).toList());
@@ -53,11 +56,11 @@ class RequestTimerTest {
     List<Seen> seen = new ArrayList<>();
     EmbeddedChannel ch = new EmbeddedChannel(new RequestTimer((t, s, n) -> seen.add(new Seen(t, s, n))));
     for (int i = 0; i < RequestTimer.MAX_OPEN + 10; i++) {
-      ch.writeInbound(new InboundFrame(i, new Message.GetWorkerStats(), Optional.empty(), 0));
+      ch.writeInbound(new InboundFrame(i, new GetWorkerStats(), Optional.empty(), 0));
     }
-    ch.writeOutbound(OutboundFrame.of(0, new Message.Ack()));
+    ch.writeOutbound(OutboundFrame.of(0, new Ack()));
     assertTrue(seen.isEmpty(), "the oldest requests were forgotten");
-    ch.writeOutbound(OutboundFrame.of(RequestTimer.MAX_OPEN + 9, new Message.Ack()));
+    ch.writeOutbound(OutboundFrame.of(RequestTimer.MAX_OPEN + 9, new Ack()));
     assertEquals(1, seen.size());
     ch.finishAndReleaseAll();
   }

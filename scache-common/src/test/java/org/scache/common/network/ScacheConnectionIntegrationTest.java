@@ -31,8 +31,12 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.scache.common.ScacheException;
 import org.scache.common.auth.Credentials;
-import org.scache.common.protocol.Message;
+import org.scache.common.protocol.BlockData;
+import org.scache.common.protocol.GetWorkerStats;
+import org.scache.common.protocol.ListWorkers;
+import org.scache.common.protocol.RemoveApplication;
 import org.scache.common.protocol.Status;
+import org.scache.common.protocol.WorkerStats;
 import org.scache.common.testing.Await;
 import org.scache.common.testing.EchoishHandler;
 import org.scache.common.testing.NettyLeakExtension;
@@ -82,14 +86,14 @@ class ScacheConnectionIntegrationTest {
   @Test
   void call_getWorkerStats_completesWithWorkerStats() throws Exception {
     ScacheConnection conn = connect();
-    Reply unsigned = conn.call(new Message.GetWorkerStats(), Optional.empty(), LONG).get(10, SECONDS);
-    assertEquals(new Message.WorkerStats(Map.of("signed", 0L)), unsigned.as(Message.WorkerStats.class));
+    Reply unsigned = conn.call(new GetWorkerStats(), Optional.empty(), LONG).get(10, SECONDS);
+    assertEquals(new WorkerStats(Map.of("signed", 0L)), unsigned.as(WorkerStats.class));
     assertEquals(0, unsigned.payload().readableBytes());
     unsigned.payload().release();
 
     Optional<Credentials> creds = Optional.of(SampleMessages.appCredentials());
-    Reply signed = conn.call(new Message.GetWorkerStats(), creds, LONG).get(10, SECONDS);
-    assertEquals(Map.of("signed", 1L), signed.as(Message.WorkerStats.class).counters());
+    Reply signed = conn.call(new GetWorkerStats(), creds, LONG).get(10, SECONDS);
+    assertEquals(Map.of("signed", 1L), signed.as(WorkerStats.class).counters());
     signed.payload().release();
   }
 
@@ -99,7 +103,7 @@ class ScacheConnectionIntegrationTest {
     for (int size : new int[] {0, 1, 1000, 100_000}) {
       Reply r = conn.call(getBlock(size), Optional.empty(), LONG).get(10, SECONDS);
       try {
-        assertEquals(new Message.BlockData(getBlock(size).blockId()), r.message());
+        assertEquals(new BlockData(getBlock(size).blockId()), r.message());
         assertArrayEquals(blockBytes(size), ByteBufUtil.getBytes(r.payload()));
       } finally {
         r.payload().release();
@@ -149,16 +153,16 @@ class ScacheConnectionIntegrationTest {
     List<CompletableFuture<Reply>> calls = new ArrayList<>();
     for (int i = 0; i < 40; i++) {
       calls.add(i % 5 == 0
-          ? conn.call(new Message.GetWorkerStats(), Optional.empty(), LONG)
+          ? conn.call(new GetWorkerStats(), Optional.empty(), LONG)
           : conn.call(getBlock(i * 7919), Optional.empty(), LONG));
     }
     for (int i = 0; i < calls.size(); i++) {
       Reply r = calls.get(i).get(20, SECONDS);
       try {
         if (i % 5 == 0) {
-          r.as(Message.WorkerStats.class);
+          r.as(WorkerStats.class);
         } else {
-          assertEquals(i * 7919, r.as(Message.BlockData.class).blockId().reduceId());
+          assertEquals(i * 7919, r.as(BlockData.class).blockId().reduceId());
           assertArrayEquals(blockBytes(i * 7919), ByteBufUtil.getBytes(r.payload()), "call " + i);
         }
       } finally {
@@ -169,7 +173,7 @@ class ScacheConnectionIntegrationTest {
 
   @Test
   void call_serverAnswersWithError_failsWithThatStatus() throws Exception {
-    CompletableFuture<Reply> f = connect().call(new Message.RemoveApplication("app-1"), Optional.empty(), LONG);
+    CompletableFuture<Reply> f = connect().call(new RemoveApplication("app-1"), Optional.empty(), LONG);
     assertEquals(Status.INVALID_ARGUMENT, statusOf(f));
   }
 
@@ -177,21 +181,21 @@ class ScacheConnectionIntegrationTest {
   void call_neverAnswered_failsWithTimeoutWithinItsTimeout() throws Exception {
     ScacheConnection conn = connect();
     long start = System.nanoTime();
-    CompletableFuture<Reply> f = conn.call(new Message.ListWorkers(), Optional.empty(), Duration.ofMillis(300));
+    CompletableFuture<Reply> f = conn.call(new ListWorkers(), Optional.empty(), Duration.ofMillis(300));
     assertEquals(Status.TIMEOUT, statusOf(f));
     long elapsedMillis = (System.nanoTime() - start) / 1_000_000;
     assertTrue(elapsedMillis >= 250 && elapsedMillis < 3000, "timed out after " + elapsedMillis + " ms");
     assertTrue(Status.TIMEOUT.isTransient());
 
-    Reply r = conn.call(new Message.GetWorkerStats(), Optional.empty(), LONG).get(10, SECONDS);
-    r.as(Message.WorkerStats.class);
+    Reply r = conn.call(new GetWorkerStats(), Optional.empty(), LONG).get(10, SECONDS);
+    r.as(WorkerStats.class);
     r.payload().release();
   }
 
   @Test
   void serverClose_failsInFlightCallWithConnectionFailed() throws Exception {
     ScacheConnection conn = connect();
-    CompletableFuture<Reply> f = conn.call(new Message.ListWorkers(), Optional.empty(), LONG);
+    CompletableFuture<Reply> f = conn.call(new ListWorkers(), Optional.empty(), LONG);
     assertTrue(unanswered.await(10, SECONDS), "the server received the call");
     long start = System.nanoTime();
     closeServer();
@@ -200,7 +204,7 @@ class ScacheConnectionIntegrationTest {
 
     Await.until(() -> !conn.isActive(), Duration.ofSeconds(1), "the closed connection is inactive");
     assertEquals(Status.CONNECTION_FAILED,
-        statusOf(conn.call(new Message.GetWorkerStats(), Optional.empty(), LONG)));
+        statusOf(conn.call(new GetWorkerStats(), Optional.empty(), LONG)));
   }
 
   @Test
@@ -228,14 +232,14 @@ class ScacheConnectionIntegrationTest {
     Await.until(() -> !first.isActive(), Duration.ofSeconds(1), "the closed connection is inactive");
     ScacheConnection second = connect();
     assertNotSame(first, second);
-    Reply r = second.call(new Message.GetWorkerStats(), Optional.empty(), LONG).get(10, SECONDS);
+    Reply r = second.call(new GetWorkerStats(), Optional.empty(), LONG).get(10, SECONDS);
     r.payload().release();
   }
 
   @Test
   void reply_asWrongType_failsWithMalformedMessageAndReleasesPayload() throws Exception {
     Reply r = connect().call(getBlock(64), Optional.empty(), LONG).get(10, SECONDS);
-    ScacheException e = assertThrows(ScacheException.class, () -> r.as(Message.WorkerStats.class));
+    ScacheException e = assertThrows(ScacheException.class, () -> r.as(WorkerStats.class));
     assertEquals(Status.MALFORMED_MESSAGE, e.status());
     assertEquals(0, r.payload().refCnt());
   }

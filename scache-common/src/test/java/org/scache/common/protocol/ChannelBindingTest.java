@@ -31,7 +31,7 @@ class ChannelBindingTest {
 
   private static byte[] encode(ChannelBinding binding, long requestId, byte[] payload) {
     EmbeddedChannel ch = new EmbeddedChannel(new FrameEncoder(FrameCodecHarness.MAX_META, binding));
-    ch.writeOutbound(new OutboundFrame(requestId, new Message.PutBlock(SampleMessages.BLOCK_1),
+    ch.writeOutbound(new OutboundFrame(requestId, new PutBlock(SampleMessages.BLOCK_1),
         Optional.of(SampleMessages.appCredentials()), Unpooled.wrappedBuffer(payload)));
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     for (ByteBuf b; (b = ch.readOutbound()) != null; ) {

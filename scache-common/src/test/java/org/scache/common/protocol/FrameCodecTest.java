@@ -183,7 +183,7 @@ class FrameCodecTest {
   @Test
   void decoder_largePayloadInTwoReads_yieldsOneChunkPerReadSharingTheInput() {
     byte[] payload = SampleMessages.bytes(1 << 20, 7);
-    byte[] wire = encode(new OutboundFrame(9, new Message.BlockData(SampleMessages.BLOCK_1), Optional.empty(),
+    byte[] wire = encode(new OutboundFrame(9, new BlockData(SampleMessages.BLOCK_1), Optional.empty(),
         Unpooled.wrappedBuffer(payload)));
     EmbeddedChannel ch = decoderChannel();
     int headAndMeta = wire.length - payload.length;
@@ -194,7 +194,7 @@ class FrameCodecTest {
     List<Object> out = readAll(ch);
     try {
       assertEquals(3, out.size());
-      assertFrame(out, 9, new Message.BlockData(SampleMessages.BLOCK_1), payload);
+      assertFrame(out, 9, new BlockData(SampleMessages.BLOCK_1), payload);
       assertEquals(1000, ((PayloadChunk) out.get(1)).content().readableBytes());
       ByteBuf lastChunk = ((PayloadChunk) out.get(2)).content();
       byte before = lastChunk.getByte(lastChunk.readerIndex());
@@ -212,7 +212,7 @@ class FrameCodecTest {
   void outboundFrame_payloadOnTypeWithoutPayload_isRejected() {
     ByteBuf payload = Unpooled.wrappedBuffer(new byte[] {1, 2, 3});
     assertThrows(IllegalArgumentException.class,
-        () -> new OutboundFrame(1, new Message.Ack(), Optional.empty(), payload));
+        () -> new OutboundFrame(1, new Ack(), Optional.empty(), payload));
     payload.release();
   }
 
@@ -221,7 +221,7 @@ class FrameCodecTest {
     EmbeddedChannel ch = new EmbeddedChannel(new FrameEncoder(16));
     ByteBuf payload = ch.alloc().buffer().writeBytes(new byte[100]);
     assertThrows(EncoderException.class, () -> ch.writeOutbound(
-        new OutboundFrame(1, new Message.PutBlock(SampleMessages.BLOCK_1), Optional.empty(), payload)));
+        new OutboundFrame(1, new PutBlock(SampleMessages.BLOCK_1), Optional.empty(), payload)));
     assertEquals(0, payload.refCnt());
     assertFalse(ch.finish());
   }
@@ -233,7 +233,7 @@ class FrameCodecTest {
     ByteBuf payload = ch.alloc().buffer().writeBytes(new byte[10]);
     String longId = "a".repeat(70_000);
     assertThrows(EncoderException.class, () -> ch.writeOutbound(new OutboundFrame(1,
-        new Message.PutBlock(new org.scache.common.BlockId(longId, 0, 0, 0, 0)),
+        new PutBlock(new org.scache.common.BlockId(longId, 0, 0, 0, 0)),
         Optional.of(SampleMessages.appCredentials()), payload)));
     assertEquals(0, payload.refCnt());
     assertFalse(ch.finish());

@@ -36,7 +36,7 @@ class FrameDecoderBadInputTest {
   private static final long MAX_PAYLOAD = 4096;
   private static final long NEXT_ID = 77;
   private static final byte[] NEXT_PAYLOAD = SampleMessages.bytes(500, 77);
-  private static final Message NEXT_MESSAGE = new Message.BlockData(SampleMessages.BLOCK_1);
+  private static final Message NEXT_MESSAGE = new BlockData(SampleMessages.BLOCK_1);
 
   /** How the bytes reach the decoder. */
   enum Feeding {
@@ -139,7 +139,7 @@ class FrameDecoderBadInputTest {
   @Test
   void lengthsExactlyAtLimits_decode() {
     String app = "a".repeat(MAX_META - 2 - 16);
-    Message m = new Message.PutBlock(new org.scache.common.BlockId(app, 0, 0, 0, 0));
+    Message m = new PutBlock(new org.scache.common.BlockId(app, 0, 0, 0, 0));
     byte[] payload = new byte[(int) MAX_PAYLOAD];
     byte[] wire = encode(new OutboundFrame(1, m, Optional.empty(), Unpooled.wrappedBuffer(payload)));
     assertEquals(Frames.HEADER_LENGTH + MAX_META + MAX_PAYLOAD, wire.length);
@@ -220,7 +220,7 @@ class FrameDecoderBadInputTest {
     EmbeddedChannel ch = channel();
     FrameCodecHarness.feedAllAtOnce(ch, RawFrame.of(MessageType.ERROR).requestId(3).u16(999).string("boom").bytes());
     InboundFrame f = assertInstanceOf(InboundFrame.class, ch.readInbound());
-    assertEquals(new Message.Error(Status.INTERNAL_ERROR, "unknown status 999: boom"), f.message());
+    assertEquals(new ErrorAnswer(Status.INTERNAL_ERROR, "unknown status 999: boom"), f.message());
     assertFalse(ch.finish());
   }
 
@@ -229,7 +229,7 @@ class FrameDecoderBadInputTest {
     EmbeddedChannel ch = channel();
     FrameCodecHarness.feedAllAtOnce(ch, RawFrame.of(MessageType.ACK).flags(0x8000).requestId(4).bytes());
     InboundFrame f = assertInstanceOf(InboundFrame.class, ch.readInbound());
-    assertEquals(new Message.Ack(), f.message());
+    assertEquals(new Ack(), f.message());
     assertTrue(f.auth().isEmpty());
     assertFalse(ch.finish());
   }

@@ -58,19 +58,19 @@ class StoredFormsTest {
         ShuffleSpec.NO_STAGE, Optional.empty(), 2, true, true, 2);
     ByteBuf now = Unpooled.buffer();
     try {
-      MessageCodec.encode(new Message.RegisterShuffle(spec), now);
-      assertEquals(spec, ((Message.RegisterShuffle) MessageCodec.decode(MessageType.REGISTER_SHUFFLE,
+      MessageCodec.encode(new RegisterShuffle(spec), now);
+      assertEquals(spec, ((RegisterShuffle) MessageCodec.decode(MessageType.REGISTER_SHUFFLE,
           now.duplicate())).shuffle());
-      ShuffleSpec bothFlags = ((Message.RegisterShuffle) MessageCodec.decode(MessageType.REGISTER_SHUFFLE,
+      ShuffleSpec bothFlags = ((RegisterShuffle) MessageCodec.decode(MessageType.REGISTER_SHUFFLE,
           now.slice(0, now.readableBytes() - 4))).shuffle();
       assertEquals(1, bothFlags.mapsPerTask(), "maps per task are the form's last four bytes, absent from older forms");
       assertEquals(4, bothFlags.numTasks());
       assertTrue(bothFlags.reducesAfterMaps());
-      ShuffleSpec withRanges = ((Message.RegisterShuffle) MessageCodec.decode(MessageType.REGISTER_SHUFFLE,
+      ShuffleSpec withRanges = ((RegisterShuffle) MessageCodec.decode(MessageType.REGISTER_SHUFFLE,
           now.slice(0, now.readableBytes() - 5))).shuffle();
       assertTrue(withRanges.readsRanges());
       assertFalse(withRanges.reducesAfterMaps(), "the flag before them, absent from still older forms");
-      ShuffleSpec older = ((Message.RegisterShuffle) MessageCodec.decode(MessageType.REGISTER_SHUFFLE,
+      ShuffleSpec older = ((RegisterShuffle) MessageCodec.decode(MessageType.REGISTER_SHUFFLE,
           now.slice(0, now.readableBytes() - 6))).shuffle();
       assertFalse(older.readsRanges(), "the byte before it, absent from the oldest forms");
       assertFalse(older.reducesAfterMaps());

@@ -7,9 +7,14 @@ import java.util.concurrent.CountDownLatch;
 import org.scache.common.BlockId;
 import org.scache.common.ScacheException;
 import org.scache.common.network.RequestDispatcher;
+import org.scache.common.protocol.BlockData;
+import org.scache.common.protocol.GetBlock;
+import org.scache.common.protocol.GetWorkerStats;
 import org.scache.common.protocol.InboundFrame;
+import org.scache.common.protocol.ListWorkers;
 import org.scache.common.protocol.Message;
 import org.scache.common.protocol.Status;
+import org.scache.common.protocol.WorkerStats;
 
 /**
  * A server handler for connection tests: answers GET_WORKER_STATS (counting whether the request was
@@ -30,21 +35,21 @@ public final class EchoishHandler extends RequestDispatcher {
   }
 
   /** A GET_BLOCK whose answer carries {@code size} bytes. */
-  public static Message.GetBlock getBlock(int size) {
-    return new Message.GetBlock(new BlockId("app-1", 0, 0, 0, size));
+  public static GetBlock getBlock(int size) {
+    return new GetBlock(new BlockId("app-1", 0, 0, 0, size));
   }
 
   @Override
   protected void onRequest(ChannelHandlerContext ctx, InboundFrame frame) {
     Message m = frame.message();
-    if (m instanceof Message.GetWorkerStats) {
+    if (m instanceof GetWorkerStats) {
       long signed = frame.verify(SampleMessages.APP, SampleMessages.APP_SECRET) ? 1 : 0;
-      reply(ctx, frame.requestId(), new Message.WorkerStats(Map.of("signed", signed)));
-    } else if (m instanceof Message.GetBlock get) {
+      reply(ctx, frame.requestId(), new WorkerStats(Map.of("signed", signed)));
+    } else if (m instanceof GetBlock get) {
       int size = get.blockId().reduceId();
       ByteBuf payload = ctx.alloc().buffer(size).writeBytes(blockBytes(size));
-      reply(ctx, frame.requestId(), new Message.BlockData(get.blockId()), payload);
-    } else if (m instanceof Message.ListWorkers) {
+      reply(ctx, frame.requestId(), new BlockData(get.blockId()), payload);
+    } else if (m instanceof ListWorkers) {
       unanswered.countDown();
     } else {
       throw new ScacheException(Status.INVALID_ARGUMENT, "this server does not handle " + m.type());

@@ -8,9 +8,60 @@ import java.util.Random;
 import org.scache.common.BlockId;
 import org.scache.common.WorkerInfo;
 import org.scache.common.auth.Credentials;
+import org.scache.common.protocol.Ack;
+import org.scache.common.protocol.AppSecret;
+import org.scache.common.protocol.BlockData;
+import org.scache.common.protocol.BlockLocations;
+import org.scache.common.protocol.BlocksData;
+import org.scache.common.protocol.CommitLeased;
+import org.scache.common.protocol.ErrorAnswer;
+import org.scache.common.protocol.FetchAppSecret;
+import org.scache.common.protocol.FetchBlocks;
+import org.scache.common.protocol.GetBlock;
+import org.scache.common.protocol.GetReduceInput;
+import org.scache.common.protocol.GetScheduleResult;
+import org.scache.common.protocol.GetWorkerStats;
+import org.scache.common.protocol.Heartbeat;
+import org.scache.common.protocol.HeartbeatAck;
+import org.scache.common.protocol.LeaseMemory;
+import org.scache.common.protocol.ListWorkers;
+import org.scache.common.protocol.LocalSegment;
+import org.scache.common.protocol.LocalSegments;
+import org.scache.common.protocol.LocateBlocks;
+import org.scache.common.protocol.MapFinished;
+import org.scache.common.protocol.MapOutputReady;
+import org.scache.common.protocol.MemoryLease;
 import org.scache.common.protocol.Message;
 import org.scache.common.protocol.MessageType;
+import org.scache.common.protocol.OpenLocal;
+import org.scache.common.protocol.PinBlock;
+import org.scache.common.protocol.PinReduceInput;
+import org.scache.common.protocol.PinReduceInputPart;
+import org.scache.common.protocol.PinnedBlock;
+import org.scache.common.protocol.PinnedReduceInput;
+import org.scache.common.protocol.PutBlock;
+import org.scache.common.protocol.ReduceCommitted;
+import org.scache.common.protocol.ReducePart;
+import org.scache.common.protocol.RegisterApplication;
+import org.scache.common.protocol.RegisterShuffle;
+import org.scache.common.protocol.RegisterWorker;
+import org.scache.common.protocol.ReleaseLease;
+import org.scache.common.protocol.RemoveApplication;
+import org.scache.common.protocol.ReportBlocks;
+import org.scache.common.protocol.ReportLostBlocks;
+import org.scache.common.protocol.ReportRounds;
+import org.scache.common.protocol.ReportSamples;
+import org.scache.common.protocol.ReportWorkerActivity;
+import org.scache.common.protocol.RoundsIncomplete;
+import org.scache.common.protocol.ScheduleResult;
+import org.scache.common.protocol.ServerHello;
+import org.scache.common.protocol.ShuffleScheduled;
 import org.scache.common.protocol.Status;
+import org.scache.common.protocol.Unpin;
+import org.scache.common.protocol.UnregisterShuffle;
+import org.scache.common.protocol.WorkerRegistered;
+import org.scache.common.protocol.WorkerStats;
+import org.scache.common.protocol.Workers;
 import org.scache.common.shuffle.BlockLocation;
 import org.scache.common.shuffle.BlockSize;
 import org.scache.common.shuffle.MapSample;
@@ -36,7 +87,7 @@ public final class SampleMessages {
   public static final WorkerInfo WORKER_2 = new WorkerInfo("worker-2", "host-b.example", 17021);
   public static final BlockId BLOCK_1 = new BlockId(APP, 3, 42, 1, 7);
   public static final BlockId BLOCK_2 = new BlockId(APP, 3, 43, 0, 7);
-  /** Payload sizes: a single block, and the two blocks of {@link Message.BlocksData}. */
+  /** Payload sizes: a single block, and the two blocks of {@link BlocksData}. */
   public static final int BLOCK_1_SIZE = 300;
   public static final int BLOCK_2_SIZE = 200;
 
@@ -45,75 +96,75 @@ public final class SampleMessages {
   /** The sample message of {@code type}. */
   public static Message of(MessageType type) {
     return switch (type) {
-      case REGISTER_WORKER -> new Message.RegisterWorker(WORKER_1, 1L << 30, 12_345);
-      case HEARTBEAT -> new Message.Heartbeat("worker-1", 1L << 30, 4096, 7, List.of(APP, "app-\u00fc-2", ""));
-      case REPORT_BLOCKS -> new Message.ReportBlocks("worker-1",
+      case REGISTER_WORKER -> new RegisterWorker(WORKER_1, 1L << 30, 12_345);
+      case HEARTBEAT -> new Heartbeat("worker-1", 1L << 30, 4096, 7, List.of(APP, "app-\u00fc-2", ""));
+      case REPORT_BLOCKS -> new ReportBlocks("worker-1",
           List.of(new BlockSize(BLOCK_1, BLOCK_1_SIZE), new BlockSize(BLOCK_2, 0)));
-      case REGISTER_APPLICATION -> new Message.RegisterApplication(APP, APP_SECRET);
-      case REGISTER_SHUFFLE -> new Message.RegisterShuffle(new ShuffleSpec(APP, 3, 4, 20, PartitionerKind.RANGE,
+      case REGISTER_APPLICATION -> new RegisterApplication(APP, APP_SECRET);
+      case REGISTER_SHUFFLE -> new RegisterShuffle(new ShuffleSpec(APP, 3, 4, 20, PartitionerKind.RANGE,
           1_700_000_000_000L, List.of(1L << 30, 0L, 12_345L, 1L << 40), 2, Optional.of(PredictorKind.SAMPLING), 4,
           true, true, 2));
-      case MAP_FINISHED -> new Message.MapFinished(APP, 3, 42, 1);
-      case GET_SCHEDULE_RESULT -> new Message.GetScheduleResult(APP, 3);
-      case UNREGISTER_SHUFFLE -> new Message.UnregisterShuffle(APP, 3);
-      case REMOVE_APPLICATION -> new Message.RemoveApplication(APP);
-      case LIST_WORKERS -> new Message.ListWorkers();
-      case FETCH_APP_SECRET -> new Message.FetchAppSecret(APP);
-      case LOCATE_BLOCKS -> new Message.LocateBlocks(APP, 3, 7, -1);
-      case PUT_BLOCK -> new Message.PutBlock(BLOCK_1);
-      case GET_BLOCK -> new Message.GetBlock(BLOCK_1);
-      case GET_REDUCE_INPUT -> new Message.GetReduceInput(APP, 3, 7, 30_000);
-      case FETCH_BLOCKS -> new Message.FetchBlocks(List.of(BLOCK_1, BLOCK_2));
-      case GET_WORKER_STATS -> new Message.GetWorkerStats();
-      case REPORT_SAMPLES -> new Message.ReportSamples(APP, 3, List.of(
+      case MAP_FINISHED -> new MapFinished(APP, 3, 42, 1);
+      case GET_SCHEDULE_RESULT -> new GetScheduleResult(APP, 3);
+      case UNREGISTER_SHUFFLE -> new UnregisterShuffle(APP, 3);
+      case REMOVE_APPLICATION -> new RemoveApplication(APP);
+      case LIST_WORKERS -> new ListWorkers();
+      case FETCH_APP_SECRET -> new FetchAppSecret(APP);
+      case LOCATE_BLOCKS -> new LocateBlocks(APP, 3, 7, -1);
+      case PUT_BLOCK -> new PutBlock(BLOCK_1);
+      case GET_BLOCK -> new GetBlock(BLOCK_1);
+      case GET_REDUCE_INPUT -> new GetReduceInput(APP, 3, 7, 30_000);
+      case FETCH_BLOCKS -> new FetchBlocks(List.of(BLOCK_1, BLOCK_2));
+      case GET_WORKER_STATS -> new GetWorkerStats();
+      case REPORT_SAMPLES -> new ReportSamples(APP, 3, List.of(
           new MapSample(0, 1L << 30, 6, List.of(3, 0, 3), Optional.of("host-a.example")), new MapSample(42, 0, 6, List.of(0, 0, 0))));
-      case SHUFFLE_SCHEDULED -> new Message.ShuffleScheduled(new ShufflePlacement(APP, 3, "accumulated",
+      case SHUFFLE_SCHEDULED -> new ShuffleScheduled(new ShufflePlacement(APP, 3, "accumulated",
           List.of(new ReduceAssignment(0, WORKER_1, 0, 4096), new ReduceAssignment(1, WORKER_2, 0))),
           List.of(new ReduceMove(2, 1, WORKER_1, WORKER_2)), 1_700_000_000_000L);
-      case MAP_OUTPUT_READY -> new Message.MapOutputReady(APP, 3, 42, 1, WORKER_1,
+      case MAP_OUTPUT_READY -> new MapOutputReady(APP, 3, 42, 1, WORKER_1,
           List.of(new BlockSize(BLOCK_1, BLOCK_1_SIZE)));
-      case OPEN_LOCAL -> new Message.OpenLocal(APP);
-      case LEASE_MEMORY -> new Message.LeaseMemory(APP, 64L << 20);
-      case COMMIT_LEASED -> new Message.CommitLeased(BLOCK_1, 9, (1L << 30) + 4096, BLOCK_1_SIZE);
-      case RELEASE_LEASE -> new Message.ReleaseLease(9);
-      case PIN_BLOCK -> new Message.PinBlock(BLOCK_2);
-      case PIN_REDUCE_INPUT -> new Message.PinReduceInput(APP, 3, 7, -1);
-      case PIN_REDUCE_INPUT_PART -> new Message.PinReduceInputPart(APP, 3, 7, -1, List.of(0, 4, 1 << 20));
-      case UNPIN -> new Message.Unpin(List.of(5L, 6L, Long.MAX_VALUE));
-      case REPORT_ROUNDS -> new Message.ReportRounds("worker-1", List.of(new RoundState(APP, 3, 0, true),
+      case OPEN_LOCAL -> new OpenLocal(APP);
+      case LEASE_MEMORY -> new LeaseMemory(APP, 64L << 20);
+      case COMMIT_LEASED -> new CommitLeased(BLOCK_1, 9, (1L << 30) + 4096, BLOCK_1_SIZE);
+      case RELEASE_LEASE -> new ReleaseLease(9);
+      case PIN_BLOCK -> new PinBlock(BLOCK_2);
+      case PIN_REDUCE_INPUT -> new PinReduceInput(APP, 3, 7, -1);
+      case PIN_REDUCE_INPUT_PART -> new PinReduceInputPart(APP, 3, 7, -1, List.of(0, 4, 1 << 20));
+      case UNPIN -> new Unpin(List.of(5L, 6L, Long.MAX_VALUE));
+      case REPORT_ROUNDS -> new ReportRounds("worker-1", List.of(new RoundState(APP, 3, 0, true),
           new RoundState("app-\u00fc-2", 0, 7, false)));
-      case ROUNDS_INCOMPLETE -> new Message.RoundsIncomplete(APP, 3, List.of(0, 2, 5));
-      case REDUCE_COMMITTED -> new Message.ReduceCommitted(APP, 3, 7);
-      case REPORT_LOST_BLOCKS -> new Message.ReportLostBlocks("worker-1", List.of(BLOCK_1, BLOCK_2));
-      case REPORT_WORKER_ACTIVITY -> new Message.ReportWorkerActivity("worker-1", 1L << 33, 5L << 30, List.of(
+      case ROUNDS_INCOMPLETE -> new RoundsIncomplete(APP, 3, List.of(0, 2, 5));
+      case REDUCE_COMMITTED -> new ReduceCommitted(APP, 3, 7);
+      case REPORT_LOST_BLOCKS -> new ReportLostBlocks("worker-1", List.of(BLOCK_1, BLOCK_2));
+      case REPORT_WORKER_ACTIVITY -> new ReportWorkerActivity("worker-1", 1L << 33, 5L << 30, List.of(
           new ShuffleActivity(APP, 3, 1 << 20, 7, 0, List.of(new ShuffleActivity.ReduceRead(2, true, 5, 0),
               new ShuffleActivity.ReduceRead(9, false, 0, 1L << 31))),
           new ShuffleActivity("app-\u00fc-2", 0, 0, 0, 12, List.of())));
-      case ACK -> new Message.Ack();
-      case WORKER_REGISTERED -> new Message.WorkerRegistered(1000);
-      case HEARTBEAT_ACK -> new Message.HeartbeatAck(List.of("app-0"));
-      case SCHEDULE_RESULT -> new Message.ScheduleResult(new ShufflePlacement(APP, 3, "heuristic-min-heap",
+      case ACK -> new Ack();
+      case WORKER_REGISTERED -> new WorkerRegistered(1000);
+      case HEARTBEAT_ACK -> new HeartbeatAck(List.of("app-0"));
+      case SCHEDULE_RESULT -> new ScheduleResult(new ShufflePlacement(APP, 3, "heuristic-min-heap",
           List.of(new ReduceAssignment(0, WORKER_1, 0, 0), new ReduceAssignment(1, WORKER_2, 1, 65536))));
-      case WORKERS -> new Message.Workers(List.of(WORKER_1, WORKER_2));
-      case APP_SECRET -> new Message.AppSecret(APP_SECRET);
-      case SERVER_HELLO -> new Message.ServerHello(FrameCodecHarness.NONCE);
-      case BLOCK_LOCATIONS -> new Message.BlockLocations(100, 42,
+      case WORKERS -> new Workers(List.of(WORKER_1, WORKER_2));
+      case APP_SECRET -> new AppSecret(APP_SECRET);
+      case SERVER_HELLO -> new ServerHello(FrameCodecHarness.NONCE);
+      case BLOCK_LOCATIONS -> new BlockLocations(100, 42,
           List.of(new BlockLocation(BLOCK_1, BLOCK_1_SIZE, WORKER_1),
               new BlockLocation(BLOCK_2, BLOCK_2_SIZE, WORKER_2)));
-      case BLOCK_DATA -> new Message.BlockData(BLOCK_1);
-      case BLOCKS_DATA -> new Message.BlocksData(100, 100,
+      case BLOCK_DATA -> new BlockData(BLOCK_1);
+      case BLOCKS_DATA -> new BlocksData(100, 100,
           List.of(new BlockSize(BLOCK_1, BLOCK_1_SIZE), new BlockSize(BLOCK_2, BLOCK_2_SIZE)));
-      case WORKER_STATS -> new Message.WorkerStats(Map.of("blocks.stored", 12L, "bytes.used", 4096L, "delta", -3L));
-      case LOCAL_SEGMENTS -> new Message.LocalSegments(List.of(
-          new Message.LocalSegment(0, "/dev/shm/scache-worker-1-4242-0.mem", 1L << 30),
-          new Message.LocalSegment(1, "/dev/shm/scache-worker-1-4242-1.mem", 12_352)));
-      case MEMORY_LEASE -> new Message.MemoryLease(9, 1, 4096, 64L << 20);
-      case PINNED_BLOCK -> new Message.PinnedBlock(5, 0, (1L << 31) + 64, BLOCK_2_SIZE);
-      case PINNED_REDUCE_INPUT -> new Message.PinnedReduceInput(100, 99, List.of(
-          new Message.ReducePart(BLOCK_1, BLOCK_1_SIZE, Optional.empty()),
-          new Message.ReducePart(BLOCK_2, 1L << 32, Optional.of(new Message.PinnedBlock(6, 2, 4096, 1L << 32))),
-          new Message.ReducePart(new BlockId(APP, 3, 44, 0, 7), BLOCK_2_SIZE, Optional.empty())));
-      case ERROR -> new Message.Error(Status.BLOCK_NOT_FOUND, "no block " + BLOCK_1 + " here");
+      case WORKER_STATS -> new WorkerStats(Map.of("blocks.stored", 12L, "bytes.used", 4096L, "delta", -3L));
+      case LOCAL_SEGMENTS -> new LocalSegments(List.of(
+          new LocalSegment(0, "/dev/shm/scache-worker-1-4242-0.mem", 1L << 30),
+          new LocalSegment(1, "/dev/shm/scache-worker-1-4242-1.mem", 12_352)));
+      case MEMORY_LEASE -> new MemoryLease(9, 1, 4096, 64L << 20);
+      case PINNED_BLOCK -> new PinnedBlock(5, 0, (1L << 31) + 64, BLOCK_2_SIZE);
+      case PINNED_REDUCE_INPUT -> new PinnedReduceInput(100, 99, List.of(
+          new ReducePart(BLOCK_1, BLOCK_1_SIZE, Optional.empty()),
+          new ReducePart(BLOCK_2, 1L << 32, Optional.of(new PinnedBlock(6, 2, 4096, 1L << 32))),
+          new ReducePart(new BlockId(APP, 3, 44, 0, 7), BLOCK_2_SIZE, Optional.empty())));
+      case ERROR -> new ErrorAnswer(Status.BLOCK_NOT_FOUND, "no block " + BLOCK_1 + " here");
     };
   }
 

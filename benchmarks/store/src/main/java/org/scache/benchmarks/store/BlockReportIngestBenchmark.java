@@ -8,16 +8,17 @@ import org.scache.common.BlockId;
 import org.scache.common.WorkerInfo;
 import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
-import org.scache.common.protocol.Message;
 import org.scache.common.shuffle.BlockSize;
 import org.scache.common.shuffle.PartitionerKind;
 import org.scache.common.shuffle.ShuffleSpec;
+import org.scache.master.InProcessRequests;
 import org.scache.master.ScacheMaster;
 
 /**
  * How many block-size reports per second the master ingests: REPORT_BLOCKS messages of 1,024
  * reports each, built beforehand, fed straight into the master's handling code in this JVM (no
- * network, no codec), for one shuffle of maps × reduces blocks. Prints reports/s per run.
+ * network, no codec: {@link InProcessRequests}), for one shuffle of maps × reduces blocks. Prints
+ * reports/s per run.
  */
 public final class BlockReportIngestBenchmark {
   private static final int BATCH = 1024;
@@ -43,39 +44,43 @@ public final class BlockReportIngestBenchmark {
         + "of %d, one feeding thread%n", maps, reduces, (long) maps * reduces, BATCH);
     out.printf("%-6s %12s %14s%n", "run", "ms", "reports/s");
     try (ScacheMaster master = ScacheMaster.start(conf)) {
+      InProcessRequests requests = master.inProcess();
       for (WorkerInfo w : workers) {
-        master.handleTrusted(new Message.RegisterWorker(w, 1L << 30, 0));
+        requests.registerWorker(w, 1L << 30, 0);
       }
       String app = "bench-app";
-      master.handleTrusted(new Message.RegisterApplication(app, "secret".getBytes(StandardCharsets.UTF_8)));
+      requests.registerApplication(app, "secret".getBytes(StandardCharsets.UTF_8));
       for (int run = 0; run <= runs; run++) {
         int shuffle = run;
-        master.handleTrusted(new Message.RegisterShuffle(new ShuffleSpec(app, shuffle, maps, reduces, PartitionerKind.HASH, 0)));
-        List<Message.ReportBlocks> batches = batches(app, shuffle, maps, reduces, workers);
+        requests.registerShuffle(new ShuffleSpec(app, shuffle, maps, reduces, PartitionerKind.HASH, 0));
+        List<Batch> batches = batches(app, shuffle, maps, reduces, workers);
         long t0 = System.nanoTime();
-        for (Message.ReportBlocks b : batches) {
-          master.handleTrusted(b);
+        for (Batch b : batches) {
+          requests.reportBlocks(b.workerId(), b.blocks());
         }
         long nanos = System.nanoTime() - t0;
         long reports = (long) maps * reduces;
         out.printf("%-6s %12.1f %,14.0f%n", run == 0 ? "warmup" : Integer.toString(run), nanos / 1e6,
             reports * 1e9 / nanos);
-        master.handleTrusted(new Message.UnregisterShuffle(app, shuffle));
+        requests.unregisterShuffle(app, shuffle);
       }
     }
   }
 
+  /** One REPORT_BLOCKS message's reports, from one worker. */
+  private record Batch(String workerId, List<BlockSize> blocks) {}
+
   /** The reports of every block, map after map as workers send them, map m from worker m mod n. */
-  private static List<Message.ReportBlocks> batches(String app, int shuffle, int maps, int reduces,
+  private static List<Batch> batches(String app, int shuffle, int maps, int reduces,
       List<WorkerInfo> workers) {
-    List<Message.ReportBlocks> out = new ArrayList<>();
+    List<Batch> out = new ArrayList<>();
     List<BlockSize> batch = new ArrayList<>(BATCH);
     String worker = null;
     for (int m = 0; m < maps; m++) {
       String holder = workers.get(m % workers.size()).workerId();
       for (int r = 0; r < reduces; r++) {
         if (batch.size() == BATCH || (worker != null && !worker.equals(holder))) {
-          out.add(new Message.ReportBlocks(worker, batch));
+          out.add(new Batch(worker, List.copyOf(batch)));
           batch = new ArrayList<>(BATCH);
         }
         worker = holder;
@@ -83,7 +88,7 @@ public final class BlockReportIngestBenchmark {
       }
     }
     if (!batch.isEmpty()) {
-      out.add(new Message.ReportBlocks(worker, batch));
+      out.add(new Batch(worker, List.copyOf(batch)));
     }
     return out;
   }

@@ -24,7 +24,7 @@ import org.scache.common.auth.Credentials;
 import org.scache.common.network.ConnectionPool;
 import org.scache.common.network.ScacheConnection;
 import org.scache.common.network.TransportSettings;
-import org.scache.common.protocol.Message;
+import org.scache.common.protocol.FetchBlocks;
 import org.scache.common.shuffle.PartitionerKind;
 import org.scache.dist.DaemonProcess;
 import org.scache.dist.LocalCluster;
@@ -219,7 +219,7 @@ public final class StoreBenchmark {
               for (int k = 0; k < FETCH_BATCH; k++) {
                 ids.add(id(ws, (i * FETCH_BATCH + k) % blocks));
               }
-              return holder.call(new Message.FetchBlocks(ids), Optional.of(daemon), Duration.ofSeconds(60))
+              return holder.call(new FetchBlocks(ids), Optional.of(daemon), Duration.ofSeconds(60))
                   .thenAccept(r -> {
                     int n = r.payload().readableBytes();
                     r.payload().release();
