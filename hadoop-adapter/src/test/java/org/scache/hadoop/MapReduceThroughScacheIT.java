@@ -63,7 +63,7 @@ class MapReduceThroughScacheIT {
   @BeforeAll
   static void startCluster() throws Exception {
     started = System.nanoTime();
-    cluster = new MiniScacheYarnCluster("mr-through-scache", 2);
+    cluster = MiniScacheYarnCluster.forTests("mr-through-scache", 2, conf -> { });
     System.out.printf("TIMING cluster start: %.1f s%n", seconds(started));
   }
 

@@ -35,8 +35,18 @@ import org.scache.yarn.ScacheAuxService;
 public final class MiniScacheYarnCluster implements AutoCloseable {
   public static final String CLUSTER_SECRET = "mini-cluster-secret";
 
+  /**
+   * JVM options of the task and application master containers of a cluster {@link #forTests}: the client
+   * compiler alone and the serial collector, since on two cores a short-lived JVM's C2 compilations take the
+   * cores its job's other JVMs wait for.
+   */
+  public static final String QUICK_JVM_OPTS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC";
+  /** How often a test cluster's NodeManagers and application masters talk to the ResourceManager, and clients poll. */
+  private static final int QUICK_HEARTBEAT_MS = 200;
+
   private final ScacheMaster master;
   private final int nodeManagers;
+  private boolean quick;
   private final MiniMRYarnCluster yarn;
   private final Path workDir;
   /** Connections to the master, for {@link #placement}; made on first use. */
@@ -118,6 +128,22 @@ public final class MiniScacheYarnCluster implements AutoCloseable {
     NodeManagerWorkers.awaitRegistered(master, yarn::getNodeManager, nodeManagers, Duration.ofSeconds(60));
   }
 
+  /**
+   * A cluster for tests: as {@link #MiniScacheYarnCluster(String, int, java.util.function.Consumer)}, with
+   * heartbeats and the job client's polls every {@value #QUICK_HEARTBEAT_MS} ms instead of every second or
+   * five, and task and application master JVMs started with {@link #QUICK_JVM_OPTS} ({@link #jobConf}).
+   * Jobs run the same tasks and give the same output; they wait less between their steps.
+   */
+  public static MiniScacheYarnCluster forTests(String name, int nodeManagers,
+      java.util.function.Consumer<Configuration> settings) throws Exception {
+    MiniScacheYarnCluster cluster = new MiniScacheYarnCluster(name, nodeManagers, false, conf -> {
+      conf.setInt(YarnConfiguration.RM_NM_HEARTBEAT_INTERVAL_MS, QUICK_HEARTBEAT_MS);
+      settings.accept(conf);
+    });
+    cluster.quick = true;
+    return cluster;
+  }
+
   /** A job configuration for this cluster with small task containers. */
   public JobConf jobConf() {
     JobConf job = new JobConf(yarn.getConfig());
@@ -127,6 +153,14 @@ public final class MiniScacheYarnCluster implements AutoCloseable {
     job.set(MRJobConfig.REDUCE_JAVA_OPTS, "-Xmx256m");
     job.setInt(MRJobConfig.MR_AM_VMEM_MB, 768);
     job.setInt(MRJobConfig.IO_SORT_MB, 32);
+    if (quick) {
+      job.set(MRJobConfig.MAP_JAVA_OPTS, "-Xmx256m " + QUICK_JVM_OPTS);
+      job.set(MRJobConfig.REDUCE_JAVA_OPTS, "-Xmx256m " + QUICK_JVM_OPTS);
+      job.set(MRJobConfig.MR_AM_COMMAND_OPTS, job.get(MRJobConfig.MR_AM_COMMAND_OPTS, MRJobConfig.DEFAULT_MR_AM_COMMAND_OPTS) + " " + QUICK_JVM_OPTS);
+      job.setInt(MRJobConfig.MR_AM_TO_RM_HEARTBEAT_INTERVAL_MS, QUICK_HEARTBEAT_MS);
+      job.setInt(org.apache.hadoop.mapreduce.Job.COMPLETION_POLL_INTERVAL_KEY, QUICK_HEARTBEAT_MS);
+      job.setInt(org.apache.hadoop.mapreduce.Job.PROGRESS_MONITOR_POLL_INTERVAL_KEY, QUICK_HEARTBEAT_MS);
+    }
     return job;
   }
 

@@ -47,11 +47,13 @@ import org.scache.common.testing.Await;
 class ReducePlacementIT {
   private static final int REDUCES = 6;
   private static MiniScacheYarnCluster cluster;
+  private static Path input;
+  private static SortedMap<String, byte[]> hadoopOutput;
 
   @BeforeAll
   static void startCluster() throws Exception {
     // one container per NodeManager heartbeat, so the maps spread over the NodeManagers as on a busy cluster
-    cluster = new MiniScacheYarnCluster("reduce-placement", 3, conf -> conf.setBoolean(
+    cluster = MiniScacheYarnCluster.forTests("reduce-placement", 3, conf -> conf.setBoolean(
         "yarn.scheduler.capacity.per-node-heartbeat.multiple-assignments-enabled", false));
   }
 
@@ -64,8 +66,8 @@ class ReducePlacementIT {
 
   @Test
   void skewedReduces_startOnTheirPreScheduledNodeManagers_andReadNothingRemote() throws Exception {
-    Path input = writeSkewedWords("skewed-in", 6, 15_000);
-    SortedMap<String, byte[]> hadoop = run("skewed-hadoop", input, false).output;
+    Path input = skewedInput();
+    SortedMap<String, byte[]> hadoop = hadoopOutput();
 
     Map<String, Long> before = cluster.workerStats();
     Ran scache = run("skewed-scache", input, true);
@@ -98,8 +100,8 @@ class ReducePlacementIT {
   @Test
   @Order(Integer.MAX_VALUE)
   void masterStopsBetweenPlacementAndReduceStart_jobStillSucceedsWithTheSameOutput() throws Exception {
-    Path input = writeSkewedWords("master-loss-in", 6, 15_000);
-    SortedMap<String, byte[]> hadoop = run("master-loss-hadoop", input, false).output;
+    Path input = skewedInput();
+    SortedMap<String, byte[]> hadoop = hadoopOutput();
 
     Job job = job("master-loss-scache", input, true);
     job.submit();
@@ -132,6 +134,22 @@ class ReducePlacementIT {
     } catch (org.scache.common.ScacheException e) {
       return false;
     }
+  }
+
+  /** Both tests' input: six files of skewed words, written once. */
+  private static Path skewedInput() throws IOException {
+    if (input == null) {
+      input = writeSkewedWords("skewed-in", 6, 15_000);
+    }
+    return input;
+  }
+
+  /** What Hadoop's shuffle makes of {@link #skewedInput()}, run once for both tests. */
+  private static SortedMap<String, byte[]> hadoopOutput() throws Exception {
+    if (hadoopOutput == null) {
+      hadoopOutput = run("skewed-hadoop", skewedInput(), false).output;
+    }
+    return hadoopOutput;
   }
 
   private static long delta(Map<String, Long> before, Map<String, Long> after, String key) {

@@ -19,6 +19,7 @@ import org.scache.client.ScacheClient;
 import org.scache.common.WorkerInfo;
 import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
+import org.scache.hadoop.MiniScacheYarnCluster;
 import org.scache.hadoop.NodeManagerWorkers;
 import org.scache.yarn.ScacheAuxService;
 import org.scache.master.ScacheMaster;
@@ -71,6 +72,8 @@ final class MiniScacheTezCluster implements AutoCloseable {
     conf.setLong(YarnConfiguration.NM_SLEEP_DELAY_BEFORE_SIGKILL_MS, 100);
     conf.setLong(YarnConfiguration.NM_PROCESS_KILL_WAIT_MS, 500);
     conf.setLong(YarnConfiguration.NM_LOG_RETAIN_SECONDS, 1);
+    // containers are handed out at NodeManager heartbeats: every 200 ms rather than every second
+    conf.setInt(YarnConfiguration.RM_NM_HEARTBEAT_INTERVAL_MS, 200);
     tez = new AddressedNodesTezCluster(name, nodeManagers);
     tez.init(conf);
     tez.start();
@@ -83,12 +86,15 @@ final class MiniScacheTezCluster implements AutoCloseable {
     conf.set(TezConfiguration.TEZ_AM_STAGING_DIR, workDir.resolve("staging").toString());
     conf.setInt(TezConfiguration.TEZ_AM_RESOURCE_MEMORY_MB, 512);
     conf.setInt(TezConfiguration.TEZ_TASK_RESOURCE_MEMORY_MB, 512);
-    // without it Tez 0.10.5's application master dies in its web UI setup on Java 17 and the client waits forever
-    String opens = " --add-opens=java.base/java.lang=ALL-UNNAMED";
+    // without the opens Tez 0.10.5's application master dies in its web UI setup on Java 17 and the client waits
+    // forever; the client compiler alone and the serial collector, since on two cores a short-lived JVM's C2
+    // compilations take the cores its DAG's other JVMs wait for
+    String opens = " --add-opens=java.base/java.lang=ALL-UNNAMED " + MiniScacheYarnCluster.QUICK_JVM_OPTS;
     conf.set(TezConfiguration.TEZ_AM_LAUNCH_CMD_OPTS, conf.get(TezConfiguration.TEZ_AM_LAUNCH_CMD_OPTS, "") + opens);
     conf.set(TezConfiguration.TEZ_TASK_LAUNCH_CMD_OPTS, conf.get(TezConfiguration.TEZ_TASK_LAUNCH_CMD_OPTS, "")
         + opens);
     conf.set(ScacheOptions.CLIENT_MASTER_ADDRESS.key(), "127.0.0.1:" + master.port());
+    conf.setInt(TezConfiguration.TEZ_AM_RM_HEARTBEAT_INTERVAL_MS_MAX, 250);
     // as docs/deploy-tez.md advises: a held container runs only tasks that want its node
     conf.setBoolean(TezConfiguration.TEZ_AM_CONTAINER_REUSE_RACK_FALLBACK_ENABLED, false);
     // idle containers stay held long enough for the consumers that are placed into them
