@@ -21,13 +21,19 @@ import org.scache.common.shuffle.BlockSize;
  */
 final class BlockPuts {
   private final BlockStore store;
+  private final MemoryPool pool;
   private final Optional<Spiller> spiller;
   private final WorkerCounters counters;
   private final Consumer<BlockSize> stored;
 
-  /** @param stored told the size of every block stored (for the master) */
-  BlockPuts(BlockStore store, Optional<Spiller> spiller, WorkerCounters counters, Consumer<BlockSize> stored) {
+  /**
+   * @param pool where the puts' memory is taken
+   * @param stored told the size of every block stored (for the master)
+   */
+  BlockPuts(BlockStore store, MemoryPool pool, Optional<Spiller> spiller, WorkerCounters counters,
+      Consumer<BlockSize> stored) {
     this.store = store;
+    this.pool = pool;
     this.spiller = spiller;
     this.counters = counters;
     this.stored = stored;
@@ -64,7 +70,6 @@ final class BlockPuts {
     if (length == 0) {
       return Optional.of(new PendingPut(id, Unpooled.EMPTY_BUFFER));
     }
-    MemoryPool pool = store.pool();
     if (!pool.canEverHold(length)) {
       throw new ScacheException(Status.BLOCK_TOO_LARGE, id + " has " + length
           + " bytes, more than one memory segment of this worker holds");
@@ -73,7 +78,6 @@ final class BlockPuts {
   }
 
   private ScacheException storeFull(BlockId id, long length) {
-    MemoryPool pool = store.pool();
     return new ScacheException(Status.STORE_FULL, "no room for " + id + " (" + length + " bytes): "
         + pool.usedBytes() + " of " + pool.reservedBytes() + " reserved bytes in use");
   }

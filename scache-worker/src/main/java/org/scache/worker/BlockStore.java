@@ -2,10 +2,7 @@ package org.scache.worker;
 
 import io.netty.buffer.ByteBuf;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;
@@ -19,23 +16,22 @@ import org.scache.common.shuffle.ShufflePlacement;
 import org.scache.worker.spill.SpillPolicy;
 
 /**
- * The blocks a worker holds, each in its reserved {@link MemoryPool} or spilled to local disk, with
- * their accounting and the order the {@link SpillPolicy} gives them ({@link BlockOrder}). Blocks are
- * immutable: a second put of the same id (same map attempt) is accepted and ignored. When a map's
- * final attempt is declared, the blocks of its other attempts are dropped.
+ * The blocks a worker holds, each in its reserved {@link MemoryPool} or spilled to local disk, in the
+ * order the {@link SpillPolicy} gives them ({@link BlockOrder}). Blocks are immutable: a second put of
+ * the same id (same map attempt) is accepted and ignored. When a map's final attempt is declared, the
+ * blocks of its other attempts are dropped.
  *
- * <p>The store only keeps blocks and moves them between states, each move atomic and checked against
- * the block's current state; what to move and when is decided by its parts: {@link BlockPuts} (puts
- * and commits), {@link Spiller} (eviction, loading back, compaction), {@link SpilledReads} (reads
- * from disk), {@link CopyLanding} (prefetched copies) and {@link StoreReports} (what the master is
- * told of rounds kept in part and of lost blocks). {@link WorkerStorage} puts them together.
+ * <p>The store only keeps blocks ({@link BlockIndex}) and moves them between states, each move atomic
+ * and checked against the block's current state; what to move and when is decided by its parts:
+ * {@link BlockPuts} (puts and commits), {@link Spiller} (eviction, loading back, compaction),
+ * {@link SpilledReads} (reads from disk) and {@link CopyLanding} (prefetched copies). What changes of
+ * its rounds and which blocks it lost, it tells its {@link StoreReports}. {@link WorkerStorage} puts
+ * them together.
  *
- * <p>Accounting is exact: every stored block's bytes count once, in {@link #memoryBytes()} or in
- * {@link #spilledBytes()}. Lock order: the spiller's move lock, then this store, then the pool; the
- * spill store and the events are never called while this store is locked.
+ * <p>Lock order: the spiller's move lock, then this store, then the pool; the spill store and the
+ * reports are never called while this store is locked.
  */
 final class BlockStore {
-  private final MemoryPool pool;
   private final Optional<SpillStore> disk;
   private final PlacementBook rounds;
   private final Clock clock;
@@ -47,47 +43,27 @@ final class BlockStore {
 
   // guarded by this
   private final BlockOrder order;
-  private final Map<BlockId, StoredBlock> blocks = new HashMap<>();
-  private final Map<ShuffleKey, Set<BlockId>> byShuffle = new HashMap<>();
-  private long memoryBytes;
-  private long spilledBytes;
-  private int spilledBlocks;
+  private final BlockIndex index;
 
-  BlockStore(MemoryPool pool, Optional<SpillStore> disk, SpillPolicy policy, PlacementBook rounds, Clock clock,
-      WorkerCounters counters, BlockQuota quota) {
-    this.pool = pool;
+  /**
+   * @param disk where blocks are spilled, whose places of removed blocks the store frees
+   * @param rounds the placements the spill order reads
+   * @param reports told of every change of the rounds kept in part here, and of lost blocks
+   */
+  BlockStore(Optional<SpillStore> disk, SpillPolicy policy, PlacementBook rounds, Clock clock,
+      WorkerCounters counters, BlockQuota quota, StoreReports reports) {
     this.disk = disk;
     this.rounds = rounds;
     this.clock = clock;
     this.counters = counters;
     this.quota = quota;
+    this.reports = reports;
     this.order = new BlockOrder(policy, rounds);
-    this.reports = new StoreReports(disk.isPresent(), this::keptInPart);
-  }
-
-  /** Where changes of rounds and lost blocks are told. */
-  void events(StoreEvents events) {
-    reports.events(events);
+    this.index = new BlockIndex(quota, order);
   }
 
   void afterRemoval(Runnable action) {
     this.afterRemoval = action;
-  }
-
-  MemoryPool pool() {
-    return pool;
-  }
-
-  Clock clock() {
-    return clock;
-  }
-
-  SpillPolicy policy() {
-    return order.policy();
-  }
-
-  StoreReports reports() {
-    return reports;
   }
 
   // ---------------------------------------------------------------- the schedule
@@ -100,7 +76,7 @@ final class BlockStore {
       moves.stream().map(m -> new ShuffleKey(placement.appId(), m.shuffleId())).distinct()
           .forEach(order::placementChanged);
     }
-    reports.roundsMayHaveChanged();
+    roundsMayHaveChanged();
   }
 
   /** The master's list of a shuffle's rounds that some worker keeps only in part. */
@@ -111,9 +87,12 @@ final class BlockStore {
     }
   }
 
-  /** How many rounds, over all shuffles, the master reported as kept only in part somewhere. */
-  int incompleteInClusterCount() {
-    return rounds.incompleteInClusterCount();
+  /**
+   * Tells the reports which rounds became, or stopped being, kept only in part here since they were
+   * last told; a part that moves several blocks calls it once, after its moves.
+   */
+  void roundsMayHaveChanged() {
+    reports.roundsMayHaveChanged(this::keptInPart);
   }
 
   private synchronized Set<BlockOrder.RoundKey> keptInPart() {
@@ -124,7 +103,7 @@ final class BlockStore {
 
   /** Refuses a block the quota has no room for, before any memory is taken for it. */
   synchronized void requireQuota(BlockId id) {
-    if (!blocks.containsKey(id)) {
+    if (!index.contains(id)) {
       ScacheException refusal = quota.refusal(id);
       if (refusal != null) {
         counters.limitRefusals.increment();
@@ -143,7 +122,10 @@ final class BlockStore {
     boolean added = false;
     try {
       synchronized (this) {
-        added = admits(id) && link(id, data, false);
+        added = admits(id);
+        if (added) {
+          index.add(new StoredBlock(id, data, false, clock.nanos()));
+        }
       }
       return added;
     } finally {
@@ -161,20 +143,15 @@ final class BlockStore {
   boolean addCopy(BlockId id, ByteBuf data) {
     boolean added;
     synchronized (this) {
-      added = !blocks.containsKey(id) && quota.refusal(id) == null && link(id, data, true);
+      added = !index.contains(id) && quota.refusal(id) == null;
+      if (added) {
+        index.add(new StoredBlock(id, data, true, clock.nanos()));
+      }
     }
     if (!added) {
       data.release();
     }
     return added;
-  }
-
-  /** Links a new block held in memory; guarded by this. Returns true. */
-  private boolean link(BlockId id, ByteBuf data, boolean copy) {
-    StoredBlock b = new StoredBlock(id, data, copy, clock.nanos());
-    link(b);
-    memoryBytes += b.size();
-    return true;
   }
 
   /**
@@ -187,15 +164,13 @@ final class BlockStore {
     if (!admits(id)) {
       return false;
     }
-    link(new StoredBlock(id, size, at, clock.nanos()));
-    spilledBytes += size;
-    spilledBlocks++;
+    index.add(new StoredBlock(id, size, at, clock.nanos()));
     return true;
   }
 
   /** False when a block of this id is held; throws the quota's refusal when it has no room. Guarded by this. */
   private boolean admits(BlockId id) {
-    if (blocks.containsKey(id)) {
+    if (index.contains(id)) {
       return false;
     }
     ScacheException refusal = quota.refusal(id);
@@ -207,7 +182,7 @@ final class BlockStore {
   }
 
   synchronized boolean contains(BlockId id) {
-    return blocks.containsKey(id);
+    return index.contains(id);
   }
 
   // ---------------------------------------------------------------- moves between memory and disk
@@ -234,12 +209,12 @@ final class BlockStore {
 
   /** Whether {@code b} is still held, in memory. */
   synchronized boolean isHeldInMemory(StoredBlock b) {
-    return blocks.get(b.id()) == b && b.inMemory();
+    return index.holds(b) && b.inMemory();
   }
 
   /** Whether {@code b} is still held, spilled at {@code at}. */
   synchronized boolean isSpilledAt(StoredBlock b, SpillStore.Location at) {
-    return blocks.get(b.id()) == b && b.spilled().orElse(null) == at;
+    return index.holds(b) && b.spilled().orElse(null) == at;
   }
 
   /** Drops a prefetched copy held in memory; false if it is no longer there. */
@@ -247,9 +222,7 @@ final class BlockStore {
     if (!isHeldInMemory(copy) || !copy.isCopy()) {
       return false;
     }
-    unlink(copy);
-    memoryBytes -= copy.size();
-    copy.release();
+    index.remove(copy);
     counters.droppedCopies.increment();
     return true;
   }
@@ -265,10 +238,7 @@ final class BlockStore {
       return false;
     }
     b.spilledTo(at);
-    memoryBytes -= b.size();
-    spilledBytes += b.size();
-    spilledBlocks++;
-    order.place(b);
+    index.spilled(b);
     counters.spilledBlocks.increment();
     counters.spilledBytes.add(b.size());
     return true;
@@ -280,10 +250,7 @@ final class BlockStore {
       return false;
     }
     b.loaded(data);
-    memoryBytes += b.size();
-    spilledBytes -= b.size();
-    spilledBlocks--;
-    order.place(b);
+    index.loadedBack(b);
     return true;
   }
 
@@ -301,11 +268,8 @@ final class BlockStore {
 
   /** The blocks lying in one of {@code files}. */
   synchronized List<Spilled> spilledIn(Set<SpillFile> files) {
-    List<Spilled> out = new ArrayList<>();
-    for (StoredBlock b : blocks.values()) {
-      b.spilled().filter(l -> !b.inMemory() && files.contains(l.file())).ifPresent(l -> out.add(new Spilled(b, l)));
-    }
-    return out;
+    return index.spilledWhere(l -> files.contains(l.file())).stream()
+        .map(b -> new Spilled(b, b.spilled().orElseThrow())).toList();
   }
 
   /**
@@ -315,21 +279,22 @@ final class BlockStore {
   void lose(StoredBlock b, String why) {
     Optional<SpillStore.Location> at;
     synchronized (this) {
-      if (blocks.get(b.id()) != b) {
+      if (!index.holds(b)) {
         return;
       }
-      at = drop(b);
+      at = index.remove(b);
     }
     at.ifPresent(l -> disk.get().free(l));
     counters.checksumFailures.increment();
     reports.lost(b.id(), why);
+    roundsMayHaveChanged();
   }
 
   // ---------------------------------------------------------------- reads
 
   /** The block stored under exactly this id (attempt included). */
   synchronized Optional<StoredBlock> get(BlockId id) {
-    return Optional.ofNullable(blocks.get(id));
+    return Optional.ofNullable(index.get(id));
   }
 
   /**
@@ -338,7 +303,7 @@ final class BlockStore {
    * or only on disk ({@link SpilledReads} reads those too).
    */
   synchronized Optional<ByteBuf> read(BlockId id) {
-    StoredBlock b = blocks.get(id);
+    StoredBlock b = index.get(id);
     if (b == null || !b.inMemory()) {
       return Optional.empty();
     }
@@ -355,7 +320,7 @@ final class BlockStore {
   synchronized List<Found> find(List<BlockId> ids) {
     List<Found> out = new ArrayList<>(ids.size());
     for (BlockId id : ids) {
-      StoredBlock b = blocks.get(id);
+      StoredBlock b = index.get(id);
       if (b == null) {
         out.add(Found.NOTHING);
         continue;
@@ -377,7 +342,7 @@ final class BlockStore {
 
   /** Where {@code b} is spilled now, if it is still held and spilled elsewhere than {@code at}. */
   synchronized Optional<SpillStore.Location> movedFrom(StoredBlock b, SpillStore.Location at) {
-    if (blocks.get(b.id()) != b || b.inMemory()) {
+    if (!index.holds(b) || b.inMemory()) {
       return Optional.empty();
     }
     return b.spilled().filter(now -> now != at);
@@ -385,7 +350,7 @@ final class BlockStore {
 
   /** Pins a block held in memory for a local reader of the shared memory ({@link StoredBlock#pin()}). */
   synchronized Optional<StoredBlock.Pinned> pin(BlockId id) {
-    StoredBlock b = blocks.get(id);
+    StoredBlock b = index.get(id);
     if (b == null) {
       return Optional.empty();
     }
@@ -397,7 +362,7 @@ final class BlockStore {
   void markConsumed(BlockId id) {
     boolean turned;
     synchronized (this) {
-      StoredBlock b = blocks.get(id);
+      StoredBlock b = index.get(id);
       if (b == null || b.consumed()) {
         return;
       }
@@ -405,19 +370,19 @@ final class BlockStore {
       turned = order.place(b);
     }
     if (turned) {
-      reports.roundsMayHaveChanged();
+      roundsMayHaveChanged();
     }
   }
 
   /** Whether the block is held here as a prefetched copy. */
   synchronized boolean isCopy(BlockId id) {
-    StoredBlock b = blocks.get(id);
+    StoredBlock b = index.get(id);
     return b != null && b.isCopy();
   }
 
   /** Whether the block is held here and only on disk. */
   synchronized boolean isSpilled(BlockId id) {
-    StoredBlock b = blocks.get(id);
+    StoredBlock b = index.get(id);
     return b != null && !b.inMemory() && b.spilled().isPresent();
   }
 
@@ -448,7 +413,7 @@ final class BlockStore {
   void removeApplication(String appId) {
     List<ShuffleKey> shuffles;
     synchronized (this) {
-      shuffles = byShuffle.keySet().stream().filter(k -> k.appId().equals(appId)).toList();
+      shuffles = index.shufflesOf(appId);
     }
     shuffles.forEach(this::removeShuffle);
     rounds.forgetApplication(appId);
@@ -458,118 +423,56 @@ final class BlockStore {
     List<SpillStore.Location> onDisk = new ArrayList<>();
     int removed = 0;
     synchronized (this) {
-      Set<BlockId> ids = byShuffle.get(shuffle);
-      if (ids == null) {
-        return 0;
-      }
-      for (BlockId id : ids.stream().filter(which).toList()) {
-        drop(blocks.get(id)).ifPresent(onDisk::add);
+      for (StoredBlock b : index.of(shuffle, which)) {
+        index.remove(b).ifPresent(onDisk::add);
         removed++;
       }
     }
     onDisk.forEach(l -> disk.get().free(l));
     if (removed > 0) {
-      reports.roundsMayHaveChanged();
+      roundsMayHaveChanged();
       afterRemoval.run();
     }
     return removed;
-  }
-
-  /** Removes a held block and gives back its memory; returns its place on disk to free. Guarded by this. */
-  private Optional<SpillStore.Location> drop(StoredBlock b) {
-    unlink(b);
-    if (b.inMemory()) {
-      memoryBytes -= b.size();
-    } else if (b.spilled().isPresent()) {
-      spilledBytes -= b.size();
-      spilledBlocks--;
-    }
-    return b.release();
-  }
-
-  /** Adds a block to the indexes; guarded by this. */
-  private void link(StoredBlock b) {
-    blocks.put(b.id(), b);
-    quota.added(b.id());
-    byShuffle.computeIfAbsent(b.id().shuffle(), k -> new HashSet<>()).add(b.id());
-    order.place(b);
-  }
-
-  /** Removes a block from the indexes; guarded by this. */
-  private void unlink(StoredBlock b) {
-    if (blocks.remove(b.id()) != null) {
-      quota.removed(b.id());
-    }
-    order.remove(b);
-    Set<BlockId> ids = byShuffle.get(b.id().shuffle());
-    if (ids != null) {
-      ids.remove(b.id());
-      if (ids.isEmpty()) {
-        byShuffle.remove(b.id().shuffle());
-      }
-    }
   }
 
   // ---------------------------------------------------------------- inventory and accounting
 
   /** Every block held, with its size (for reporting to a master that lost track). */
   synchronized List<BlockSize> inventory() {
-    List<BlockSize> list = new ArrayList<>(blocks.size());
-    blocks.values().forEach(b -> {
-      if (!b.isCopy()) {
-        list.add(new BlockSize(b.id(), b.size()));
-      }
-    });
-    return list;
+    return index.inventory();
   }
 
   /** Applications this store holds blocks of. */
   synchronized Set<String> applications() {
-    Set<String> apps = new HashSet<>();
-    byShuffle.keySet().forEach(k -> apps.add(k.appId()));
-    return apps;
+    return index.applications();
   }
 
   synchronized int blockCount() {
-    return blocks.size();
+    return index.blockCount();
   }
 
   synchronized int spilledBlockCount() {
-    return spilledBlocks;
+    return index.spilledBlockCount();
   }
 
   /** Bytes of block data held, in memory and on disk. */
   synchronized long storedBytes() {
-    return memoryBytes + spilledBytes;
+    return index.memoryBytes() + index.spilledBytes();
   }
 
   /** Bytes of the blocks held in memory. */
   synchronized long memoryBytes() {
-    return memoryBytes;
+    return index.memoryBytes();
   }
 
   /** Bytes of the blocks held only on disk. */
   synchronized long spilledBytes() {
-    return spilledBytes;
-  }
-
-  /** Bytes of the reserve in use, including alignment and puts in progress. */
-  long usedBytes() {
-    return pool.usedBytes();
-  }
-
-  long reservedBytes() {
-    return pool.reservedBytes();
+    return index.spilledBytes();
   }
 
   /** Releases every block's memory (the spill files are the spiller's to close). */
   synchronized void clear() {
-    blocks.values().forEach(StoredBlock::release);
-    blocks.clear();
-    byShuffle.clear();
-    order.clear();
-    memoryBytes = 0;
-    spilledBytes = 0;
-    spilledBlocks = 0;
+    index.clear();
   }
 }

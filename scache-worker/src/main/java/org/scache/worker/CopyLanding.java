@@ -15,9 +15,12 @@ import org.scache.common.shuffle.BlockSize;
  */
 final class CopyLanding {
   private final BlockStore store;
+  private final MemoryPool pool;
 
-  CopyLanding(BlockStore store) {
+  /** @param pool where the copies' memory is taken */
+  CopyLanding(BlockStore store, MemoryPool pool) {
     this.store = store;
+    this.pool = pool;
   }
 
   /**
@@ -28,7 +31,6 @@ final class CopyLanding {
    * @throws ScacheException STORE_FULL or BLOCK_TOO_LARGE when the region cannot be had
    */
   int land(List<BlockSize> layout, ByteBuf data) {
-    MemoryPool pool = store.pool();
     long total = 0;
     for (BlockSize b : layout) {
       total += b.size() == 0 ? 0 : MemoryPool.align(b.size());

@@ -3,6 +3,8 @@ package org.scache.worker;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -17,7 +19,8 @@ import org.scache.common.protocol.Status;
  * Serves the shared-memory requests of one connection from a client on this host, authorized by the
  * server for the application they act for; {@code RELEASE_LEASE} and {@code UNPIN}, which give back
  * what a lease's or pin's own application holds, are checked here for that application. Each is
- * carried out by the connection's {@link LocalLeases} on its event loop.
+ * carried out by the connection's {@link LocalLeases} on its event loop; this class turns the messages
+ * into its calls and its answers into messages.
  */
 final class LocalAccess {
   private final RequestAuthorizer authorizer;
@@ -47,27 +50,32 @@ final class LocalAccess {
   void onRequest(ChannelHandlerContext ctx, InboundFrame frame) {
     Message message = frame.message();
     switch (message.type()) {
-      case OPEN_LOCAL -> {
-        Message.OpenLocal m = (Message.OpenLocal) message;
-        run(ctx, frame, leases::open);
-      }
+      case OPEN_LOCAL -> run(ctx, frame, () -> segments(leases.open()));
       case LEASE_MEMORY -> {
         expireLeasesOn(ctx);
         Message.LeaseMemory m = (Message.LeaseMemory) message;
-        run(ctx, frame, () -> leases.lease(m));
+        run(ctx, frame, () -> {
+          LeasedRange l = leases.lease(m.appId(), m.bytes());
+          return new Message.MemoryLease(l.leaseId(), l.segment(), l.offset(), l.length());
+        });
       }
       case COMMIT_LEASED -> {
         Message.CommitLeased m = (Message.CommitLeased) message;
-        run(ctx, frame, () -> leases.commit(m));
+        run(ctx, frame, () -> {
+          leases.commit(m.blockId(), m.leaseId(), m.offset(), m.length());
+          return new Message.Ack();
+        });
       }
       case RELEASE_LEASE -> {
         Message.ReleaseLease m = (Message.ReleaseLease) message;
-        whenAuthorized(ctx, frame.requestId(), givingBack(frame, leases.applicationOfLease(m.leaseId())),
-            () -> leases.release(m.leaseId()));
+        whenAuthorized(ctx, frame.requestId(), givingBack(frame, leases.applicationOfLease(m.leaseId())), () -> {
+          leases.release(m.leaseId());
+          return new Message.Ack();
+        });
       }
       case PIN_BLOCK -> {
         Message.PinBlock m = (Message.PinBlock) message;
-        run(ctx, frame, () -> leases.pin(m.blockId()));
+        run(ctx, frame, () -> pinned(leases.pin(m.blockId())));
       }
       case UNPIN -> {
         Message.Unpin m = (Message.Unpin) message;
@@ -75,10 +83,33 @@ final class LocalAccess {
         for (String app : leases.applicationsOfPins(m.pinIds())) {
           auth = auth.thenCompose(v -> givingBack(frame, app));
         }
-        whenAuthorized(ctx, frame.requestId(), auth, () -> leases.unpin(m.pinIds()));
+        whenAuthorized(ctx, frame.requestId(), auth, () -> {
+          leases.unpin(m.pinIds());
+          return new Message.Ack();
+        });
       }
       default -> throw new IllegalArgumentException(message.type() + " is not a shared-memory request");
     }
+  }
+
+  private static Message.LocalSegments segments(List<MemoryPool.SegmentFile> files) {
+    List<Message.LocalSegment> segments = new ArrayList<>(files.size());
+    for (MemoryPool.SegmentFile f : files) {
+      segments.add(new Message.LocalSegment(f.index(), f.path().toString(), f.size()));
+    }
+    return new Message.LocalSegments(segments);
+  }
+
+  private static Message.PinnedBlock pinned(PinnedRange p) {
+    return new Message.PinnedBlock(p.pinId(), p.segment(), p.offset(), p.length());
+  }
+
+  private static Message.PinnedReduceInput pinned(PinnedInput input) {
+    List<Message.ReducePart> parts = new ArrayList<>(input.parts().size());
+    for (PinnedInput.Part p : input.parts()) {
+      parts.add(new Message.ReducePart(p.blockId(), p.size(), p.pin().map(LocalAccess::pinned)));
+    }
+    return new Message.PinnedReduceInput(input.numMaps(), input.finishedMaps(), parts);
   }
 
   /**
@@ -99,9 +130,8 @@ final class LocalAccess {
         return;
       }
       try {
-        LocalLeases.PinnedInput pinned = leases.pinReduceInput(input.numMaps(), input.finishedMaps(),
-            input.blocks());
-        RequestDispatcher.reply(ctx, requestId, pinned.message(), pinned.payload());
+        PinnedInput pinned = leases.pinReduceInput(input.numMaps(), input.finishedMaps(), input.blocks());
+        RequestDispatcher.reply(ctx, requestId, pinned(pinned), pinned.payload());
       } catch (RuntimeException x) {
         RequestDispatcher.replyError(ctx, requestId, x);
       }

@@ -14,7 +14,6 @@ import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.scache.common.BlockId;
 import org.scache.common.ScacheException;
-import org.scache.common.protocol.Message;
 import org.scache.common.protocol.Status;
 import org.scache.common.shuffle.BlockSize;
 
@@ -82,14 +81,13 @@ final class LocalLeases {
   }
 
   /** Lets go of the pins that still exist among {@code pinIds}. */
-  Message.Ack unpin(List<Long> pinIds) {
+  void unpin(List<Long> pinIds) {
     for (long id : pinIds) {
       Pin p = pins.remove(id);
       if (p != null) {
         p.reference.release();
       }
     }
-    return new Message.Ack();
   }
 
   /** Gives back every lease's uncommitted memory and every pin; later requests are refused. */
@@ -116,26 +114,24 @@ final class LocalLeases {
 
   // ---------------------------------------------------------------- requests
 
-  Message.LocalSegments open() {
+  /** Opens this connection's access to the shared memory: the segment files the client maps. */
+  List<MemoryPool.SegmentFile> open() {
     if (!pool.isShared()) {
       throw new ScacheException(Status.INVALID_ARGUMENT, "worker " + workerId
           + " does not share its memory with local clients (scache.worker.local.shm.enabled is false)");
     }
-    List<Message.LocalSegment> segments = new ArrayList<>();
-    for (MemoryPool.SegmentFile f : pool.sharedFiles()) {
-      segments.add(new Message.LocalSegment(f.index(), f.path().toString(), f.size()));
-    }
     opened = true;
-    return new Message.LocalSegments(segments);
+    return pool.sharedFiles();
   }
 
-  Message.MemoryLease lease(Message.LeaseMemory m) {
+  /** Leases {@code bytes} of the reserve to {@code appId}'s client, to copy blocks into. */
+  LeasedRange lease(String appId, long bytes) {
     requireOpened();
-    if (m.bytes() <= 0) {
-      throw new ScacheException(Status.INVALID_ARGUMENT, "a lease must have a positive size: " + m.bytes());
+    if (bytes <= 0) {
+      throw new ScacheException(Status.INVALID_ARGUMENT, "a lease must have a positive size: " + bytes);
     }
-    if (!pool.canEverHold(m.bytes())) {
-      throw new ScacheException(Status.BLOCK_TOO_LARGE, "a lease of " + m.bytes()
+    if (!pool.canEverHold(bytes)) {
+      throw new ScacheException(Status.BLOCK_TOO_LARGE, "a lease of " + bytes
           + " bytes is larger than one memory segment of this worker");
     }
     if (leases.size() >= quota.maxPerConnection()) {
@@ -143,63 +139,66 @@ final class LocalLeases {
       throw new ScacheException(Status.LIMIT_EXCEEDED, "this connection holds " + leases.size() + " leases, its "
           + "limit (scache.worker.local.leases.per.connection.max)");
     }
-    long counted = MemoryPool.align(m.bytes());
+    long counted = MemoryPool.align(bytes);
     try {
-      quota.take(m.appId(), counted);
+      quota.take(appId, counted);
     } catch (ScacheException e) {
       counters.limitRefusals.increment();
       throw e;
     }
-    MemoryPool.Region r = pool.allocate(m.bytes()).orElse(null);
+    MemoryPool.Region r = pool.allocate(bytes).orElse(null);
     if (r == null) {
-      quota.giveBack(m.appId(), counted);
-      throw new ScacheException(Status.STORE_FULL, "no room for a lease of " + m.bytes() + " bytes: "
+      quota.giveBack(appId, counted);
+      throw new ScacheException(Status.STORE_FULL, "no room for a lease of " + bytes + " bytes: "
           + pool.usedBytes() + " of " + pool.reservedBytes() + " reserved bytes in use");
     }
     long id = IDS.incrementAndGet();
-    Lease lease = new Lease(m.appId(), r.segment(), r.offset(), r.offset() + r.allocated());
+    Lease lease = new Lease(appId, r.segment(), r.offset(), r.offset() + r.allocated());
     lease.counted = counted;
     lease.usedNanos = clock.nanos();
     leases.put(id, lease);
-    return new Message.MemoryLease(id, r.segment(), r.offset(), r.allocated());
+    return new LeasedRange(id, r.segment(), r.offset(), r.allocated());
   }
 
-  Message.Ack commit(Message.CommitLeased m) {
-    Lease lease = leaseOf(m.leaseId());
-    BlockId id = m.blockId();
+  /**
+   * Makes {@code [offset, offset + length)} of lease {@code leaseId} (offsets within its segment) the
+   * bytes of block {@code id}, committed as puts over a socket are.
+   */
+  void commit(BlockId id, long leaseId, long offset, long length) {
+    Lease lease = leaseOf(leaseId);
     if (!lease.appId.equals(id.appId())) {
-      throw new ScacheException(Status.AUTH_FAILED, "lease " + m.leaseId() + " belongs to " + lease.appId
+      throw new ScacheException(Status.AUTH_FAILED, "lease " + leaseId + " belongs to " + lease.appId
           + ", not to " + id.appId());
     }
     PendingPut put;
-    if (m.length() == 0) {
+    if (length == 0) {
       put = new PendingPut(id, Unpooled.EMPTY_BUFFER);
     } else {
-      lease.claim(m.leaseId(), m.offset(), m.length());
+      lease.claim(leaseId, offset, length);
       lease.usedNanos = clock.nanos();
-      long used = Math.min(lease.counted, MemoryPool.align(m.length()));
+      long used = Math.min(lease.counted, MemoryPool.align(length));
       lease.counted -= used;
       quota.giveBack(lease.appId, used);
-      BlockBuffer data = new BlockBuffer(pool, pool.adopt(lease.segment, m.offset(), m.length()));
+      BlockBuffer data = new BlockBuffer(pool, pool.adopt(lease.segment, offset, length));
       data.writerIndex(data.capacity());
       put = new PendingPut(id, data);
     }
     if (puts.commit(put)) {
       counters.localCommits.increment();
     }
-    return new Message.Ack();
   }
 
-  Message.Ack release(long leaseId) {
+  /** Ends a lease: what was not committed goes back to the reserve. */
+  void release(long leaseId) {
     Lease lease = leases.remove(leaseId);
     if (lease == null) {
       throw unknownLease(leaseId);
     }
     freeUncommitted(lease);
-    return new Message.Ack();
   }
 
-  Message.PinnedBlock pin(BlockId id) {
+  /** Pins a block held in this worker's shared memory for this connection's client to copy out. */
+  PinnedRange pin(BlockId id) {
     requireOpened();
     return pinHeld(id, true).orElseThrow(() -> new ScacheException(Status.BLOCK_NOT_FOUND,
         "block " + id + " is not in the shared memory of worker " + workerId
@@ -217,18 +216,18 @@ final class LocalLeases {
     List<Long> taken = new ArrayList<>();
     try {
       requireOpened();
-      List<Message.ReducePart> parts = new ArrayList<>(batch.sizes().size());
+      List<PinnedInput.Part> parts = new ArrayList<>(batch.sizes().size());
       int offset = all.readerIndex();
       for (BlockSize b : batch.sizes()) {
-        Optional<Message.PinnedBlock> pin = pinHeld(b.blockId(), false); // the reader counted the read
+        Optional<PinnedRange> pin = pinHeld(b.blockId(), false); // the reader counted the read
         pin.ifPresent(p -> taken.add(p.pinId()));
         if (pin.isEmpty()) {
           rest.addComponent(true, all.retainedSlice(offset, (int) b.size()));
         }
-        parts.add(new Message.ReducePart(b.blockId(), b.size(), pin));
+        parts.add(new PinnedInput.Part(b.blockId(), b.size(), pin));
         offset += (int) b.size();
       }
-      return new PinnedInput(new Message.PinnedReduceInput(numMaps, finishedMaps, parts), rest);
+      return new PinnedInput(numMaps, finishedMaps, parts, rest);
     } catch (RuntimeException e) {
       unpin(taken);
       rest.release();
@@ -238,14 +237,11 @@ final class LocalLeases {
     }
   }
 
-  /** A {@link Message.PinnedReduceInput} and its payload, which the receiver owns. */
-  record PinnedInput(Message.PinnedReduceInput message, ByteBuf payload) {}
-
   /**
    * Pins block {@code id} for this connection if this worker holds it in shared memory, counting it
    * as a local read when {@code countRead}.
    */
-  private Optional<Message.PinnedBlock> pinHeld(BlockId id, boolean countRead) {
+  private Optional<PinnedRange> pinHeld(BlockId id, boolean countRead) {
     Optional<StoredBlock.Pinned> held = store.pin(id);
     if (held.isEmpty()) {
       return Optional.empty();
@@ -259,7 +255,7 @@ final class LocalLeases {
       counters.localReadBlocks.increment();
       counters.localReadBytes.add(p.length());
     }
-    return Optional.of(new Message.PinnedBlock(pinId, p.region().segment(), p.region().offset(), p.length()));
+    return Optional.of(new PinnedRange(pinId, p.region().segment(), p.region().offset(), p.length()));
   }
 
   /** Refuses a request that needs the shared memory when this connection has not opened it. */

@@ -1,13 +1,17 @@
 package org.scache.worker;
 
+import java.util.List;
 import org.scache.common.ShuffleKey;
-import org.scache.common.protocol.Message;
+import org.scache.common.WorkerInfo;
+import org.scache.common.shuffle.BlockSize;
+import org.scache.common.shuffle.ReduceMove;
+import org.scache.common.shuffle.ShufflePlacement;
 
 /**
- * Where every message the master sends a worker arrives: a shuffle's placement (learned by the
- * store's rounds, by the placement's peers, then acted on by the prefetcher), the rounds some worker
- * keeps only in part, and a map's output ready after the placement (its other attempts are void,
- * and its blocks of reduces placed here are copied).
+ * Where every message the master sends a worker arrives, as domain values: a shuffle's placement
+ * (learned by the store's rounds, by the placement's peers, then acted on by the prefetcher), the
+ * rounds some worker keeps only in part, and a map's output ready after the placement (its other
+ * attempts are void, and its blocks of reduces placed here are copied).
  */
 final class MasterMessages {
   private final BlockStore store;
@@ -19,21 +23,20 @@ final class MasterMessages {
   }
 
   /** The master placed a shuffle: the store learns it (its placement book), then what is placed here is prefetched. */
-  void shuffleScheduled(Message.ShuffleScheduled m) {
-    store.scheduled(m.placement(), m.submissionTimeMillis(), m.moves());
-    prefetcher.onScheduled(m.placement(), m.moves());
+  void shuffleScheduled(ShufflePlacement placement, long submissionTimeMillis, List<ReduceMove> moves) {
+    store.scheduled(placement, submissionTimeMillis, moves);
+    prefetcher.onScheduled(placement, moves);
   }
 
   /** The rounds of a shuffle that some worker keeps only in part, cluster-wide. */
-  void roundsIncomplete(Message.RoundsIncomplete m) {
-    store.incompleteInCluster(new ShuffleKey(m.appId(), m.shuffleId()), m.rounds());
+  void roundsIncomplete(ShuffleKey shuffle, List<Integer> rounds) {
+    store.incompleteInCluster(shuffle, rounds);
   }
 
-  /** A map finished after its shuffle was placed. */
-  void mapOutputReady(Message.MapOutputReady m) {
-    ShuffleKey shuffle = new ShuffleKey(m.appId(), m.shuffleId());
+  /** Map {@code mapId} finished after its shuffle was placed: {@code holder} holds its final attempt's {@code blocks}. */
+  void mapOutputReady(ShuffleKey shuffle, int mapId, int attempt, WorkerInfo holder, List<BlockSize> blocks) {
     // other attempts of the map are void now, here as on the master
-    store.mapFinished(shuffle, m.mapId(), m.attempt());
-    prefetcher.onMapOutput(shuffle, m.holder(), m.blocks());
+    store.mapFinished(shuffle, mapId, attempt);
+    prefetcher.onMapOutput(shuffle, holder, blocks);
   }
 }

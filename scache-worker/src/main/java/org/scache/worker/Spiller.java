@@ -33,6 +33,7 @@ final class Spiller implements AutoCloseable {
   static final double COMPACT_LIVE_FRACTION = 0.25;
 
   private final BlockStore store;
+  private final MemoryPool pool;
   private final SpillStore disk;
   private final SpillReadBudget readBudget;
   private final WorkerCounters counters;
@@ -43,8 +44,10 @@ final class Spiller implements AutoCloseable {
   private boolean reloadQueued;
   private boolean compactionQueued;
 
-  Spiller(BlockStore store, SpillStore disk, SpillReadBudget readBudget, WorkerCounters counters) {
+  /** @param pool the reserve the store's blocks in memory take */
+  Spiller(BlockStore store, MemoryPool pool, SpillStore disk, SpillReadBudget readBudget, WorkerCounters counters) {
     this.store = store;
+    this.pool = pool;
     this.disk = disk;
     this.readBudget = readBudget;
     this.counters = counters;
@@ -70,7 +73,6 @@ final class Spiller implements AutoCloseable {
    * @throws ScacheException RETRY_LATER when memory and disk are full
    */
   PendingPut makeRoom(BlockId id, long length) {
-    MemoryPool pool = store.pool();
     boolean moved = false;
     try {
       synchronized (moving) {
@@ -105,7 +107,7 @@ final class Spiller implements AutoCloseable {
       }
     } finally {
       if (moved) {
-        store.reports().roundsMayHaveChanged();
+        store.roundsMayHaveChanged();
       }
     }
   }
@@ -150,8 +152,7 @@ final class Spiller implements AutoCloseable {
       long size = data.readableBytes();
       Optional<SpillStore.Location> at = disk.write(data);
       if (at.isEmpty()) {
-        MemoryPool pool = store.pool();
-        MemoryPool.Region region = pool.allocate(size).orElseThrow(() -> new ScacheException(Status.RETRY_LATER,
+            MemoryPool.Region region = pool.allocate(size).orElseThrow(() -> new ScacheException(Status.RETRY_LATER,
             "no room for " + id + " (" + size + " bytes): the spill disk is full and so is memory"));
         BlockBuffer copy = new BlockBuffer(pool, region);
         copy.writeBytes(data, data.readerIndex(), (int) size);
@@ -171,7 +172,7 @@ final class Spiller implements AutoCloseable {
       counters.spilledOnPut.increment();
       counters.spilledBlocks.increment();
       counters.spilledBytes.add(size);
-      store.reports().roundsMayHaveChanged();
+      store.roundsMayHaveChanged();
       return true;
     } finally {
       data.release();
@@ -206,7 +207,6 @@ final class Spiller implements AutoCloseable {
    * number loaded.
    */
   int reloadNow() {
-    MemoryPool pool = store.pool();
     int loaded = 0;
     synchronized (moving) {
       while (true) {
@@ -246,7 +246,7 @@ final class Spiller implements AutoCloseable {
       }
     }
     if (loaded > 0) {
-      store.reports().roundsMayHaveChanged();
+      store.roundsMayHaveChanged();
       compactSoon();
     }
     return loaded;

@@ -2,10 +2,14 @@ package org.scache.worker;
 
 import java.util.List;
 import org.scache.common.BlockId;
+import org.scache.common.shuffle.BlockSize;
 import org.scache.common.shuffle.RoundState;
 
-/** What the block store tells the rest of the worker (in practice: the master) about its contents. */
+/** What the worker's storage tells the rest of the worker (in practice: the master) about its contents. */
 interface StoreEvents {
+  /** A block was put here: its size. */
+  void blockStored(BlockSize block);
+
   /** Rounds this worker started or stopped keeping only in part. */
   void roundsChanged(List<RoundState> changes);
 
@@ -14,6 +18,9 @@ interface StoreEvents {
 
   /** Ignores everything. */
   StoreEvents NONE = new StoreEvents() {
+    @Override
+    public void blockStored(BlockSize block) {}
+
     @Override
     public void roundsChanged(List<RoundState> changes) {}
 

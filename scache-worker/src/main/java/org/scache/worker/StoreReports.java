@@ -6,36 +6,44 @@ import java.util.List;
 import java.util.Set;
 import java.util.function.Supplier;
 import org.scache.common.BlockId;
+import org.scache.common.shuffle.BlockSize;
 import org.scache.common.shuffle.RoundState;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What the store tells the master through its {@link StoreEvents}: the rounds this worker started or
- * stopped keeping only in part (a block of theirs spilled and not read yet), each change once, and
- * the blocks it lost. Rounds are tracked only when the worker can spill.
+ * What the storage tells the master through its {@link StoreEvents}: the size of each block put, the
+ * rounds this worker started or stopped keeping only in part (a block of theirs spilled and not read
+ * yet), each change once, and the blocks it lost. Rounds are tracked only when the worker can spill.
  */
 final class StoreReports {
   private static final Logger LOG = LoggerFactory.getLogger(StoreReports.class);
 
   private final boolean tracksRounds;
-  private final Supplier<Set<BlockOrder.RoundKey>> keptInPart;
   private volatile StoreEvents events = StoreEvents.NONE;
   // guarded by itself
   private final Set<BlockOrder.RoundKey> reported = new HashSet<>();
 
-  /** @param keptInPart the rounds kept only in part here now */
-  StoreReports(boolean tracksRounds, Supplier<Set<BlockOrder.RoundKey>> keptInPart) {
+  StoreReports(boolean tracksRounds) {
     this.tracksRounds = tracksRounds;
-    this.keptInPart = keptInPart;
   }
 
+  /** Where the reports go from now on (until then, nowhere). */
   void events(StoreEvents events) {
     this.events = events;
   }
 
-  /** Tells the events which rounds became, or stopped being, kept only in part here since the last call. */
-  void roundsMayHaveChanged() {
+  /** A block was put here. */
+  void stored(BlockSize block) {
+    events.blockStored(block);
+  }
+
+  /**
+   * Tells the events which rounds became, or stopped being, kept only in part here since the last call.
+   *
+   * @param keptInPart the rounds kept only in part here now, read while no other call reports
+   */
+  void roundsMayHaveChanged(Supplier<Set<BlockOrder.RoundKey>> keptInPart) {
     if (!tracksRounds) {
       return;
     }
@@ -64,7 +72,6 @@ final class StoreReports {
   void lost(BlockId id, String why) {
     LOG.warn("block {} is lost: {}", id, why);
     events.blocksLost(List.of(id));
-    roundsMayHaveChanged();
   }
 
   /** The rounds this worker keeps only in part, as last reported (to tell a master that lost track). */

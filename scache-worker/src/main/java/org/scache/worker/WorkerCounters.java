@@ -44,8 +44,8 @@ final class WorkerCounters {
   /** The same per shuffle, for the master's explanation of each shuffle. */
   final ShuffleActivityLog activity = new ShuffleActivityLog();
 
-  Map<String, Long> snapshot(WorkerStorage storage) {
-    BlockStore store = storage.store();
+  /** Every counter, named as in {@link WorkerStatsCatalog}. */
+  Map<String, Long> snapshot() {
     Map<String, Long> m = new LinkedHashMap<>();
     m.put("put.blocks", putBlocks.sum());
     m.put("put.bytes", putBytes.sum());
@@ -81,19 +81,6 @@ final class WorkerCounters {
     m.put("copies.dropped", droppedCopies.sum());
     m.put("commit.freed.blocks", committedFreedBlocks.sum());
     m.put("put.busy", busyPuts.sum());
-    m.put("store.blocks", (long) store.blockCount());
-    m.put("store.bytes", store.storedBytes());
-    m.put("store.memory.bytes", store.memoryBytes());
-    m.put("store.spilled.blocks", (long) store.spilledBlockCount());
-    m.put("store.spilled.bytes", store.spilledBytes());
-    m.put("spill.file.bytes", storage.spillFileBytes());
-    m.put("spill.file.dead.bytes", storage.spillFileDeadBytes());
-    m.put("spill.files", (long) storage.spillFileCount());
-    m.put("spill.read.buffer.bytes", storage.spillReadBufferBytes());
-    m.put("rounds.incomplete.here", (long) store.reports().incompleteRounds().size());
-    m.put("rounds.incomplete.cluster", (long) store.incompleteInClusterCount());
-    m.put("memory.used.bytes", store.usedBytes());
-    m.put("memory.reserved.bytes", store.reservedBytes());
     return m;
   }
 }

@@ -1,25 +1,24 @@
 package org.scache.worker;
 
 import io.netty.channel.ChannelHandlerContext;
-import java.util.ArrayDeque;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Supplier;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 import org.scache.common.ScacheException;
-import org.scache.common.auth.PayloadDigest;
+import org.scache.common.ShuffleKey;
 import org.scache.common.network.RequestDispatcher;
 import org.scache.common.protocol.DecodeFailure;
 import org.scache.common.protocol.InboundFrame;
 import org.scache.common.protocol.Message;
 import org.scache.common.protocol.PayloadChunk;
 import org.scache.common.protocol.Status;
-import org.scache.common.ShuffleKey;
 
 /**
- * Serves one connection to a worker: puts stream straight into reserved memory, reads are answered
- * from the store or fetched from the holding worker. Requests reach it authorized (the server's
- * {@code AuthorizationStage}).
+ * Serves one connection to a worker: turns each request into a call to the part that carries it out
+ * and its result into the answer. Puts are reassembled by the connection's {@link StreamedPuts},
+ * shared-memory requests served by its {@link LocalAccess}; reads are answered from the store or
+ * fetched from the holding worker. Requests reach it authorized (the server's {@code AuthorizationStage}).
  */
 final class WorkerRequestHandler extends RequestDispatcher {
   /**
@@ -31,34 +30,22 @@ final class WorkerRequestHandler extends RequestDispatcher {
       ApplicationShuffles applications, WorkerCounters counters, boolean payloadDigestRequired,
       Supplier<Map<String, Long>> stats, Supplier<LocalAccess> localAccess) {}
 
-  private final Supplier<Parts> partsWhenReady;
-  private final java.util.Set<IncomingPut> open = new java.util.HashSet<>();
-  private Parts parts;
-  private IncomingPut receiving;
+  private final Parts parts;
+  private final StreamedPuts puts;
   private LocalAccess local;
 
-  /** @param partsWhenReady the parts, or null while the worker is still starting */
-  WorkerRequestHandler(Supplier<Parts> partsWhenReady) {
-    this.partsWhenReady = partsWhenReady;
-  }
-
-  private Parts parts() {
-    if (parts == null) {
-      parts = partsWhenReady.get();
-      if (parts == null) {
-        throw new ScacheException(Status.NOT_READY, "the worker is still starting");
-      }
-    }
-    return parts;
+  WorkerRequestHandler(Parts parts) {
+    this.parts = parts;
+    this.puts = new StreamedPuts(parts.puts(), parts.counters(), parts.payloadDigestRequired());
   }
 
   @Override
   protected void onRequest(ChannelHandlerContext ctx, InboundFrame frame) {
     long id = frame.requestId();
-    Parts w = parts();
+    Parts w = parts;
     Message message = frame.message();
     switch (message.type()) {
-      case PUT_BLOCK -> startPut(ctx, frame, (Message.PutBlock) message);
+      case PUT_BLOCK -> puts.start(ctx, frame, (Message.PutBlock) message);
       case GET_BLOCK -> {
         Message.GetBlock m = (Message.GetBlock) message;
         w.reader().readBlock(m.blockId()).whenComplete((data, e) -> {
@@ -113,12 +100,21 @@ final class WorkerRequestHandler extends RequestDispatcher {
         acknowledge(ctx, id, () -> w.applications().reduceCommitted(new ShuffleKey(m.appId(), m.shuffleId()),
             m.reduceId()));
       }
-      case SHUFFLE_SCHEDULED -> acknowledge(ctx, id, () ->
-          w.fromMaster().shuffleScheduled((Message.ShuffleScheduled) message));
-      case ROUNDS_INCOMPLETE -> acknowledge(ctx, id, () ->
-          w.fromMaster().roundsIncomplete((Message.RoundsIncomplete) message));
-      case MAP_OUTPUT_READY -> acknowledge(ctx, id, () ->
-          w.fromMaster().mapOutputReady((Message.MapOutputReady) message));
+      case SHUFFLE_SCHEDULED -> {
+        Message.ShuffleScheduled m = (Message.ShuffleScheduled) message;
+        acknowledge(ctx, id, () -> w.fromMaster().shuffleScheduled(m.placement(), m.submissionTimeMillis(),
+            m.moves()));
+      }
+      case ROUNDS_INCOMPLETE -> {
+        Message.RoundsIncomplete m = (Message.RoundsIncomplete) message;
+        acknowledge(ctx, id, () -> w.fromMaster().roundsIncomplete(new ShuffleKey(m.appId(), m.shuffleId()),
+            m.rounds()));
+      }
+      case MAP_OUTPUT_READY -> {
+        Message.MapOutputReady m = (Message.MapOutputReady) message;
+        acknowledge(ctx, id, () -> w.fromMaster().mapOutputReady(new ShuffleKey(m.appId(), m.shuffleId()),
+            m.mapId(), m.attempt(), m.holder(), m.blocks()));
+      }
       case GET_WORKER_STATS -> reply(ctx, id, new Message.WorkerStats(w.stats().get()));
       case OPEN_LOCAL, LEASE_MEMORY, COMMIT_LEASED, RELEASE_LEASE, PIN_BLOCK, UNPIN ->
           localAccess().onRequest(ctx, frame);
@@ -135,7 +131,7 @@ final class WorkerRequestHandler extends RequestDispatcher {
   /** The shared-memory state of this connection, made on its first shared-memory request. */
   private LocalAccess localAccess() {
     if (local == null) {
-      local = parts().localAccess().get();
+      local = parts.localAccess().get();
     }
     return local;
   }
@@ -155,166 +151,24 @@ final class WorkerRequestHandler extends RequestDispatcher {
     reply(ctx, id, new Message.BlocksData(numMaps, finishedMaps, b.sizes()), b.payload());
   }
 
-  // ---------------------------------------------------------------- puts
-
-  private void startPut(ChannelHandlerContext ctx, InboundFrame frame, Message.PutBlock m) {
-    IncomingPut p = new IncomingPut(frame.requestId(), m, frame.payloadLength(), frame.signedPayloadDigest());
-    open.add(p);
-    receiving = frame.payloadLength() > 0 ? p : null;
-    p.lastSeen = frame.payloadLength() == 0;
-    // memory is taken at once when there is room; making room (spilling) runs off the event loop
-    CompletableFuture<PendingPut> sink = parts.puts().beginAsync(m.blockId(), p.expected);
-    if (sink.isDone()) {
-      sinkReady(ctx, p, sink);
-    } else {
-      sink.whenCompleteAsync((v, x) -> sinkReady(ctx, p, sink), ctx.executor());
-    }
-  }
-
-  private void sinkReady(ChannelHandlerContext ctx, IncomingPut p, CompletableFuture<PendingPut> sink) {
-    PendingPut target = null;
-    try {
-      target = sink.join();
-    } catch (RuntimeException x) {
-      ScacheException se = ScacheException.from(x);
-      if (se.status() == Status.RETRY_LATER) {
-        parts.counters().busyPuts.increment();
-      } else {
-        parts.counters().refusedPuts.increment();
-      }
-      p.failure = se;
-    }
-    if (!open.contains(p)) {
-      // the connection closed while memory was being made
-      if (target != null) {
-        target.abort();
-      }
-      return;
-    }
-    p.sink = target;
-    p.ready = true;
-    drain(ctx, p);
-  }
-
   @Override
   protected void onPayload(ChannelHandlerContext ctx, PayloadChunk chunk) {
-    IncomingPut p = receiving;
-    if (p == null) {
-      chunk.release();
-      return;
-    }
-    if (chunk.last()) {
-      p.lastSeen = true;
-      receiving = null;
-    }
-    if (p.digest != null) {
-      p.digest.update(chunk.content());
-    }
-    if (p.ready) {
-      consume(p, chunk);
-      drain(ctx, p);
-    } else {
-      p.queued.add(chunk);
-    }
-  }
-
-  private void drain(ChannelHandlerContext ctx, IncomingPut p) {
-    while (!p.queued.isEmpty()) {
-      consume(p, p.queued.poll());
-    }
-    if (p.ready && p.lastSeen) {
-      open.remove(p);
-      finishPut(ctx, p);
-    }
-  }
-
-  private void consume(IncomingPut p, PayloadChunk chunk) {
-    try {
-      if (p.failure == null) {
-        p.sink.write(chunk.content());
-      }
-    } catch (ScacheException e) {
-      p.failure = e;
-    } finally {
-      chunk.release();
-    }
-  }
-
-  private void finishPut(ChannelHandlerContext ctx, IncomingPut p) {
-    if (p.failure == null && p.expected > 0) {
-      if (p.digest != null && !p.digest.matches(p.signedDigest)) {
-        parts.counters().authFailures.increment();
-        p.failure = new ScacheException(Status.AUTH_FAILED, "the payload of PUT_BLOCK " + p.message.blockId()
-            + " does not match the digest its proof covers");
-      } else if (p.digest == null && parts.payloadDigestRequired()) {
-        parts.counters().authFailures.increment();
-        p.failure = new ScacheException(Status.AUTH_FAILED, "PUT_BLOCK " + p.message.blockId() + " carries no payload "
-            + "digest, which this worker requires (scache.security.payload.digest.enabled)");
-      }
-    }
-    if (p.failure != null) {
-      if (p.sink != null) {
-        p.sink.abort();
-      }
-      replyError(ctx, p.requestId, p.failure.status(), p.failure.detail());
-      return;
-    }
-    try {
-      parts.puts().commit(p.sink);
-      reply(ctx, p.requestId, new Message.Ack());
-    } catch (ScacheException e) {
-      replyError(ctx, p.requestId, e.status(), e.detail());
-    }
+    puts.onPayload(ctx, chunk);
   }
 
   @Override
   protected void onBadFrame(ChannelHandlerContext ctx, DecodeFailure failure) {
     if (failure.fatal()) {
-      abortPuts();
+      puts.abortAll();
     }
   }
 
   @Override
   public void channelInactive(ChannelHandlerContext ctx) throws Exception {
-    abortPuts();
+    puts.abortAll();
     if (local != null) {
       local.close();
     }
     super.channelInactive(ctx);
-  }
-
-  private void abortPuts() {
-    receiving = null;
-    for (IncomingPut p : open) {
-      p.queued.forEach(PayloadChunk::release);
-      p.queued.clear();
-      if (p.sink != null) {
-        p.sink.abort();
-      }
-    }
-    open.clear();
-  }
-
-  /** A put whose payload is arriving on this connection. */
-  private static final class IncomingPut {
-    final long requestId;
-    final Message.PutBlock message;
-    final long expected;
-    final byte[] signedDigest;
-    /** Hashes the payload as it arrives, when the proof covers a digest of it. */
-    final PayloadDigest digest;
-    final ArrayDeque<PayloadChunk> queued = new ArrayDeque<>();
-    PendingPut sink;
-    ScacheException failure;
-    boolean ready;
-    boolean lastSeen;
-
-    IncomingPut(long requestId, Message.PutBlock message, long expected, byte[] signedDigest) {
-      this.requestId = requestId;
-      this.message = message;
-      this.expected = expected;
-      this.signedDigest = signedDigest;
-      this.digest = signedDigest.length > 0 ? new PayloadDigest() : null;
-    }
   }
 }

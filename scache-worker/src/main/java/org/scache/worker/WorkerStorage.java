@@ -1,47 +1,60 @@
 package org.scache.worker;
 
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
-import java.util.function.Consumer;
+import java.util.Set;
 import org.scache.common.Clock;
 import org.scache.common.shuffle.BlockSize;
+import org.scache.common.shuffle.RoundState;
 import org.scache.worker.spill.SpillPolicy;
 
 /**
  * A worker's storage put together: the {@link BlockStore} and the parts that put blocks in, move
- * them to disk and back, read them and land prefetched copies. Closing it releases every block's
- * memory and closes the spill store; the pool stays the caller's.
+ * them to disk and back, read them and land prefetched copies, each given the reserve and the reports
+ * it works with. What the storage holds is told to the master ({@link #reportTo}) and read for the
+ * stats ({@link #gauges}). Closing it releases every block's memory and closes the spill store; the
+ * pool stays the caller's.
  */
 final class WorkerStorage implements AutoCloseable {
+  private final MemoryPool pool;
+  private final PlacementBook placements;
+  private final StoreReports reports;
   private final BlockStore store;
   private final BlockPuts puts;
   private final Optional<Spiller> spiller;
   private final SpilledReads reads;
   private final CopyLanding copies;
   private final SpillReadBudget readBudget;
-  private final PlacementBook placements;
 
   /**
    * @param disk where blocks are spilled; empty: puts that do not fit are refused with STORE_FULL
    * @param readBudgetBytes memory for spilled blocks read back to be served, outside the reserve
    * @param quota how many blocks may be held, in all and per application
-   * @param stored told the size of every block put (for the master)
    */
   WorkerStorage(MemoryPool pool, Optional<SpillStore> disk, SpillPolicy policy, PlacementBook placements,
-      Clock clock, WorkerCounters counters, long readBudgetBytes, BlockQuota quota, Consumer<BlockSize> stored) {
-    this.store = new BlockStore(pool, disk, policy, placements, clock, counters, quota);
+      Clock clock, WorkerCounters counters, long readBudgetBytes, BlockQuota quota) {
+    this.pool = pool;
     this.placements = placements;
-    SpillReadBudget readBudget = new SpillReadBudget(readBudgetBytes);
-    this.spiller = disk.map(d -> new Spiller(store, d, readBudget, counters));
-    this.puts = new BlockPuts(store, spiller, counters, stored);
+    this.reports = new StoreReports(disk.isPresent());
+    this.store = new BlockStore(disk, policy, placements, clock, counters, quota, reports);
+    this.readBudget = new SpillReadBudget(readBudgetBytes);
+    this.spiller = disk.map(d -> new Spiller(store, pool, d, readBudget, counters));
+    this.puts = new BlockPuts(store, pool, spiller, counters, reports::stored);
     this.reads = new SpilledReads(store, disk, readBudget, counters);
-    this.copies = new CopyLanding(store);
-    this.readBudget = readBudget;
+    this.copies = new CopyLanding(store, pool);
   }
 
-  /** Storage that never spills, with no quota, telling no one of its puts. */
+  /** Storage that never spills, with no quota. */
   static WorkerStorage inMemory(MemoryPool pool) {
     return new WorkerStorage(pool, Optional.empty(), SpillPolicy.contextAware(), new PlacementBook(), Clock.SYSTEM,
-        new WorkerCounters(), 64 << 20, BlockQuota.unlimited(), b -> { });
+        new WorkerCounters(), 64 << 20, BlockQuota.unlimited());
+  }
+
+  /** From now on tells {@code events} of every block put, every change of the rounds kept in part, every loss. */
+  void reportTo(StoreEvents events) {
+    reports.events(events);
   }
 
   BlockStore store() {
@@ -69,6 +82,41 @@ final class WorkerStorage implements AutoCloseable {
     return copies;
   }
 
+  // ---------------------------------------------------------------- what the master is told
+
+  long reservedBytes() {
+    return pool.reservedBytes();
+  }
+
+  /** Bytes of the reserve in use, including alignment and puts in progress. */
+  long usedBytes() {
+    return pool.usedBytes();
+  }
+
+  int blockCount() {
+    return store.blockCount();
+  }
+
+  /** Applications blocks are held of. */
+  Set<String> applications() {
+    return store.applications();
+  }
+
+  /** Every block held but prefetched copies, with its size (for a master that lost track). */
+  List<BlockSize> inventory() {
+    return store.inventory();
+  }
+
+  /** Bytes of the blocks held only on disk. */
+  long spilledBytes() {
+    return store.spilledBytes();
+  }
+
+  /** The rounds this worker keeps only in part, as last reported. */
+  List<RoundState> incompleteRounds() {
+    return reports.incompleteRounds();
+  }
+
   /** Bytes of spill files on disk (dead blocks in files not yet deleted included). */
   long spillFileBytes() {
     return spiller.map(Spiller::fileBytes).orElse(0L);
@@ -86,6 +134,25 @@ final class WorkerStorage implements AutoCloseable {
   /** Bytes of spilled blocks read back and not yet sent on. */
   long spillReadBufferBytes() {
     return readBudget.inUse();
+  }
+
+  /** The storage's gauges for the worker's stats, named and described in {@code WorkerStatsCatalog}. */
+  Map<String, Long> gauges() {
+    Map<String, Long> m = new LinkedHashMap<>();
+    m.put("store.blocks", (long) store.blockCount());
+    m.put("store.bytes", store.storedBytes());
+    m.put("store.memory.bytes", store.memoryBytes());
+    m.put("store.spilled.blocks", (long) store.spilledBlockCount());
+    m.put("store.spilled.bytes", store.spilledBytes());
+    m.put("spill.file.bytes", spillFileBytes());
+    m.put("spill.file.dead.bytes", spillFileDeadBytes());
+    m.put("spill.files", (long) spillFileCount());
+    m.put("spill.read.buffer.bytes", spillReadBufferBytes());
+    m.put("rounds.incomplete.here", (long) reports.incompleteRounds().size());
+    m.put("rounds.incomplete.cluster", (long) placements.incompleteInClusterCount());
+    m.put("memory.used.bytes", pool.usedBytes());
+    m.put("memory.reserved.bytes", pool.reservedBytes());
+    return m;
   }
 
   @Override

@@ -58,9 +58,12 @@ class BlockStoreSpillTest {
         false);
     disk = new SpillStore(List.of(dir.resolve("spill")), "w", diskCapacity, 64 * BLOCK);
     storage = new WorkerStorage(pool, Optional.of(disk), policy, new PlacementBook(), clock, counters, 16 * BLOCK,
-        BlockQuota.unlimited(), b -> { });
+        BlockQuota.unlimited());
     store = storage.store();
-    store.events(new StoreEvents() {
+    storage.reportTo(new StoreEvents() {
+      @Override
+      public void blockStored(BlockSize block) {}
+
       @Override
       public synchronized void roundsChanged(List<RoundState> changes) {
         roundEvents.addAll(changes);
@@ -362,7 +365,7 @@ class BlockStoreSpillTest {
     pool = new MemoryPool(dir.resolve("mem"), "test", BLOCK, BLOCK, false);
     disk = new SpillStore(List.of(dir.resolve("spill")), "w", 32L * BLOCK, 16L * BLOCK);
     storage = new WorkerStorage(pool, Optional.of(disk), SpillPolicy.contextAware(), new PlacementBook(), clock, counters,
-        16 * BLOCK, BlockQuota.unlimited(), b -> { });
+        16 * BLOCK, BlockQuota.unlimited());
     store = storage.store();
     BlockId keeper = new BlockId("b", 0, 0, 0, 0);
     int first = fillUntilFull(m -> m == 5 ? keeper : id(0, m, 0));

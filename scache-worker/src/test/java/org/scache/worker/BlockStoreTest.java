@@ -57,7 +57,7 @@ class BlockStoreTest {
     assertEquals(7, b.getByte(99));
     b.release();
     assertEquals(100, store.storedBytes());
-    assertEquals(MemoryPool.align(100), store.usedBytes());
+    assertEquals(MemoryPool.align(100), pool.usedBytes());
   }
 
   @Test
@@ -68,7 +68,7 @@ class BlockStoreTest {
     ByteBuf b = store.read(id).orElseThrow();
     assertEquals(1, b.getByte(0));
     b.release();
-    assertEquals(MemoryPool.align(100), store.usedBytes());
+    assertEquals(MemoryPool.align(100), pool.usedBytes());
   }
 
   @Test
@@ -87,10 +87,10 @@ class BlockStoreTest {
   void putBeyondReserve_isRefused_andNothingIsHeldByIt() {
     put(new BlockId("a", 0, 0, 0, 0), 500 << 10, 1);
     put(new BlockId("a", 0, 1, 0, 0), 500 << 10, 1);
-    long used = store.usedBytes();
+    long used = pool.usedBytes();
     ScacheException e = assertThrows(ScacheException.class, () -> storage.puts().begin(new BlockId("a", 0, 2, 0, 0), 100 << 10));
     assertEquals(Status.STORE_FULL, e.status());
-    assertEquals(used, store.usedBytes());
+    assertEquals(used, pool.usedBytes());
     e = assertThrows(ScacheException.class, () -> storage.puts().begin(new BlockId("a", 0, 3, 0, 0), 600 << 10));
     assertEquals(Status.BLOCK_TOO_LARGE, e.status());
   }
@@ -102,22 +102,22 @@ class BlockStoreTest {
     ByteBuf reading = store.read(id).orElseThrow();
     store.removeApplication("a");
     assertFalse(store.read(id).isPresent());
-    assertEquals(MemoryPool.align(1000), store.usedBytes(), "memory is held while a reader sends it");
+    assertEquals(MemoryPool.align(1000), pool.usedBytes(), "memory is held while a reader sends it");
     assertEquals(5, reading.getByte(999));
     reading.release();
-    assertEquals(0, store.usedBytes());
+    assertEquals(0, pool.usedBytes());
     assertEquals(0, store.storedBytes());
   }
 
   @Test
   void abortedPut_givesItsMemoryBack_andEmptyBlocksTakeNone() {
     PendingPut p = storage.puts().begin(new BlockId("a", 0, 0, 0, 0), 4096);
-    assertEquals(MemoryPool.align(4096), store.usedBytes());
+    assertEquals(MemoryPool.align(4096), pool.usedBytes());
     p.abort();
-    assertEquals(0, store.usedBytes());
+    assertEquals(0, pool.usedBytes());
     PendingPut empty = storage.puts().begin(new BlockId("a", 0, 1, 0, 0), 0);
     assertTrue(storage.puts().commit(empty));
-    assertEquals(0, store.usedBytes());
+    assertEquals(0, pool.usedBytes());
     assertEquals(0, store.read(new BlockId("a", 0, 1, 0, 0)).orElseThrow().readableBytes());
   }
 }

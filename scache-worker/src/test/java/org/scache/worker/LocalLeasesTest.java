@@ -26,9 +26,9 @@ import org.scache.worker.spill.SpillPolicy;
 import org.scache.common.BlockId;
 import org.scache.common.ScacheException;
 import org.scache.common.ShuffleKey;
-import org.scache.common.protocol.Message;
 import org.scache.common.protocol.Status;
 import org.scache.common.shuffle.BlockSize;
+import org.scache.common.shuffle.RoundState;
 
 class LocalLeasesTest {
   private static final long RESERVE = 4 << 20;
@@ -47,7 +47,19 @@ class LocalLeasesTest {
     counters = new WorkerCounters();
     reported = new ArrayList<>();
     storage = new WorkerStorage(pool, Optional.empty(), SpillPolicy.contextAware(), new PlacementBook(),
-        org.scache.common.Clock.SYSTEM, counters, 64 << 20, BlockQuota.unlimited(), reported::add);
+        org.scache.common.Clock.SYSTEM, counters, 64 << 20, BlockQuota.unlimited());
+    storage.reportTo(new StoreEvents() {
+      @Override
+      public void blockStored(BlockSize block) {
+        reported.add(block);
+      }
+
+      @Override
+      public void roundsChanged(List<RoundState> changes) {}
+
+      @Override
+      public void blocksLost(List<BlockId> lost) {}
+    });
     store = storage.store();
     leases = newConnection();
     leases.open();
@@ -77,8 +89,8 @@ class LocalLeasesTest {
       assertEquals(EnumSet.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE),
           Files.getPosixFilePermissions(f.path()));
     }
-    Message.LocalSegments listed = leases.open();
-    assertEquals(files.get(1).path().toString(), listed.segments().get(1).path());
+    List<MemoryPool.SegmentFile> listed = leases.open();
+    assertEquals(files.get(1).path(), listed.get(1).path());
     pool.close();
     for (MemoryPool.SegmentFile f : files) {
       assertTrue(Files.notExists(f.path()));
@@ -115,31 +127,31 @@ class LocalLeasesTest {
     LeaseQuota quota = LeaseQuota.unlimited();
     LocalLeases timed = new LocalLeases(pool, store, storage.puts(), counters, "worker-test", quota, clock);
     timed.open();
-    Message.MemoryLease idle = timed.lease(new Message.LeaseMemory("a", 1 << 16));
-    Message.MemoryLease busy = timed.lease(new Message.LeaseMemory("a", 1 << 16));
+    LeasedRange idle = timed.lease("a", 1 << 16);
+    LeasedRange busy = timed.lease("a", 1 << 16);
     long usedBefore = pool.usedBytes();
     clock.advance(java.time.Duration.ofSeconds(40));
-    timed.commit(new Message.CommitLeased(block(1), busy.leaseId(), busy.offset(), 100));
+    timed.commit(block(1), busy.leaseId(), busy.offset(), 100);
     clock.advance(java.time.Duration.ofSeconds(30));
     assertEquals(1, timed.expireIdle(java.time.Duration.ofSeconds(60).toNanos()), "only the idle lease");
     assertEquals(1, timed.leaseCount());
     assertEquals(usedBefore - (1 << 16), pool.usedBytes(), "the idle lease's memory went back");
     assertEquals((1 << 16) - 128, quota.leasedBy("a"), "the quota counts the rest of the busy lease only");
-    assertStatus(Status.INVALID_ARGUMENT, () -> timed.commit(new Message.CommitLeased(block(2), idle.leaseId(),
-        idle.offset(), 100)));
+    assertStatus(Status.INVALID_ARGUMENT, () -> timed.commit(block(2), idle.leaseId(),
+        idle.offset(), 100));
     timed.close();
   }
 
   @Test
   void commit_adoptsTheCopiedBytes_asAnOrdinaryBlock() throws Exception {
-    Message.MemoryLease lease = leases.lease(new Message.LeaseMemory("a", 1 << 16));
+    LeasedRange lease = leases.lease("a", 1 << 16);
     Path file = pool.sharedFiles().get(lease.segment()).path();
     byte[] data = new byte[1000];
     new Random(1).nextBytes(data);
     try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
       ch.map(FileChannel.MapMode.READ_WRITE, 0, ch.size()).put((int) lease.offset() + 128, data);
     }
-    leases.commit(new Message.CommitLeased(block(0), lease.leaseId(), lease.offset() + 128, data.length));
+    leases.commit(block(0), lease.leaseId(), lease.offset() + 128, data.length);
     ByteBuf b = store.read(block(0)).orElseThrow();
     byte[] back = new byte[b.readableBytes()];
     b.readBytes(back);
@@ -156,36 +168,36 @@ class LocalLeasesTest {
 
   @Test
   void commit_outsideTheLease_overlapping_unaligned_orUnknown_isInvalid_andChangesNothing() {
-    Message.MemoryLease lease = leases.lease(new Message.LeaseMemory("a", 4096));
+    LeasedRange lease = leases.lease("a", 4096);
     long at = lease.offset();
-    leases.commit(new Message.CommitLeased(block(0), lease.leaseId(), at + 1024, 100));
+    leases.commit(block(0), lease.leaseId(), at + 1024, 100);
     long used = pool.usedBytes();
-    assertStatus(Status.INVALID_ARGUMENT, () -> leases.commit(new Message.CommitLeased(block(1), lease.leaseId(),
-        at + 1024 + 64, 10)));
-    assertStatus(Status.INVALID_ARGUMENT, () -> leases.commit(new Message.CommitLeased(block(1), lease.leaseId(),
-        at + 1000, 10)));
-    assertStatus(Status.INVALID_ARGUMENT, () -> leases.commit(new Message.CommitLeased(block(1), lease.leaseId(),
-        at + 4096 - 64, 65)));
-    assertStatus(Status.INVALID_ARGUMENT, () -> leases.commit(new Message.CommitLeased(block(1), lease.leaseId(),
-        at - 64, 10)));
-    assertStatus(Status.INVALID_ARGUMENT, () -> leases.commit(new Message.CommitLeased(block(1), lease.leaseId(),
-        Long.MAX_VALUE - 63, 10)));
-    assertStatus(Status.INVALID_ARGUMENT, () -> leases.commit(new Message.CommitLeased(block(1), 999_999, at, 10)));
-    assertStatus(Status.AUTH_FAILED, () -> leases.commit(new Message.CommitLeased(new BlockId("b", 0, 0, 0, 0),
-        lease.leaseId(), at, 10)));
+    assertStatus(Status.INVALID_ARGUMENT, () -> leases.commit(block(1), lease.leaseId(),
+        at + 1024 + 64, 10));
+    assertStatus(Status.INVALID_ARGUMENT, () -> leases.commit(block(1), lease.leaseId(),
+        at + 1000, 10));
+    assertStatus(Status.INVALID_ARGUMENT, () -> leases.commit(block(1), lease.leaseId(),
+        at + 4096 - 64, 65));
+    assertStatus(Status.INVALID_ARGUMENT, () -> leases.commit(block(1), lease.leaseId(),
+        at - 64, 10));
+    assertStatus(Status.INVALID_ARGUMENT, () -> leases.commit(block(1), lease.leaseId(),
+        Long.MAX_VALUE - 63, 10));
+    assertStatus(Status.INVALID_ARGUMENT, () -> leases.commit(block(1), 999_999, at, 10));
+    assertStatus(Status.AUTH_FAILED, () -> leases.commit(new BlockId("b", 0, 0, 0, 0),
+        lease.leaseId(), at, 10));
     assertStatus(Status.INVALID_ARGUMENT, () -> leases.release(999_999));
     assertEquals(used, pool.usedBytes());
     assertEquals(1, store.blockCount());
     // an earlier, non-overlapping range is still fine: commits need not arrive in order
-    leases.commit(new Message.CommitLeased(block(1), lease.leaseId(), at, 10));
+    leases.commit(block(1), lease.leaseId(), at, 10);
     assertEquals(2, store.blockCount());
   }
 
   @Test
   void duplicateCommit_isAcknowledged_andItsRangeGoesBack() {
-    Message.MemoryLease lease = leases.lease(new Message.LeaseMemory("a", 4096));
-    leases.commit(new Message.CommitLeased(block(0), lease.leaseId(), lease.offset(), 100));
-    leases.commit(new Message.CommitLeased(block(0), lease.leaseId(), lease.offset() + 128, 100));
+    LeasedRange lease = leases.lease("a", 4096);
+    leases.commit(block(0), lease.leaseId(), lease.offset(), 100);
+    leases.commit(block(0), lease.leaseId(), lease.offset() + 128, 100);
     assertEquals(1, counters.duplicatePuts.sum());
     leases.release(lease.leaseId());
     assertEquals(MemoryPool.align(100), pool.usedBytes());
@@ -194,28 +206,28 @@ class LocalLeasesTest {
   @Test
   void requestsBeforeOpen_areInvalid() {
     LocalLeases fresh = newConnection();
-    assertStatus(Status.INVALID_ARGUMENT, () -> fresh.lease(new Message.LeaseMemory("a", 4096)));
+    assertStatus(Status.INVALID_ARGUMENT, () -> fresh.lease("a", 4096));
     assertStatus(Status.INVALID_ARGUMENT, () -> fresh.pin(block(0)));
     fresh.close();
   }
 
   @Test
   void leaseLargerThanASegment_isTooLarge_andBeyondTheFreeMemory_isStoreFull() {
-    assertStatus(Status.BLOCK_TOO_LARGE, () -> leases.lease(new Message.LeaseMemory("a", 2 << 20)));
+    assertStatus(Status.BLOCK_TOO_LARGE, () -> leases.lease("a", 2 << 20));
     for (int i = 0; i < 4; i++) {
-      leases.lease(new Message.LeaseMemory("a", 1 << 20));
+      leases.lease("a", 1 << 20);
     }
-    assertStatus(Status.STORE_FULL, () -> leases.lease(new Message.LeaseMemory("a", 64)));
+    assertStatus(Status.STORE_FULL, () -> leases.lease("a", 64));
     leases.close();
     assertEquals(0, pool.usedBytes());
   }
 
   @Test
   void pin_keepsARemovedBlocksMemory_untilUnpinned() {
-    Message.MemoryLease lease = leases.lease(new Message.LeaseMemory("a", 4096));
-    leases.commit(new Message.CommitLeased(block(0), lease.leaseId(), lease.offset(), 1000));
+    LeasedRange lease = leases.lease("a", 4096);
+    leases.commit(block(0), lease.leaseId(), lease.offset(), 1000);
     leases.release(lease.leaseId());
-    Message.PinnedBlock pin = leases.pin(block(0));
+    PinnedRange pin = leases.pin(block(0));
     assertEquals(lease.offset(), pin.offset());
     assertEquals(1000, pin.length());
     store.removeApplication("a");
@@ -231,8 +243,8 @@ class LocalLeasesTest {
   void closingTheConnection_givesBackLeasesAndPins_butNotCommittedBlocks() {
     LocalLeases other = newConnection();
     other.open();
-    Message.MemoryLease lease = other.lease(new Message.LeaseMemory("a", 1 << 16));
-    other.commit(new Message.CommitLeased(block(0), lease.leaseId(), lease.offset() + 4096, 5000));
+    LeasedRange lease = other.lease("a", 1 << 16);
+    other.commit(block(0), lease.leaseId(), lease.offset() + 4096, 5000);
     other.pin(block(0));
     store.removeApplication("a");
     other.close();
@@ -263,7 +275,7 @@ class LocalLeasesTest {
           pinOwner.values().removeIf(o -> o == c);
         } else if (op < 20) {
           LocalLeases c = connections.get(random.nextInt(connections.size()));
-          Message.MemoryLease l = c.lease(new Message.LeaseMemory("a", 64 + random.nextInt(64 << 10)));
+          LeasedRange l = c.lease("a", 64 + random.nextInt(64 << 10));
           leaseOwner.put(l.leaseId(), c);
           leaseRange.put(l.leaseId(), new long[] {l.offset(), l.offset() + l.length()});
           leaseNext.put(l.leaseId(), l.offset());
@@ -274,7 +286,7 @@ class LocalLeasesTest {
           long length = random.nextInt(8000);
           int map = random.nextInt(10) == 0 && nextMap > 0 ? random.nextInt(nextMap) : nextMap++;
           if (at + MemoryPool.align(length) <= range[1]) {
-            leaseOwner.get(id).commit(new Message.CommitLeased(block(map), id, at, length));
+            leaseOwner.get(id).commit(block(map), id, at, length);
             leaseNext.put(id, at + (length == 0 ? 0 : MemoryPool.align(length)));
           }
         } else if (op < 62 && !leaseOwner.isEmpty()) {
@@ -282,7 +294,7 @@ class LocalLeasesTest {
           leaseOwner.remove(id).release(id);
         } else if (op < 80 && nextMap > 0) {
           LocalLeases c = connections.get(random.nextInt(connections.size()));
-          Message.PinnedBlock p = c.pin(block(random.nextInt(nextMap)));
+          PinnedRange p = c.pin(block(random.nextInt(nextMap)));
           pinOwner.put(p.pinId(), c);
         } else if (op < 92 && !pinOwner.isEmpty()) {
           long id = pick(random, pinOwner.keySet());

@@ -27,7 +27,6 @@ import org.scache.common.ha.Locator;
 import org.scache.common.network.Reply;
 import org.scache.common.protocol.Message;
 import org.scache.common.protocol.Status;
-import org.scache.common.shuffle.BlockLocation;
 import org.scache.common.shuffle.BlockSize;
 import org.scache.common.testing.Await;
 import org.scache.common.testing.ScriptedConnections;
@@ -42,6 +41,7 @@ class MasterLinkTest {
   Path dir;
   private MemoryPool pool;
   private WorkerStorage storage;
+  private MasterCalls calls;
   private MasterLink link;
   private final List<String> removedApps = new CopyOnWriteArrayList<>();
   private final AtomicInteger heartbeatsRefused = new AtomicInteger();
@@ -59,6 +59,7 @@ class MasterLinkTest {
   void close() {
     if (link != null) {
       link.close();
+      calls.close();
     }
     storage.close();
     pool.close();
@@ -78,21 +79,14 @@ class MasterLinkTest {
     if (m instanceof Message.ReportBlocks && reportsRefused.getAndDecrement() > 0) {
       throw refuse(Status.TIMEOUT);
     }
-    if (m instanceof Message.LocateBlocks l) {
-      return answer(new Message.BlockLocations(2, 1, List.of(new BlockLocation(
-          new BlockId(l.appId(), l.shuffleId(), 0, 0, l.reduceId()), 10, SELF))));
-    }
-    if (m instanceof Message.FetchAppSecret f) {
-      return answer(new Message.AppSecret(("secret-" + f.appId()).getBytes(StandardCharsets.UTF_8)));
-    }
     return answer(new Message.Ack());
   }
 
   private ScriptedConnections start(int batchSize, Duration flushInterval) {
     ScriptedConnections connections = new ScriptedConnections(this::master);
-    link = new MasterLink(Locator.fixed(MASTER), connections, Credentials.cluster("c".getBytes(StandardCharsets.UTF_8)),
-        SELF, storage, batchSize, flushInterval, Duration.ofSeconds(5), removedApps::add,
-        new ShuffleActivityLog());
+    calls = new MasterCalls(Locator.fixed(MASTER), connections,
+        Credentials.cluster("c".getBytes(StandardCharsets.UTF_8)), Duration.ofSeconds(5));
+    link = new MasterLink(calls, SELF, storage, batchSize, flushInterval, removedApps::add, new ShuffleActivityLog());
     link.start();
     Await.until(link::isRegistered, WAIT, "the link registers");
     return connections;
@@ -133,8 +127,8 @@ class MasterLinkTest {
   void aMapsBlockReports_reachTheMasterBeforeItsMapFinished() {
     ScriptedConnections c = start(100, NEVER);
 
-    link.report(new BlockSize(block(3, 0), 10));
-    link.report(new BlockSize(block(3, 1), 20));
+    link.blockStored(new BlockSize(block(3, 0), 10));
+    link.blockStored(new BlockSize(block(3, 1), 20));
     link.mapFinished(new ShuffleKey("app", 0), 3, 0).join();
 
     List<Message> order = c.sent().stream().map(ScriptedConnections.Sent::message)
@@ -148,7 +142,7 @@ class MasterLinkTest {
     ScriptedConnections c = start(2, NEVER);
 
     for (int map = 0; map < 5; map++) {
-      link.report(new BlockSize(block(map, 0), 10));
+      link.blockStored(new BlockSize(block(map, 0), 10));
     }
     link.mapFinished(new ShuffleKey("app", 0), 4, 0).join();
 
@@ -160,8 +154,8 @@ class MasterLinkTest {
   void waitingReports_areSentInOneBatch_whenTheFlushIntervalEnds_withNoMapFinishedToPushThem() {
     ScriptedConnections c = start(100, Duration.ofMillis(200));
 
-    link.report(new BlockSize(block(5, 0), 10));
-    link.report(new BlockSize(block(5, 1), 20));
+    link.blockStored(new BlockSize(block(5, 0), 10));
+    link.blockStored(new BlockSize(block(5, 1), 20));
 
     Await.until(() -> reported(c).size() == 2, WAIT, () -> "the reports are flushed; sent: " + c.sent());
     assertEquals(1, c.sentOfType(Message.ReportBlocks.class).size(), "both reports in one batch");
@@ -173,7 +167,7 @@ class MasterLinkTest {
     putHere(block(0, 0), 10);
     reportsRefused.set(1);
 
-    link.report(new BlockSize(block(7, 0), 10)); // refused: the next report resends everything held
+    link.blockStored(new BlockSize(block(7, 0), 10)); // refused: the next report resends everything held
     Await.until(() -> reported(c).contains(new BlockSize(block(0, 0), 10)), WAIT,
         () -> "the inventory is resent; sent: " + c.sent());
   }
@@ -199,22 +193,5 @@ class MasterLinkTest {
     start(100, NEVER);
 
     Await.until(() -> removedApps.containsAll(List.of("app-1", "app-2")), WAIT, "the ended applications are removed");
-  }
-
-  @Test
-  void locate_answersWithTheMastersLocationsAsDomainValues() {
-    start(100, NEVER);
-
-    LocatedBlocks found = link.locate(new ShuffleKey("app", 0), 5, BlockLocator.ALL_MAPS).join();
-
-    assertEquals(new LocatedBlocks(2, 1, List.of(new BlockLocation(block(0, 5), 10, SELF))), found);
-    assertEquals(false, found.complete());
-  }
-
-  @Test
-  void fetchSecret_answersTheApplicationsSecret() {
-    start(100, NEVER);
-
-    assertEquals("secret-app-9", new String(link.fetchSecret("app-9").join(), StandardCharsets.UTF_8));
   }
 }

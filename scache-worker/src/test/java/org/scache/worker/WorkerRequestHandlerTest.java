@@ -19,7 +19,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -29,6 +29,7 @@ import org.scache.common.Clock;
 import org.scache.common.ShuffleKey;
 import org.scache.common.WorkerInfo;
 import org.scache.common.auth.Credentials;
+import org.scache.common.auth.RequestAuthorizer;
 import org.scache.common.ha.Locator;
 import org.scache.common.protocol.InboundFrame;
 import org.scache.common.protocol.Message;
@@ -51,14 +52,17 @@ class WorkerRequestHandlerTest {
   Path dir;
   private MemoryPool pool;
   private WorkerStorage storage;
+  private MasterCalls masterCalls;
   private MasterLink masterLink;
   private final ScriptedCluster cluster = new ScriptedCluster();
   private final ScriptedConnections master = new ScriptedConnections((peer, m) ->
       ScriptedConnections.answer(new Message.Ack()));
   private final WorkerCounters counters = new WorkerCounters();
   private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
-  private final AtomicReference<WorkerRequestHandler.Parts> parts = new AtomicReference<>();
   private boolean digestRequired;
+  private Supplier<LocalAccess> localAccess = () -> {
+    throw new IllegalStateException("no shared memory in this test");
+  };
   private EmbeddedChannel channel;
   private long nextId = 1;
 
@@ -66,16 +70,16 @@ class WorkerRequestHandlerTest {
   void open() throws Exception {
     pool = new MemoryPool(dir, "test", 1 << 20, 512 << 10, false);
     storage = WorkerStorage.inMemory(pool);
-    masterLink = new MasterLink(Locator.fixed("master:7000"), master,
-        Credentials.cluster("c".getBytes(StandardCharsets.UTF_8)), SELF, storage, 100, Duration.ofHours(1),
-        Duration.ofSeconds(5), app -> { }, counters.activity);
-    channel = new EmbeddedChannel(new WorkerRequestHandler(parts::get));
+    masterCalls = new MasterCalls(Locator.fixed("master:7000"), master,
+        Credentials.cluster("c".getBytes(StandardCharsets.UTF_8)), Duration.ofSeconds(5));
+    masterLink = new MasterLink(masterCalls, SELF, storage, 100, Duration.ofHours(1), app -> { }, counters.activity);
   }
 
   @AfterEach
   void close() {
     channel.finishAndReleaseAll();
     masterLink.close();
+    masterCalls.close();
     timer.shutdownNow();
     storage.close();
     pool.close();
@@ -88,11 +92,10 @@ class WorkerRequestHandlerTest {
     BlockReader reader = new BlockReader(store, storage.reads(), cluster, cluster, SELF, Duration.ofSeconds(5),
         counters, new ReduceInputLocator(cluster, timer, Clock.SYSTEM, Duration.ofSeconds(5)), storage.placements(), prefetcher);
     AppSecrets secrets = new AppSecrets(app -> CompletableFuture.completedFuture(new byte[16]));
-    parts.set(new WorkerRequestHandler.Parts(storage.puts(), reader, new MasterMessages(store, prefetcher),
-        new ApplicationShuffles(store, prefetcher, masterLink, secrets, counters), counters, digestRequired,
-        () -> Map.of("blocks", (long) store.blockCount()), () -> {
-          throw new IllegalStateException("no shared memory in this test");
-        }));
+    WorkerRequestHandler.Parts parts = new WorkerRequestHandler.Parts(storage.puts(), reader,
+        new MasterMessages(store, prefetcher), new ApplicationShuffles(store, prefetcher, masterLink, secrets, counters),
+        counters, digestRequired, () -> Map.of("blocks", (long) storage.blockCount()), localAccess);
+    channel = new EmbeddedChannel(new WorkerRequestHandler(parts));
   }
 
   private static BlockId block(int map, int reduce) {
@@ -149,13 +152,6 @@ class WorkerRequestHandlerTest {
   }
 
   @Test
-  void aRequestBeforeTheWorkerIsReady_isAnsweredNotReady() {
-    send(new Message.GetBlock(block(0, 0)));
-
-    assertEquals(Status.NOT_READY, errorOf(answer()));
-  }
-
-  @Test
   void aPut_streamsItsPayloadIntoTheStore_andIsAcknowledgedOnceWhole() {
     ready();
 
@@ -184,7 +180,7 @@ class WorkerRequestHandlerTest {
     send(new Message.PutBlock(block(0, 0)), filled(100, 1));
     assertEquals(Status.AUTH_FAILED, errorOf(answer()));
     assertFalse(storage.store().contains(block(0, 0)));
-    assertEquals(0, storage.store().usedBytes());
+    assertEquals(0, pool.usedBytes());
 
     send(new Message.GetWorkerStats());
     assertInstanceOf(Message.WorkerStats.class, answer().message());
@@ -199,7 +195,7 @@ class WorkerRequestHandlerTest {
     channel.close();
 
     assertFalse(storage.store().contains(block(0, 0)));
-    assertEquals(0, storage.store().usedBytes());
+    assertEquals(0, pool.usedBytes());
   }
 
   @Test
@@ -270,6 +266,26 @@ class WorkerRequestHandlerTest {
     assertInstanceOf(Message.Ack.class, answer().message());
     assertTrue(storage.placements().isPlaced(SHUFFLE));
     assertTrue(storage.store().isCopy(block(0, 0)));
+  }
+
+  @Test
+  void openLocal_isAnsweredWithTheSegmentFilesOfTheSharedReserve() throws Exception {
+    try (MemoryPool shared = new MemoryPool(dir.resolve("shared"), "test", 1 << 20, 512 << 10, false, true);
+        WorkerStorage sharedStorage = WorkerStorage.inMemory(shared)) {
+      RequestAuthorizer authorizer = new RequestAuthorizer("c".getBytes(StandardCharsets.UTF_8),
+          new AppSecrets(app -> CompletableFuture.completedFuture(new byte[16])), () -> { });
+      localAccess = () -> new LocalAccess(authorizer, new LocalLeases(shared, sharedStorage.store(),
+          sharedStorage.puts(), counters, SELF.workerId()), Duration.ofMinutes(1));
+      ready();
+
+      send(new Message.OpenLocal("app"));
+
+      List<Message.LocalSegment> expected = shared.sharedFiles().stream()
+          .map(f -> new Message.LocalSegment(f.index(), f.path().toString(), f.size())).toList();
+      assertEquals(2, expected.size());
+      assertEquals(new Message.LocalSegments(expected), answer().message());
+      channel.close();
+    }
   }
 
   @Test
