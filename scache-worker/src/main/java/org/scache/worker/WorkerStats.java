@@ -3,6 +3,9 @@ package org.scache.worker;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.scache.common.network.ScacheServer;
+import org.scache.worker.counters.WorkerCounters;
+import org.scache.worker.prefetch.Prefetcher;
+import org.scache.worker.store.WorkerStorage;
 
 /**
  * A worker's stats as {@code GET_WORKER_STATS} and the metrics serve them, described by
