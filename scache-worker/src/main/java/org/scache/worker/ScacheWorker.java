@@ -115,7 +115,8 @@ public final class ScacheWorker implements AutoCloseable {
         host = InetAddress.getLocalHost().getCanonicalHostName();
       }
       info = new WorkerInfo(configuredId.isEmpty() ? host + ":" + server.port() : configuredId, host, server.port());
-      timers = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("scache-worker-timers-" + info.workerId()));
+      timers = Executors.newSingleThreadScheduledExecutor(
+          DaemonThreads.named("scache-worker-timers-" + info.workerId()));
       opened.push(timers::shutdownNow);
       PeerFetches holders = new NetworkPeerFetches(connections, cluster, fetchTimeout);
       Prefetcher prefetcher = new Prefetcher(store, storage.copies(), masterCalls, holders, placements, info,

@@ -31,7 +31,8 @@ public final class ShuffleActivityLog {
   }
 
   /** A reduce's input read through this worker: {@code local} bytes from here, {@code remote} fetched. */
-  public synchronized void reduceRead(ShuffleKey shuffle, int reduceId, boolean placementKnown, long local, long remote) {
+  public synchronized void reduceRead(ShuffleKey shuffle, int reduceId, boolean placementKnown, long local,
+      long remote) {
     Pending p = pending.computeIfAbsent(shuffle, k -> new Pending());
     p.local += local;
     p.remote += remote;

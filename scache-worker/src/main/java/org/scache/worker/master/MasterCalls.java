@@ -125,7 +125,7 @@ public final class MasterCalls implements BlockLocator, AutoCloseable {
     }
   }
 
-  /** A call to {@code address} that fails as if the master were gone or no longer led makes the next call look again. */
+  /** A call to {@code address} that fails as if the master were gone or no longer led makes the next look again. */
   private CompletableFuture<Reply> watched(String address, CompletableFuture<Reply> call) {
     return call.whenComplete((r, e) -> {
       if (e != null) {

@@ -35,7 +35,7 @@ public final class MasterMessages {
     store.incompleteInCluster(shuffle, rounds);
   }
 
-  /** Map {@code mapId} finished after its shuffle was placed: {@code holder} holds its final attempt's {@code blocks}. */
+  /** Map {@code mapId} finished after its shuffle was placed; {@code holder} holds its final attempt's blocks. */
   public void mapOutputReady(ShuffleKey shuffle, int mapId, int attempt, WorkerInfo holder, List<BlockSize> blocks) {
     // other attempts of the map are void now, here as on the master
     store.mapFinished(shuffle, mapId, attempt);

@@ -74,7 +74,8 @@ public final class Prefetcher implements InFlightCopies {
    * ({@code maxInflightPerHolder}; the answers of one holder share one connection, so a second fetch
    * keeps it busy and more only wait behind it), bytes per fetch, bytes per second (0: unlimited).
    */
-  public record Limits(boolean enabled, int maxInflight, int maxInflightPerHolder, long batchBytes, long bytesPerSecond) {}
+  public record Limits(boolean enabled, int maxInflight, int maxInflightPerHolder, long batchBytes,
+      long bytesPerSecond) {}
 
   private final BlockStore store;
   private final BlockLocator master;

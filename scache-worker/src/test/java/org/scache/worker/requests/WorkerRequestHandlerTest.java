@@ -103,7 +103,8 @@ class WorkerRequestHandlerTest {
         counters, new ReduceInputLocator(cluster, timer, Clock.SYSTEM, Duration.ofSeconds(5)), storage.placements(), prefetcher);
     AppSecrets secrets = new AppSecrets(app -> CompletableFuture.completedFuture(new byte[16]));
     WorkerRequestHandler.Parts parts = new WorkerRequestHandler.Parts(storage.puts(), reader,
-        new MasterMessages(store, prefetcher), new ApplicationShuffles(store, prefetcher, masterLink, secrets, counters),
+        new MasterMessages(store, prefetcher),
+        new ApplicationShuffles(store, prefetcher, masterLink, secrets, counters),
         counters, digestRequired, () -> Map.of("blocks", (long) storage.blockCount()), localAccess);
     channel = new EmbeddedChannel(new WorkerRequestHandler(parts));
   }
