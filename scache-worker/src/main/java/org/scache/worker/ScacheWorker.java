@@ -6,7 +6,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import org.scache.common.Clock;
 import org.scache.common.DaemonThreads;
 import org.scache.common.WorkerInfo;
@@ -18,10 +23,30 @@ import org.scache.common.ha.Locator;
 import org.scache.common.network.ConnectionPool;
 import org.scache.common.network.ScacheServer;
 import org.scache.common.network.TransportSettings;
-import org.scache.common.shuffle.RoundState;
 import org.scache.metrics.HttpEndpoint;
 import org.scache.metrics.PrometheusRoute;
+import org.scache.worker.cluster.NetworkPeerFetches;
+import org.scache.worker.cluster.PeerFetches;
+import org.scache.worker.counters.WorkerCounters;
+import org.scache.worker.local.LeaseQuota;
+import org.scache.worker.local.LocalLeases;
+import org.scache.worker.master.MasterCalls;
+import org.scache.worker.master.MasterLink;
+import org.scache.worker.master.MasterMessages;
+import org.scache.worker.prefetch.Prefetcher;
+import org.scache.worker.requests.AppSecrets;
+import org.scache.worker.requests.ApplicationShuffles;
+import org.scache.worker.requests.BlockReader;
+import org.scache.worker.requests.LocalAccess;
+import org.scache.worker.requests.ReduceInputLocator;
+import org.scache.worker.requests.WorkerRequestHandler;
 import org.scache.worker.spill.SpillPolicy;
+import org.scache.worker.spill.SpillStore;
+import org.scache.worker.store.BlockQuota;
+import org.scache.worker.store.BlockStore;
+import org.scache.worker.store.MemoryPool;
+import org.scache.worker.store.PlacementBook;
+import org.scache.worker.store.WorkerStorage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,100 +64,109 @@ public final class ScacheWorker implements AutoCloseable {
   /** The one clock the worker's parts time and order things by. */
   private final Clock clock = Clock.SYSTEM;
   private final ConnectionPool connections;
+  private final MasterCalls masterCalls;
   private final AppSecrets secrets;
   private final ScacheServer server;
   private final WorkerInfo info;
   private final MasterLink masterLink;
-  private final Prefetcher prefetcher;
   private final ApplicationShuffles applications;
-  private final java.util.concurrent.ScheduledExecutorService timers;
+  private final ScheduledExecutorService timers;
+  private final WorkerStats stats;
   private final WorkerMetrics metrics = new WorkerMetrics(this::stats);
-  private final java.util.Optional<HttpEndpoint> http;
-  /** What request handlers work with; null until the worker has started. */
-  private volatile WorkerRequestHandler.Parts handlerParts;
+  private final Optional<HttpEndpoint> http;
 
+  /**
+   * Builds the worker's parts around its bound port, then serves: the server's socket is bound first,
+   * so that the parts know the worker's address, and accepts connections only once they all exist.
+   */
   private ScacheWorker(ScacheConf conf) throws IOException, InterruptedException {
-    byte[] clusterSecret = clusterSecret(conf);
-    TransportSettings transport = TransportSettings.from(conf);
-    long reserve = conf.get(ScacheOptions.WORKER_MEMORY_RESERVE);
-    Path memoryDir = memoryDir(conf.get(ScacheOptions.WORKER_MEMORY_DIR), reserve);
-    String configuredId = conf.get(ScacheOptions.WORKER_ID);
-    pool = new MemoryPool(memoryDir, configuredId.isEmpty() ? "worker" : configuredId, reserve,
-        Math.min(conf.get(ScacheOptions.WORKER_MEMORY_SEGMENT), Integer.MAX_VALUE - MemoryPool.ALIGNMENT),
-        conf.get(ScacheOptions.WORKER_MEMORY_PRETOUCH), conf.get(ScacheOptions.WORKER_LOCAL_SHM_ENABLED));
-    String tag = configuredId.isEmpty() ? "worker" : configuredId;
-    MasterLink[] link = new MasterLink[1];
-    PlacementBook placements = new PlacementBook();
-    storage = new WorkerStorage(pool, spillStore(conf, tag),
-        SpillPolicy.named(conf.get(ScacheOptions.WORKER_SPILL_POLICY)), placements, clock, counters,
-        Math.max(1, conf.get(ScacheOptions.WORKER_SPILL_READ_BUFFER)),
-        BlockQuota.of(conf.get(ScacheOptions.WORKER_BLOCKS_MAX), conf.get(ScacheOptions.WORKER_BLOCKS_APPLICATION_SHARE),
-            Runtime.getRuntime().maxMemory()),
-        block -> link[0].report(block));
-    BlockStore store = storage.store();
-    Credentials cluster = Credentials.cluster(clusterSecret);
-    // the same connections carry the master's answers and other workers' blocks: only the blocks fill a window
-    connections = new ConnectionPool(transport, "scache-worker-client",
-        (int) Math.min(conf.get(ScacheOptions.WORKER_FETCH_RECEIVE_BUFFER), Integer.MAX_VALUE));
-    Duration fetchTimeout = conf.get(ScacheOptions.WORKER_FETCH_TIMEOUT);
-    secrets = new AppSecrets(app -> link[0].fetchSecret(app));
-    RequestAuthorizer authorizer = new RequestAuthorizer(clusterSecret, secrets, counters.authFailures::increment);
+    // what is opened here is closed again, last first, when the worker cannot start
+    Deque<AutoCloseable> opened = new ArrayDeque<>();
     try {
-      server = ScacheServer.start("scache-worker", conf.get(ScacheOptions.WORKER_BIND_HOST),
-          conf.get(ScacheOptions.WORKER_PORT), transport, authorizer, () -> new WorkerRequestHandler(() -> handlerParts),
-          metrics.requests());
-    } catch (InterruptedException | RuntimeException e) {
-      connections.close();
-      storage.close();
-      pool.close();
+      byte[] clusterSecret = clusterSecret(conf);
+      TransportSettings transport = TransportSettings.from(conf);
+      long reserve = conf.get(ScacheOptions.WORKER_MEMORY_RESERVE);
+      Path memoryDir = memoryDir(conf.get(ScacheOptions.WORKER_MEMORY_DIR), reserve);
+      String configuredId = conf.get(ScacheOptions.WORKER_ID);
+      String tag = configuredId.isEmpty() ? "worker" : configuredId;
+      pool = opened(opened, new MemoryPool(memoryDir, tag, reserve,
+          Math.min(conf.get(ScacheOptions.WORKER_MEMORY_SEGMENT), Integer.MAX_VALUE - MemoryPool.ALIGNMENT),
+          conf.get(ScacheOptions.WORKER_MEMORY_PRETOUCH), conf.get(ScacheOptions.WORKER_LOCAL_SHM_ENABLED)));
+      PlacementBook placements = new PlacementBook();
+      storage = opened(opened, new WorkerStorage(pool, spillStore(conf, tag),
+          SpillPolicy.named(conf.get(ScacheOptions.WORKER_SPILL_POLICY)), placements, clock, counters,
+          Math.max(1, conf.get(ScacheOptions.WORKER_SPILL_READ_BUFFER)),
+          BlockQuota.of(conf.get(ScacheOptions.WORKER_BLOCKS_MAX),
+              conf.get(ScacheOptions.WORKER_BLOCKS_APPLICATION_SHARE), Runtime.getRuntime().maxMemory())));
+      BlockStore store = storage.store();
+      Credentials cluster = Credentials.cluster(clusterSecret);
+      // the same connections carry the master's answers and other workers' blocks: only the blocks fill a window
+      connections = opened(opened, new ConnectionPool(transport, "scache-worker-client",
+          (int) Math.min(conf.get(ScacheOptions.WORKER_FETCH_RECEIVE_BUFFER), Integer.MAX_VALUE)));
+      Duration fetchTimeout = conf.get(ScacheOptions.WORKER_FETCH_TIMEOUT);
+      masterCalls = opened(opened, new MasterCalls(Locator.master(conf, ScacheOptions.WORKER_MASTER_ADDRESS),
+          connections, cluster, fetchTimeout));
+      secrets = new AppSecrets(masterCalls::fetchSecret);
+      RequestAuthorizer authorizer = new RequestAuthorizer(clusterSecret, secrets, counters.authFailures::increment);
+      server = opened(opened, ScacheServer.bind("scache-worker", conf.get(ScacheOptions.WORKER_BIND_HOST),
+          conf.get(ScacheOptions.WORKER_PORT), transport));
+      String host = conf.get(ScacheOptions.WORKER_ADVERTISED_HOST);
+      if (host.isEmpty()) {
+        host = InetAddress.getLocalHost().getCanonicalHostName();
+      }
+      info = new WorkerInfo(configuredId.isEmpty() ? host + ":" + server.port() : configuredId, host, server.port());
+      timers = Executors.newSingleThreadScheduledExecutor(
+          DaemonThreads.named("scache-worker-timers-" + info.workerId()));
+      opened.push(timers::shutdownNow);
+      PeerFetches holders = new NetworkPeerFetches(connections, cluster, fetchTimeout);
+      Prefetcher prefetcher = new Prefetcher(store, storage.copies(), masterCalls, holders, placements, info,
+          counters, timers, new Prefetcher.Limits(conf.get(ScacheOptions.WORKER_PREFETCH_ENABLED),
+              Math.max(1, conf.get(ScacheOptions.WORKER_PREFETCH_MAX_INFLIGHT)),
+              Math.max(1, conf.get(ScacheOptions.WORKER_PREFETCH_MAX_INFLIGHT_PER_WORKER)),
+              Math.max(1, Math.min(conf.get(ScacheOptions.WORKER_PREFETCH_BATCH), Integer.MAX_VALUE)),
+              conf.get(ScacheOptions.WORKER_PREFETCH_BANDWIDTH)), clock);
+      masterLink = opened(opened, new MasterLink(masterCalls, info, storage,
+          conf.get(ScacheOptions.WORKER_REPORT_BATCH), conf.get(ScacheOptions.WORKER_REPORT_INTERVAL),
+          this::removeApplication, counters.activity));
+      storage.reportTo(masterLink);
+      BlockReader reader = new BlockReader(store, storage.reads(), masterCalls, holders, info, fetchTimeout, counters,
+          new ReduceInputLocator(masterCalls, timers, clock, conf.get(ScacheOptions.WORKER_REDUCE_INPUT_WAIT)),
+          placements, prefetcher);
+      applications = new ApplicationShuffles(store, prefetcher, masterLink, secrets, counters);
+      stats = new WorkerStats(counters, storage, prefetcher, server);
+      LeaseQuota leaseQuota = LeaseQuota.of(reserve, conf.get(ScacheOptions.WORKER_LOCAL_LEASE_APPLICATION_SHARE),
+          conf.get(ScacheOptions.WORKER_LOCAL_LEASES_PER_CONNECTION_MAX));
+      Duration leaseTimeout = conf.get(ScacheOptions.WORKER_LOCAL_LEASE_TIMEOUT);
+      WorkerRequestHandler.Parts parts = new WorkerRequestHandler.Parts(storage.puts(), reader,
+          new MasterMessages(store, prefetcher), applications, counters,
+          conf.get(ScacheOptions.SECURITY_PAYLOAD_DIGEST), stats::snapshot,
+          () -> new LocalAccess(authorizer, new LocalLeases(pool, store, storage.puts(), counters, info.workerId(),
+              leaseQuota, clock), leaseTimeout));
+      server.serve(authorizer, () -> new WorkerRequestHandler(parts), metrics.requests());
+      masterLink.start();
+      http = HttpEndpoint.start("scache-worker", conf.get(ScacheOptions.WORKER_HTTP_BIND_HOST),
+          conf.get(ScacheOptions.WORKER_HTTP_PORT), Map.of("/metrics", new PrometheusRoute(metrics.registry())));
+      LOG.info("worker {} serving on {} with {} bytes reserved", info.workerId(), info.address(), reserve);
+    } catch (IOException | InterruptedException | RuntimeException e) {
+      closeAll(opened, e);
       throw e;
     }
-    String host = conf.get(ScacheOptions.WORKER_ADVERTISED_HOST);
-    if (host.isEmpty()) {
-      host = InetAddress.getLocalHost().getCanonicalHostName();
-    }
-    info = new WorkerInfo(configuredId.isEmpty() ? host + ":" + server.port() : configuredId, host, server.port());
-    masterLink = new MasterLink(Locator.master(conf, ScacheOptions.WORKER_MASTER_ADDRESS), connections, cluster,
-        info, storage,
-        conf.get(ScacheOptions.WORKER_REPORT_BATCH), conf.get(ScacheOptions.WORKER_REPORT_INTERVAL), fetchTimeout,
-        this::removeApplication, counters.activity);
-    link[0] = masterLink;
-    store.events(new StoreEvents() {
-      @Override
-      public void roundsChanged(java.util.List<RoundState> changes) {
-        masterLink.reportRounds(changes);
-      }
+  }
 
-      @Override
-      public void blocksLost(java.util.List<org.scache.common.BlockId> lost) {
-        masterLink.reportLost(lost);
+  /** {@code part}, to be closed with the others if the worker cannot start. */
+  private static <T extends AutoCloseable> T opened(Deque<AutoCloseable> opened, T part) {
+    opened.push(part);
+    return part;
+  }
+
+  private static void closeAll(Deque<AutoCloseable> opened, Exception failure) {
+    for (AutoCloseable part : opened) {
+      try {
+        part.close();
+      } catch (Exception e) {
+        failure.addSuppressed(e);
       }
-    });
-    timers = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
-        DaemonThreads.named("scache-worker-timers-" + info.workerId()));
-    PeerFetches holders = new NetworkPeerFetches(connections, cluster, fetchTimeout);
-    prefetcher = new Prefetcher(store, storage.copies(), masterLink, holders, placements, info, counters, timers,
-        new Prefetcher.Limits(conf.get(ScacheOptions.WORKER_PREFETCH_ENABLED),
-            Math.max(1, conf.get(ScacheOptions.WORKER_PREFETCH_MAX_INFLIGHT)),
-            Math.max(1, conf.get(ScacheOptions.WORKER_PREFETCH_MAX_INFLIGHT_PER_WORKER)),
-            Math.max(1, Math.min(conf.get(ScacheOptions.WORKER_PREFETCH_BATCH), Integer.MAX_VALUE)),
-            conf.get(ScacheOptions.WORKER_PREFETCH_BANDWIDTH)), clock);
-    BlockReader reader = new BlockReader(store, storage.reads(), masterLink, holders, info, fetchTimeout, counters,
-        new ReduceInputLocator(masterLink, timers, clock, conf.get(ScacheOptions.WORKER_REDUCE_INPUT_WAIT)),
-        placements, prefetcher);
-    applications = new ApplicationShuffles(store, prefetcher, masterLink, secrets, counters);
-    LeaseQuota leaseQuota = LeaseQuota.of(reserve, conf.get(ScacheOptions.WORKER_LOCAL_LEASE_APPLICATION_SHARE),
-        conf.get(ScacheOptions.WORKER_LOCAL_LEASES_PER_CONNECTION_MAX));
-    Duration leaseTimeout = conf.get(ScacheOptions.WORKER_LOCAL_LEASE_TIMEOUT);
-    handlerParts = new WorkerRequestHandler.Parts(storage.puts(), reader,
-        new MasterMessages(store, prefetcher), applications, counters,
-        conf.get(ScacheOptions.SECURITY_PAYLOAD_DIGEST), this::stats,
-        () -> new LocalAccess(authorizer, new LocalLeases(pool, store, storage.puts(), counters, info.workerId(),
-            leaseQuota, clock), leaseTimeout));
-    masterLink.start();
-    http = HttpEndpoint.start("scache-worker", conf.get(ScacheOptions.WORKER_HTTP_BIND_HOST),
-        conf.get(ScacheOptions.WORKER_HTTP_PORT), Map.of("/metrics", new PrometheusRoute(metrics.registry())));
-    LOG.info("worker {} serving on {} with {} bytes reserved", info.workerId(), info.address(), reserve);
+    }
   }
 
   /** Starts a worker with {@code conf}; it registers with its master in the background. */
@@ -166,25 +200,14 @@ public final class ScacheWorker implements AutoCloseable {
 
   /** Counters and gauges as served by {@code GET_WORKER_STATS}, described by {@link WorkerStatsCatalog}. */
   public Map<String, Long> stats() {
-    Map<String, Long> m = new java.util.LinkedHashMap<>(counters.snapshot(storage));
-    if (prefetcher != null) {
-      long[] backlog = prefetcher.backlog();
-      m.put("prefetch.backlog.blocks", backlog[0]);
-      m.put("prefetch.backlog.bytes", backlog[1]);
-      m.put("prefetch.inflight", (long) prefetcher.inflight());
-    }
-    if (server != null) {
-      m.put("connections.open", (long) server.openConnections());
-      m.put("connections.refused", server.refusedConnections());
-      m.put("connections.idle.closed", server.idleConnectionsClosed());
-    }
-    return m;
+    return stats.snapshot();
   }
 
   @Override
   public void close() {
     http.ifPresent(HttpEndpoint::close);
     masterLink.close();
+    masterCalls.close();
     timers.shutdownNow();
     server.close();
     connections.close();

@@ -2,6 +2,7 @@ package org.scache.common.network;
 
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFactory;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
@@ -11,27 +12,44 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.internal.PlatformDependent;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.channels.ServerSocketChannel;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import org.scache.common.Checks;
 import org.scache.common.auth.RequestAuthorizer;
 import org.scache.common.protocol.ChannelBinding;
 import org.scache.common.protocol.FrameDecoder;
 import org.scache.common.protocol.FrameEncoder;
 
-/** A listening socket speaking the SCache frame protocol; each connection gets a handler from the factory. */
+/**
+ * A listening socket speaking the SCache frame protocol; each connection gets a handler from the factory.
+ * Started at once ({@link #start}), or bound first and served once its daemon's parts exist
+ * ({@link #bind}, then {@link #serve}).
+ */
 public final class ScacheServer implements AutoCloseable {
+  /** Connections accepted by the kernel while the server does not serve yet wait here. */
+  private static final int BACKLOG = 1024;
+
   private final EventLoopGroup boss;
   private final EventLoopGroup workers;
-  private final Channel channel;
+  private final ServerSocketChannel socket;
+  private final TransportSettings settings;
   private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
-
   private final ConnectionLimiter limiter;
+  /** The socket as Netty serves it, once {@link #serve} has run. */
+  private volatile Channel channel;
 
-  private ScacheServer(EventLoopGroup boss, EventLoopGroup workers, Channel channel, ConnectionLimiter limiter) {
+  private ScacheServer(EventLoopGroup boss, EventLoopGroup workers, ServerSocketChannel socket,
+      TransportSettings settings, ConnectionLimiter limiter) {
     this.boss = boss;
     this.workers = workers;
-    this.channel = channel;
+    this.socket = socket;
+    this.settings = settings;
     this.limiter = limiter;
   }
 
@@ -55,41 +73,77 @@ public final class ScacheServer implements AutoCloseable {
   public static ScacheServer start(String name, String host, int port, TransportSettings settings,
       RequestAuthorizer authorizer, Supplier<ChannelHandler> handlers, RequestObserver observer)
       throws InterruptedException {
+    ScacheServer server;
+    try {
+      server = bind(name, host, port, settings);
+    } catch (IOException e) {
+      // as Netty's own bind reports it: the BindException itself, unchecked
+      PlatformDependent.throwException(e);
+      throw new IllegalStateException(e);
+    }
+    try {
+      server.serve(authorizer, handlers, observer);
+      return server;
+    } catch (InterruptedException | RuntimeException e) {
+      server.close();
+      throw e;
+    }
+  }
+
+  /**
+   * Binds {@code host:port} (0 for any free port) and accepts no connection yet: connections wait in
+   * the socket's backlog until {@link #serve}. A daemon learns its port this way before the parts that
+   * serve its requests exist.
+   */
+  public static ScacheServer bind(String name, String host, int port, TransportSettings settings)
+      throws IOException {
+    ServerSocketChannel socket = ServerSocketChannel.open();
+    try {
+      socket.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+      socket.bind(new InetSocketAddress(host, port), BACKLOG);
+    } catch (IOException | RuntimeException e) {
+      socket.close();
+      throw e;
+    }
     EventLoopGroup boss = new NioEventLoopGroup(1, new DefaultThreadFactory(name + "-accept", true));
     EventLoopGroup workers = new NioEventLoopGroup(settings.ioThreads(), new DefaultThreadFactory(name + "-io", true));
     ConnectionLimiter limiter = new ConnectionLimiter(name, settings.maxConnections(),
         settings.maxConnectionsPerAddress());
+    return new ScacheServer(boss, workers, socket, settings, limiter);
+  }
+
+  /**
+   * Starts accepting connections on the bound port: every request passes {@code authorizer} (none when
+   * null), as its type declares who may send it, before it reaches the handler {@code handlers} makes
+   * for its connection; {@code observer} is told of every answer. Called once.
+   */
+  public void serve(RequestAuthorizer authorizer, Supplier<ChannelHandler> handlers, RequestObserver observer)
+      throws InterruptedException {
+    Checks.requireState(channel == null && !closed.get(), "the server is serving already, or closed");
     long idleMillis = settings.idleTimeout().toMillis();
-    try {
-      Channel ch = new ServerBootstrap().group(boss, workers).channel(NioServerSocketChannel.class)
-          .option(ChannelOption.SO_REUSEADDR, true)
-          .option(ChannelOption.SO_BACKLOG, 1024)
-          .childOption(ChannelOption.TCP_NODELAY, true)
-          .childOption(ChannelOption.SO_KEEPALIVE, true)
-          .childHandler(new ChannelInitializer<SocketChannel>() {
-            @Override
-            protected void initChannel(SocketChannel c) {
-              ChannelBinding binding = ChannelBinding.accepted();
-              c.pipeline()
-                  .addLast("idle", new IdleStateHandler(0, 0, idleMillis, TimeUnit.MILLISECONDS))
-                  .addLast("decoder", new FrameDecoder(settings.maxMetaLength(), settings.maxPayloadLength(), binding))
-                  .addLast("encoder", new FrameEncoder(settings.maxMetaLength()))
-                  .addLast("limits", limiter)
-                  .addLast("greeting", new ServerGreeting(binding))
-                  .addLast("timer", new RequestTimer(observer));
-              if (authorizer != null) {
-                c.pipeline().addLast("authorize", new AuthorizationStage(authorizer));
-              }
-              c.pipeline().addLast("handler", handlers.get());
+    channel = new ServerBootstrap().group(boss, workers)
+        .channelFactory((ChannelFactory<NioServerSocketChannel>) () -> new NioServerSocketChannel(socket))
+        .childOption(ChannelOption.TCP_NODELAY, true)
+        .childOption(ChannelOption.SO_KEEPALIVE, true)
+        .childHandler(new ChannelInitializer<SocketChannel>() {
+          @Override
+          protected void initChannel(SocketChannel c) {
+            ChannelBinding binding = ChannelBinding.accepted();
+            c.pipeline()
+                .addLast("idle", new IdleStateHandler(0, 0, idleMillis, TimeUnit.MILLISECONDS))
+                .addLast("decoder", new FrameDecoder(settings.maxMetaLength(), settings.maxPayloadLength(), binding))
+                .addLast("encoder", new FrameEncoder(settings.maxMetaLength()))
+                .addLast("limits", limiter)
+                .addLast("greeting", new ServerGreeting(binding))
+                .addLast("timer", new RequestTimer(observer));
+            if (authorizer != null) {
+              c.pipeline().addLast("authorize", new AuthorizationStage(authorizer));
             }
-          })
-          .bind(host, port).sync().channel();
-      return new ScacheServer(boss, workers, ch, limiter);
-    } catch (InterruptedException | RuntimeException e) {
-      boss.shutdownGracefully(0, 1, TimeUnit.SECONDS);
-      workers.shutdownGracefully(0, 1, TimeUnit.SECONDS);
-      throw e;
-    }
+            c.pipeline().addLast("handler", handlers.get());
+          }
+        })
+        // the socket is bound already: registering it starts accepting
+        .register().sync().channel();
   }
 
   /** Connections open now. */
@@ -107,7 +161,11 @@ public final class ScacheServer implements AutoCloseable {
   }
 
   public int port() {
-    return ((InetSocketAddress) channel.localAddress()).getPort();
+    try {
+      return ((InetSocketAddress) socket.getLocalAddress()).getPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   @Override
@@ -115,7 +173,16 @@ public final class ScacheServer implements AutoCloseable {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
-    channel.close().syncUninterruptibly();
+    Channel serving = channel;
+    if (serving != null) {
+      serving.close().syncUninterruptibly();
+    } else {
+      try {
+        socket.close();
+      } catch (IOException e) {
+        // nothing was served on it
+      }
+    }
     boss.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
     workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
   }

@@ -1,0 +1,44 @@
+package org.scache.worker.master;
+
+import java.util.List;
+import org.scache.common.ShuffleKey;
+import org.scache.common.WorkerInfo;
+import org.scache.common.shuffle.BlockSize;
+import org.scache.common.shuffle.ReduceMove;
+import org.scache.common.shuffle.ShufflePlacement;
+import org.scache.worker.prefetch.Prefetcher;
+import org.scache.worker.store.BlockStore;
+
+/**
+ * Where every message the master sends a worker arrives, as domain values: a shuffle's placement
+ * (learned by the store's rounds, by the placement's peers, then acted on by the prefetcher), the
+ * rounds some worker keeps only in part, and a map's output ready after the placement (its other
+ * attempts are void, and its blocks of reduces placed here are copied).
+ */
+public final class MasterMessages {
+  private final BlockStore store;
+  private final Prefetcher prefetcher;
+
+  public MasterMessages(BlockStore store, Prefetcher prefetcher) {
+    this.store = store;
+    this.prefetcher = prefetcher;
+  }
+
+  /** The master placed a shuffle: the store learns it (its placement book), then what is placed here is prefetched. */
+  public void shuffleScheduled(ShufflePlacement placement, long submissionTimeMillis, List<ReduceMove> moves) {
+    store.scheduled(placement, submissionTimeMillis, moves);
+    prefetcher.onScheduled(placement, moves);
+  }
+
+  /** The rounds of a shuffle that some worker keeps only in part, cluster-wide. */
+  public void roundsIncomplete(ShuffleKey shuffle, List<Integer> rounds) {
+    store.incompleteInCluster(shuffle, rounds);
+  }
+
+  /** Map {@code mapId} finished after its shuffle was placed; {@code holder} holds its final attempt's blocks. */
+  public void mapOutputReady(ShuffleKey shuffle, int mapId, int attempt, WorkerInfo holder, List<BlockSize> blocks) {
+    // other attempts of the map are void now, here as on the master
+    store.mapFinished(shuffle, mapId, attempt);
+    prefetcher.onMapOutput(shuffle, holder, blocks);
+  }
+}

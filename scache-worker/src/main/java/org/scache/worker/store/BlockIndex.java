@@ -1,0 +1,172 @@
+package org.scache.worker.store;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Predicate;
+import org.scache.common.BlockId;
+import org.scache.common.ShuffleKey;
+import org.scache.common.shuffle.BlockSize;
+import org.scache.worker.spill.SpillStore;
+
+/**
+ * The {@link BlockStore}'s blocks, by id and by shuffle, with their exact accounting: every held block
+ * counts once, its bytes in memory or on disk, in the {@link BlockQuota} and in the {@link BlockOrder}.
+ * Not thread-safe: guarded by the store, which checks each change against a block's state first.
+ */
+final class BlockIndex {
+  private final BlockQuota quota;
+  private final BlockOrder order;
+  private final Map<BlockId, StoredBlock> blocks = new HashMap<>();
+  private final Map<ShuffleKey, Set<BlockId>> byShuffle = new HashMap<>();
+  private long memoryBytes;
+  private long spilledBytes;
+  private int spilledBlocks;
+
+  BlockIndex(BlockQuota quota, BlockOrder order) {
+    this.quota = quota;
+    this.order = order;
+  }
+
+  StoredBlock get(BlockId id) {
+    return blocks.get(id);
+  }
+
+  boolean contains(BlockId id) {
+    return blocks.containsKey(id);
+  }
+
+  /** Whether {@code b} is the block held under its id (not one removed meanwhile). */
+  boolean holds(StoredBlock b) {
+    return blocks.get(b.id()) == b;
+  }
+
+  /** Adds a new block, in memory or spilled when it was put. */
+  void add(StoredBlock b) {
+    blocks.put(b.id(), b);
+    quota.added(b.id());
+    byShuffle.computeIfAbsent(b.id().shuffle(), k -> new HashSet<>()).add(b.id());
+    order.place(b);
+    if (b.inMemory()) {
+      memoryBytes += b.size();
+    } else {
+      spilledBytes += b.size();
+      spilledBlocks++;
+    }
+  }
+
+  /** A held block's bytes moved from memory to disk. */
+  void spilled(StoredBlock b) {
+    memoryBytes -= b.size();
+    spilledBytes += b.size();
+    spilledBlocks++;
+    order.place(b);
+  }
+
+  /** A held block's bytes moved from disk back to memory. */
+  void loadedBack(StoredBlock b) {
+    memoryBytes += b.size();
+    spilledBytes -= b.size();
+    spilledBlocks--;
+    order.place(b);
+  }
+
+  /**
+   * Removes a held block and gives back its memory (readers that hold its bytes keep them until they
+   * release them); returns its place on disk, which the caller frees.
+   */
+  Optional<SpillStore.Location> remove(StoredBlock b) {
+    if (blocks.remove(b.id()) != null) {
+      quota.removed(b.id());
+    }
+    order.remove(b);
+    Set<BlockId> ids = byShuffle.get(b.id().shuffle());
+    if (ids != null) {
+      ids.remove(b.id());
+      if (ids.isEmpty()) {
+        byShuffle.remove(b.id().shuffle());
+      }
+    }
+    if (b.inMemory()) {
+      memoryBytes -= b.size();
+    } else if (b.spilled().isPresent()) {
+      spilledBytes -= b.size();
+      spilledBlocks--;
+    }
+    return b.release();
+  }
+
+  /** The blocks of {@code shuffle} whose ids {@code which} selects. */
+  List<StoredBlock> of(ShuffleKey shuffle, Predicate<BlockId> which) {
+    Set<BlockId> ids = byShuffle.get(shuffle);
+    if (ids == null) {
+      return List.of();
+    }
+    return ids.stream().filter(which).map(blocks::get).toList();
+  }
+
+  /** The shuffles of {@code appId} this index holds blocks of. */
+  List<ShuffleKey> shufflesOf(String appId) {
+    return byShuffle.keySet().stream().filter(k -> k.appId().equals(appId)).toList();
+  }
+
+  /** Applications this index holds blocks of. */
+  Set<String> applications() {
+    Set<String> apps = new HashSet<>();
+    byShuffle.keySet().forEach(k -> apps.add(k.appId()));
+    return apps;
+  }
+
+  /** Every block in memory or on disk whose spill location {@code where} accepts. */
+  List<StoredBlock> spilledWhere(Predicate<SpillStore.Location> where) {
+    List<StoredBlock> out = new ArrayList<>();
+    for (StoredBlock b : blocks.values()) {
+      if (!b.inMemory() && b.spilled().filter(where).isPresent()) {
+        out.add(b);
+      }
+    }
+    return out;
+  }
+
+  /** Every block held but prefetched copies, with its size. */
+  List<BlockSize> inventory() {
+    List<BlockSize> list = new ArrayList<>(blocks.size());
+    blocks.values().forEach(b -> {
+      if (!b.isCopy()) {
+        list.add(new BlockSize(b.id(), b.size()));
+      }
+    });
+    return list;
+  }
+
+  int blockCount() {
+    return blocks.size();
+  }
+
+  int spilledBlockCount() {
+    return spilledBlocks;
+  }
+
+  long memoryBytes() {
+    return memoryBytes;
+  }
+
+  long spilledBytes() {
+    return spilledBytes;
+  }
+
+  /** Releases every block's memory and forgets every block. */
+  void clear() {
+    blocks.values().forEach(StoredBlock::release);
+    blocks.clear();
+    byShuffle.clear();
+    order.clear();
+    memoryBytes = 0;
+    spilledBytes = 0;
+    spilledBlocks = 0;
+  }
+}

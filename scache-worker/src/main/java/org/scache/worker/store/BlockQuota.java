@@ -1,0 +1,60 @@
+package org.scache.worker.store;
+
+import org.scache.common.ApplicationShares;
+import org.scache.common.BlockId;
+import org.scache.common.ScacheException;
+import org.scache.common.protocol.Status;
+
+/**
+ * How many blocks a worker holds, in all and per application, against its limits: every block
+ * costs heap for its index entries whatever its size (an empty one too), so the count, not the
+ * bytes, is what keeps a flood of tiny blocks from running the worker out of heap, and the share
+ * per application keeps one application from taking every entry. Not thread-safe: the
+ * {@link BlockStore} calls it under its lock.
+ */
+public final class BlockQuota {
+  /** Heap a block's entries are budgeted at when the limit is derived from the heap. */
+  static final long HEAP_BYTES_PER_BLOCK = 1024;
+
+  private final ApplicationShares blocks;
+
+  private BlockQuota(ApplicationShares blocks) {
+    this.blocks = blocks;
+  }
+
+  /** No limits. */
+  public static BlockQuota unlimited() {
+    return new BlockQuota(ApplicationShares.unlimited());
+  }
+
+  /**
+   * Limits from the configured values: {@code maxBlocks} 0 means half the heap at
+   * {@link #HEAP_BYTES_PER_BLOCK} each; an application gets {@code applicationShare} of it.
+   */
+  public static BlockQuota of(int maxBlocks, double applicationShare, long maxHeapBytes) {
+    long max = maxBlocks > 0 ? maxBlocks : maxHeapBytes / 2 / HEAP_BYTES_PER_BLOCK;
+    return new BlockQuota(ApplicationShares.of(max, applicationShare));
+  }
+
+  /** Why one more block like {@code id} cannot be held, or null when it can. */
+  ScacheException refusal(BlockId id) {
+    if (!blocks.fitsInAll(1)) {
+      return new ScacheException(Status.LIMIT_EXCEEDED, "this worker holds " + blocks.total() + " blocks, its limit "
+          + "(scache.worker.blocks.max); " + id + " is refused");
+    }
+    if (!blocks.fitsApplication(id.appId(), 1)) {
+      return new ScacheException(Status.LIMIT_EXCEEDED, "application " + id.appId() + " holds "
+          + blocks.heldBy(id.appId()) + " blocks on this worker, its share of the worker's limit "
+          + "(scache.worker.blocks.application.share); " + id + " is refused");
+    }
+    return null;
+  }
+
+  void added(BlockId id) {
+    blocks.add(id.appId(), 1);
+  }
+
+  void removed(BlockId id) {
+    blocks.remove(id.appId(), 1);
+  }
+}

@@ -1,0 +1,123 @@
+package org.scache.worker.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.scache.common.BlockId;
+import org.scache.common.ScacheException;
+import org.scache.common.ShuffleKey;
+import org.scache.common.protocol.Status;
+
+class BlockStoreTest {
+  @TempDir
+  Path dir;
+  private MemoryPool pool;
+  private WorkerStorage storage;
+  private BlockStore store;
+
+  @BeforeEach
+  void open() throws Exception {
+    pool = new MemoryPool(dir, "test", 1 << 20, 512 << 10, false);
+    storage = WorkerStorage.inMemory(pool);
+    store = storage.store();
+  }
+
+  @AfterEach
+  void close() {
+    storage.close();
+    pool.close();
+  }
+
+  private void put(BlockId id, int length, int fill) {
+    PendingPut p = storage.puts().begin(id, length);
+    ByteBuf data = Unpooled.buffer(length);
+    for (int i = 0; i < length; i++) {
+      data.writeByte(fill);
+    }
+    p.write(data);
+    data.release();
+    storage.puts().commit(p);
+  }
+
+  @Test
+  void put_thenRead_returnsTheBytes_andAccountsAlignedMemory() {
+    BlockId id = new BlockId("a", 0, 0, 0, 0);
+    put(id, 100, 7);
+    ByteBuf b = store.read(id).orElseThrow();
+    assertEquals(100, b.readableBytes());
+    assertEquals(7, b.getByte(99));
+    b.release();
+    assertEquals(100, store.storedBytes());
+    assertEquals(MemoryPool.align(100), pool.usedBytes());
+  }
+
+  @Test
+  void samePutTwice_keepsTheFirst_andGivesTheSecondCopysMemoryBack() {
+    BlockId id = new BlockId("a", 0, 0, 0, 0);
+    put(id, 100, 1);
+    put(id, 100, 2);
+    ByteBuf b = store.read(id).orElseThrow();
+    assertEquals(1, b.getByte(0));
+    b.release();
+    assertEquals(MemoryPool.align(100), pool.usedBytes());
+  }
+
+  @Test
+  void mapFinished_dropsOtherAttemptsOfThatMapOnly() {
+    ShuffleKey s = new ShuffleKey("a", 0);
+    put(new BlockId("a", 0, 0, 0, 0), 10, 1);
+    put(new BlockId("a", 0, 0, 1, 0), 10, 2);
+    put(new BlockId("a", 0, 1, 0, 0), 10, 3);
+    store.mapFinished(s, 0, 1);
+    assertTrue(store.get(new BlockId("a", 0, 0, 0, 0)).isEmpty());
+    assertTrue(store.get(new BlockId("a", 0, 0, 1, 0)).isPresent());
+    assertTrue(store.get(new BlockId("a", 0, 1, 0, 0)).isPresent());
+  }
+
+  @Test
+  void putBeyondReserve_isRefused_andNothingIsHeldByIt() {
+    put(new BlockId("a", 0, 0, 0, 0), 500 << 10, 1);
+    put(new BlockId("a", 0, 1, 0, 0), 500 << 10, 1);
+    long used = pool.usedBytes();
+    ScacheException e = assertThrows(ScacheException.class, () -> storage.puts().begin(new BlockId("a", 0, 2, 0, 0), 100 << 10));
+    assertEquals(Status.STORE_FULL, e.status());
+    assertEquals(used, pool.usedBytes());
+    e = assertThrows(ScacheException.class, () -> storage.puts().begin(new BlockId("a", 0, 3, 0, 0), 600 << 10));
+    assertEquals(Status.BLOCK_TOO_LARGE, e.status());
+  }
+
+  @Test
+  void removedBlock_staysReadableUntilTheReaderReleasesIt_thenItsMemoryIsFree() {
+    BlockId id = new BlockId("a", 0, 0, 0, 0);
+    put(id, 1000, 5);
+    ByteBuf reading = store.read(id).orElseThrow();
+    store.removeApplication("a");
+    assertFalse(store.read(id).isPresent());
+    assertEquals(MemoryPool.align(1000), pool.usedBytes(), "memory is held while a reader sends it");
+    assertEquals(5, reading.getByte(999));
+    reading.release();
+    assertEquals(0, pool.usedBytes());
+    assertEquals(0, store.storedBytes());
+  }
+
+  @Test
+  void abortedPut_givesItsMemoryBack_andEmptyBlocksTakeNone() {
+    PendingPut p = storage.puts().begin(new BlockId("a", 0, 0, 0, 0), 4096);
+    assertEquals(MemoryPool.align(4096), pool.usedBytes());
+    p.abort();
+    assertEquals(0, pool.usedBytes());
+    PendingPut empty = storage.puts().begin(new BlockId("a", 0, 1, 0, 0), 0);
+    assertTrue(storage.puts().commit(empty));
+    assertEquals(0, pool.usedBytes());
+    assertEquals(0, store.read(new BlockId("a", 0, 1, 0, 0)).orElseThrow().readableBytes());
+  }
+}
