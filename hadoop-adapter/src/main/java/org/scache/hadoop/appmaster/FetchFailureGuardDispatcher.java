@@ -32,6 +32,8 @@ final class FetchFailureGuardDispatcher extends AsyncDispatcher {
     this.context = context;
   }
 
+  // Hadoop's AsyncDispatcher declares the raw type
+  @SuppressWarnings("rawtypes")
   @Override
   protected void dispatch(Event event) {
     if (event instanceof TaskAttemptEvent e && e.getType() == TaskAttemptEventType.TA_TOO_MANY_FETCH_FAILURE) {

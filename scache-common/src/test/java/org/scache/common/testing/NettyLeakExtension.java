@@ -107,6 +107,8 @@ public final class NettyLeakExtension implements BeforeEachCallback, AfterEachCa
   }
 
   private static final class RecordingDetectorFactory extends ResourceLeakDetectorFactory {
+    // the abstract method every factory must implement, though Netty 4.1 marks it deprecated
+    @SuppressWarnings("deprecation")
     @Override
     public <T> ResourceLeakDetector<T> newResourceLeakDetector(Class<T> resource, int samplingInterval,
         long maxActive) {

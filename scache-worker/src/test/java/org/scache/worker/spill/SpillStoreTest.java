@@ -100,6 +100,7 @@ class SpillStoreTest {
     try (SpillStore s = new SpillStore(List.of(dir), "w", 0, 4096)) {
       assertFalse(Files.exists(stale), "a crashed worker's spill file is removed at start");
       assertTrue(Files.exists(unrelated));
+      assertEquals(0, s.liveBytes(), "and none of its bytes is counted");
     }
   }
 
