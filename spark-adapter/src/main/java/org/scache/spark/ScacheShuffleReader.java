@@ -63,12 +63,12 @@ final class ScacheShuffleReader<K, C> implements ShuffleReader<K, C> {
     ShuffleDependency<K, ?, C> dep = (ShuffleDependency<K, ?, C>) handle.dependency();
     SparkEnv env = SparkEnv.get();
     List<ExpectedBlock> expected = ExpectedBlock.from(env.mapOutputTracker().getMapSizesByExecutorId(
-        handle.shuffleId(), startMapIndex, endMapIndex, startPartition, endPartition), handle.mapsPerTask());
+        handle.shuffleId(), startMapIndex, endMapIndex, startPartition, endPartition));
     TreeMap<Integer, List<ExpectedBlock>> byReduce = new TreeMap<>();
     for (ExpectedBlock b : expected) {
       byReduce.computeIfAbsent(b.reduceId(), r -> new ArrayList<>()).add(b);
     }
-    byReduce.values().forEach(list -> list.sort((a, b) -> Integer.compare(a.scacheMap(), b.scacheMap())));
+    byReduce.values().forEach(list -> list.sort((a, b) -> Integer.compare(a.mapIndex(), b.mapIndex())));
     boolean everyMap = startMapIndex == 0 && endMapIndex >= handle.numMaps();
     ReduceBlockSource source = new ReduceBlockSource(client, handle.appId(), handle.shuffleId(), everyMap,
         readInParts, metrics, byReduce, env.conf().getSizeAsBytes("spark.reducer.maxSizeInFlight", "48m"));
@@ -137,7 +137,7 @@ final class ScacheShuffleReader<K, C> implements ShuffleReader<K, C> {
         ReduceBlockSource.ReadBlock b = blocks.next();
         ByteBuffer data = b.data();
         if (!data.hasRemaining()) {
-          continue; // a segment that had nothing for this partition
+          continue; // an empty block: nothing to decode (Spark's own reader skips them too)
         }
         InputStream in = serializers.wrapStream(b.block().sparkId(handle.shuffleId()), ByteBufferInputStream.of(data));
         current = serializer.deserializeStream(in).asKeyValueIterator();

@@ -46,20 +46,6 @@ public final class SparkScacheOptions {
           + "-XX:MaxDirectMemorySize (the heap's size unless set), not against Spark's execution memory, which "
           + "the chunks in use are counted in as well.");
 
-  public static final ConfigEntry<Long> MAP_SEGMENT_BYTES = OPTIONS.bytes("spark.scache.map.segment.bytes", "1m",
-      "A map task that writes each record straight into its partition's stream (few partitions, no map-side "
-          + "combine; hash-partitioned shuffles of the RDD API) puts what it has written so far as a segment once "
-          + "it has written this many bytes, and each next segment once it has written twice as many as the last; "
-          + "each segment's blocks are prefetched to their reduces' nodes while the task still runs, instead of "
-          + "when it ends. 0 puts a map's whole output when the task ends.");
-  public static final ConfigEntry<Integer> MAP_SEGMENTS = OPTIONS.intEntry("spark.scache.map.segments", 1,
-      "The most segments a map task's output is put in (spark.scache.map.segment.bytes), the last taking the rest; "
-          + "1 puts a map's whole output when the task ends. Each segment is a map to the SCache master, which holds "
-          + "this many maps per map task. More than 1 (8, say) starts the links during the maps, at the cost of "
-          + "the workers' CPU there: measured with fresh executors and with warm ones, it started the links "
-          + "earlier but shortened no job beyond noise and lengthened the map stage (docs/benchmarks.md), so it is "
-          + "off unless set.");
-
   public static final ConfigEntry<Boolean> READ_IN_PARTS = OPTIONS.bool("spark.scache.reduce.read.in.parts", true,
       "A reduce task that reads one partition's whole input decodes its blocks in parts, as they land on its "
           + "worker (those held there first), instead of waiting for the whole input; a task reading a range of "
