@@ -268,8 +268,6 @@ public final class ScacheOptions {
           + "read in parts through shared memory that are copied (not read in place: spilled, or fetched from "
           + "another node), reused as the reader releases each block; a block past it is copied to the heap. On "
           + "YARN it counts against the container's memory overhead.");
-  public static final ConfigEntry<Long> CLIENT_LOCAL_SHM_MIN_BLOCK = bytes("scache.client.local.shm.min.block.bytes",
-      "0", "Blocks smaller than this are put over the socket even when shared memory is available.");
 
   private ScacheOptions() {}
 
