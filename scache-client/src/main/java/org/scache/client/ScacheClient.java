@@ -23,6 +23,7 @@ import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
 import org.scache.common.ha.Locator;
 import org.scache.common.network.ClientConnections;
+import org.scache.common.network.ClientTransport;
 import org.scache.common.network.Reply;
 import org.scache.common.protocol.Message;
 import org.scache.common.shuffle.BlockSize;
@@ -93,10 +94,24 @@ public final class ScacheClient implements AutoCloseable {
         : ReduceInputBuffers.reused(pool);
   }
 
-  /** A client for application {@code appId}, whose requests are signed with {@code secret}. */
+  /**
+   * A client for application {@code appId}, whose requests are signed with {@code secret}, on the Netty
+   * transport: {@link #create(ScacheConf, String, byte[], ClientTransport)} with {@link ClientTransport#NETTY}.
+   */
   public static ScacheClient create(ScacheConf conf, String appId, byte[] secret) {
+    return create(conf, appId, secret, ClientTransport.NETTY);
+  }
+
+  /**
+   * A client for application {@code appId}, whose requests are signed with {@code secret}, talking to the master
+   * and the workers over {@code transport}: {@link ClientTransport#NETTY} in a long-lived process that makes many
+   * calls at once, {@link ClientTransport#BLOCKING} in a short-lived one that makes a few (a task JVM).
+   */
+  public static ScacheClient create(ScacheConf conf, String appId, byte[] secret, ClientTransport transport) {
     Objects.requireNonNull(conf, "conf");
-    return new ScacheClient(conf, appId, secret, ClientConnections.of(conf, "scache-client"), Clock.SYSTEM);
+    Objects.requireNonNull(transport, "transport");
+    return new ScacheClient(conf, appId, secret, ClientConnections.of(transport, conf, "scache-client"),
+        Clock.SYSTEM);
   }
 
   /**

@@ -252,13 +252,6 @@ public final class ScacheOptions {
   public static final ConfigEntry<Duration> CLIENT_LOCAL_SHM_LEASE_IDLE = duration(
       "scache.client.local.shm.lease.idle.timeout", "200ms",
       "A lease no put has used for this long goes back to the worker, so an idle client holds none of its memory.");
-  public static final ConfigEntry<String> CLIENT_TRANSPORT_MODE = choice("scache.client.transport.mode", "netty",
-      "How a client talks to the master and the workers. netty: Netty event loops, many calls in flight on one "
-          + "connection, for long-lived processes that make many calls at once. blocking: each call is written and "
-          + "answered in the calling thread, one at a time per connection, with no threads and a fraction of the "
-          + "classes to load; for short-lived processes that make a few calls, such as task JVMs. MapReduce and "
-          + "Tez tasks and application masters use blocking unless their job sets this key; the check of the master "
-          + "at an application's start always does.", "netty", "blocking");
   public static final ConfigEntry<Boolean> CLIENT_READ_PARTS_IN_PLACE = bool("scache.client.read.parts.in.place",
       true, "Whether the blocks of a reduce input read in parts are read where they lie in the worker's shared "
           + "memory, pinned there until the reader has read each, instead of copied out first. Saves the copy and "
@@ -302,10 +295,6 @@ public final class ScacheOptions {
 
   private static ConfigEntry<String> string(String key, String def, String doc) {
     return OPTIONS.string(key, def, doc);
-  }
-
-  private static ConfigEntry<String> choice(String key, String def, String doc, String... values) {
-    return OPTIONS.choice(key, def, doc, values);
   }
 
   private static ConfigEntry<String> hostPort(String key, String def, String doc) {
