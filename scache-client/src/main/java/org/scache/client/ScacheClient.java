@@ -60,8 +60,9 @@ public final class ScacheClient implements AutoCloseable {
   private final ClientConnections connections;
   private final SharedMemoryPath local;
   /**
-   * Where the blocks of reduce inputs read in parts or in place are read: in place in the worker's
-   * memory, or copied to buffers reused as their blocks are released (past the capacity, to the heap).
+   * Where the blocks of reduce inputs read in parts or in place are read: those pinned in the worker's shared
+   * memory in place, the others copied to buffers reused as their blocks are released (past the capacity, to the
+   * heap).
    */
   private final ReduceInputBuffers readBuffers;
   private final Clock clock;
@@ -89,9 +90,8 @@ public final class ScacheClient implements AutoCloseable {
     this.busyTimeout = conf.get(ScacheOptions.CLIENT_RETRY_BUSY_TIMEOUT);
     this.connections = connections;
     this.local = new SharedMemoryPath(conf, connections, workerAddress, appId, credentials, timeout);
-    BlockBuffers pool = new BlockBuffers(conf.get(ScacheOptions.CLIENT_READ_PART_BUFFERS));
-    this.readBuffers = conf.get(ScacheOptions.CLIENT_READ_PARTS_IN_PLACE) ? ReduceInputBuffers.inPlace(pool)
-        : ReduceInputBuffers.reused(pool);
+    this.readBuffers = ReduceInputBuffers.inPlace(
+        new BlockBuffers(conf.get(ScacheOptions.CLIENT_READ_PART_BUFFERS)));
   }
 
   /**
@@ -317,8 +317,8 @@ public final class ScacheClient implements AutoCloseable {
 
   /**
    * Reduce {@code reduceId}'s whole input, as {@link #getReduceInput(int, int)} reads it, without the
-   * copy into one array: the blocks the worker holds in its shared memory are read where they lie
-   * (with {@code scache.client.read.parts.in.place}), the others copied into the client's reused
+   * copy into one array: the blocks the worker holds in its shared memory are read where they lie,
+   * the others copied into the client's reused
    * buffers. Release each block once it has been read ({@link ReduceInput#release(ReduceInput.Block)}
    * or {@link ReduceInput#release()}), and keep this client open until then.
    */

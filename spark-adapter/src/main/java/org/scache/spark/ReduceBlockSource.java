@@ -56,10 +56,10 @@ final class ReduceBlockSource {
 
   /**
    * A source for the reduces of {@code byReduce}, which are read in its order; with {@code everyMap}, one
-   * reduce is read in parts when {@code readInParts}, and of several, up to {@code maxBytesInFlight} of
-   * their inputs are asked for ahead (always the next one).
+   * reduce is read in parts, and of several, up to {@code maxBytesInFlight} of their inputs are asked for
+   * ahead (always the next one).
    */
-  ReduceBlockSource(ScacheClient client, String appId, int shuffleId, boolean everyMap, boolean readInParts,
+  ReduceBlockSource(ScacheClient client, String appId, int shuffleId, boolean everyMap,
       ShuffleReadMetricsReporter metrics, SortedMap<Integer, List<ExpectedBlock>> byReduce, long maxBytesInFlight) {
     this.client = client;
     this.appId = appId;
@@ -67,7 +67,7 @@ final class ReduceBlockSource {
     this.everyMap = everyMap;
     this.metrics = metrics;
     this.maxBytesInFlight = maxBytesInFlight;
-    this.inParts = readInParts && everyMap && byReduce.size() == 1;
+    this.inParts = everyMap && byReduce.size() == 1;
     if (everyMap && !inParts) {
       byReduce.forEach((reduce, blocks) -> toRequest.add(
           Map.entry(reduce, blocks.stream().mapToLong(ExpectedBlock::size).sum())));

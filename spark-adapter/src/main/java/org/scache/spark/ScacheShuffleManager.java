@@ -117,7 +117,7 @@ public final class ScacheShuffleManager implements ShuffleManager {
       return sort.getReader(handle, startMapIndex, endMapIndex, startPartition, endPartition, context, metrics);
     }
     return new ScacheShuffleReader<>((ScacheShuffleHandle<K, ?, C>) handle, client().get(), startMapIndex,
-        endMapIndex, startPartition, endPartition, context, metrics, conf.get(SparkScacheOptions.READ_IN_PARTS));
+        endMapIndex, startPartition, endPartition, context, metrics);
   }
 
   @Override

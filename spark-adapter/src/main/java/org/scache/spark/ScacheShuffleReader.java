@@ -41,12 +41,9 @@ final class ScacheShuffleReader<K, C> implements ShuffleReader<K, C> {
   private final int endPartition;
   private final TaskContext context;
   private final ShuffleReadMetricsReporter metrics;
-  private final boolean readInParts;
 
   ScacheShuffleReader(ScacheShuffleHandle<K, ?, C> handle, ScacheClient client, int startMapIndex, int endMapIndex,
-      int startPartition, int endPartition, TaskContext context, ShuffleReadMetricsReporter metrics,
-      boolean readInParts) {
-    this.readInParts = readInParts;
+      int startPartition, int endPartition, TaskContext context, ShuffleReadMetricsReporter metrics) {
     this.handle = handle;
     this.client = client;
     this.startMapIndex = startMapIndex;
@@ -71,7 +68,7 @@ final class ScacheShuffleReader<K, C> implements ShuffleReader<K, C> {
     byReduce.values().forEach(list -> list.sort((a, b) -> Integer.compare(a.mapIndex(), b.mapIndex())));
     boolean everyMap = startMapIndex == 0 && endMapIndex >= handle.numMaps();
     ReduceBlockSource source = new ReduceBlockSource(client, handle.appId(), handle.shuffleId(), everyMap,
-        readInParts, metrics, byReduce, env.conf().getSizeAsBytes("spark.reducer.maxSizeInFlight", "48m"));
+        metrics, byReduce, env.conf().getSizeAsBytes("spark.reducer.maxSizeInFlight", "48m"));
     // a task that fails, is killed or stops reading early leaves parts behind: their buffers go back here
     context.addTaskCompletionListener((TaskCompletionListener) ended -> source.close());
 

@@ -46,11 +46,6 @@ public final class SparkScacheOptions {
           + "-XX:MaxDirectMemorySize (the heap's size unless set), not against Spark's execution memory, which "
           + "the chunks in use are counted in as well.");
 
-  public static final ConfigEntry<Boolean> READ_IN_PARTS = OPTIONS.bool("spark.scache.reduce.read.in.parts", true,
-      "A reduce task that reads one partition's whole input decodes its blocks in parts, as they land on its "
-          + "worker (those held there first), instead of waiting for the whole input; a task reading a range of "
-          + "partitions (coalesced by adaptive execution) reads each partition whole either way.");
-
   /** Set by the driver for its executors: not for users. */
   static final String APP_SECRET_KEY = "spark.scache.internal.app.secret";
 

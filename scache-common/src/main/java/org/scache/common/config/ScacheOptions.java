@@ -252,15 +252,12 @@ public final class ScacheOptions {
   public static final ConfigEntry<Duration> CLIENT_LOCAL_SHM_LEASE_IDLE = duration(
       "scache.client.local.shm.lease.idle.timeout", "200ms",
       "A lease no put has used for this long goes back to the worker, so an idle client holds none of its memory.");
-  public static final ConfigEntry<Boolean> CLIENT_READ_PARTS_IN_PLACE = bool("scache.client.read.parts.in.place",
-      true, "Whether the blocks of a reduce input read in parts are read where they lie in the worker's shared "
-          + "memory, pinned there until the reader has read each, instead of copied out first. Saves the copy and "
-          + "the first touch of fresh memory; the worker cannot spill a block while it is read.");
   public static final ConfigEntry<Long> CLIENT_READ_PART_BUFFERS = bytes("scache.client.read.part.buffers.bytes",
-      "64m", "Direct memory (outside the heap) a client lends, at most at a time, to the blocks of reduce inputs "
-          + "read in parts through shared memory that are copied (not read in place: spilled, or fetched from "
-          + "another node), reused as the reader releases each block; a block past it is copied to the heap. On "
-          + "YARN it counts against the container's memory overhead.");
+      "64m", "Direct memory (outside the heap) a client lends, at most at a time, to copies of the reduce-input "
+          + "blocks it reads in parts or in place that are not in this node's shared memory (spilled, or fetched "
+          + "from another node), each reused once the reader releases its block; blocks past it are copied to the "
+          + "heap. More keeps more copies out of the garbage collector's way, at the cost of that much direct "
+          + "memory; on YARN it counts against the container's memory overhead.");
 
   private ScacheOptions() {}
 
