@@ -29,38 +29,28 @@ public final class MapReduceOptions {
       "scache.hadoop.reduce.lost.map.timeout", "10m", "Longest time a reduce waits for a re-run of a map whose block "
           + "is lost; then the reduce attempt fails instead of hanging.");
   public static final ConfigEntry<Double> REDUCE_INPUT_RETAINED = OPTIONS.fraction("scache.hadoop.reduce.input.retained",
-      0.5, "Fraction of a reduce's shuffle memory (mapreduce.reduce.shuffle.input.buffer.percent of its heap) that its "
-          + "input may keep in memory through the reduce: an input that fits is merged from memory straight into the "
-          + "reduce function, with no merge to local disk first. It is Hadoop's mapreduce.reduce.input.buffer.percent "
-          + "(default 0) for jobs that shuffle through SCache; the larger of the two applies. The default keeps at most "
-          + "35 % of the heap; 0 gives a reduce function that needs most of its heap all of it, as Hadoop does.");
+      0.5, "Fraction of a reduce's shuffle memory (mapreduce.reduce.shuffle.input.buffer.percent of its heap) its "
+          + "input may keep in memory through the reduce, merged from memory straight into the reduce function instead "
+          + "of to local disk first: Hadoop's mapreduce.reduce.input.buffer.percent (default 0) for jobs that shuffle "
+          + "through SCache; the larger of the two applies. The default keeps at most 35 % of the heap; 0 leaves it "
+          + "all to the reduce function.");
   public static final ConfigEntry<Double> REDUCE_SLOWSTART = OPTIONS.fraction("scache.hadoop.reduce.slowstart", 0.05,
       "The reduce slow start (mapreduce.job.reduce.slowstart.completedmaps) ScacheAppMaster gives a job that shuffles "
-          + "through SCache: the fraction of maps that must finish before reduce containers are requested (and never "
-          + "before the master has placed the reduces). SCache jobs get a reduce ramp-up limit of 0, so a reduce only "
-          + "takes capacity no pending map is waiting for: its JVM starts while the last maps run, on its placed node, "
-          + "as the data moves there. 1.0 holds every reduce until the last map is done, which costs a small job "
-          + "the reduces' container allocation and JVM start after its maps.");
+          + "through SCache: the fraction of maps that must finish before reduce containers are requested, and never "
+          + "before the master has placed the reduces. With a ramp-up limit of 0, a reduce only takes capacity no "
+          + "pending map waits for. 1.0 holds every reduce until the last map ends, so reduce containers and JVMs "
+          + "start only after the maps.");
   public static final ConfigEntry<Duration> REDUCE_LAUNCH_LEAD = OPTIONS.duration("scache.hadoop.reduce.launch.lead",
-      "3s", "What ScacheAppMaster adds, for a container's allocation and start, to the job's own measure of a task "
-          + "JVM's start-up (the median, over its finished maps, of the time from a map's JVM start to its output "
-          + "collector's; counter MAP_JVM_STARTUP_MILLIS) to decide how long before the last map is expected to end "
-          + "it requests the reduces' containers: a reduce's JVM then comes up about when its input, prefetched "
-          + "during the maps, is in its node's memory, and holds no container idle while the maps run. The end is "
-          + "forecast once a map has finished: each unfinished map ends when it has used the CPU a finished map needed "
-          + "(CPU_MILLISECONDS, the median), at its share of the cores the finished maps had together, divided "
-          + "among the maps running now, so that a last, partial wave is forecast as much faster as its maps have "
-          + "more of the cores (where no map reported its CPU: its launch plus the finished maps' median time), or "
-          + "sooner where a running map's progress, at the pace it has shown, reaches its end sooner. A job whose "
-          + "maps all run in one wave has no forecast before its first map ends, and its reduces are requested as "
-          + "soon as the slow start allows. A lead longer than the maps take gives the slow start alone.");
+      "3s", "ScacheAppMaster requests reduce containers once the last map is forecast to end within this lead plus the "
+          + "job's median map JVM start-up, so reduces start as their prefetched input lands. The forecast, from the "
+          + "first finished map on, ends each running map when it has used the finished maps' median CPU at its share "
+          + "of the cores, or sooner by its progress; until then only the slow start applies.");
   public static final ConfigEntry<String> TASK_JAVA_OPTS = OPTIONS.string("scache.hadoop.task.java.opts",
       "-XX:MetaspaceSize=64m", "JVM options added to the administrator's options of the map and reduce containers "
-          + "(mapreduce.admin.map.child.java.opts and mapreduce.admin.reduce.child.java.opts) of a job that "
-          + "shuffles through SCache; the job's own java opts follow them and win. The default raises the class "
-          + "metadata size at which a task JVM first collects: SCache's client takes a task past the JVM's default "
-          + "of about 21 MB, where G1 would start a marking cycle and shrink the heap of a task that then needs it "
-          + "(5 to 10 times the GC time of a task on Hadoop's shuffle). Empty adds nothing.");
+          + "(mapreduce.admin.map.child.java.opts, mapreduce.admin.reduce.child.java.opts) of a job that shuffles "
+          + "through SCache; the job's own java opts follow and win. Empty adds nothing. The default raises the class "
+          + "metadata size at which a task JVM first collects above what SCache's client loads, so that G1 does not "
+          + "start a marking cycle and shrink a task's heap early.");
   public static final ConfigEntry<Duration> PLACEMENT_DELAY = OPTIONS.duration("scache.hadoop.placement.delay", "10s",
       "How long a reduce waits for a container on the node the pre-schedule placed it on; after that it takes a "
           + "container on any node and reads its input remotely. The wait counts from the end of the maps. A reduce "

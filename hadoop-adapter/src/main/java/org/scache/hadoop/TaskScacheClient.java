@@ -8,6 +8,7 @@ import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.scache.client.ScacheClient;
 import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
+import org.scache.common.network.ClientTransport;
 import org.scache.yarn.HadoopScacheConf;
 import org.scache.yarn.NodeWorkerAddress;
 import org.scache.yarn.YarnOptions;
@@ -34,9 +35,8 @@ public final class TaskScacheClient {
       throw new IOException("the task has no shuffle secret, so it cannot sign SCache requests");
     }
     // a task makes a few calls to its node's worker: no event loops to start
-    return ScacheClient.create(conf.with(ScacheOptions.CLIENT_WORKER_ADDRESS, worker)
-        .withDefault(ScacheOptions.CLIENT_TRANSPORT_MODE, "blocking"), applicationId(jobId),
-        shuffleSecret.getEncoded());
+    return ScacheClient.create(conf.with(ScacheOptions.CLIENT_WORKER_ADDRESS, worker), applicationId(jobId),
+        shuffleSecret.getEncoded(), ClientTransport.BLOCKING);
   }
 
   /** The YARN application of a MapReduce job, as the NodeManager names it to the auxiliary service. */

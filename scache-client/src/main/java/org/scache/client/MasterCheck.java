@@ -9,6 +9,7 @@ import org.scache.common.WorkerInfo;
 import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
 import org.scache.common.ha.Locator;
+import org.scache.common.network.ClientTransport;
 
 /**
  * The check every adapter makes before it sends a job through SCache: does the master answer, within
@@ -26,17 +27,17 @@ public final class MasterCheck {
 
   /**
    * Asks the master {@code scache} names for its live workers, waiting at most {@code wait}, trying once. The one
-   * call goes over the blocking transport whatever the configuration says: it is made at an application master's or
-   * a driver's start, where Netty's event loops and classes would cost a fresh JVM about 0.4 s of CPU for it.
+   * call goes over the blocking transport: it is made at an application master's or a driver's start, where Netty's
+   * event loops and classes would cost a fresh JVM about 0.4 s of CPU for it.
    */
   public static Result run(ScacheConf scache, Duration wait) {
     String master = Locator.describeMaster(scache, ScacheOptions.CLIENT_MASTER_ADDRESS);
     ScacheConf probe = scache.with(ScacheOptions.CLIENT_REQUEST_TIMEOUT, wait)
         .with(ScacheOptions.NETWORK_CONNECT_TIMEOUT, wait)
         .with(ScacheOptions.CLIENT_RETRY_MAX, 1).with(ScacheOptions.CLIENT_MASTER_FAILOVER_WAIT, wait)
-        .with(ScacheOptions.CLIENT_LOCAL_SHM_ENABLED, false).with(ScacheOptions.CLIENT_TRANSPORT_MODE, "blocking");
+        .with(ScacheOptions.CLIENT_LOCAL_SHM_ENABLED, false);
     try (ScacheClient client = ScacheClient.create(probe, "scache-master-check",
-        "unused".getBytes(StandardCharsets.UTF_8))) {
+        "unused".getBytes(StandardCharsets.UTF_8), ClientTransport.BLOCKING)) {
       List<WorkerInfo> workers = client.workers();
       return new Result(workers, workers.isEmpty()
           ? Optional.of("the master at " + master + " has no live worker") : Optional.empty());

@@ -18,7 +18,8 @@ import org.scache.common.protocol.Status;
  * Reduce inputs as the worker on this host answers them through its shared memory: the blocks it
  * holds there pinned for this client, the others in the answer's payload. A pinned block is read in
  * place, through a read-only view of the mapping that keeps it pinned until the reader releases it,
- * or copied out and unpinned at once; see {@link ReduceInputBuffers}.
+ * or, for a whole input read into one array, copied out and unpinned at once; see
+ * {@link ReduceInputBuffers}.
  */
 final class PinnedReduceInputs {
   private final MappedSegments mapped;

@@ -6,9 +6,10 @@ import java.util.List;
 
 /**
  * Where the blocks of a reduce input are copied out of the worker's memory to: a whole input into
- * one heap array its blocks are slices of (as over the socket); a part of an input read in parts
- * into reused direct buffers ({@link BlockBuffers}), given back as the reader releases its blocks;
- * or, {@linkplain #readsPinnedInPlace in place}, not copied at all.
+ * one heap array its blocks are slices of (as over the socket); or, for an input read in parts or in
+ * place, none for the blocks pinned in the worker's shared memory, which are read
+ * {@linkplain #readsPinnedInPlace in place}, and reused direct buffers ({@link BlockBuffers}) for the
+ * others, given back as the reader releases its blocks.
  */
 interface ReduceInputBuffers {
   /**
@@ -54,29 +55,22 @@ interface ReduceInputBuffers {
     };
   }
 
-  /** A buffer of {@code pool} per block, given back to it. */
-  static ReduceInputBuffers reused(BlockBuffers pool) {
-    return new Pooled(pool, false);
-  }
-
   /** Pinned blocks read in place; the others copied into a buffer of {@code pool} each. */
   static ReduceInputBuffers inPlace(BlockBuffers pool) {
-    return new Pooled(pool, true);
+    return new Pooled(pool);
   }
 
-  /** Copies in buffers of a {@link BlockBuffers}, one per block; pinned blocks read in place or not. */
+  /** Pinned blocks read in place; copies in buffers of a {@link BlockBuffers}, one per block. */
   final class Pooled implements ReduceInputBuffers {
     private final BlockBuffers pool;
-    private final boolean pinnedInPlace;
 
-    private Pooled(BlockBuffers pool, boolean pinnedInPlace) {
+    private Pooled(BlockBuffers pool) {
       this.pool = pool;
-      this.pinnedInPlace = pinnedInPlace;
     }
 
     @Override
     public boolean readsPinnedInPlace() {
-      return pinnedInPlace;
+      return true;
     }
 
     @Override

@@ -23,6 +23,7 @@ import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
 import org.scache.common.ha.Locator;
 import org.scache.common.network.ClientConnections;
+import org.scache.common.network.ClientTransport;
 import org.scache.common.network.Reply;
 import org.scache.common.protocol.BlocksData;
 import org.scache.common.protocol.GetBlock;
@@ -78,8 +79,9 @@ public final class ScacheClient implements AutoCloseable {
   private final ClientConnections connections;
   private final SharedMemoryPath local;
   /**
-   * Where the blocks of reduce inputs read in parts or in place are read: in place in the worker's
-   * memory, or copied to buffers reused as their blocks are released (past the capacity, to the heap).
+   * Where the blocks of reduce inputs read in parts or in place are read: those pinned in the worker's shared
+   * memory in place, the others copied to buffers reused as their blocks are released (past the capacity, to the
+   * heap).
    */
   private final ReduceInputBuffers readBuffers;
   private final Clock clock;
@@ -107,15 +109,28 @@ public final class ScacheClient implements AutoCloseable {
     this.busyTimeout = conf.get(ScacheOptions.CLIENT_RETRY_BUSY_TIMEOUT);
     this.connections = connections;
     this.local = new SharedMemoryPath(conf, connections, workerAddress, appId, credentials, timeout);
-    BlockBuffers pool = new BlockBuffers(conf.get(ScacheOptions.CLIENT_READ_PART_BUFFERS));
-    this.readBuffers = conf.get(ScacheOptions.CLIENT_READ_PARTS_IN_PLACE) ? ReduceInputBuffers.inPlace(pool)
-        : ReduceInputBuffers.reused(pool);
+    this.readBuffers = ReduceInputBuffers.inPlace(
+        new BlockBuffers(conf.get(ScacheOptions.CLIENT_READ_PART_BUFFERS)));
   }
 
-  /** A client for application {@code appId}, whose requests are signed with {@code secret}. */
+  /**
+   * A client for application {@code appId}, whose requests are signed with {@code secret}, on the Netty
+   * transport: {@link #create(ScacheConf, String, byte[], ClientTransport)} with {@link ClientTransport#NETTY}.
+   */
   public static ScacheClient create(ScacheConf conf, String appId, byte[] secret) {
+    return create(conf, appId, secret, ClientTransport.NETTY);
+  }
+
+  /**
+   * A client for application {@code appId}, whose requests are signed with {@code secret}, talking to the master
+   * and the workers over {@code transport}: {@link ClientTransport#NETTY} in a long-lived process that makes many
+   * calls at once, {@link ClientTransport#BLOCKING} in a short-lived one that makes a few (a task JVM).
+   */
+  public static ScacheClient create(ScacheConf conf, String appId, byte[] secret, ClientTransport transport) {
     Objects.requireNonNull(conf, "conf");
-    return new ScacheClient(conf, appId, secret, ClientConnections.of(conf, "scache-client"), Clock.SYSTEM);
+    Objects.requireNonNull(transport, "transport");
+    return new ScacheClient(conf, appId, secret, ClientConnections.of(transport, conf, "scache-client"),
+        Clock.SYSTEM);
   }
 
   /**
@@ -321,8 +336,8 @@ public final class ScacheClient implements AutoCloseable {
 
   /**
    * Reduce {@code reduceId}'s whole input, as {@link #getReduceInput(int, int)} reads it, without the
-   * copy into one array: the blocks the worker holds in its shared memory are read where they lie
-   * (with {@code scache.client.read.parts.in.place}), the others copied into the client's reused
+   * copy into one array: the blocks the worker holds in its shared memory are read where they lie,
+   * the others copied into the client's reused
    * buffers. Release each block once it has been read ({@link ReduceInput#release(ReduceInput.Block)}
    * or {@link ReduceInput#release()}), and keep this client open until then.
    */

@@ -56,7 +56,6 @@ final class SharedMemoryPath implements AutoCloseable {
   private final Optional<Credentials> credentials;
   private final Duration timeout;
   private final long leaseBytes;
-  private final long minBlockBytes;
   private final Duration leaseIdleTimeout;
   private final AtomicBoolean disabled = new AtomicBoolean();
   /** The reduce-input requests the worker did not know (an earlier version): those reads go over the socket. */
@@ -82,7 +81,6 @@ final class SharedMemoryPath implements AutoCloseable {
     this.credentials = Optional.of(credentials);
     this.timeout = timeout;
     this.leaseBytes = Math.max(ALIGNMENT, conf.get(ScacheOptions.CLIENT_LOCAL_SHM_LEASE));
-    this.minBlockBytes = Math.max(1, conf.get(ScacheOptions.CLIENT_LOCAL_SHM_MIN_BLOCK));
     this.leaseIdleTimeout = conf.get(ScacheOptions.CLIENT_LOCAL_SHM_LEASE_IDLE);
     if (!conf.get(ScacheOptions.CLIENT_LOCAL_SHM_ENABLED)) {
       disabled.set(true);
@@ -102,7 +100,7 @@ final class SharedMemoryPath implements AutoCloseable {
    */
   CompletableFuture<Void> put(BlockId id, List<ByteBuffer> parts, Supplier<CompletableFuture<Void>> viaSocket) {
     long length = parts.stream().mapToLong(ByteBuffer::remaining).sum();
-    if (disabled.get() || length < minBlockBytes) {
+    if (disabled.get() || length == 0) { // an empty block has nothing to copy: it goes over the socket
       return viaSocket.get();
     }
     CompletableFuture<Void> viaShm;

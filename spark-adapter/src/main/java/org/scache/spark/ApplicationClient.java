@@ -4,6 +4,7 @@ import java.util.function.Supplier;
 import org.scache.client.ScacheClient;
 import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
+import org.scache.common.network.ClientTransport;
 
 /**
  * The SCache client of one Spark process (driver or executor) for its application, opened on first
@@ -33,8 +34,9 @@ final class ApplicationClient implements AutoCloseable {
       throw new IllegalStateException("the SCache client of " + appId + " is closed");
     }
     if (client == null) {
+      // executors and the driver live long and make many calls at once: Netty's event loops
       client = ScacheClient.create(conf.withDefault(ScacheOptions.CLIENT_WORKER_ADDRESS, workerAddress.get()), appId,
-          secret);
+          secret, ClientTransport.NETTY);
     }
     return client;
   }

@@ -30,9 +30,6 @@ final class DriverShuffles implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(DriverShuffles.class);
   private static final String DAG_EVENT_LOOP = "dag-scheduler-event-loop";
   private static final String SQL_EXECUTION_ID = "spark.sql.execution.id";
-  private static final String BYPASS_MERGE_THRESHOLD = "spark.shuffle.sort.bypassMergeThreshold";
-  /** The most map × reduce sizes a segmented shuffle makes the master hold (8 bytes each in its budget). */
-  private static final long MAX_SEGMENT_CELLS = 2_000_000;
   /** How long a placement answered by the master is reused: a later shuffle of its stage may move its reduces. */
   private static final long PLACEMENT_REUSE_NANOS = TimeUnit.SECONDS.toNanos(1);
 
@@ -53,10 +50,10 @@ final class DriverShuffles implements AutoCloseable {
   }
 
   /**
-   * Registers a new shuffle with the master; for a shuffle to sample, starts or runs its sampling job. Returns the
-   * SCache maps each map task writes ({@link #mapsPerTask}).
+   * Registers a new shuffle with the master, one SCache map per map task; for a shuffle to sample, starts or runs
+   * its sampling job.
    */
-  <K, V, C> int register(int shuffleId, ShuffleDependency<K, V, C> dep, int numMaps) {
+  <K, V, C> void register(int shuffleId, ShuffleDependency<K, V, C> dep, int numMaps) {
     ScacheClient c = registeredClient();
     PartitionerKind kind = PartitionerKinds.of(dep.partitioner());
     Optional<SparkContext> sc = Optional.ofNullable(SparkContext$.MODULE$.getActive().getOrElse(() -> null));
@@ -66,17 +63,13 @@ final class DriverShuffles implements AutoCloseable {
     int slots = sc.map(DriverShuffles::slotsPerHost).orElse(0);
     ShuffleHints hints = ShuffleHints.NONE.inStage(stage).withSlotsPerWorker(slots).startingReducesAfterMaps();
     boolean ranges = sqlExecution.isPresent() && sc.map(DriverShuffles::coalescesPartitions).orElse(false);
-    int mapsPerTask = mapsPerTask(dep, kind, numMaps, sqlExecution.isPresent(),
-        sc.map(s -> s.conf().getInt(BYPASS_MERGE_THRESHOLD, 200)).orElse(200));
-    hints = hints.withMapsPerTask(mapsPerTask);
-    c.registerShuffle(shuffleId, numMaps * mapsPerTask, dep.partitioner().numPartitions(), kind,
+    c.registerShuffle(shuffleId, numMaps, dep.partitioner().numPartitions(), kind,
         ranges ? hints.readingRanges() : hints);
     placements.remove(shuffleId);
     String where = sqlExecution.map(id -> " (SQL execution " + id + ")")
         .orElse(" (thread " + Thread.currentThread().getName() + ")") + (ranges ? ", read in ranges" : "");
-    LOG.info("shuffle {} through SCache: {} maps{}, {} reduces, {} partitioner, stage {}, {} reduces at once a host{}",
-        shuffleId, numMaps, mapsPerTask > 1 ? " (each in up to " + mapsPerTask + " segments)" : "",
-        dep.partitioner().numPartitions(), kind, stage, slots == 0 ? "the master's" : slots, where);
+    LOG.info("shuffle {} through SCache: {} maps, {} reduces, {} partitioner, stage {}, {} reduces at once a host{}",
+        shuffleId, numMaps, dep.partitioner().numPartitions(), kind, stage, slots == 0 ? "the master's" : slots, where);
     if (kind != PartitionerKind.HASH && numMaps > 0 && conf.get(SparkScacheOptions.SAMPLING_ENABLED)) {
       Runnable job = () -> sample(shuffleId, dep);
       if (Thread.currentThread().getName().equals(DAG_EVENT_LOOP)) {
@@ -86,26 +79,6 @@ final class DriverShuffles implements AutoCloseable {
         job.run();
       }
     }
-    return mapsPerTask;
-  }
-
-  /**
-   * The segments each map task may put its output in: several for a shuffle whose map tasks write each record
-   * straight into its partition's stream (no map-side combine, at most {@code bypassMergeThreshold}
-   * partitions), hash-partitioned (a sampled shuffle's samples are per map task) and of the RDD API (Spark SQL's
-   * adaptive execution reads map ranges, which segments would split); otherwise 1.
-   */
-  int mapsPerTask(ShuffleDependency<?, ?, ?> dep, PartitionerKind kind, int numMaps, boolean sql,
-      int bypassMergeThreshold) {
-    int most = conf.get(SparkScacheOptions.MAP_SEGMENTS);
-    boolean straight = !dep.mapSideCombine() && dep.partitioner().numPartitions() <= bypassMergeThreshold;
-    if (most <= 1 || conf.get(SparkScacheOptions.MAP_SEGMENT_BYTES) <= 0 || !straight || kind != PartitionerKind.HASH
-        || sql || numMaps == 0) {
-      return 1;
-    }
-    // the master holds a size per map and reduce: many maps (each writing little) get fewer segments
-    long cells = (long) numMaps * Math.max(1, dep.partitioner().numPartitions());
-    return (int) Math.max(1, Math.min(most, MAX_SEGMENT_CELLS / cells));
   }
 
   /**

@@ -56,10 +56,10 @@ final class ReduceBlockSource {
 
   /**
    * A source for the reduces of {@code byReduce}, which are read in its order; with {@code everyMap}, one
-   * reduce is read in parts when {@code readInParts}, and of several, up to {@code maxBytesInFlight} of
-   * their inputs are asked for ahead (always the next one).
+   * reduce is read in parts, and of several, up to {@code maxBytesInFlight} of their inputs are asked for
+   * ahead (always the next one).
    */
-  ReduceBlockSource(ScacheClient client, String appId, int shuffleId, boolean everyMap, boolean readInParts,
+  ReduceBlockSource(ScacheClient client, String appId, int shuffleId, boolean everyMap,
       ShuffleReadMetricsReporter metrics, SortedMap<Integer, List<ExpectedBlock>> byReduce, long maxBytesInFlight) {
     this.client = client;
     this.appId = appId;
@@ -67,7 +67,7 @@ final class ReduceBlockSource {
     this.everyMap = everyMap;
     this.metrics = metrics;
     this.maxBytesInFlight = maxBytesInFlight;
-    this.inParts = readInParts && everyMap && byReduce.size() == 1;
+    this.inParts = everyMap && byReduce.size() == 1;
     if (everyMap && !inParts) {
       byReduce.forEach((reduce, blocks) -> toRequest.add(
           Map.entry(reduce, blocks.stream().mapToLong(ExpectedBlock::size).sum())));
@@ -144,7 +144,7 @@ final class ReduceBlockSource {
     }
     List<ReadBlock> out = new ArrayList<>(expected.size());
     for (ExpectedBlock b : expected) {
-      ReduceInput.Block got = byMap.get(b.scacheMap());
+      ReduceInput.Block got = byMap.get(b.mapIndex());
       out.add(counted(b, got != null && got.blockId().attempt() == b.attempt() ? got.data() : one(b)));
     }
     metrics.incFetchWaitTime((System.nanoTime() - start) / 1_000_000);
@@ -169,7 +169,7 @@ final class ReduceBlockSource {
 
     InParts(ReduceInputParts parts, List<ExpectedBlock> expected) {
       this.parts = parts;
-      expected.forEach(b -> missing.put(b.scacheMap(), b));
+      expected.forEach(b -> missing.put(b.mapIndex(), b));
     }
 
     /**
@@ -190,7 +190,7 @@ final class ReduceBlockSource {
         long start = System.nanoTime();
         if (partsDone) {
           ExpectedBlock b = missing.values().iterator().next();
-          missing.remove(b.scacheMap());
+          missing.remove(b.mapIndex());
           try {
             ready.add(new SimpleImmutableEntry<>(counted(b, one(b)), null));
           } catch (FetchFailedException e) {
@@ -225,7 +225,7 @@ final class ReduceBlockSource {
         for (ReduceInput.Block got : part.blocks()) {
           ExpectedBlock b = missing.get(got.blockId().mapId());
           if (b != null && b.attempt() == got.blockId().attempt()) {
-            missing.remove(b.scacheMap());
+            missing.remove(b.mapIndex());
             ready.add(new SimpleImmutableEntry<>(counted(b, got.data()), got));
           }
         }
@@ -253,7 +253,7 @@ final class ReduceBlockSource {
   }
 
   private ByteBuffer one(ExpectedBlock b) throws FetchFailedException {
-    BlockId id = new BlockId(appId, shuffleId, b.scacheMap(), b.attempt(), b.reduceId());
+    BlockId id = new BlockId(appId, shuffleId, b.mapIndex(), b.attempt(), b.reduceId());
     try {
       return ByteBuffer.wrap(client.getBlock(id));
     } catch (ScacheException e) {

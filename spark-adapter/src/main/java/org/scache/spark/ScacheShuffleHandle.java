@@ -13,14 +13,11 @@ public final class ScacheShuffleHandle<K, V, C> extends BaseShuffleHandle<K, V, 
 
   private final String appId;
   private final int numMaps;
-  private final int mapsPerTask;
 
-  ScacheShuffleHandle(int shuffleId, ShuffleDependency<K, V, C> dependency, String appId, int numMaps,
-      int mapsPerTask) {
+  ScacheShuffleHandle(int shuffleId, ShuffleDependency<K, V, C> dependency, String appId, int numMaps) {
     super(shuffleId, dependency);
     this.appId = appId;
     this.numMaps = numMaps;
-    this.mapsPerTask = mapsPerTask;
   }
 
   /** The SCache application the shuffle's blocks belong to. */
@@ -28,22 +25,12 @@ public final class ScacheShuffleHandle<K, V, C> extends BaseShuffleHandle<K, V, 
     return appId;
   }
 
-  /** The number of map tasks (partitions of the map side's RDD). */
+  /**
+   * The number of map tasks (partitions of the map side's RDD); each is one SCache map, its map index the
+   * map's id, its output put when the task ends.
+   */
   public int numMaps() {
     return numMaps;
-  }
-
-  /**
-   * SCache maps per map task: a task puts its output in up to this many segments, segment {@code s} of map
-   * {@code m} as SCache's map {@code m × mapsPerTask + s}; 1 when each task puts its whole output at its end.
-   */
-  public int mapsPerTask() {
-    return mapsPerTask;
-  }
-
-  /** SCache's map id of segment {@code segment} of map task {@code mapIndex}. */
-  int scacheMap(int mapIndex, int segment) {
-    return mapIndex * mapsPerTask + segment;
   }
 
   public int numReduces() {

@@ -90,8 +90,8 @@ public final class ScacheShuffleManager implements ShuffleManager {
       return sort.registerShuffle(shuffleId, dependency);
     }
     int numMaps = dependency.rdd().partitions().length;
-    int mapsPerTask = driver().register(shuffleId, dependency, numMaps);
-    return new ScacheShuffleHandle<>(shuffleId, dependency, appId(), numMaps, mapsPerTask);
+    driver().register(shuffleId, dependency, numMaps);
+    return new ScacheShuffleHandle<>(shuffleId, dependency, appId(), numMaps);
   }
 
   @Override
@@ -106,7 +106,7 @@ public final class ScacheShuffleManager implements ShuffleManager {
     BlockManagerId location = BlockManagerId$.MODULE$.apply(SCACHE_EXECUTOR_PREFIX + worker,
         SparkEnv.get().blockManager().blockManagerId().host(), port(worker), Option.empty());
     return new ScacheShuffleWriter<>((ScacheShuffleHandle<K, V, ?>) handle, c.get(), mapId, context, metrics, location,
-        conf.get(SparkScacheOptions.PUT_BUFFER), conf.get(SparkScacheOptions.MAP_SEGMENT_BYTES), chunkPool);
+        conf.get(SparkScacheOptions.PUT_BUFFER), chunkPool);
   }
 
   @Override
@@ -117,7 +117,7 @@ public final class ScacheShuffleManager implements ShuffleManager {
       return sort.getReader(handle, startMapIndex, endMapIndex, startPartition, endPartition, context, metrics);
     }
     return new ScacheShuffleReader<>((ScacheShuffleHandle<K, ?, C>) handle, client().get(), startMapIndex,
-        endMapIndex, startPartition, endPartition, context, metrics, conf.get(SparkScacheOptions.READ_IN_PARTS));
+        endMapIndex, startPartition, endPartition, context, metrics);
   }
 
   @Override

@@ -41,12 +41,9 @@ final class ScacheShuffleReader<K, C> implements ShuffleReader<K, C> {
   private final int endPartition;
   private final TaskContext context;
   private final ShuffleReadMetricsReporter metrics;
-  private final boolean readInParts;
 
   ScacheShuffleReader(ScacheShuffleHandle<K, ?, C> handle, ScacheClient client, int startMapIndex, int endMapIndex,
-      int startPartition, int endPartition, TaskContext context, ShuffleReadMetricsReporter metrics,
-      boolean readInParts) {
-    this.readInParts = readInParts;
+      int startPartition, int endPartition, TaskContext context, ShuffleReadMetricsReporter metrics) {
     this.handle = handle;
     this.client = client;
     this.startMapIndex = startMapIndex;
@@ -63,15 +60,15 @@ final class ScacheShuffleReader<K, C> implements ShuffleReader<K, C> {
     ShuffleDependency<K, ?, C> dep = (ShuffleDependency<K, ?, C>) handle.dependency();
     SparkEnv env = SparkEnv.get();
     List<ExpectedBlock> expected = ExpectedBlock.from(env.mapOutputTracker().getMapSizesByExecutorId(
-        handle.shuffleId(), startMapIndex, endMapIndex, startPartition, endPartition), handle.mapsPerTask());
+        handle.shuffleId(), startMapIndex, endMapIndex, startPartition, endPartition));
     TreeMap<Integer, List<ExpectedBlock>> byReduce = new TreeMap<>();
     for (ExpectedBlock b : expected) {
       byReduce.computeIfAbsent(b.reduceId(), r -> new ArrayList<>()).add(b);
     }
-    byReduce.values().forEach(list -> list.sort((a, b) -> Integer.compare(a.scacheMap(), b.scacheMap())));
+    byReduce.values().forEach(list -> list.sort((a, b) -> Integer.compare(a.mapIndex(), b.mapIndex())));
     boolean everyMap = startMapIndex == 0 && endMapIndex >= handle.numMaps();
     ReduceBlockSource source = new ReduceBlockSource(client, handle.appId(), handle.shuffleId(), everyMap,
-        readInParts, metrics, byReduce, env.conf().getSizeAsBytes("spark.reducer.maxSizeInFlight", "48m"));
+        metrics, byReduce, env.conf().getSizeAsBytes("spark.reducer.maxSizeInFlight", "48m"));
     // a task that fails, is killed or stops reading early leaves parts behind: their buffers go back here
     context.addTaskCompletionListener((TaskCompletionListener) ended -> source.close());
 
@@ -137,7 +134,7 @@ final class ScacheShuffleReader<K, C> implements ShuffleReader<K, C> {
         ReduceBlockSource.ReadBlock b = blocks.next();
         ByteBuffer data = b.data();
         if (!data.hasRemaining()) {
-          continue; // a segment that had nothing for this partition
+          continue; // an empty block: nothing to decode (Spark's own reader skips them too)
         }
         InputStream in = serializers.wrapStream(b.block().sparkId(handle.shuffleId()), ByteBufferInputStream.of(data));
         current = serializer.deserializeStream(in).asKeyValueIterator();

@@ -1,6 +1,7 @@
 package org.scache.spark;
 
 import java.io.IOException;
+import java.util.concurrent.CompletionException;
 import org.apache.spark.Partitioner;
 import org.apache.spark.ShuffleDependency;
 import org.apache.spark.SparkEnv;
@@ -14,11 +15,11 @@ import org.apache.spark.shuffle.ShuffleWriteMetricsReporter;
 import org.apache.spark.shuffle.ShuffleWriter;
 import org.apache.spark.shuffle.api.ShufflePartitionWriter;
 import org.apache.spark.storage.BlockManagerId;
-import org.apache.spark.storage.BlockManagerId$;
 import org.apache.spark.storage.ShuffleBlockId;
 import org.apache.spark.util.collection.ExternalSorter;
 import org.scache.client.BlockBuffers;
 import org.scache.client.ScacheClient;
+import org.scache.common.ScacheException;
 import scala.Option;
 import scala.Product2;
 import scala.collection.Iterator;
@@ -32,12 +33,9 @@ import scala.reflect.ClassTag$;
  * partitions the records (combining them on the map side when the shuffle asks for it) and
  * serializes and compresses each partition; each partition becomes one SCache block on this node's worker, put while the next
  * is written. The map is then declared finished with this task attempt as its attempt, and the
- * map status carries the true block sizes. A shuffle whose tasks write in segments ({@link MapSegments}) has its
- * straight-written output put and declared a segment at a time, while the task goes on.
+ * map status carries the true block sizes.
  */
 final class ScacheShuffleWriter<K, V, C> extends ShuffleWriter<K, V> {
-  /** Records written between two looks at whether the current segment is full. */
-  private static final int RECORDS_BETWEEN_LOOKS = 256;
   private final ScacheShuffleHandle<K, V, C> handle;
   private final ScacheClient client;
   private final long mapTaskId;
@@ -45,7 +43,6 @@ final class ScacheShuffleWriter<K, V, C> extends ShuffleWriter<K, V> {
   private final ShuffleWriteMetricsReporter metrics;
   private final BlockManagerId location;
   private final long maxPendingBytes;
-  private final long segmentBytes;
   private final BlockBuffers chunkPool;
   private ExternalSorter<K, V, ?> sorter;
   private PartitionMemory memory;
@@ -54,8 +51,7 @@ final class ScacheShuffleWriter<K, V, C> extends ShuffleWriter<K, V> {
   private boolean stopping;
 
   ScacheShuffleWriter(ScacheShuffleHandle<K, V, C> handle, ScacheClient client, long mapTaskId, TaskContext context,
-      ShuffleWriteMetricsReporter metrics, BlockManagerId location, long maxPendingBytes, long segmentBytes,
-      BlockBuffers chunkPool) {
+      ShuffleWriteMetricsReporter metrics, BlockManagerId location, long maxPendingBytes, BlockBuffers chunkPool) {
     this.handle = handle;
     this.client = client;
     this.mapTaskId = mapTaskId;
@@ -63,7 +59,6 @@ final class ScacheShuffleWriter<K, V, C> extends ShuffleWriter<K, V> {
     this.metrics = metrics;
     this.location = location;
     this.maxPendingBytes = maxPendingBytes;
-    this.segmentBytes = segmentBytes;
     this.chunkPool = chunkPool;
   }
 
@@ -72,16 +67,16 @@ final class ScacheShuffleWriter<K, V, C> extends ShuffleWriter<K, V> {
     ShuffleDependency<K, V, C> dep = handle.dependency();
     int mapIndex = context.partitionId();
     int attempt = BlockAttempts.of(mapTaskId);
-    MapSegments segments;
+    PartitionBlockWriter out;
     if (!dep.mapSideCombine() && handle.numReduces() <= SparkEnv.get().conf()
         .getInt("spark.shuffle.sort.bypassMergeThreshold", 200)) {
       // as Spark's sort shuffle for few partitions and no map-side combine: each record straight to its
       // partition's stream, neither buffered as objects nor sorted
       memory = PartitionMemory.of(context.taskMemoryManager());
-      segments = new MapSegments(client, handle, mapIndex, attempt, scacheMap -> new PartitionBlockWriter(client,
-          handle.appId(), handle.shuffleId(), scacheMap, attempt, handle.numReduces(), maxPendingBytes, memory,
-          chunkPool, () -> SparkEnv.get().blockManager().diskBlockManager().createTempLocalBlock()._2()));
-      writeStraight(dep, records, segments);
+      out = new PartitionBlockWriter(client, handle.appId(), handle.shuffleId(), mapIndex, attempt,
+          handle.numReduces(), maxPendingBytes, memory, chunkPool,
+          () -> SparkEnv.get().blockManager().diskBlockManager().createTempLocalBlock()._2());
+      writeStraight(dep, records, out);
     } else {
       if (dep.mapSideCombine()) {
         sorter = new ExternalSorter<K, V, C>(context, dep.aggregator(), Option.apply(dep.partitioner()),
@@ -92,78 +87,53 @@ final class ScacheShuffleWriter<K, V, C> extends ShuffleWriter<K, V> {
             dep.serializer());
       }
       sorter.insertAll(records);
-      segments = new MapSegments(client, handle, mapIndex, attempt, scacheMap -> new PartitionBlockWriter(client,
-          handle.appId(), handle.shuffleId(), scacheMap, attempt, handle.numReduces(), maxPendingBytes, chunkPool));
-      sorter.writePartitionedMapOutput(handle.shuffleId(), mapTaskId, segments.current(), metrics);
+      out = new PartitionBlockWriter(client, handle.appId(), handle.shuffleId(), mapIndex, attempt,
+          handle.numReduces(), maxPendingBytes, chunkPool);
+      sorter.writePartitionedMapOutput(handle.shuffleId(), mapTaskId, out, metrics);
     }
-    lengths = segments.finish();
-    metrics.incWriteTime(segments.waitNanos());
-    BlockManagerId at = handle.mapsPerTask() == 1 ? location : BlockManagerId$.MODULE$.apply(location.executorId(),
-        location.host(), location.port(), MapSegments.topologyInfo(segments.used()));
-    status = MapStatus$.MODULE$.apply(at, lengths, mapTaskId);
+    lengths = out.commitAllPartitions(new long[0]).getPartitionLengths();
+    long start = System.nanoTime();
+    try {
+      client.mapFinishedAsync(handle.shuffleId(), mapIndex, attempt).join();
+    } catch (CompletionException e) {
+      throw new IOException("SCache did not take map " + mapIndex + " of shuffle " + handle.shuffleId() + ": "
+          + ScacheException.from(e).getMessage(), e.getCause());
+    }
+    metrics.incWriteTime(out.putNanos() + System.nanoTime() - start);
+    status = MapStatus$.MODULE$.apply(location, lengths, mapTaskId);
   }
 
-  /**
-   * Serializes and compresses each record into its partition's stream; closing a stream puts the partition. A
-   * shuffle whose tasks put their output in segments closes every stream and begins a segment once the
-   * partitions hold {@code segmentBytes} (the first segment), then twice as much as the last segment held.
-   */
+  /** Serializes and compresses each record into its partition's stream; closing a stream puts the partition. */
   @SuppressWarnings({"unchecked", "rawtypes"})
-  private void writeStraight(ShuffleDependency<K, V, C> dep, Iterator<Product2<K, V>> records, MapSegments segments)
-      throws IOException {
+  private void writeStraight(ShuffleDependency<K, V, C> dep, Iterator<Product2<K, V>> records,
+      PartitionBlockWriter out) throws IOException {
     SerializerInstance serializer = dep.serializer().newInstance();
     SerializerManager streams = SparkEnv.get().serializerManager();
     Partitioner partitioner = dep.partitioner();
     SerializationStream[] open = new SerializationStream[handle.numReduces()];
     ShufflePartitionWriter[] partitions = new ShufflePartitionWriter[handle.numReduces()];
     ClassTag any = ClassTag$.MODULE$.Any();
-    boolean segmented = handle.mapsPerTask() > 1 && segmentBytes > 0;
-    // the first segment is small, so the links start early in a task's life (its first records come slowest);
-    // each next one is twice the last
-    long segmentFull = segmentBytes;
-    int sinceLook = 0;
-    long bytes = 0;
     boolean written = false;
     try {
       while (records.hasNext()) {
         Product2<K, V> r = records.next();
         int p = partitioner.getPartition(r._1());
         if (open[p] == null) {
-          partitions[p] = segments.current().getPartitionWriter(p);
+          partitions[p] = out.getPartitionWriter(p);
           open[p] = serializer.serializeStream(streams.wrapStream(new ShuffleBlockId(handle.shuffleId(), mapTaskId, p),
               partitions[p].openStream()));
         }
         open[p].writeKey(r._1(), any);
         open[p].writeValue(r._2(), any);
         metrics.incRecordsWritten(1);
-        if (segmented && ++sinceLook == RECORDS_BETWEEN_LOOKS) {
-          sinceLook = 0;
-          if (segments.mayCut() && bytesIn(partitions) >= segmentFull) {
-            bytes += close(open, partitions);
-            segments.cut();
-            segmentFull = Math.min(segmentFull * 2, Long.MAX_VALUE / 4);
-          }
-        }
       }
-      bytes += close(open, partitions);
-      metrics.incBytesWritten(bytes);
+      metrics.incBytesWritten(close(open, partitions));
       written = true;
     } finally {
       if (!written) {
-        segments.abort();
+        out.abort(null);
       }
     }
-  }
-
-  /** The bytes the open partitions hold so far (what their streams have passed on). */
-  private static long bytesIn(ShufflePartitionWriter[] partitions) {
-    long bytes = 0;
-    for (ShufflePartitionWriter w : partitions) {
-      if (w != null) {
-        bytes += w.getNumBytesWritten();
-      }
-    }
-    return bytes;
   }
 
   /** Closes every open partition stream (each puts its partition's block); returns their bytes. */

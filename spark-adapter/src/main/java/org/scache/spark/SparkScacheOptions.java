@@ -27,43 +27,21 @@ public final class SparkScacheOptions {
       "How long the placing scheduler waits for the master's placement of a shuffle when it submits the tasks "
           + "that read it; past it the tasks are submitted without SCache's preference.");
   public static final ConfigEntry<Boolean> SAMPLING_ENABLED = OPTIONS.bool("spark.scache.sampling.enabled", false,
-      "Sample the map input of range- and custom-partitioned shuffles before their map stage (paper III-B2), so "
-          + "the master places their reduces before any map has run. The sampling job reads the map side's parent "
-          + "once more, before the maps: on a TeraSort it cost more than it gave (job 0.96 of the sort shuffle's "
-          + "time with it, 0.81 without). Off, such shuffles are predicted by regression once a quarter of their "
-          + "maps have finished; turn it on where a range partition's input comes mostly from few maps or the "
-          + "partitions are far from equal.");
+      "Sample the map input of range- and custom-partitioned shuffles before their map stage, so that the master "
+          + "places their reduces before any map has run; the sampling job reads the map side's input once more. Off, "
+          + "such shuffles are predicted by regression once scache.master.schedule.observation.threshold of their maps "
+          + "have finished. Worth it where a range partition's input comes mostly from a few maps or partitions are "
+          + "far from equal.");
   public static final ConfigEntry<Integer> SAMPLES_PER_REDUCE = OPTIONS.intEntry(
       "spark.scache.sampling.samples.per.reduce", 20, "Records sampled from each map's input per reduce "
           + "partition (the paper's s).");
   public static final ConfigEntry<Long> PUT_BUFFER = OPTIONS.bytes("spark.scache.map.put.buffer.bytes", "64m",
       "Bytes of a map task's partitions that may be waiting to be stored on the worker; past it the map waits.");
   public static final ConfigEntry<Long> CHUNK_POOL = OPTIONS.bytes("spark.scache.map.chunk.pool.bytes", "64m",
-      "Direct memory (outside the heap) an executor lends, at most at a time, to the chunks its map tasks "
-          + "collect their partitions in, reused once their blocks are stored; past it chunks are taken from the heap, "
-          + "and 0 takes them all from the heap. A map task that writes straight to its partitions holds its "
-          + "whole output until it ends: on the heap, each young collection copies it. Counts against "
-          + "-XX:MaxDirectMemorySize (the heap's size unless set), not against Spark's execution memory, which "
-          + "the chunks in use are counted in as well.");
-
-  public static final ConfigEntry<Long> MAP_SEGMENT_BYTES = OPTIONS.bytes("spark.scache.map.segment.bytes", "1m",
-      "A map task that writes each record straight into its partition's stream (few partitions, no map-side "
-          + "combine; hash-partitioned shuffles of the RDD API) puts what it has written so far as a segment once "
-          + "it has written this many bytes, and each next segment once it has written twice as many as the last; "
-          + "each segment's blocks are prefetched to their reduces' nodes while the task still runs, instead of "
-          + "when it ends. 0 puts a map's whole output when the task ends.");
-  public static final ConfigEntry<Integer> MAP_SEGMENTS = OPTIONS.intEntry("spark.scache.map.segments", 1,
-      "The most segments a map task's output is put in (spark.scache.map.segment.bytes), the last taking the rest; "
-          + "1 puts a map's whole output when the task ends. Each segment is a map to the SCache master, which holds "
-          + "this many maps per map task. More than 1 (8, say) starts the links during the maps, at the cost of "
-          + "the workers' CPU there: measured with fresh executors and with warm ones, it started the links "
-          + "earlier but shortened no job beyond noise and lengthened the map stage (docs/benchmarks.md), so it is "
-          + "off unless set.");
-
-  public static final ConfigEntry<Boolean> READ_IN_PARTS = OPTIONS.bool("spark.scache.reduce.read.in.parts", true,
-      "A reduce task that reads one partition's whole input decodes its blocks in parts, as they land on its "
-          + "worker (those held there first), instead of waiting for the whole input; a task reading a range of "
-          + "partitions (coalesced by adaptive execution) reads each partition whole either way.");
+      "Direct memory (outside the heap) an executor lends, at most at a time, to the chunks its map tasks collect "
+          + "their partitions in, reused once their blocks are stored; past it chunks come from the heap, where each "
+          + "young collection copies them, and 0 takes them all from the heap. Counts against -XX:MaxDirectMemorySize "
+          + "(the heap's size unless set); the chunks in use also count in Spark's execution memory.");
 
   /** Set by the driver for its executors: not for users. */
   static final String APP_SECRET_KEY = "spark.scache.internal.app.secret";

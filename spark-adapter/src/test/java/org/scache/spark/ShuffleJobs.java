@@ -76,10 +76,10 @@ final class ShuffleJobs {
   }
 
   /**
-   * A groupByKey whose map tasks write enough for several segments, the first of them failing on its first attempt
-   * after half its records, with some of its output put and declared; and the id of its shuffle.
+   * A groupByKey whose first map task fails on its first attempt after 20,000 of its 30,000 records, with some of
+   * its partitions' output already written.
    */
-  static Tuple2<List<String>, Integer> groupByKeyFailingMidMap(JavaSparkContext sc) {
+  static List<String> groupByKeyFailingMidMap(JavaSparkContext sc) {
     JavaRDD<Integer> input = sc.parallelize(numbers(120_000), 4).mapPartitionsWithIndex((index, it) -> {
       if (index != 0 || TaskContext.get().attemptNumber() != 0 || TaskContext.get().stageAttemptNumber() != 0) {
         return it;
@@ -104,42 +104,19 @@ final class ShuffleJobs {
     return groups(input.mapToPair(i -> new Tuple2<>(i % 89, value(i))).groupByKey(5));
   }
 
-  /**
-   * A groupByKey whose map tasks write several segments each, their records in runs of one key: a segment holds
-   * a few partitions' records, so most segments have nothing for some partition (empty blocks); and its shuffle.
-   */
-  static Tuple2<List<String>, Integer> groupByKeyInRuns(JavaSparkContext sc) {
-    return groups(sc.parallelize(numbers(120_000), 8).mapToPair(i -> new Tuple2<>((i / 2_000) % 60, value(i)))
-        .groupByKey(6));
-  }
-
   /** A value that compresses about as little as a random one. */
   private static String value(int i) {
     return "v" + i + "-" + Long.toHexString(i * 0x9E3779B97F4A7C15L);
   }
 
-  /** Every key's values, sorted, and the id of the shuffle that grouped them. */
-  private static Tuple2<List<String>, Integer> groups(JavaPairRDD<Integer, Iterable<String>> grouped) {
-    List<String> out = sorted(grouped.map(kv -> {
+  /** Every key's values, sorted. */
+  private static List<String> groups(JavaPairRDD<Integer, Iterable<String>> grouped) {
+    return sorted(grouped.map(kv -> {
       List<String> values = new ArrayList<>();
       kv._2().forEach(values::add);
       Collections.sort(values);
       return kv._1() + "=" + values;
     }).collect());
-    return new Tuple2<>(out, shuffleIdOf(grouped.rdd()));
-  }
-
-  /** The id of the nearest shuffle {@code rdd} reads, through its narrow lineage. */
-  static int shuffleIdOf(org.apache.spark.rdd.RDD<?> rdd) {
-    scala.collection.Iterator<org.apache.spark.Dependency<?>> deps = rdd.dependencies().iterator();
-    while (deps.hasNext()) {
-      org.apache.spark.Dependency<?> d = deps.next();
-      if (d instanceof org.apache.spark.ShuffleDependency<?, ?, ?> s) {
-        return s.shuffleId();
-      }
-      return shuffleIdOf(d.rdd());
-    }
-    throw new IllegalArgumentException(rdd + " reads no shuffle");
   }
 
   /** A Spark SQL aggregation; with adaptive execution its small partitions are coalesced. */

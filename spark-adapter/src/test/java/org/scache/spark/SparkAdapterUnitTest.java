@@ -71,37 +71,4 @@ class SparkAdapterUnitTest {
     assertEquals(123, BlockAttempts.of(123L));
     assertThrows(IllegalStateException.class, () -> BlockAttempts.of(1L << 31));
   }
-
-  @Test
-  void aMapsPartitionWrittenInSegments_isOneExpectedBlockPerSegmentItsStatusNames_storedAsThatSegmentsMap() {
-    org.apache.spark.storage.BlockManagerId segmented = org.apache.spark.storage.BlockManagerId$.MODULE$.apply(
-        "scache@h:1", "h", 1, MapSegments.topologyInfo(3));
-    org.apache.spark.storage.BlockManagerId whole = org.apache.spark.storage.BlockManagerId$.MODULE$.apply(
-        "scache@h:1", "h", 1, scala.Option.empty());
-    assertEquals(3, MapSegments.segmentsOf(segmented));
-    assertEquals(1, MapSegments.segmentsOf(whole), "a status without the info is one segment");
-    java.util.List<scala.Tuple3<org.apache.spark.storage.BlockId, Object, Object>> blocks = java.util.List.of(
-        new scala.Tuple3<>(new org.apache.spark.storage.ShuffleBlockId(0, 41L, 2), (Object) 10L, (Object) 5));
-    scala.collection.Iterator<scala.Tuple2<org.apache.spark.storage.BlockManagerId,
-        scala.collection.Seq<scala.Tuple3<org.apache.spark.storage.BlockId, Object, Object>>>> answer =
-        scala.collection.JavaConverters.asScalaIterator(java.util.List.of(new scala.Tuple2<>(segmented,
-            (scala.collection.Seq<scala.Tuple3<org.apache.spark.storage.BlockId, Object, Object>>)
-                scala.collection.JavaConverters.asScalaBuffer(blocks).toSeq())).iterator());
-    java.util.List<ExpectedBlock> expected = ExpectedBlock.from(answer, 8);
-    assertEquals(java.util.List.of(40, 41, 42), expected.stream().map(ExpectedBlock::scacheMap).toList(),
-        "map 5's segments 0-2 are SCache maps 40-42");
-    assertEquals(10L, expected.stream().mapToLong(ExpectedBlock::size).sum());
-    expected.forEach(b -> {
-      assertEquals(5, b.mapIndex(), "a lost segment names Spark's map");
-      assertEquals(41, b.attempt());
-      assertEquals(2, b.reduceId());
-    });
-    scala.collection.Iterator<scala.Tuple2<org.apache.spark.storage.BlockManagerId,
-        scala.collection.Seq<scala.Tuple3<org.apache.spark.storage.BlockId, Object, Object>>>> tooMany =
-        scala.collection.JavaConverters.asScalaIterator(java.util.List.of(new scala.Tuple2<>(segmented,
-            (scala.collection.Seq<scala.Tuple3<org.apache.spark.storage.BlockId, Object, Object>>)
-                scala.collection.JavaConverters.asScalaBuffer(blocks).toSeq())).iterator());
-    assertThrows(IllegalStateException.class, () -> ExpectedBlock.from(tooMany, 2),
-        "a status naming more segments than a task writes");
-  }
 }

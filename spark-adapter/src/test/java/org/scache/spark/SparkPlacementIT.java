@@ -126,39 +126,6 @@ class SparkPlacementIT {
   }
 
   @Test
-  void mapTasksWritingInSegments_haveThemCopiedToTheirReducesHosts_whoRunThereWithTheSortShufflesOutput()
-      throws Exception {
-    SparkConf conf = placedConf("segments-it").set("spark.scache.map.segment.bytes", "16k")
-        .set("spark.scache.map.segments", "6");
-    ResultTasks tasks = new ResultTasks();
-    long prefetchedBefore = scache.total("prefetch.blocks");
-    long remoteBefore = scache.total("read.remote.blocks");
-    Tuple2<List<String>, Integer> viaScache;
-    ShufflePlacement placement;
-    try (JavaSparkContext sc = new JavaSparkContext(conf)) {
-      sc.sc().addSparkListener(tasks);
-      awaitExecutors(sc, 2);
-      viaScache = ShuffleJobs.groupByKeyInRuns(sc);
-      placement = ((ScacheShuffleManager) SparkEnv.get().shuffleManager()).placement(viaScache._2()).orElseThrow();
-      sc.sc().listenerBus().waitUntilEmpty();
-    }
-    int lastStage = tasks.hostByStageAndPartition.keySet().stream().max(Integer::compare).orElseThrow();
-    Map<Integer, String> reduceHosts = tasks.hostByStageAndPartition.get(lastStage);
-    assertEquals(6, reduceHosts.size());
-    for (Map.Entry<Integer, String> t : reduceHosts.entrySet()) {
-      assertEquals(placement.workerOf(t.getKey()).orElseThrow().host(), t.getValue(),
-          "reduce " + t.getKey() + " ran on its placed host");
-    }
-    long prefetched = scache.total("prefetch.blocks") - prefetchedBefore;
-    long remote = scache.total("read.remote.blocks") - remoteBefore;
-    System.out.printf("SPARK-SEGMENTS blocks prefetched %d, read remotely %d%n", prefetched, remote);
-    assertTrue(prefetched > 0, "segments were copied to their reduces' hosts");
-    try (JavaSparkContext sc = new JavaSparkContext(SparkConfs.base("local[2]", "segments-it-sort"))) {
-      assertEquals(ShuffleJobs.groupByKeyInRuns(sc)._1(), viaScache._1(), "the same output as Spark's sort shuffle");
-    }
-  }
-
-  @Test
   void mapsRunMostlyOnOneHost_reducesMoveThereWhenTheMapsAreDone_andRunWhereTheyMoved() throws Exception {
     String busy = HOSTS.get(0);
     SparkConf conf = placedConf("balance-it");

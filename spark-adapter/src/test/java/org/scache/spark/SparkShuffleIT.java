@@ -71,9 +71,7 @@ class SparkShuffleIT {
     long before = scache.total("put.blocks");
     Map<String, Object> viaScache = runAll(SparkConfs.scache(
         SparkConfs.base("local-cluster[2,1,1024]", "scache-shuffle-it"), scache.masterAddress())
-        .set("spark.scache.client.worker.address", "127.0.0.1:" + scache.workerPort(0))
-        // the groupByKey's and the join's map tasks put their output in several segments
-        .set("spark.scache.map.segment.bytes", "4k").set("spark.scache.map.segments", "8"), true);
+        .set("spark.scache.client.worker.address", "127.0.0.1:" + scache.workerPort(0)), true);
     long putThroughScache = scache.total("put.blocks") - before;
     Map<String, Object> viaSort = runAll(SparkConfs.base("local[2,4]", "sort-shuffle-it"), false);
     for (String job : viaSort.keySet()) {
@@ -87,15 +85,11 @@ class SparkShuffleIT {
   }
 
   @Test
-  void mapTasksWritingInSegments_oneFailingMidway_giveTheSameOutputAsSparksSortShuffle() throws Exception {
-    long putBefore = scache.total("put.blocks");
-    Tuple2<List<String>, Integer> viaScache;
-    Map<Integer, Integer> segmentsByMap = new java.util.TreeMap<>();
-    SparkConf conf = SparkConfs.scache(SparkConfs.base("local-cluster[2,1,1024]", "scache-segments-it"),
+  void aMapTaskFailingMidway_givesTheSameOutputAsSparksSortShuffle() throws Exception {
+    List<String> viaScache;
+    SparkConf conf = SparkConfs.scache(SparkConfs.base("local-cluster[2,1,1024]", "scache-mid-map-failure-it"),
         scache.masterAddress())
-        .set("spark.scache.client.worker.address", "127.0.0.1:" + scache.workerPort(0))
-        .set("spark.scache.map.segment.bytes", "16k")
-        .set("spark.scache.map.segments", "4");
+        .set("spark.scache.client.worker.address", "127.0.0.1:" + scache.workerPort(0));
     AtomicInteger failedMaps = new AtomicInteger();
     try (JavaSparkContext sc = new JavaSparkContext(conf)) {
       sc.sc().addSparkListener(new SparkListener() {
@@ -108,28 +102,14 @@ class SparkShuffleIT {
       });
       viaScache = ShuffleJobs.groupByKeyFailingMidMap(sc);
       sc.sc().listenerBus().waitUntilEmpty();
-      scala.collection.Iterator<Tuple2<org.apache.spark.storage.BlockManagerId,
-          scala.collection.Seq<scala.Tuple3<org.apache.spark.storage.BlockId, Object, Object>>>> statuses =
-          SparkEnv.get().mapOutputTracker().getMapSizesByExecutorId(viaScache._2(), 0, 4, 0, 5);
-      while (statuses.hasNext()) {
-        Tuple2<org.apache.spark.storage.BlockManagerId,
-            scala.collection.Seq<scala.Tuple3<org.apache.spark.storage.BlockId, Object, Object>>> at = statuses.next();
-        at._2().foreach(b -> segmentsByMap.put((Integer) b._3(), MapSegments.segmentsOf(at._1())));
-      }
     }
     List<String> viaSort;
-    try (JavaSparkContext sc = new JavaSparkContext(SparkConfs.base("local[2,4]", "sort-segments-it"))) {
-      viaSort = ShuffleJobs.groupByKeyFailingMidMap(sc)._1();
+    try (JavaSparkContext sc = new JavaSparkContext(SparkConfs.base("local[2,4]", "sort-mid-map-failure-it"))) {
+      viaSort = ShuffleJobs.groupByKeyFailingMidMap(sc);
     }
     assertEquals(1, failedMaps.get(), "map 0's first attempt failed midway, the others did not");
-    assertEquals(viaSort, viaScache._1(), "the same groups through SCache");
+    assertEquals(viaSort, viaScache, "the same groups through SCache");
     assertEquals(89, viaSort.size());
-    assertEquals(4, segmentsByMap.size());
-    assertTrue(segmentsByMap.values().stream().allMatch(n -> n > 1 && n <= 4),
-        "each map put its output in several segments, at most 4: " + segmentsByMap);
-    long segments = segmentsByMap.values().stream().mapToLong(n -> n).sum();
-    assertTrue(scache.total("put.blocks") - putBefore >= 5 * segments,
-        "a block of each of the 5 partitions in every segment a map used: " + segmentsByMap);
   }
 
   /** The RDD shuffles' outputs, and under "shuffleBytesWritten" the bytes the map tasks reported writing. */

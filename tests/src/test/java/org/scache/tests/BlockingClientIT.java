@@ -25,10 +25,11 @@ import org.scache.client.ScacheClient;
 import org.scache.common.BlockId;
 import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
+import org.scache.common.network.ClientTransport;
 import org.scache.common.shuffle.PartitionerKind;
 
 /**
- * Clients on blocking connections (scache.client.transport.mode=blocking, what task JVMs use) do
+ * Clients on blocking connections (ClientTransport.BLOCKING, what task JVMs use) do
  * everything event-loop clients do: puts and gets through shared memory and over the socket, a
  * reduce's whole input relayed from another worker, and calls from several threads at once; and a
  * map task's calls, in a JVM of their own, without initialising Netty's buffers or the JCE (whose
@@ -49,9 +50,9 @@ class BlockingClientIT {
   }
 
   private static ScacheClient blocking(int worker, String app, boolean sharedMemory) {
-    ScacheConf conf = cluster.clientConf(worker).with(ScacheOptions.CLIENT_TRANSPORT_MODE, "blocking")
-        .with(ScacheOptions.CLIENT_LOCAL_SHM_ENABLED, sharedMemory);
-    return ScacheClient.create(conf, app, (app + "-secret").getBytes(StandardCharsets.UTF_8));
+    ScacheConf conf = cluster.clientConf(worker).with(ScacheOptions.CLIENT_LOCAL_SHM_ENABLED, sharedMemory);
+    return ScacheClient.create(conf, app, (app + "-secret").getBytes(StandardCharsets.UTF_8),
+        ClientTransport.BLOCKING);
   }
 
   @Test

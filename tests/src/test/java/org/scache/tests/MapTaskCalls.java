@@ -7,7 +7,7 @@ import org.scache.client.ReduceInput;
 import org.scache.client.ScacheClient;
 import org.scache.common.BlockId;
 import org.scache.common.config.ScacheConf;
-import org.scache.common.config.ScacheOptions;
+import org.scache.common.network.ClientTransport;
 import org.scache.common.shuffle.PartitionerKind;
 
 /**
@@ -28,9 +28,8 @@ public final class MapTaskCalls {
     int task = Integer.parseInt(args[3]);
     int maps = Integer.parseInt(args[4]);
     int reduces = Integer.parseInt(args[5]);
-    ScacheConf conf = ScacheConf.empty().withSystemProperties()
-        .with(ScacheOptions.CLIENT_TRANSPORT_MODE, "blocking");
-    try (ScacheClient c = ScacheClient.create(conf, app, secret)) {
+    ScacheConf conf = ScacheConf.empty().withSystemProperties();
+    try (ScacheClient c = ScacheClient.create(conf, app, secret, ClientTransport.BLOCKING)) {
       if (role.equals("map")) {
         c.registerApplication();
         c.registerShuffle(0, maps, reduces, PartitionerKind.HASH);

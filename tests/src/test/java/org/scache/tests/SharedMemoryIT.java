@@ -381,7 +381,7 @@ class SharedMemoryIT {
   void blocksReadInPlace_stayPinned_untilTheReaderReleasesEach() throws Exception {
     String app = "app-shm-in-place";
     // blocks put over the socket, so that the only memory in use is theirs (no lease)
-    ScacheConf putsOverSocket = cluster.clientConf(0).with(ScacheOptions.CLIENT_LOCAL_SHM_MIN_BLOCK, 1L << 20);
+    ScacheConf putsOverSocket = cluster.clientConf(0).with(ScacheOptions.CLIENT_LOCAL_SHM_ENABLED, false);
     try (ScacheClient here = registered(0, app); ScacheClient putter = ScacheClient.create(putsOverSocket, app,
         (app + "-secret").getBytes(StandardCharsets.UTF_8))) {
       awaitUsedBytes(0, 0); // nothing else holds the worker's memory: what is in use below is these blocks

@@ -34,6 +34,7 @@ import org.scache.common.ScacheException;
 import org.scache.common.WorkerInfo;
 import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
+import org.scache.common.network.ClientTransport;
 import org.scache.common.shuffle.ShufflePlacement;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -215,10 +216,9 @@ public class ScacheShuffleVertexManager extends VertexManagerPlugin {
 
   private ScacheClient client() throws IOException {
     if (client == null) {
-      // a few calls, one at a time, from the application master's dispatcher: the blocking transport by default
-      ScacheConf scache = TezScacheSettings.scacheConf(conf).with(ScacheOptions.CLIENT_RETRY_MAX, 1)
-          .withDefault(ScacheOptions.CLIENT_TRANSPORT_MODE, "blocking");
-      client = ScacheClient.create(scache, applicationId(), amSecret());
+      // a few calls, one at a time, from the application master's dispatcher: the blocking transport
+      ScacheConf scache = TezScacheSettings.scacheConf(conf).with(ScacheOptions.CLIENT_RETRY_MAX, 1);
+      client = ScacheClient.create(scache, applicationId(), amSecret(), ClientTransport.BLOCKING);
       client.registerApplication();
     }
     return client;

@@ -8,6 +8,7 @@ import org.apache.tez.runtime.library.common.shuffle.ShuffleUtils;
 import org.scache.client.ScacheClient;
 import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
+import org.scache.common.network.ClientTransport;
 import org.scache.yarn.NodeWorkerAddress;
 
 /**
@@ -30,9 +31,8 @@ final class TaskScache {
     ScacheConf scache = TezScacheSettings.scacheConf(conf);
     String worker = localWorker(conf);
     // a task makes a few calls to its node's worker: no event loops to start
-    return ScacheClient.create(scache.with(ScacheOptions.CLIENT_WORKER_ADDRESS, worker)
-        .withDefault(ScacheOptions.CLIENT_TRANSPORT_MODE, "blocking"), context.getApplicationId().toString(),
-        secret(context, conf));
+    return ScacheClient.create(scache.with(ScacheOptions.CLIENT_WORKER_ADDRESS, worker),
+        context.getApplicationId().toString(), secret(context, conf), ClientTransport.BLOCKING);
   }
 
   /** The password of the DAG's job token, which TezChild hands every task as the shuffle service's consumer data. */

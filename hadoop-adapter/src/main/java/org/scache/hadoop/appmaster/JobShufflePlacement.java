@@ -18,6 +18,7 @@ import org.scache.client.ShuffleHints;
 import org.scache.common.Clock;
 import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
+import org.scache.common.network.ClientTransport;
 import org.scache.common.shuffle.PartitionerKind;
 import org.scache.hadoop.MapReduceOptions;
 import org.scache.hadoop.PartitionerKinds;
@@ -53,11 +54,11 @@ final class JobShufflePlacement implements AutoCloseable {
   JobShufflePlacement(JobConf conf, String appId, byte[] secret, Clock clock) {
     this.conf = conf;
     this.scache = HadoopScacheConf.from(conf);
-    // a few calls from threads of its own, one at a time: the blocking transport, unless the job says otherwise
+    // a few calls from threads of its own, one at a time: the blocking transport
     ScacheConf quick = scache.with(ScacheOptions.CLIENT_RETRY_MAX, 1)
         .with(ScacheOptions.CLIENT_REQUEST_TIMEOUT.key(), scache.get(YarnOptions.SUBMIT_CHECK_TIMEOUT)
-            .toMillis() + "ms").withDefault(ScacheOptions.CLIENT_TRANSPORT_MODE, "blocking");
-    this.client = ScacheClient.create(quick, appId, secret);
+            .toMillis() + "ms");
+    this.client = ScacheClient.create(quick, appId, secret, ClientTransport.BLOCKING);
     this.watcher = new ScheduleWatcher(client, TaskScacheClient.SHUFFLE_ID, clock,
         scache.get(MapReduceOptions.PLACEMENT_SCHEDULE_WAIT));
     this.nodeWorkers = new NodeWorkers(scache.get(YarnOptions.AUX_SERVICE_NAME),

@@ -39,10 +39,10 @@ public final class ScacheOptions {
 
   public static final ConfigEntry<Boolean> SECURITY_PAYLOAD_DIGEST = bool("scache.security.payload.digest.enabled",
       false, "Signed requests cover their payload (block data put over a socket) through its SHA-256 digest, and "
-          + "workers refuse a put without one or whose bytes do not match it: protection against a payload changed "
-          + "on the way by someone on the network path. Set it alike on clients and workers. It costs a hash on "
-          + "both sides: puts over a socket ran at about a quarter of their speed here; puts through shared memory, "
-          + "reads and fetches are not affected. Replayed frames are refused either way (docs/security.md).");
+          + "workers refuse a put without one or whose bytes do not match it: protection against a payload changed on "
+          + "the network path. Set it alike on clients and workers. It costs a hash of each such payload on both "
+          + "sides; puts through shared memory, reads and fetches are not affected. Replayed frames are refused either "
+          + "way (docs/security.md).");
 
   // ---------------------------------------------------------------- master
   public static final ConfigEntry<String> MASTER_BIND_HOST = string("scache.master.bind.host", "0.0.0.0",
@@ -62,31 +62,27 @@ public final class ScacheOptions {
   public static final ConfigEntry<Duration> MASTER_TOMBSTONE_TTL = duration("scache.master.application.tombstone.ttl",
       "1h", "How long a removed application is remembered, so that workers that missed the removal free its blocks.");
   public static final ConfigEntry<Double> MASTER_SCHEDULE_OBSERVATION_THRESHOLD = fraction(
-      "scache.master.schedule.observation.threshold", 0.25, "Fraction of a shuffle's maps that must have finished "
-          + "before its reduces are predicted and pre-scheduled (at least one map). 0.25 because eq. 1 is fitted per "
-          + "reduce on the observed maps and a quarter of a typical stage gives it enough points, while three "
-          + "quarters of the map output is still to come and can be prefetched as it is produced; earlier means "
-          + "more prefetch overlap but a worse prediction. A sampling shuffle is scheduled as soon as samples cover "
-          + "every map, whatever this threshold. Before the schedule, GET_SCHEDULE_RESULT answers NOT_READY.");
+      "scache.master.schedule.observation.threshold", 0.25, "Fraction of a shuffle's maps (at least one) that must "
+          + "have finished before its reduces are predicted and placed; until then GET_SCHEDULE_RESULT answers "
+          + "NOT_READY. Lower places earlier, leaving more map output to prefetch as it is produced, but fits the "
+          + "prediction on fewer maps. A sampling shuffle is placed as soon as samples cover every map, whatever "
+          + "this.");
   public static final ConfigEntry<Integer> MASTER_SCHEDULE_SLOTS_PER_WORKER = intEntry(
       "scache.master.schedule.slots.per.worker", 1, "Reduce tasks a worker's node runs at once; the round of a "
           + "placed reduce is its position among the reduces of its worker (by reduce id) divided by this.");
   public static final ConfigEntry<Boolean> MASTER_SCHEDULE_BALANCE_AT_MAP_END = bool(
       "scache.master.schedule.balance.at.map.end", true, "When the last map of a shuffle whose framework starts no "
           + "reduce before then (Spark) has ended, move reduces to even out what each worker's link still has to "
-          + "carry: the placement was made from the first maps, and where the framework ran the others may have left "
-          + "one node holding more. A move must lower the largest load by 5 %, and a worker gets at most one round "
-          + "of reduces more than an even share. Shuffles whose tasks read ranges of reduces, and stages that read "
-          + "several shuffles, are left as placed.");
+          + "carry, where the framework ran more maps on one node than foreseen. A move must lower the largest load by "
+          + "5 %, and a worker gets at most one round of reduces more than an even share. Shuffles read in ranges of "
+          + "reduces, and stages that read several shuffles, keep their placement.");
 
   public static final ConfigEntry<String> MASTER_STATE_DIR = string("scache.master.state.dir", "",
-      "Directory (readable only by the master's user) where a master without ZooKeeper keeps registered "
-          + "applications and their secrets, removed ones, and every shuffle with the placement it handed out, so "
-          + "that after a restart an application id still belongs to its owner and every reduce is still expected "
-          + "where it was placed (the workers send their blocks and finished maps again). Empty: kept in memory "
-          + "only, and a restarted master gives an id to whoever registers it first. bin/scache-master sets "
-          + "$SCACHE_STATE_DIR/master (default $SCACHE_HOME/state/master) unless this is configured. With "
-          + "scache.master.zookeeper.quorum set, all this is kept in ZooKeeper instead.");
+      "Directory, readable only by the master's user, where a master without ZooKeeper keeps applications (with "
+          + "secrets) and shuffles (with placements), so that after a restart an application id still belongs to its "
+          + "owner and each reduce is expected where it was placed. Empty: memory only; after a restart an id goes to "
+          + "whoever registers it first. bin/scache-master sets $SCACHE_STATE_DIR/master unless set. Not used with "
+          + "scache.master.zookeeper.quorum.");
   public static final ConfigEntry<Long> MASTER_SHUFFLE_STATE_MAX = bytes("scache.master.shuffle.state.max.bytes", "0",
       "Master memory the registered shuffles may take, by an estimate made when each is registered: 64 bytes per map "
           + "and per reduce, and per map x reduce 8 bytes (hash partitioner) or 24 (sampled). A registration past it "
@@ -182,11 +178,9 @@ public final class ScacheOptions {
   public static final ConfigEntry<Long> WORKER_FETCH_RECEIVE_BUFFER = bytes(
       "scache.worker.fetch.receive.buffer.bytes", "0", "Receive buffer (SO_RCVBUF) of this worker's connections to "
           + "other workers, which bring it prefetched and remotely read blocks; 0 leaves it to the kernel's "
-          + "autotuning. A bound keeps the bytes each connection has in flight, and so the queue it builds at a "
-          + "link it shares with other connections, small: on links with deep queues, connections with BBR that "
-          + "share a node's link then take equal shares instead of one running at a fraction of its share for "
-          + "seconds (docs/benchmarks.md, Spark at 40 Mbit/s). It also bounds one connection to about this many bytes "
-          + "per round trip: keep it above the bandwidth-delay product of the links between workers.");
+          + "autotuning. A bound keeps each connection's bytes in flight, and so its queue at a shared link, small, so "
+          + "that connections sharing a link with deep queues get equal shares. It also caps a connection at about "
+          + "this many bytes per round trip: keep it above the links' bandwidth-delay product.");
   public static final ConfigEntry<Boolean> WORKER_PREFETCH_ENABLED = bool("scache.worker.prefetch.enabled", true,
       "Copy the blocks of the reduces the master placed on this worker here as soon as they are known.");
   public static final ConfigEntry<Integer> WORKER_PREFETCH_MAX_INFLIGHT = intEntry(
@@ -252,24 +246,12 @@ public final class ScacheOptions {
   public static final ConfigEntry<Duration> CLIENT_LOCAL_SHM_LEASE_IDLE = duration(
       "scache.client.local.shm.lease.idle.timeout", "200ms",
       "A lease no put has used for this long goes back to the worker, so an idle client holds none of its memory.");
-  public static final ConfigEntry<String> CLIENT_TRANSPORT_MODE = choice("scache.client.transport.mode", "netty",
-      "How a client talks to the master and the workers. netty: Netty event loops, many calls in flight on one "
-          + "connection, for long-lived processes that make many calls at once. blocking: each call is written and "
-          + "answered in the calling thread, one at a time per connection, with no threads and a fraction of the "
-          + "classes to load; for short-lived processes that make a few calls, such as task JVMs. MapReduce and "
-          + "Tez tasks and application masters use blocking unless their job sets this key; the check of the master "
-          + "at an application's start always does.", "netty", "blocking");
-  public static final ConfigEntry<Boolean> CLIENT_READ_PARTS_IN_PLACE = bool("scache.client.read.parts.in.place",
-      true, "Whether the blocks of a reduce input read in parts are read where they lie in the worker's shared "
-          + "memory, pinned there until the reader has read each, instead of copied out first. Saves the copy and "
-          + "the first touch of fresh memory; the worker cannot spill a block while it is read.");
   public static final ConfigEntry<Long> CLIENT_READ_PART_BUFFERS = bytes("scache.client.read.part.buffers.bytes",
-      "64m", "Direct memory (outside the heap) a client lends, at most at a time, to the blocks of reduce inputs "
-          + "read in parts through shared memory that are copied (not read in place: spilled, or fetched from "
-          + "another node), reused as the reader releases each block; a block past it is copied to the heap. On "
-          + "YARN it counts against the container's memory overhead.");
-  public static final ConfigEntry<Long> CLIENT_LOCAL_SHM_MIN_BLOCK = bytes("scache.client.local.shm.min.block.bytes",
-      "0", "Blocks smaller than this are put over the socket even when shared memory is available.");
+      "64m", "Direct memory (outside the heap) a client lends, at most at a time, to copies of reduce-input blocks "
+          + "read in parts or in place that are not in this node's shared memory (spilled, or fetched from another "
+          + "node), each reused once its block is released; blocks past it are copied to the heap. More keeps more "
+          + "copies off the heap at the cost of that much direct memory; on YARN it counts against the container's "
+          + "memory overhead.");
 
   private ScacheOptions() {}
 
@@ -304,10 +286,6 @@ public final class ScacheOptions {
 
   private static ConfigEntry<String> string(String key, String def, String doc) {
     return OPTIONS.string(key, def, doc);
-  }
-
-  private static ConfigEntry<String> choice(String key, String def, String doc, String... values) {
-    return OPTIONS.choice(key, def, doc, values);
   }
 
   private static ConfigEntry<String> hostPort(String key, String def, String doc) {

@@ -218,7 +218,7 @@ public final class BlockingConnection implements ClientConnection {
       if (header.payloadLength() > Integer.MAX_VALUE - 8) {
         close();
         throw new ScacheException(Status.FRAME_TOO_LARGE, "an answer of " + header.payloadLength() + " bytes from "
-            + peer + " does not fit one array; use scache.client.transport.mode=netty");
+            + peer + " does not fit one array, which the blocking transport reads an answer into");
       }
       byte[] meta = new byte[(int) header.metaLength()];
       in.readFully(meta);

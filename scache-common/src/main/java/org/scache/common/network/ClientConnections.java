@@ -2,11 +2,10 @@ package org.scache.common.network;
 
 import java.util.concurrent.CompletableFuture;
 import org.scache.common.config.ScacheConf;
-import org.scache.common.config.ScacheOptions;
 
 /**
  * A client's connections, one per peer address, reused by every call and opened again when broken.
- * {@link #of} chooses the kind {@code scache.client.transport.mode} names.
+ * {@link #of} makes the kind a {@link ClientTransport} names.
  */
 public interface ClientConnections extends AutoCloseable {
   /** The live connection to {@code host:port}, opened if needed. */
@@ -22,12 +21,15 @@ public interface ClientConnections extends AutoCloseable {
   @Override
   void close();
 
-  /** The connections {@code conf} asks for: Netty event loops, or blocking sockets. */
-  static ClientConnections of(ScacheConf conf, String threadName) {
+  /**
+   * Connections of {@code transport}, with the settings of {@code conf}: blocking sockets, or Netty event
+   * loops whose threads are named after {@code threadName}. Netty's classes are loaded only for the latter.
+   */
+  static ClientConnections of(ClientTransport transport, ScacheConf conf, String threadName) {
     TransportSettings settings = TransportSettings.from(conf);
-    return switch (conf.get(ScacheOptions.CLIENT_TRANSPORT_MODE)) {
-      case "blocking" -> new BlockingConnections(settings);
-      default -> new ConnectionPool(settings, threadName);
-    };
+    if (transport == ClientTransport.BLOCKING) {
+      return new BlockingConnections(settings);
+    }
+    return new ConnectionPool(settings, threadName);
   }
 }

@@ -24,7 +24,7 @@ import java.util.zip.CheckedOutputStream;
 import org.scache.client.ScacheClient;
 import org.scache.common.BlockId;
 import org.scache.common.config.ScacheConf;
-import org.scache.common.config.ScacheOptions;
+import org.scache.common.network.ClientTransport;
 import org.scache.common.shuffle.PartitionerKind;
 import org.scache.dist.BlockContent;
 import org.scache.dist.LocalCluster;
@@ -224,9 +224,8 @@ public final class TaskStartBenchmark {
           }
         }
       } else {
-        ScacheConf conf = ScacheConf.empty().withSystemProperties()
-            .withDefault(ScacheOptions.CLIENT_TRANSPORT_MODE, "blocking");
-        try (ScacheClient c = ScacheClient.create(conf, appId, secret)) {
+        ScacheConf conf = ScacheConf.empty().withSystemProperties();
+        try (ScacheClient c = ScacheClient.create(conf, appId, secret, ClientTransport.BLOCKING)) {
           c.registerApplication();
           c.registerShuffle(0, maps, reduces, PartitionerKind.HASH);
           List<CompletableFuture<Void>> puts = new ArrayList<>(reduces);
