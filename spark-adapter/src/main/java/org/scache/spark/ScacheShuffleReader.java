@@ -78,9 +78,10 @@ final class ScacheShuffleReader<K, C> implements ShuffleReader<K, C> {
 
     Iterator<Product2<K, C>> aggregated;
     if (dep.aggregator().isDefined()) {
-      aggregated = dep.mapSideCombine()
-          ? (Iterator) dep.aggregator().get().combineCombinersByKey((Iterator) counted, context)
-          : (Iterator) dep.aggregator().get().combineValuesByKey((Iterator) counted, context);
+      Iterator combined = dep.mapSideCombine()
+          ? dep.aggregator().get().combineCombinersByKey((Iterator) counted, context)
+          : dep.aggregator().get().combineValuesByKey((Iterator) counted, context);
+      aggregated = combined;
     } else {
       aggregated = (Iterator) counted;
     }

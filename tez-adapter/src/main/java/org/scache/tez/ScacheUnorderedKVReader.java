@@ -38,7 +38,6 @@ final class ScacheUnorderedKVReader extends KeyValueReader {
   private Object key;
   private Object value;
 
-  @SuppressWarnings("unchecked")
   ScacheUnorderedKVReader(List<HeldSegments.Segment> segments, HeldSegments holder, Configuration conf,
       CompressionCodec codec, TezCounter records) throws IOException {
     this.segments = segments.iterator();
@@ -51,9 +50,8 @@ final class ScacheUnorderedKVReader extends KeyValueReader {
     this.bufferSize = conf.getInt("io.file.buffer.size", 4096);
     this.records = records;
     SerializationFactory serialization = new SerializationFactory(conf);
-    this.keys = (Deserializer<Object>) serialization.getDeserializer(ConfigUtils.getIntermediateInputKeyClass(conf));
-    this.values = (Deserializer<Object>) serialization.getDeserializer(
-        ConfigUtils.getIntermediateInputValueClass(conf));
+    this.keys = serialization.getDeserializer(ConfigUtils.getIntermediateInputKeyClass(conf));
+    this.values = serialization.getDeserializer(ConfigUtils.getIntermediateInputValueClass(conf));
     keys.open(keyIn);
     values.open(valueIn);
   }

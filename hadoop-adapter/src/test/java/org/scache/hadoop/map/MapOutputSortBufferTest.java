@@ -32,7 +32,7 @@ class MapOutputSortBufferTest {
     for (int i = 0; i < 5000; i++) {
       keys.add(new Text(randomBytes(random)));
     }
-    RawComparator<Text> comparator = WritableComparator.get(Text.class);
+    RawComparator<Text> comparator = registered(Text.class);
     MapOutputSortBuffer<Text, Text> buffer = buffer(Text.class, comparator);
     assertEquals(20, buffer.indexBytesPerRecord());
     assertSortedLikeTheComparator(buffer, keys, comparator, Text::new);
@@ -45,7 +45,7 @@ class MapOutputSortBufferTest {
     for (int i = 0; i < 5000; i++) {
       keys.add(new BytesWritable(randomBytes(random)));
     }
-    RawComparator<BytesWritable> comparator = WritableComparator.get(BytesWritable.class);
+    RawComparator<BytesWritable> comparator = registered(BytesWritable.class);
     MapOutputSortBuffer<BytesWritable, Text> buffer = buffer(BytesWritable.class, comparator);
     assertEquals(20, buffer.indexBytesPerRecord());
     assertSortedLikeTheComparator(buffer, keys, comparator, BytesWritable::new);
@@ -58,6 +58,7 @@ class MapOutputSortBufferTest {
     for (int i = 0; i < 2000; i++) {
       keys.add(new Text(randomBytes(random)));
     }
+    @SuppressWarnings("unchecked") // Hadoop's WritableComparator implements the raw RawComparator
     RawComparator<Text> descending = new DescendingText();
     MapOutputSortBuffer<Text, Text> buffer = buffer(Text.class, descending);
     assertEquals(16, buffer.indexBytesPerRecord());
@@ -163,5 +164,11 @@ class MapOutputSortBufferTest {
     public int compare(WritableComparable a, WritableComparable b) {
       return -a.compareTo(b);
     }
+  }
+
+  /** Hadoop's registered comparator of {@code type}, which its API hands out as a raw type. */
+  @SuppressWarnings("unchecked")
+  private static <K extends WritableComparable<?>> RawComparator<K> registered(Class<K> type) {
+    return (RawComparator<K>) WritableComparator.get(type);
   }
 }

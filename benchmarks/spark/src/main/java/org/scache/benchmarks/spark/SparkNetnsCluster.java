@@ -225,6 +225,7 @@ final class SparkNetnsCluster implements AutoCloseable {
    * path, and returns its exit code; its output goes to {@code logs/<name>.log} and, line by line, to
    * {@code echo}.
    */
+  @SuppressWarnings("try") // the follower echoes the driver's log while it is open, unreferenced
   int runDriver(String name, String mainClass, List<String> args, Duration timeout, Consumer<String> echo)
       throws IOException, InterruptedException {
     HostProcess driver = startJvm(name, network.control(), classPaths.driver(), mainClass, args, "1g");
