@@ -56,7 +56,8 @@ public final class DaemonProcess implements AutoCloseable {
         return new DaemonProcess(name, p, log, line);
       }
       if (!p.isAlive()) {
-        throw new IllegalStateException(name + " exited with code " + p.exitValue() + " before listening; last lines of "
+        throw new IllegalStateException(name + " exited with code " + p.exitValue()
+            + " before listening; last lines of "
             + log + ":\n" + tail(log, 30));
       }
       if (System.nanoTime() > deadline) {

@@ -30,7 +30,8 @@ public record MapOutputBlock(int runs, long rawLength, long partLength) {
 
   public MapOutputBlock {
     if (runs < 1 || rawLength < 0 || partLength < 0) {
-      throw new IllegalArgumentException("bad block header: runs=" + runs + " raw=" + rawLength + " part=" + partLength);
+      throw new IllegalArgumentException("bad block header: runs=" + runs + " raw=" + rawLength + " part="
+          + partLength);
     }
   }
 

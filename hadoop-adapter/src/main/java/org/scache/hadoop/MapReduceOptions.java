@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.List;
 import org.scache.common.config.ConfigEntry;
 import org.scache.common.config.OptionSet;
-import org.scache.hadoop.appmaster.ScacheAppMaster;
 
 /**
  * The MapReduce adapter's own keys, set in mapred-site.xml or a job's configuration. The keys every
@@ -28,7 +27,8 @@ public final class MapReduceOptions {
   public static final ConfigEntry<Duration> REDUCE_LOST_MAP_TIMEOUT = OPTIONS.duration(
       "scache.hadoop.reduce.lost.map.timeout", "10m", "Longest time a reduce waits for a re-run of a map whose block "
           + "is lost; then the reduce attempt fails instead of hanging.");
-  public static final ConfigEntry<Double> REDUCE_INPUT_RETAINED = OPTIONS.fraction("scache.hadoop.reduce.input.retained",
+  public static final ConfigEntry<Double> REDUCE_INPUT_RETAINED = OPTIONS.fraction(
+      "scache.hadoop.reduce.input.retained",
       0.5, "Fraction of a reduce's shuffle memory (mapreduce.reduce.shuffle.input.buffer.percent of its heap) its "
           + "input may keep in memory through the reduce, merged from memory straight into the reduce function instead "
           + "of to local disk first: Hadoop's mapreduce.reduce.input.buffer.percent (default 0) for jobs that shuffle "
@@ -68,7 +68,8 @@ public final class MapReduceOptions {
           + "holds reduce requests waiting for the master's pre-schedule before it requests them without placement.");
   public static final ConfigEntry<Duration> PLACEMENT_POLL_INTERVAL = OPTIONS.duration(
       "scache.hadoop.placement.poll.interval", "250ms", "How often the application master asks the master whether "
-          + "its job's reduces are placed, and looks for reduces that have committed, whose input the workers then free.");
+          + "its job's reduces are placed, and looks for reduces that have committed, whose input the workers then "
+              + "free.");
   public static final ConfigEntry<Integer> SAMPLING_SAMPLES_PER_REDUCE = OPTIONS.intEntry(
       "scache.hadoop.sampling.samples.per.reduce", 100, "For a job with a range or custom partitioner: records the "
           + "application master samples from each map's input per reduce (the paper's s; it keeps s × reduces per "

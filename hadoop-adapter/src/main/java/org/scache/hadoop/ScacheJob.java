@@ -110,7 +110,8 @@ public final class ScacheJob {
         || !consumer.equals(ScacheShuffleConsumerPlugin.class.getName())) {
       LOG.warn("scache.enabled is set but the job's tasks do not load SCache's plug points ({}={}, {}={}); job {} "
           + "runs on Hadoop's own shuffle. Install them in mapred-site.xml (docs/deploy-yarn.md) or submit with "
-          + "ScacheJob.enable", MRJobConfig.MAP_OUTPUT_COLLECTOR_CLASS_ATTR, collector, MRConfig.SHUFFLE_CONSUMER_PLUGIN,
+          + "ScacheJob.enable", MRJobConfig.MAP_OUTPUT_COLLECTOR_CLASS_ATTR, collector,
+          MRConfig.SHUFFLE_CONSUMER_PLUGIN,
           consumer, applicationId);
       ShuffleChoice.passToTasks(amConf, false);
       return false;
@@ -138,7 +139,8 @@ public final class ScacheJob {
     if (added.isEmpty()) {
       return;
     }
-    for (String key : new String[] {MRJobConfig.MAPRED_MAP_ADMIN_JAVA_OPTS, MRJobConfig.MAPRED_REDUCE_ADMIN_JAVA_OPTS}) {
+    for (String key : new String[] {MRJobConfig.MAPRED_MAP_ADMIN_JAVA_OPTS,
+        MRJobConfig.MAPRED_REDUCE_ADMIN_JAVA_OPTS}) {
       String admin = conf.get(key, MRJobConfig.DEFAULT_MAPRED_ADMIN_JAVA_OPTS).trim();
       if (!(" " + admin + " ").contains(" " + added + " ")) {
         conf.set(key, admin.isEmpty() ? added : admin + " " + added);

@@ -14,7 +14,6 @@ import org.apache.hadoop.mapreduce.MRConfig;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.junit.jupiter.api.Test;
 import org.scache.common.config.ScacheOptions;
-import org.scache.hadoop.appmaster.ScacheAppMaster;
 import org.scache.hadoop.map.ScacheMapOutputCollector;
 import org.scache.hadoop.reduce.ScacheShuffleConsumerPlugin;
 import org.scache.yarn.YarnOptions;
@@ -61,7 +60,8 @@ class AdapterUnitTest {
     conf.set(MRJobConfig.MR_AM_COMMAND_OPTS, "-Xmx512m");
     ScacheJob.installPlugPoints(conf);
     ScacheJob.installPlugPoints(conf);
-    assertEquals("-Xmx512m <ADD_OPENS> org.scache.hadoop.appmaster.ScacheAppMaster", conf.get(MRJobConfig.MR_AM_COMMAND_OPTS));
+    assertEquals("-Xmx512m <ADD_OPENS> org.scache.hadoop.appmaster.ScacheAppMaster",
+        conf.get(MRJobConfig.MR_AM_COMMAND_OPTS));
     assertEquals(ScacheMapOutputCollector.class.getName(), conf.get(MRJobConfig.MAP_OUTPUT_COLLECTOR_CLASS_ATTR));
     assertEquals(ScacheShuffleConsumerPlugin.class.getName(), conf.get(MRConfig.SHUFFLE_CONSUMER_PLUGIN));
     assertEquals("scache", conf.get(MRJobConfig.MAPREDUCE_JOB_SHUFFLE_PROVIDER_SERVICES));
@@ -70,7 +70,8 @@ class AdapterUnitTest {
     Configuration noAddOpens = new Configuration(false);
     noAddOpens.setBoolean(MRJobConfig.MAPREDUCE_JVM_ADD_OPENS_JAVA_OPT, false);
     ScacheJob.installPlugPoints(noAddOpens);
-    assertEquals("-Xmx1024m org.scache.hadoop.appmaster.ScacheAppMaster", noAddOpens.get(MRJobConfig.MR_AM_COMMAND_OPTS));
+    assertEquals("-Xmx1024m org.scache.hadoop.appmaster.ScacheAppMaster",
+        noAddOpens.get(MRJobConfig.MR_AM_COMMAND_OPTS));
   }
 
   @Test

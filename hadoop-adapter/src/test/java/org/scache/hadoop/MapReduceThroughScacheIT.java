@@ -44,7 +44,6 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
 import org.scache.common.testing.Await;
 import org.scache.yarn.ScacheAuxService;
-import org.scache.yarn.YarnOptions;
 
 /**
  * Real MapReduce jobs on a MiniMRYarnCluster with two NodeManagers, each hosting an SCache worker
@@ -91,7 +90,8 @@ class MapReduceThroughScacheIT {
     assertShuffledThroughScache(hadoop, scache);
     assertTrue(hadoop.mapFileBytesWritten > 0, "Hadoop's maps write their output to local disk");
     assertTrue(hadoop.reduceSpilledRecords > 0, "Hadoop's reduces merge their input to local disk before reducing");
-    assertEquals(0, scache.reduceSpilledRecords, "SCache's reduces keep an input that fits in memory through the reduce");
+    assertEquals(0, scache.reduceSpilledRecords,
+        "SCache's reduces keep an input that fits in memory through the reduce");
     assertTrue(scache.counter(TaskCounter.COMBINE_OUTPUT_RECORDS) > 0, "the combiner ran on the map side");
     assertTrue(scache.counters.findCounter(ScacheCounter.MAP_JVM_STARTUP_MILLIS).getValue() > 0,
         "the maps reported their JVMs' start-up, which times the reduces' launch");
@@ -235,7 +235,8 @@ class MapReduceThroughScacheIT {
     Result scache = run("many-reducers", input, true, manyReducers);
     assertSameOutput(hadoop, scache);
     assertEquals(REDUCERS_MANY, scache.output.size());
-    assertEquals(2 * REDUCERS_MANY, scache.counters.findCounter(ScacheCounter.BLOCKS_PUT).getValue(), "a block per partition");
+    assertEquals(2 * REDUCERS_MANY, scache.counters.findCounter(ScacheCounter.BLOCKS_PUT).getValue(),
+        "a block per partition");
     assertEveryShuffledByteFromScache(scache);
 
     Consumer<Job> mapOnly = job -> job.setNumReduceTasks(0);
@@ -457,8 +458,10 @@ class MapReduceThroughScacheIT {
         + "SCache put %d bytes in %d blocks (%d spill runs), read %d bytes in %d runs%n", name, mapFileBytes,
         counters.findCounter(TaskCounter.MAP_OUTPUT_MATERIALIZED_BYTES).getValue(),
         counters.findCounter(TaskCounter.REDUCE_SHUFFLE_BYTES).getValue(),
-        counters.findCounter(ScacheCounter.BYTES_PUT).getValue(), counters.findCounter(ScacheCounter.BLOCKS_PUT).getValue(),
-        counters.findCounter(ScacheCounter.SPILL_RUNS).getValue(), counters.findCounter(ScacheCounter.BYTES_READ).getValue(),
+        counters.findCounter(ScacheCounter.BYTES_PUT).getValue(),
+            counters.findCounter(ScacheCounter.BLOCKS_PUT).getValue(),
+        counters.findCounter(ScacheCounter.SPILL_RUNS).getValue(),
+            counters.findCounter(ScacheCounter.BYTES_READ).getValue(),
         counters.findCounter(ScacheCounter.RUNS_READ).getValue());
     return new Result(job.getJobID(), readOutput(out, conf), counters, mapFileBytes, reduceSpilled);
   }

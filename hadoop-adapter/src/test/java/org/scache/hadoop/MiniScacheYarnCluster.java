@@ -156,7 +156,8 @@ public final class MiniScacheYarnCluster implements AutoCloseable {
     if (quick) {
       job.set(MRJobConfig.MAP_JAVA_OPTS, "-Xmx256m " + QUICK_JVM_OPTS);
       job.set(MRJobConfig.REDUCE_JAVA_OPTS, "-Xmx256m " + QUICK_JVM_OPTS);
-      job.set(MRJobConfig.MR_AM_COMMAND_OPTS, job.get(MRJobConfig.MR_AM_COMMAND_OPTS, MRJobConfig.DEFAULT_MR_AM_COMMAND_OPTS) + " " + QUICK_JVM_OPTS);
+      job.set(MRJobConfig.MR_AM_COMMAND_OPTS, job.get(MRJobConfig.MR_AM_COMMAND_OPTS,
+          MRJobConfig.DEFAULT_MR_AM_COMMAND_OPTS) + " " + QUICK_JVM_OPTS);
       job.setInt(MRJobConfig.MR_AM_TO_RM_HEARTBEAT_INTERVAL_MS, QUICK_HEARTBEAT_MS);
       job.setInt(org.apache.hadoop.mapreduce.Job.COMPLETION_POLL_INTERVAL_KEY, QUICK_HEARTBEAT_MS);
       job.setInt(org.apache.hadoop.mapreduce.Job.PROGRESS_MONITOR_POLL_INTERVAL_KEY, QUICK_HEARTBEAT_MS);

@@ -14,7 +14,6 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.scache.yarn.ScacheAuxService;
 
 /** The packaged adapter jar is one jar YARN can load: SCache inside, Netty relocated, nothing of Hadoop's. */
 @Timeout(60)

@@ -48,7 +48,8 @@ public final class BlockBuffers {
     return allocator;
   }
 
-  /** A buffer of {@code size} bytes (position 0, limit and capacity {@code size}): direct while the capacity allows, else on the heap. */
+  /** A buffer of {@code size} bytes (position 0, limit and capacity {@code size}): direct while the capacity allows,
+      else on the heap. */
   public ByteBuffer take(int size) {
     if (size < 0) {
       throw new IllegalArgumentException("a buffer of " + size + " bytes");

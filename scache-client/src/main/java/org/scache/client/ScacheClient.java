@@ -438,45 +438,46 @@ public final class ScacheClient implements AutoCloseable {
     }
     String to = address;
     sent.whenComplete((r, e) -> {
-          if (e == null) {
-            result.complete(r);
-            return;
-          }
-          ScacheException se = ScacheException.from(e);
-          if (se.status() == org.scache.common.protocol.Status.RETRY_LATER) {
-            long waited = clock.nanos() - startNanos;
-            if (waited >= busyTimeout.toNanos()) {
-              result.completeExceptionally(new ScacheException(se.status(), "the worker at " + to
-                  + " stayed busy for " + TimeUnit.NANOSECONDS.toSeconds(waited) + " s ("
-                  + ScacheOptions.CLIENT_RETRY_BUSY_TIMEOUT.key() + "); last answer: " + se.getMessage()));
-              return;
-            }
-            long delay = Math.min(maxBackoff.toMillis(), backoff.toMillis() << Math.min(busy, 20));
-            delay = Math.max(1, Math.min(delay, TimeUnit.NANOSECONDS.toMillis(busyTimeout.toNanos() - waited) + 1));
-            CompletableFuture.delayedExecutor(delay, TimeUnit.MILLISECONDS)
-                .execute(() -> attempt(target, request, payload, n, busy + 1, startNanos, result));
-            return;
-          }
-          if (se.status().isTransient()) {
-            target.locator().failed(to);
-          }
-          long elapsed = clock.nanos() - startNanos;
-          // the master answers the call, or the worker could not ask it (NOT_LEADER): wait for a new leader
-          boolean waits = masterLocator.canMove()
-              && (target.waitsForFailover() || se.status() == org.scache.common.protocol.Status.NOT_LEADER);
-          boolean failingOver = waits && elapsed < failoverWait.toNanos();
-          if (!se.status().isTransient() || (n >= maxAttempts && !failingOver)) {
-            String limit = waits ? ScacheOptions.CLIENT_MASTER_FAILOVER_WAIT.key() : ScacheOptions.CLIENT_RETRY_MAX.key();
-            result.completeExceptionally(n == 1 ? se : new ScacheException(se.status(), "gave up on " + to
-                + " after " + n + " tries in " + TimeUnit.NANOSECONDS.toSeconds(elapsed) + " s (" + limit
-                + "); the last: " + se.detail(), se));
-            return;
-          }
-          long delay = Math.min(backoff.toMillis() << Math.min(n - 1, 10),
-              failingOver ? Math.max(backoff.toMillis(), maxBackoff.toMillis()) : Long.MAX_VALUE);
-          CompletableFuture.delayedExecutor(delay, TimeUnit.MILLISECONDS)
-              .execute(() -> attempt(target, request, payload, n + 1, busy, startNanos, result));
-        });
+      if (e == null) {
+        result.complete(r);
+        return;
+      }
+      ScacheException se = ScacheException.from(e);
+      if (se.status() == org.scache.common.protocol.Status.RETRY_LATER) {
+        long waited = clock.nanos() - startNanos;
+        if (waited >= busyTimeout.toNanos()) {
+          result.completeExceptionally(new ScacheException(se.status(), "the worker at " + to
+              + " stayed busy for " + TimeUnit.NANOSECONDS.toSeconds(waited) + " s ("
+              + ScacheOptions.CLIENT_RETRY_BUSY_TIMEOUT.key() + "); last answer: " + se.getMessage()));
+          return;
+        }
+        long delay = Math.min(maxBackoff.toMillis(), backoff.toMillis() << Math.min(busy, 20));
+        delay = Math.max(1, Math.min(delay, TimeUnit.NANOSECONDS.toMillis(busyTimeout.toNanos() - waited) + 1));
+        CompletableFuture.delayedExecutor(delay, TimeUnit.MILLISECONDS)
+            .execute(() -> attempt(target, request, payload, n, busy + 1, startNanos, result));
+        return;
+      }
+      if (se.status().isTransient()) {
+        target.locator().failed(to);
+      }
+      long elapsed = clock.nanos() - startNanos;
+      // the master answers the call, or the worker could not ask it (NOT_LEADER): wait for a new leader
+      boolean waits = masterLocator.canMove()
+          && (target.waitsForFailover() || se.status() == org.scache.common.protocol.Status.NOT_LEADER);
+      boolean failingOver = waits && elapsed < failoverWait.toNanos();
+      if (!se.status().isTransient() || (n >= maxAttempts && !failingOver)) {
+        String limit = waits ? ScacheOptions.CLIENT_MASTER_FAILOVER_WAIT.key()
+            : ScacheOptions.CLIENT_RETRY_MAX.key();
+        result.completeExceptionally(n == 1 ? se : new ScacheException(se.status(), "gave up on " + to
+            + " after " + n + " tries in " + TimeUnit.NANOSECONDS.toSeconds(elapsed) + " s (" + limit
+            + "); the last: " + se.detail(), se));
+        return;
+      }
+      long delay = Math.min(backoff.toMillis() << Math.min(n - 1, 10),
+          failingOver ? Math.max(backoff.toMillis(), maxBackoff.toMillis()) : Long.MAX_VALUE);
+      CompletableFuture.delayedExecutor(delay, TimeUnit.MILLISECONDS)
+          .execute(() -> attempt(target, request, payload, n + 1, busy, startNanos, result));
+    });
   }
 
   /** The payload as a heap buffer of its own: the array itself when the payload is one unpooled array, else a copy. */

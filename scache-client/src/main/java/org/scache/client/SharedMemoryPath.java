@@ -5,7 +5,6 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -370,7 +369,8 @@ final class SharedMemoryPath implements AutoCloseable {
     return orElse(viaShm, viaSocket, what, Set.of());
   }
 
-  /** {@code viaShm}'s result, or else {@code viaSocket}'s, unless {@code viaShm} failed with one of {@code finalStatuses}. */
+  /** {@code viaShm}'s result, or else {@code viaSocket}'s,
+      unless {@code viaShm} failed with one of {@code finalStatuses}. */
   private <T> CompletableFuture<T> orElse(CompletableFuture<T> viaShm, Supplier<CompletableFuture<T>> viaSocket,
       Object what, Set<Status> finalStatuses) {
     return viaShm.handle((v, e) -> {

@@ -48,12 +48,14 @@ public record ShuffleHints(List<Long> mapInputBytes, int stageId, Optional<Predi
 
   /** These hints, for a shuffle feeding reduce stage {@code stageId} with other shuffles. */
   public ShuffleHints inStage(int stageId) {
-    return new ShuffleHints(mapInputBytes, stageId, predictor, slotsPerWorker, readsRanges, reducesAfterMaps, mapsPerTask);
+    return new ShuffleHints(mapInputBytes, stageId, predictor, slotsPerWorker, readsRanges, reducesAfterMaps,
+        mapsPerTask);
   }
 
   /** These hints with the predictor forced to {@code kind}. */
   public ShuffleHints withPredictor(PredictorKind kind) {
-    return new ShuffleHints(mapInputBytes, stageId, Optional.of(kind), slotsPerWorker, readsRanges, reducesAfterMaps, mapsPerTask);
+    return new ShuffleHints(mapInputBytes, stageId, Optional.of(kind), slotsPerWorker, readsRanges, reducesAfterMaps,
+        mapsPerTask);
   }
 
   /** These hints, for a framework that runs {@code slots} reduces at once on a worker's node. */

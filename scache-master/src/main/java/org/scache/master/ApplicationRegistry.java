@@ -1,7 +1,7 @@
 package org.scache.master;
 
-import java.security.MessageDigest;
 import java.nio.file.Path;
+import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;

@@ -35,7 +35,8 @@ import org.slf4j.LoggerFactory;
  * observed enough, predicts every reduce's size with the predictor the partitioner calls for, and
  * places the reduces with Algorithm 1, or Algorithm 2 when earlier shuffles of the same reduce stage
  * were placed already; a shuffle whose reduce tasks may read ranges of consecutive reduces is placed in
- * contiguous runs ({@link ContiguousRangeScheduler}) instead of Algorithm 1. Not thread-safe: the master calls it under the shuffle registry's lock.
+ * contiguous runs ({@link ContiguousRangeScheduler}) instead of Algorithm 1. Not thread-safe: the master calls it under
+ * the shuffle registry's lock.
  */
 final class CoScheduler {
   static final String MIN_HEAP = "heuristic-minheap";
@@ -112,7 +113,8 @@ final class CoScheduler {
    * @param live the workers to place on, ordered by id; nothing is scheduled when empty
    * @param sameApp the state of another shuffle of the same application, by shuffle id
    */
-  synchronized Optional<Decision> scheduleIfDue(ShuffleState s, List<WorkerInfo> live, IntFunction<Optional<ShuffleState>> sameApp) {
+  synchronized Optional<Decision> scheduleIfDue(ShuffleState s, List<WorkerInfo> live,
+      IntFunction<Optional<ShuffleState>> sameApp) {
     if (s.schedule().isPresent() || s.shape().isEmpty() || live.isEmpty()) {
       return Optional.empty();
     }

@@ -17,7 +17,8 @@ public final class RequestMetrics implements RequestObserver {
   private final Counter answers;
   private final Counter badFrames;
 
-  /** Registers the metrics as {@code <prefix>_request_duration_seconds}, {@code _answers_total}, {@code _bad_frames_total}. */
+  /** Registers the metrics as {@code <prefix>_request_duration_seconds}, {@code _answers_total},
+      {@code _bad_frames_total}. */
   public RequestMetrics(String prefix, PrometheusRegistry registry) {
     this.latency = Histogram.builder().name(prefix + "_request_duration_seconds").unit(Unit.SECONDS)
         .help("Time from a request's arrival to its answer, by request type (a put includes receiving its bytes).")

@@ -28,7 +28,8 @@ class ExpositionTest {
     String text = new String(new PrometheusRoute(registry).serve(Map.of()).body(), StandardCharsets.UTF_8);
     assertTrue(text.contains("# TYPE scache_test_put_blocks_total counter\n"), text);
     assertTrue(text.contains("scache_test_put_blocks_total 5.0\n"), "read at scrape time:\n" + text);
-    assertTrue(text.contains("# TYPE scache_test_memory_used_bytes gauge\nscache_test_memory_used_bytes 4096.0\n"), text);
+    assertTrue(text.contains("# TYPE scache_test_memory_used_bytes gauge\nscache_test_memory_used_bytes 4096.0\n"),
+        text);
     assertTrue(text.contains("scache_test_answers_total{request=\"PUT_BLOCK\",status=\"RETRY_LATER\"} 1.0"), text);
     assertTrue(text.contains("scache_test_request_duration_seconds_count{request=\"PUT_BLOCK\"} 2"), text);
     assertTrue(text.contains("scache_test_request_duration_seconds_bucket{request=\"PUT_BLOCK\",le=\"0.0025\"} 2"),

@@ -19,7 +19,8 @@ class WorkerMetricsDocsTest {
   static final String END = "<!-- worker-metrics:end -->";
 
   static String table() {
-    StringBuilder b = new StringBuilder("| Prometheus | metrics2 (NodeManager) | type | meaning |\n|---|---|---|---|\n");
+    StringBuilder b = new StringBuilder("| Prometheus | metrics2 (NodeManager) | type | meaning |\n")
+        .append("|---|---|---|---|\n");
     for (Map.Entry<String, WorkerStatsCatalog.Entry> e : WorkerStatsCatalog.all().entrySet()) {
       String name = WorkerStatsCatalog.prometheusName(e.getKey()) + (e.getValue().counter() ? "_total" : "");
       b.append("| `").append(name).append("` | `").append(WorkerStatsCatalog.metrics2Name(e.getKey())).append("` | ")

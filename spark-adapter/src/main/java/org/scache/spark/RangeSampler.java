@@ -7,8 +7,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.SplittableRandom;
 import org.apache.spark.Partitioner;
-import org.apache.spark.SparkEnv;
 import org.apache.spark.ShuffleDependency;
+import org.apache.spark.SparkEnv;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.util.SizeEstimator;
 import org.scache.common.shuffle.MapSample;
@@ -67,7 +67,8 @@ final class RangeSampler {
 
   /** The sample of one map partition, run in the sampling job's task. */
   private static final class SampleOnePartition<K, V>
-      implements org.apache.spark.api.java.function.Function2<Integer, Iterator<Product2<K, V>>, Iterator<PartitionSample>> {
+      implements org.apache.spark.api.java.function.Function2<Integer, Iterator<Product2<K, V>>,
+          Iterator<PartitionSample>> {
     private static final long serialVersionUID = 1L;
     private final Partitioner partitioner;
     private final int capacity;

@@ -31,7 +31,8 @@ import scala.reflect.ClassTag$;
  * ({@code spark.shuffle.sort.bypassMergeThreshold}) and no map-side combine, each record is
  * serialized and compressed straight into its partition's stream; otherwise Spark's own sorter
  * partitions the records (combining them on the map side when the shuffle asks for it) and
- * serializes and compresses each partition; each partition becomes one SCache block on this node's worker, put while the next
+ * serializes and compresses each partition; each partition becomes one SCache block on this node's worker, put while
+ * the next
  * is written. The map is then declared finished with this task attempt as its attempt, and the
  * map status carries the true block sizes.
  */

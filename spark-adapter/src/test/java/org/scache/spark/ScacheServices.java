@@ -53,7 +53,8 @@ final class ScacheServices implements AutoCloseable {
       workerConfs.add(workerConf);
       workers.add(ScacheWorker.start(workerConf));
     }
-    Await.until(() -> master.liveWorkers().size() == hosts.size() && workers.stream().allMatch(ScacheWorker::isRegistered),
+    Await.until(() -> master.liveWorkers().size() == hosts.size()
+        && workers.stream().allMatch(ScacheWorker::isRegistered),
         Duration.ofSeconds(20), () -> "workers did not register: " + master.liveWorkers());
   }
 

@@ -35,7 +35,8 @@ class ShadedJarIT {
     }
     classPath.add(shaded.toString());
     try (ScacheServices scache = ScacheServices.start(List.of("127.0.0.1"), 0, 64L << 20)) {
-      List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+      List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin",
+          "java").toString()));
       command.addAll(List.of(SparkConfs.JAVA17_OPENS.split(" ")));
       command.addAll(List.of("-cp", String.join(File.pathSeparator, classPath), ShadedJarJob.class.getName(),
           scache.masterAddress(), "127.0.0.1:" + scache.workerPort(0)));

@@ -71,7 +71,8 @@ class BlockRoundTripIT {
         }
       }
       inFlight.forEach(CompletableFuture::join);
-      System.out.printf("put %d blocks, %.1f MiB in %.1f s%n", blocks, total / 1048576.0, (System.nanoTime() - t0) / 1e9);
+      System.out.printf("put %d blocks, %.1f MiB in %.1f s%n", blocks, total / 1048576.0,
+          (System.nanoTime() - t0) / 1e9);
       for (int w = 0; w < cluster.size(); w++) {
         ScacheClient reader = clients.get(w);
         long t1 = System.nanoTime();
@@ -79,7 +80,8 @@ class BlockRoundTripIT {
         int bad = 0;
         for (int i = 0; i < blocks; i++) {
           int seed = i;
-          checks.add(reader.getBlockAsync(id(i, blocks / maps)).thenApply(b -> BlockData.matches(seed, sizes[seed], b)));
+          checks.add(reader.getBlockAsync(id(i, blocks / maps)).thenApply(b -> BlockData.matches(seed, sizes[seed],
+              b)));
           if (checks.size() >= 16) {
             bad += checks.remove(0).join() ? 0 : 1;
           }

@@ -41,7 +41,8 @@ public final class MapTaskCalls {
       }
       ReduceInput input = c.getReduceInputInPlace(0, task);
       if (!input.isComplete() || input.blocks().size() != maps) {
-        throw new IllegalStateException("reduce " + task + " read " + input.blocks().size() + " of " + maps + " blocks");
+        throw new IllegalStateException("reduce " + task + " read " + input.blocks().size() + " of " + maps
+            + " blocks");
       }
       for (ReduceInput.Block b : input.blocks()) {
         byte[] read = new byte[b.data().remaining()];

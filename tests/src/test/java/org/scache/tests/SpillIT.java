@@ -59,7 +59,8 @@ class SpillIT {
         ReduceInput in = c.getReduceInput(0, r);
         assertEquals(maps, in.blocks().size());
         for (int m = 0; m < maps; m++) {
-          assertTrue(BlockData.matches(seed(m, r), MIB - 7 * r, in.blocks().get(m).data()), "map " + m + " reduce " + r);
+          assertTrue(BlockData.matches(seed(m, r), MIB - 7 * r, in.blocks().get(m).data()), "map " + m + " reduce "
+              + r);
         }
         assertWithinReserve(c.workerStats(), reserve, readBudget);
       }

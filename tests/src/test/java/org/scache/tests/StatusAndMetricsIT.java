@@ -119,7 +119,8 @@ class StatusAndMetricsIT {
       assertEquals(readBytes[w], local + remote, "worker " + w + ": bytes its reduces read, local and fetched");
       assertEquals(stats.get("memory.reserved.bytes"), value(metrics, "scache_worker_memory_reserved_bytes"));
       assertTrue(metrics.contains("# TYPE scache_worker_store_blocks gauge"), "gauges are typed as gauges");
-      assertTrue(metrics.contains("# HELP scache_worker_prefetch_bytes_total Bytes copied here ahead of their reduce."));
+      assertTrue(metrics.contains(
+          "# HELP scache_worker_prefetch_bytes_total Bytes copied here ahead of their reduce."));
     }
   }
 
@@ -310,7 +311,8 @@ class StatusAndMetricsIT {
     }
   }
 
-  /** The reduce reads {@code line} (a format with the request type) counts, over the socket and through shared memory. */
+  /** The reduce reads {@code line} (a format with the request type) counts,
+      over the socket and through shared memory. */
   private static long answers(String metrics, String line) {
     return Math.max(0, count(metrics, String.format(line, "GET_REDUCE_INPUT")))
         + Math.max(0, count(metrics, String.format(line, "PIN_REDUCE_INPUT")));

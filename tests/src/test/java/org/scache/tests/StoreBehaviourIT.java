@@ -136,7 +136,8 @@ class StoreBehaviourIT {
       assertTrue(usedMemory() >= before + (3 << 20));
       clients.get(0).removeApplication();
       Await.until(() -> usedMemory() <= before, Duration.ofSeconds(10),
-          () -> "memory of the removed application is given back: " + usedMemory() + " bytes used, " + before + " before");
+          () -> "memory of the removed application is given back: " + usedMemory() + " bytes used, " + before
+              + " before");
       assertEquals(before, usedMemory(), "memory of the removed application is given back");
     } finally {
       clients.forEach(ScacheClient::close);

@@ -21,9 +21,9 @@ import org.apache.tez.runtime.library.conf.OrderedPartitionedKVEdgeConfig;
 import org.apache.tez.runtime.library.conf.UnorderedPartitionedKVEdgeConfig;
 import org.scache.client.MasterCheck;
 import org.scache.common.config.ScacheConf;
+import org.scache.yarn.YarnOptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.scache.yarn.YarnOptions;
 
 /**
  * The DAG switch: builds a DAG's scatter-gather edges so that they shuffle through SCache when
@@ -86,7 +86,8 @@ public final class ScacheTezDag {
         ScacheOrderedGroupedKVInput.class, edge.getInputPayload());
   }
 
-  /** Adds an unordered, partitioned edge (records of a partition in no particular order) from {@code from} to {@code to}. */
+  /** Adds an unordered,
+      partitioned edge (records of a partition in no particular order) from {@code from} to {@code to}. */
   public ScacheTezDag connect(Vertex from, Vertex to, UnorderedPartitionedKVEdgeConfig edge) {
     if (!useScache) {
       dag.addEdge(Edge.create(from, to, edge.createDefaultEdgeProperty()));

@@ -21,8 +21,8 @@ import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
 import org.scache.hadoop.MiniScacheYarnCluster;
 import org.scache.hadoop.NodeManagerWorkers;
-import org.scache.yarn.ScacheAuxService;
 import org.scache.master.ScacheMaster;
+import org.scache.yarn.ScacheAuxService;
 
 /**
  * An in-process SCache master and a MiniTezCluster whose NodeManagers run Tez's shuffle handler and

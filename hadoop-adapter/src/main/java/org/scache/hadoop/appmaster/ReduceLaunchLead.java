@@ -13,7 +13,8 @@ import org.slf4j.LoggerFactory;
  * median start-up of the job's finished map JVMs, as the job measured it on this cluster, plus
  * {@code scache.hadoop.reduce.launch.lead} for the container's allocation and start ({@link MapStageForecast}).
  * A reduce's input is prefetched to its node while the maps run, so a reduce launched earlier would only hold
- * its container and wait for the last maps; launched a JVM start before their end, it comes up as its input lands. While some map
+ * its container and wait for the last maps; launched a JVM start before their end, it comes up as its input lands.
+ * While some map
  * has not been launched and none has finished, the requests are held too (no reduce would take a
  * container a pending map needs anyway); a job whose maps all run at once, with none finished, is not
  * held, for want of a forecast. Once released, the requests are never held again.

@@ -105,8 +105,10 @@ public final class FrqCommand {
     StringBuilder sb = new StringBuilder();
     sb.append(String.format(Locale.ROOT, "%s (%s) ran on %s: %d maps in %s, %d reduces in %s, input %s, "
         + "shuffle %s (R %.2f)%n", read.id(), read.name(), job.shuffle().label(), read.maps(),
-        count(job.mapWaves(), "wave"), read.reduces(), count(job.reduceRounds(), "round"), bytes(job.inputBytes()), bytes(job.shuffleBytes()), m.conversionRate()));
-    sb.append(String.format(Locale.ROOT, "  measured %.1f s: start %.1f s, map stage %.1f s, reduces' own work %.1f s%n",
+        count(job.mapWaves(), "wave"), read.reduces(), count(job.reduceRounds(), "round"), bytes(job.inputBytes()),
+            bytes(job.shuffleBytes()), m.conversionRate()));
+    sb.append(String.format(Locale.ROOT,
+        "  measured %.1f s: start %.1f s, map stage %.1f s, reduces' own work %.1f s%n",
         job.jobSeconds(), job.startSeconds(), job.mapStageSeconds(), job.reduceWorkSeconds()));
     if (Double.isInfinite(speed)) {
       sb.append(String.format(Locale.ROOT, "  no link limit given (--link-mbit) or one node: the shuffle takes no time "
@@ -118,7 +120,8 @@ public final class FrqCommand {
               ? "the links are the bound, SCache sends during the maps without pause (the paper's Fig. 10a)"
               : "the maps are the bound, SCache sends each wave's output during the next (Fig. 10b)"));
     }
-    sb.append(String.format(Locale.ROOT, "  predicted: %.1f s on Hadoop's shuffle, %.1f s through SCache, SCache / Hadoop "
+    sb.append(String.format(Locale.ROOT,
+        "  predicted: %.1f s on Hadoop's shuffle, %.1f s through SCache, SCache / Hadoop "
         + "%.2f; the model is off by %+.1f%% on this job's own %.1f s%n", hadoop, scache, scache / hadoop,
         100 * (own - job.jobSeconds()) / job.jobSeconds(), job.jobSeconds()));
     return sb.toString();

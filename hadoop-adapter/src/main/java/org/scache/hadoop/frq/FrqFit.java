@@ -62,7 +62,8 @@ public record FrqFit(FrqJob job, FrqModel model) {
     return predictedRatio(FrqModel.K_HADOOP, FrqModel.K_SCACHE);
   }
 
-  /** SCache's job time over Hadoop's as the model predicts it from this job, with {@code kHadoop} and {@code kScache}. */
+  /** SCache's job time over Hadoop's as the model predicts it from this job,
+      with {@code kHadoop} and {@code kScache}. */
   public double predictedRatio(double kHadoop, double kScache) {
     return predictedSeconds(Shuffle.SCACHE, kScache) / predictedSeconds(Shuffle.HADOOP, kHadoop);
   }

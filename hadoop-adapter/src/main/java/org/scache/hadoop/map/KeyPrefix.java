@@ -45,7 +45,8 @@ abstract class KeyPrefix {
   /** Length of the header in front of the key's bytes. */
   abstract int headerBytes(byte[] data, int keyStart);
 
-  /** The prefix of the key serialized in {@code data[keyStart, keyEnd)}; compare two with {@link Integer#compareUnsigned}. */
+  /** The prefix of the key serialized in {@code data[keyStart,
+      keyEnd)}; compare two with {@link Integer#compareUnsigned}. */
   final int of(byte[] data, int keyStart, int keyEnd) {
     int from = keyStart + headerBytes(data, keyStart);
     int prefix = 0;

@@ -91,7 +91,8 @@ public class ScacheMapOutputCollector<K, V> implements MapOutputCollector<K, V> 
     }
     MapTask task = context.getMapTask();
     reporter = context.getReporter();
-    reporter.getCounter(ScacheCounter.MAP_JVM_STARTUP_MILLIS).increment(ManagementFactory.getRuntimeMXBean().getUptime());
+    reporter.getCounter(ScacheCounter.MAP_JVM_STARTUP_MILLIS)
+        .increment(ManagementFactory.getRuntimeMXBean().getUptime());
     mapOutputFile = task.getMapOutputFile();
     attemptId = task.getTaskID();
     partitions = job.getNumReduceTasks();

@@ -73,7 +73,8 @@ public class ScacheShuffleConsumerPlugin<K, V> implements ShuffleConsumerPlugin<
     conf = HadoopScacheConf.from(job);
     reduceId = (TaskAttemptID) context.getReduceId();
     metrics = ShuffleClientMetrics.create(reduceId, job);
-    merger = new MergeManagerImpl<>(reduceId, mergeConf(job, conf), context.getLocalFS(), context.getLocalDirAllocator(),
+    merger = new MergeManagerImpl<>(reduceId, mergeConf(job, conf), context.getLocalFS(),
+        context.getLocalDirAllocator(),
         context.getReporter(), context.getCodec(), context.getCombinerClass(), context.getCombineCollector(),
         context.getSpilledRecordsCounter(), context.getReduceCombineInputCounter(),
         context.getMergedMapOutputsCounter(), this::mergeFailed, context.getMergePhase(),
@@ -120,7 +121,8 @@ public class ScacheShuffleConsumerPlugin<K, V> implements ShuffleConsumerPlugin<
     }
     checkMerge();
     LOG.info("{} read its input through SCache: client opened in {} ms, every map's runs in the merger {} ms later "
-        + "(waited {} ms for the maps, {} ms for the worker's answer), final merge {} ms", reduceId, millis(opened - start),
+        + "(waited {} ms for the maps, {} ms for the worker's answer), final merge {} ms", reduceId,
+        millis(opened - start),
         millis(copied - opened), millis(bulkReadAt - opened), millis(bulkReadDone - bulkReadAt),
         millis(System.nanoTime() - copied));
     return merged;

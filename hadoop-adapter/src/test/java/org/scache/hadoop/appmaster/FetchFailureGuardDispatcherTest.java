@@ -23,8 +23,10 @@ import org.junit.jupiter.api.Test;
 
 class FetchFailureGuardDispatcherTest {
   private final JobId jobId = MRBuilderUtils.newJobId(ApplicationId.newInstance(1795, 3), 3);
-  private final TaskAttemptId map = MRBuilderUtils.newTaskAttemptId(MRBuilderUtils.newTaskId(jobId, 3, TaskType.MAP), 0);
-  private final TaskAttemptId reduce = MRBuilderUtils.newTaskAttemptId(MRBuilderUtils.newTaskId(jobId, 1, TaskType.REDUCE), 0);
+  private final TaskAttemptId map = MRBuilderUtils.newTaskAttemptId(MRBuilderUtils.newTaskId(jobId, 3, TaskType.MAP),
+      0);
+  private final TaskAttemptId reduce = MRBuilderUtils.newTaskAttemptId(MRBuilderUtils.newTaskId(jobId, 1,
+      TaskType.REDUCE), 0);
   private final TaskAttempt attempt = mock(TaskAttempt.class);
   private final List<TaskAttemptEvent> delivered = new ArrayList<>();
   private final FetchFailureGuardDispatcher dispatcher;

@@ -43,7 +43,8 @@ import org.scache.sampling.WeightedSamplingPredictor;
  */
 @Timeout(300)
 class JobInputSamplerTest {
-  private static final String TERASORT_PARTITIONER = "org.apache.hadoop.examples.terasort.TeraSort$TotalOrderPartitioner";
+  private static final String TERASORT_PARTITIONER =
+      "org.apache.hadoop.examples.terasort.TeraSort$TotalOrderPartitioner";
   private static final int REDUCES = 8;
   private static final long ROWS = 400_000;
   private static final File PARTITION_LINK = new File(System.getProperty("user.dir"), "_partition.lst");

@@ -59,7 +59,8 @@ class ReducePlacementTest {
   @Test
   void eachContainerRunsTheReducePlacedOnItsNodeManagerAmongNodeManagersSharingAHost() {
     placed();
-    List<ReducePlacement.Choice> choices = placement.assign(List.of(NM3, NM2, NM1, NM2), pending(0, 1, 2, 3), MAPS_DONE);
+    List<ReducePlacement.Choice> choices = placement.assign(List.of(NM3, NM2, NM1, NM2), pending(0, 1, 2, 3),
+        MAPS_DONE);
 
     assertEquals(List.of(new ReducePlacement.Choice(3, true), new ReducePlacement.Choice(1, true),
         new ReducePlacement.Choice(0, true), new ReducePlacement.Choice(2, true)), choices);
@@ -95,7 +96,8 @@ class ReducePlacementTest {
     assertEquals(10_000, placement.waitMillis(2));
     assertEquals(10_000, placement.waitMillis(3), "no predicted size: the whole delay");
 
-    assertEquals(List.of(new ReducePlacement.Choice(0, false)), placement.assign(List.of(NM2), pending(0, 1, 2), MAPS_DONE),
+    assertEquals(List.of(new ReducePlacement.Choice(0, false)), placement.assign(List.of(NM2), pending(0, 1, 2),
+        MAPS_DONE),
         "the reduce without input takes the first container");
     assertEquals(List.of(ReducePlacement.Choice.RETURN), placement.assign(List.of(NM2), pending(1, 2), MAPS_DONE));
     clock.advance(Duration.ofMillis(2_500));
@@ -284,7 +286,8 @@ class ReducePlacementTest {
     placement.nodeUnusable(NM3);
 
     assertEquals(0, placement.hostsFor(3).length, "requested without locality");
-    assertEquals(List.of(new ReducePlacement.Choice(1, false)), placement.assign(List.of(NM1), pending(1, 3), MAPS_DONE));
+    assertEquals(List.of(new ReducePlacement.Choice(1, false)), placement.assign(List.of(NM1), pending(1, 3),
+        MAPS_DONE));
     assertEquals(1, placement.elsewhere());
   }
 

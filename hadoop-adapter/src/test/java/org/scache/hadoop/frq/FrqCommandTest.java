@@ -58,7 +58,8 @@ class FrqCommandTest {
 
     String report = FrqCommand.report(read, FrqCommand.Settings.parse(new String[] {"--link-mbit", "40", "x"}));
 
-    assertTrue(report.contains("job_1700000000000_0001 (sort) ran on Hadoop shuffle: 32 maps in 4 waves, 8 reduces in 1 round,"), report);
+    assertTrue(report.contains("job_1700000000000_0001 (sort) ran on Hadoop shuffle: 32 maps in 4 waves, 8 reduces in "
+        + "1 round,"), report);
     assertTrue(report.contains("links of 40 Mbit/s on 3 nodes"), report);
     assertTrue(report.contains("the links are the bound"), report);
     FrqFit fit = FrqFit.of(job, FrqCommand.shuffleSpeed(40, 3));

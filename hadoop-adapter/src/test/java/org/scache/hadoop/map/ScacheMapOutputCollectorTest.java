@@ -32,7 +32,8 @@ class ScacheMapOutputCollectorTest {
         }
         writer.close();
       }
-      assertTrue(MapOutputBlock.HEADER_BYTES + bytes.size() <= ScacheMapOutputCollector.runCapacity(serialized, records),
+      assertTrue(MapOutputBlock.HEADER_BYTES + bytes.size() <= ScacheMapOutputCollector.runCapacity(serialized,
+          records),
           records + " records: " + bytes.size() + " bytes");
     }
   }

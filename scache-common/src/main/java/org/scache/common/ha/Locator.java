@@ -46,7 +46,8 @@ public interface Locator extends AutoCloseable {
   static String describeMaster(ScacheConf conf, ConfigEntry<String> fixedKey) {
     String quorum = conf.get(ScacheOptions.MASTER_ZOOKEEPER_QUORUM);
     return quorum.isEmpty() ? conf.get(fixedKey)
-        : "(the leader registered in ZooKeeper at " + quorum + new LeaderPaths(conf.get(ScacheOptions.MASTER_ZOOKEEPER_ROOT)) + ")";
+        : "(the leader registered in ZooKeeper at " + quorum
+        + new LeaderPaths(conf.get(ScacheOptions.MASTER_ZOOKEEPER_ROOT)) + ")";
   }
 
   /**

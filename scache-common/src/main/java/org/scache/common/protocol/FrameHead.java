@@ -36,7 +36,8 @@ public final class FrameHead {
     if (credentials.isPresent()) {
       Credentials c = credentials.get();
       if (binding == null || !binding.knowsNonce()) {
-        throw new IllegalStateException("cannot sign " + message.type() + ": the connection has no nonce from its peer");
+        throw new IllegalStateException("cannot sign " + message.type()
+            + ": the connection has no nonce from its peer");
       }
       WireBuffer meta = new WireBuffer(128);
       meta.writeLong(binding.nextSequence());

@@ -47,7 +47,8 @@ class AuthorizationStageTest {
     }
     byte[] meta = ("meta of " + requestId).getBytes(StandardCharsets.UTF_8);
     byte[] proof = FrameSigner.sign(principal.equals(Credentials.CLUSTER)
-        ? Credentials.cluster(secret) : Credentials.application(principal, secret), m.type().id(), requestId, payload, NONCE,
+        ? Credentials.cluster(secret) : Credentials.application(principal, secret), m.type().id(), requestId, payload,
+        NONCE,
         Unpooled.wrappedBuffer(meta));
     return new InboundFrame(requestId, m, Optional.of(new InboundFrame.AuthTag(principal, proof, requestId,
         new byte[0], NONCE, meta)), payload);

@@ -117,7 +117,8 @@ public final class SampleMessages {
       case FETCH_BLOCKS -> new FetchBlocks(List.of(BLOCK_1, BLOCK_2));
       case GET_WORKER_STATS -> new GetWorkerStats();
       case REPORT_SAMPLES -> new ReportSamples(APP, 3, List.of(
-          new MapSample(0, 1L << 30, 6, List.of(3, 0, 3), Optional.of("host-a.example")), new MapSample(42, 0, 6, List.of(0, 0, 0))));
+          new MapSample(0, 1L << 30, 6, List.of(3, 0, 3), Optional.of("host-a.example")), new MapSample(42, 0, 6,
+              List.of(0, 0, 0))));
       case SHUFFLE_SCHEDULED -> new ShuffleScheduled(new ShufflePlacement(APP, 3, "accumulated",
           List.of(new ReduceAssignment(0, WORKER_1, 0, 4096), new ReduceAssignment(1, WORKER_2, 0))),
           List.of(new ReduceMove(2, 1, WORKER_1, WORKER_2)), 1_700_000_000_000L);

@@ -23,7 +23,8 @@ public record ReducePrediction(int reduceId, double size, double prob, Optional<
   /** Validates the fields. */
   public ReducePrediction {
     require(reduceId >= 0, "reduce id must not be negative but was %d", reduceId);
-    require(Double.isFinite(size) && size >= 0, "size of reduce %d must be finite and not negative but was %s", reduceId, size);
+    require(Double.isFinite(size) && size >= 0, "size of reduce %d must be finite and not negative but was %s",
+        reduceId, size);
     require(prob >= 0 && prob <= 1, "prob of reduce %d must be in [0, 1] but was %s", reduceId, prob);
     Objects.requireNonNull(hostId, "hostId");
     hostId.ifPresent(h -> require(!h.isBlank(), "host id of reduce %d must not be blank", reduceId));

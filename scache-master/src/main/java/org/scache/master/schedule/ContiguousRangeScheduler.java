@@ -77,7 +77,8 @@ public final class ContiguousRangeScheduler implements ReduceScheduler {
     return new HostPlacement(hosts, ids, sizes, assigned);
   }
 
-  /** A host for every run, each host once, with the most bytes held where they are placed; the first such in host order. */
+  /** A host for every run, each host once,
+      with the most bytes held where they are placed; the first such in host order. */
   private static int[] bestMatch(double[][] held) {
     int runs = held.length;
     int[] best = new int[runs];

@@ -13,7 +13,9 @@ public final class StatusPage {
   private static final String STYLE = """
       body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222}
       h1{font-size:1.4em}h2{font-size:1.15em;margin-top:1.6em}
-      table{border-collapse:collapse;margin:.5em 0}td,th{padding:.2em .7em;border-bottom:1px solid #ddd;text-align:left;white-space:nowrap}td.note{white-space:normal}
+      table{border-collapse:collapse;margin:.5em 0}
+      td,th{padding:.2em .7em;border-bottom:1px solid #ddd;text-align:left;white-space:nowrap}
+      td.note{white-space:normal}
       td.n,th.n{text-align:right}.off{color:#b00}.muted{color:#777}
       .bar{display:inline-block;height:.8em;background:#4a7ebb}.track{display:inline-block;width:10em;background:#eee}
       figure{margin:1em 0}figcaption{color:#555;font-size:.9em}""";
@@ -24,7 +26,8 @@ public final class StatusPage {
 
   public static String cluster(ClusterView c) {
     StringBuilder b = head("SCache master", true);
-    b.append("<h1>SCache master</h1><p id=\"role\">").append(esc(c.role())).append("</p><p id=\"summary\">").append(c.workers().size()).append(" live workers, ")
+    b.append("<h1>SCache master</h1><p id=\"role\">").append(esc(c.role())).append("</p><p id=\"summary\">")
+        .append(c.workers().size()).append(" live workers, ")
         .append(c.applications()).append(" applications, ").append(c.shuffles().size()).append(" shuffles</p>");
     b.append("<h2>Workers</h2><table id=\"workers\"><tr><th>worker</th><th>address</th><th class=n>reserved</th>"
         + "<th class=n>used</th><th>memory</th><th class=n>spilled</th><th class=n>spill files</th>"

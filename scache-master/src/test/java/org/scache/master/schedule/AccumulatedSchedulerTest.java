@@ -87,7 +87,8 @@ class AccumulatedSchedulerTest {
     assertEquals(Map.of(0, "a", 1, "a", 2, "b"), second.result().assignment());
     assertEquals(ReducePrediction.onHost(0, 10, 1.0, "a"), second.accumulatedReduces().get(0));
     assertEquals(
-        Map.of(0, new AccumulatedReduce(10, "a"), 1, new AccumulatedReduce(101, "a"), 2, new AccumulatedReduce(50, "b")),
+        Map.of(0, new AccumulatedReduce(10, "a"), 1, new AccumulatedReduce(101, "a"), 2, new AccumulatedReduce(50,
+            "b")),
         scheduler.accumulated());
 
     AccumulatedSchedule third = scheduler.schedule(2, HOSTS, List.of(plain(0, 1), plain(1, 1), plain(2, 5)));

@@ -26,7 +26,8 @@ class HeuristicMinHeapSchedulerPropertyTest {
     int hostCount = 1 + random.nextInt(maxHosts);
     List<String> hosts = IntStream.range(0, hostCount).mapToObj(h -> "w" + h).toList();
     int n = random.nextInt(maxReduces + 1);
-    List<Integer> ids = new ArrayList<>(IntStream.range(0, n).map(i -> i * (1 + random.nextInt(3))).distinct().boxed().toList());
+    List<Integer> ids = new ArrayList<>(IntStream.range(0, n).map(i -> i * (1
+        + random.nextInt(3))).distinct().boxed().toList());
     Collections.shuffle(ids, new Random(random.nextLong()));
     List<ReducePrediction> reduces = new ArrayList<>();
     for (int id : ids) {
@@ -39,7 +40,8 @@ class HeuristicMinHeapSchedulerPropertyTest {
           };
       int hostPick = random.nextInt(hostCount + 2);
       Optional<String> host =
-          hostPick < hostCount ? Optional.of(hosts.get(hostPick)) : hostPick == hostCount ? Optional.of("gone") : Optional.empty();
+          hostPick < hostCount ? Optional.of(hosts.get(hostPick)) : hostPick == hostCount ? Optional.of("gone")
+              : Optional.empty();
       double prob = host.isPresent() ? random.nextDouble() : 0;
       reduces.add(new ReducePrediction(id, size, prob, host));
     }
@@ -166,7 +168,8 @@ class HeuristicMinHeapSchedulerPropertyTest {
       Map<Integer, String> placement = new HashMap<>(schedule.beforeSwap().assignment());
       Map<String, Double> loads = new HashMap<>(schedule.beforeSwap().loads());
       assertEquals(
-          schedule.beforeSwap().maxLoad(), schedule.maxLoadBeforeSwap(), 1e-9 * Math.max(1, schedule.maxLoadBeforeSwap()));
+          schedule.beforeSwap().maxLoad(), schedule.maxLoadBeforeSwap(), 1e-9 * Math.max(1,
+              schedule.maxLoadBeforeSwap()));
       for (LocalitySwap swap : schedule.swaps()) {
         swapsSeen++;
         ReducePrediction reduce = byId.get(swap.reduceId());

@@ -41,7 +41,8 @@ class HeuristicMinHeapSchedulerTest {
 
   @Test
   void schedule_emptyReduces_areSpreadNotPiledOnFirstHost() {
-    List<ReducePrediction> reduces = List.of(plain(0, 0), plain(1, 0), plain(2, 0), plain(3, 0), plain(4, 0), plain(5, 0));
+    List<ReducePrediction> reduces = List.of(plain(0, 0), plain(1, 0), plain(2, 0), plain(3, 0), plain(4, 0), plain(5,
+        0));
     HostPlacement result = scheduler.schedule(3, List.of("a", "b", "c"), reduces);
     assertEquals(List.of(0, 3), result.reducesOn("a"));
     assertEquals(List.of(1, 4), result.reducesOn("b"));

@@ -55,7 +55,8 @@ class StatusRenderingTest {
     assertTrue(html.contains("app-&lt;script&gt;alert(1)&lt;/script&gt;"));
     assertTrue(html.contains("<svg id=\"sizes\"") && html.contains("<svg id=\"loads\""));
     String cluster = StatusPage.cluster(new ClusterView(0, "leader <b>", List.of(new ClusterView.WorkerView("w\"1",
-        "h:1", 100, 50, 0, 0, 1200)), 1, List.of(new ClusterView.ShuffleSummary(APP, 5, 4, 4, 3, "maps done", "heuristic-minheap",
+        "h:1", 100, 50, 0, 0, 1200)), 1, List.of(new ClusterView.ShuffleSummary(APP, 5, 4, 4, 3, "maps done",
+            "heuristic-minheap",
         "regression"))));
     assertFalse(cluster.contains("<script>"), cluster);
     assertTrue(cluster.contains("shuffle?app=app-%3Cscript%3Ealert%281%29%3C%2Fscript%3E&amp;id=5"), cluster);

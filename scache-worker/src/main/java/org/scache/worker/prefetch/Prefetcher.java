@@ -38,7 +38,8 @@ import org.slf4j.LoggerFactory;
  * (paper Section IV-A): when the schedule arrives, the blocks of the maps finished so far; then the
  * blocks of each map that finishes later, as the master announces them. Copies land in this
  * worker's {@link BlockStore}, each reduce's blocks of one fetch as slices of one region
- * ({@link PrefetchLanding}), so reads find them locally. Fetches are batched per holder and bounded in number and bandwidth; the next fetch
+ * ({@link PrefetchLanding}), so reads find them locally. Fetches are batched per holder and bounded in number and
+ * bandwidth; the next fetch
  * goes to the holder with the fewest fetches in flight, so a slow holder does not take every fetch
  * while a fast one has blocks queued and its link to here idles. Each
  * holder's queue is in the order the reduces will run: by their round in the placement, then by

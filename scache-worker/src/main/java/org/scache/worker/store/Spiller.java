@@ -157,7 +157,7 @@ final class Spiller implements AutoCloseable {
       long size = data.readableBytes();
       Optional<SpillStore.Location> at = disk.write(data);
       if (at.isEmpty()) {
-            MemoryPool.Region region = pool.allocate(size).orElseThrow(() -> new ScacheException(Status.RETRY_LATER,
+        MemoryPool.Region region = pool.allocate(size).orElseThrow(() -> new ScacheException(Status.RETRY_LATER,
             "no room for " + id + " (" + size + " bytes): the spill disk is full and so is memory"));
         BlockBuffer copy = new BlockBuffer(pool, region);
         copy.writeBytes(data, data.readerIndex(), (int) size);

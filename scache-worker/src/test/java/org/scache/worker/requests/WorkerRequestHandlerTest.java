@@ -113,10 +113,12 @@ class WorkerRequestHandlerTest {
 
   private void ready() {
     BlockStore store = storage.store();
-    Prefetcher prefetcher = new Prefetcher(store, storage.copies(), cluster, cluster, storage.placements(), SELF, counters, timer,
+    Prefetcher prefetcher = new Prefetcher(store, storage.copies(), cluster, cluster, storage.placements(), SELF,
+        counters, timer,
         new Prefetcher.Limits(true, 4, 2, 1 << 20, 0), Clock.SYSTEM);
     BlockReader reader = new BlockReader(store, storage.reads(), cluster, cluster, SELF, Duration.ofSeconds(5),
-        counters, new ReduceInputLocator(cluster, timer, Clock.SYSTEM, Duration.ofSeconds(5)), storage.placements(), prefetcher);
+        counters, new ReduceInputLocator(cluster, timer, Clock.SYSTEM, Duration.ofSeconds(5)), storage.placements(),
+            prefetcher);
     AppSecrets secrets = new AppSecrets(app -> CompletableFuture.completedFuture(new byte[16]));
     WorkerRequestHandler.Parts parts = new WorkerRequestHandler.Parts(storage.puts(), reader,
         new MasterMessages(store, prefetcher),

@@ -366,7 +366,8 @@ class BlockStoreSpillTest {
     // reserve of one block, files of 16 blocks, 32 blocks of disk
     pool = new MemoryPool(dir.resolve("mem"), "test", BLOCK, BLOCK, false);
     disk = new SpillStore(List.of(dir.resolve("spill")), "w", 32L * BLOCK, 16L * BLOCK);
-    storage = new WorkerStorage(pool, Optional.of(disk), SpillPolicy.contextAware(), new PlacementBook(), clock, counters,
+    storage = new WorkerStorage(pool, Optional.of(disk), SpillPolicy.contextAware(), new PlacementBook(), clock,
+        counters,
         16 * BLOCK, BlockQuota.unlimited());
     store = storage.store();
     BlockId keeper = new BlockId("b", 0, 0, 0, 0);

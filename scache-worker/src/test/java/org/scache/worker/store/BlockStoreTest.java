@@ -88,7 +88,8 @@ class BlockStoreTest {
     put(new BlockId("a", 0, 0, 0, 0), 500 << 10, 1);
     put(new BlockId("a", 0, 1, 0, 0), 500 << 10, 1);
     long used = pool.usedBytes();
-    ScacheException e = assertThrows(ScacheException.class, () -> storage.puts().begin(new BlockId("a", 0, 2, 0, 0), 100 << 10));
+    ScacheException e = assertThrows(ScacheException.class, () -> storage.puts().begin(new BlockId("a", 0, 2, 0, 0),
+        100 << 10));
     assertEquals(Status.STORE_FULL, e.status());
     assertEquals(used, pool.usedBytes());
     e = assertThrows(ScacheException.class, () -> storage.puts().begin(new BlockId("a", 0, 3, 0, 0), 600 << 10));

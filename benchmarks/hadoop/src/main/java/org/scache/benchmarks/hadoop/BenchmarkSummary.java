@@ -107,7 +107,9 @@ final class BenchmarkSummary {
         JobFigures j = r.job();
         WorkerTraffic w = r.workers();
         boolean first = (j.shuffle() == Shuffle.HADOOP) == p.hadoopFirst();
-        sb.append(String.format(Locale.ROOT, "%d,%d,%s,%s,%s,%.3f,%.3f,%.3f,%.3f,%.3f,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%s,%d,%.3f,%.3f,%.0f,%.0f%n",
+        sb.append(String.format(Locale.ROOT,
+            "%d,%d,%s,%s,%s,%.3f,%.3f,%.3f,%.3f,%.3f,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,"
+            + "%.3f,%.3f,%.3f,%.3f,%.3f,%s,%d,%.3f,%.3f,%.0f,%.0f%n",
             p.size(),
             p.repetition(), j.shuffle(), first, j.id(), j.jobSeconds(), j.mapStageSeconds(), j.reduceStageSeconds(),
             j.medianShuffleWaitSeconds(), j.maxShuffleWaitSeconds(), j.mapFileBytesWritten(),
@@ -149,7 +151,8 @@ final class BenchmarkSummary {
     JobFigures h = p.hadoop().job();
     JobFigures s = p.scache().job();
     return String.format(Locale.ROOT, "repetition %d (%s first): job %.1f s vs %.1f s (%.2f), reduce stage %.1f s vs "
-        + "%.1f s (%.2f), median shuffle wait %.1f s vs %.1f s (%.2f), after the JVM is up %.2f s vs %.2f s; a reducer's "
+        + "%.1f s (%.2f), median shuffle wait %.1f s vs %.1f s (%.2f), after the JVM is up %.2f s vs %.2f s; a "
+            + "reducer's "
         + "launch (its start to its shuffle's beginning) %.2f s vs %.2f s, its shuffle from its beginning %.2f s vs "
         + "%.2f s (%.2f); reducers placed %s; "
         + "machine speed %s",

@@ -80,7 +80,8 @@ public final class CollectorSortBenchmark {
   }
 
   /** One sort in a fresh JVM: its sort's milliseconds and the JVM's CPU milliseconds. */
-  private static long[] forkRound(boolean prefix, int records, int partitions) throws IOException, InterruptedException {
+  private static long[] forkRound(boolean prefix, int records, int partitions) throws IOException,
+      InterruptedException {
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
     Process p = new ProcessBuilder(java.toString(), "-Xmx1g", "-cp", System.getProperty("java.class.path"),
         CollectorSortRound.class.getName(), prefix ? "prefix" : "plain", Integer.toString(records),

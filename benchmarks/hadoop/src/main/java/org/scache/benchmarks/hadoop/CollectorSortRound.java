@@ -15,8 +15,8 @@ import org.scache.hadoop.map.MapOutputSortBuffer;
  * in a JVM of its own: fills one {@link MapOutputSortBuffer} with TeraSort's records (10-byte keys, 90-byte
  * values) as a map's collector does, sorts it, and prints the sort's milliseconds and the JVM's CPU
  * milliseconds. With {@code prefix} the keys are ordered by Text's comparator, whose keys' first bytes the
- * sort keeps in its index (the adapter's {@code KeyPrefix}); with {@code plain}, by a subclass of it, which orders them the
- * same but is not one the sort recognises.
+ * sort keeps in its index (the adapter's {@code KeyPrefix}); with {@code plain}, by a subclass of it, which orders them
+ * the same but is not one the sort recognises.
  *
  * <pre>
  *   CollectorSortRound prefix|plain RECORDS PARTITIONS
@@ -32,6 +32,7 @@ public final class CollectorSortRound {
     boolean prefix = args[0].equals("prefix");
     int records = Integer.parseInt(args[1]);
     int partitions = Integer.parseInt(args[2]);
+    @SuppressWarnings("unchecked") // Hadoop's WritableComparator implements the raw RawComparator
     RawComparator<Text> comparator = prefix ? new Text.Comparator() : new SameOrderAsText();
     SerializationFactory serialization = new SerializationFactory(new Configuration(false));
     int initialBytes = (int) Math.min(Integer.MAX_VALUE - 16, (long) records * (KEY_BYTES + VALUE_BYTES + 4));

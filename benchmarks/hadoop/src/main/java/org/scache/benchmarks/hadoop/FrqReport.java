@@ -36,14 +36,16 @@ final class FrqReport {
         + "maps x T_launch (a reduce's start to its shuffle's beginning, median), a term the paper's model has not "
         + "(its error in the last column):%n", FrqModel.K_HADOOP, FrqModel.K_SCACHE));
     sb.append(String.format(Locale.ROOT, "  %-15s %9s %5s %3s %10s %10s %11s %5s %7s %7s %9s %8s %10s %8s %9s %9s "
-        + "%7s %7s%n", "", "D", "R", "N", "V_map", "V_reduce", "V_shuffle", "case", "start", "T_map", "T_shuffle", "overlap",
+        + "%7s %7s%n", "", "D", "R", "N", "V_map", "V_reduce", "V_shuffle", "case", "start", "T_map", "T_shuffle",
+        "overlap",
         "launch", "T_reduce", "T_job", "measured", "error", "paper's"));
     for (FrqFit f : List.of(hadoop, scache)) {
       FrqModel m = f.model();
       Shuffle s = f.job().shuffle();
       sb.append(String.format(Locale.ROOT, "  %-15s %9s %5.2f %3.0f %10s %10s %11s %5s %5.1f s %5.1f s %7.1f s %6.1f s "
           + "%1d x %4.1f s %6.1f s %7.1f s %7.1f s %+6.1f%% %+6.1f%%%n", s.label(),
-          ByteSize.format((long) m.inputBytes()), m.conversionRate(), m.mapWaves(), rate(m.mapSpeed()), rate(m.reduceSpeed()), rate(m.shuffleSpeed()),
+          ByteSize.format((long) m.inputBytes()), m.conversionRate(), m.mapWaves(), rate(m.mapSpeed()),
+              rate(m.reduceSpeed()), rate(m.shuffleSpeed()),
           s == Shuffle.SCACHE ? m.scacheCase().figure() : "9b", f.job().startSeconds(), m.mapSeconds(),
           m.shuffleSeconds(), m.overlapSeconds(s), m.launchRounds(), m.reduceLaunchSeconds(), m.reduceSeconds(s),
           f.predictedSeconds(), f.job().jobSeconds(), 100 * f.error(), 100 * f.paperModelError()));

@@ -51,7 +51,8 @@ public final class NetnsClusterMain {
         + "  ip netns exec scache-ctl env HADOOP_CONF_DIR=%s java -cp %s:<Hadoop and job jars> <job>%n"
         + "Ctrl-C stops it (at the latest in %s minutes)%n",
         Console.secondsSince(t), cluster.masterCount() > 1 ? "s on ports 17010, 17012" + (cluster.masterCount() > 2
-            ? ", 17014" : "") + " and ZooKeeper on 2181" : "", cluster.nodeNames(), NetnsBenchmark.linkName(mbit), run.resolve("logs"),
+            ? ", 17014" : "") + " and ZooKeeper on 2181" : "", cluster.nodeNames(), NetnsBenchmark.linkName(mbit),
+            run.resolve("logs"),
         run.resolve("conf"), run.resolve("conf"), options.get("minutes"));
     if (!stopped.await(options.getInt("minutes"), TimeUnit.MINUTES)) {
       System.out.println("time is up; stopping the cluster");

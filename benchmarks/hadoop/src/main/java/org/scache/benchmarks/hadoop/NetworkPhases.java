@@ -52,7 +52,8 @@ record NetworkPhases(long size, int repetition, Shuffle shuffle, String jobId, l
     List<LinkRateChart.Run> pair = new ArrayList<>();
     for (Shuffle s : Shuffle.values()) {
       runs.stream().filter(r -> r.size == size && r.repetition == lastRep && r.shuffle == s).findFirst()
-          .ifPresent(r -> pair.add(new LinkRateChart.Run(s.label() + ", repetition " + lastRep, r.submit, r.lastMapFinish,
+          .ifPresent(r -> pair.add(new LinkRateChart.Run(s.label() + ", repetition " + lastRep, r.submit,
+          r.lastMapFinish,
               r.finish, r.sentDuringMaps, r.sentAfterMaps)));
     }
     return pair;

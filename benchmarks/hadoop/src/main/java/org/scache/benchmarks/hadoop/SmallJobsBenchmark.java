@@ -16,8 +16,8 @@ import org.scache.hadoop.frq.Shuffle;
 
 /**
  * Small jobs, as a user's first jobs are: Hadoop's example word count and TeraSort on small inputs with
- * one to four reduces, on the demo's mini cluster (three NodeManagers on this machine, a loopback address each), each on
- * Hadoop's shuffle and through SCache, taking turns to run first, outputs compared byte for byte. Prints
+ * one to four reduces, on the demo's mini cluster (three NodeManagers on this machine, a loopback address each), each
+ * on Hadoop's shuffle and through SCache, taking turns to run first, outputs compared byte for byte. Prints
  * per job the median job times, SCache's time over Hadoop's (seconds and ratio), the reduce stage and
  * how many reduces ran on the node SCache placed them on; writes every run into
  * {@code target/small-jobs-benchmark/runs.csv}. The target: no small job more than 1 s slower than on
@@ -198,7 +198,8 @@ public final class SmallJobsBenchmark {
       byJob.computeIfAbsent(p.job(), k -> new ArrayList<>()).add(p);
     }
     StringBuilder sb = new StringBuilder(String.format(Locale.ROOT,
-        "Small jobs, 3 NodeManagers on one machine (a loopback address each), %d cores, SCache reduce slow start %s; medians:%n",
+        "Small jobs, 3 NodeManagers on one machine (a loopback address each), %d cores, SCache reduce slow start %s; "
+            + "medians:%n",
         Runtime.getRuntime().availableProcessors(), slowstart.isBlank() ? "default" : slowstart.trim()));
     sb.append(String.format(Locale.ROOT, "%-28s %4s %9s %9s %9s %6s %9s %9s %8s%n", "job", "reps", "Hadoop", "SCache",
         "extra", "ratio", "reduce st", "reduce st", "placed"));
@@ -223,7 +224,8 @@ public final class SmallJobsBenchmark {
           on + " of " + (on + off)));
     }
     double placedShare = placed + elsewhere == 0 ? Double.NaN : placed / (double) (placed + elsewhere);
-    sb.append(String.format(Locale.ROOT, "target: every job at most %+.1f s (%s); reduces on their placed node >= %.0f %% "
+    sb.append(String.format(Locale.ROOT,
+        "target: every job at most %+.1f s (%s); reduces on their placed node >= %.0f %% "
         + "(%s: %.0f %%)%n", EXTRA_SECONDS_TARGET, timeMet ? "met" : "NOT met", 100 * PLACED_TARGET,
         placedShare >= PLACED_TARGET ? "met" : "NOT met", 100 * placedShare));
     return sb.toString();

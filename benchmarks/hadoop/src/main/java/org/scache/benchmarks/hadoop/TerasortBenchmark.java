@@ -53,7 +53,8 @@ public final class TerasortBenchmark {
         throw new IllegalArgumentException("--repetitions must be at least 1");
       }
       long warmup = options.get("warmup").isBlank() ? 0 : ByteSize.parse(options.get("warmup"));
-      exit = run(sizes, repetitions, warmup, options.get("reduces"), options.getInt("nodemanagers"), options.get("slowstart"),
+      exit = run(sizes, repetitions, warmup, options.get("reduces"), options.getInt("nodemanagers"),
+          options.get("slowstart"),
           options.get("remote-rate"), settings(options.get("hadoop-conf")), options.get("cluster"),
           options.get("results"));
     } catch (IllegalArgumentException e) {

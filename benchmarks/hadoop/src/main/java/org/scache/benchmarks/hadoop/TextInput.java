@@ -44,7 +44,8 @@ final class TextInput {
           line.setLength(0);
           for (int w = 0; w < WORDS_PER_LINE; w++) {
             int at = Arrays.binarySearch(cumulative, random.nextDouble() * sum);
-            line.append(words[Math.min(VOCABULARY - 1, at < 0 ? -at - 1 : at)]).append(w + 1 < WORDS_PER_LINE ? ' ' : '\n');
+            line.append(words[Math.min(VOCABULARY - 1, at < 0 ? -at - 1 : at)]).append(w + 1 < WORDS_PER_LINE ? ' '
+                : '\n');
           }
           out.append(line);
           fileWritten += line.length();

@@ -41,7 +41,8 @@ class FrqReportTest {
     assertEquals(1.0, run.startSeconds(), 1e-9);
     FrqJob back = FrqRuns.ofCsv(List.of("shuffle", "job_s", "map_stage_s", "input_bytes", "shuffle_bytes", "map_waves",
         "start_s", "reduce_work_s", "reduce_launch_s", "reduce_rounds"), ("HADOOP," + String.format(
-        java.util.Locale.ROOT, "%.3f,%.3f,", run.jobSeconds(), run.mapStageSeconds()) + FrqRuns.csvFields(run)).split(","));
+        java.util.Locale.ROOT, "%.3f,%.3f,", run.jobSeconds(), run.mapStageSeconds())
+            + FrqRuns.csvFields(run)).split(","));
     assertEquals(run, back);
     FrqJob older = FrqRuns.ofCsv(List.of("shuffle", "job_s", "map_stage_s", "input_bytes", "shuffle_bytes", "map_waves",
         "start_s", "reduce_work_s"), "HADOOP,53,40,400,400,4,1,6".split(","));

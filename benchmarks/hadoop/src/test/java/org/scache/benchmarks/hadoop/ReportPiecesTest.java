@@ -97,7 +97,8 @@ class ReportPiecesTest {
   }
 
   @Test
-  void containerLogs_jvmUpIsTheFirstLineOfTheContainersSyslog_inWhicheverOfItsDirectoriesHoldsIt(@TempDir Path dir) throws Exception {
+  void containerLogs_jvmUpIsTheFirstLineOfTheContainersSyslog_inWhicheverOfItsDirectoriesHoldsIt(@TempDir Path dir)
+      throws Exception {
     // the same container's directories in the NodeManager's other log directories and in its local directory
     for (String other : List.of("nm-0-logs-0", "nm-0-logs-2", "nm-0-local/usercache/root/appcache")) {
       Files.createDirectories(dir.resolve(other).resolve("application_1_0001").resolve("container_1_0001_01_000003"));

@@ -28,7 +28,8 @@ final class BenchmarkOptions {
       }
       String name = args[i].replaceFirst("^--", "");
       if (!o.containsKey(name) || i + 1 >= args.length) {
-        throw new IllegalArgumentException("unknown option or no value: " + args[i] + "; options: " + defaults.keySet());
+        throw new IllegalArgumentException("unknown option or no value: " + args[i] + "; options: "
+            + defaults.keySet());
       }
       String value = args[++i];
       // JVM options add up, since the command line is split at spaces: one option per occurrence

@@ -66,7 +66,8 @@ public final class SparkBenchDriver {
           placed == null ? null : placed::get);
       run.write(Path.of(o.get("figures")));
       Files.writeString(tasksFile(Path.of(o.get("figures"))), RunFigures.tasksCsv(figures));
-      System.out.println("RUN " + program.label() + " " + o.get("shuffle") + " " + output + " in " + run.jobMs() + " ms");
+      System.out.println("RUN " + program.label() + " " + o.get("shuffle") + " " + output + " in " + run.jobMs()
+          + " ms");
     }
   }
 

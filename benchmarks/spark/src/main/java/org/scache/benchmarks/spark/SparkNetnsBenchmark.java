@@ -276,7 +276,8 @@ public final class SparkNetnsBenchmark {
         "--maps", options.get("maps"), "--reduces", options.get("reduces"),
         "--spark-master", cluster.sparkMasterUrl(), "--scache-master", cluster.scacheMasterAddress(),
         "--scache-worker-port", Integer.toString(SparkNetnsCluster.SCACHE_WORKER_PORT),
-        "--executors", Integer.toString(cluster.nodeNames().size()), "--executor-cores", Integer.toString(shape.cores()),
+        "--executors", Integer.toString(cluster.nodeNames().size()), "--executor-cores",
+            Integer.toString(shape.cores()),
         "--executor-memory", shape.executorMemoryMb() + "m",
         "--extra-class-path", cluster.classPaths().adapterJar() + ":" + cluster.classPaths().jobClasses(),
         "--data", cluster.runDir().resolve("data").resolve("terasort-input").toString(),
@@ -338,7 +339,8 @@ public final class SparkNetnsBenchmark {
       }
       double[] s = medians.get("sort");
       double[] c = medians.get("scache");
-      sb.append(String.format(Locale.ROOT, "%-9s %-7s %-7s %7.2fx %7.2fx %7.2fx %10.2fx %10.2fx %9s %8s %8.2fx %8.2fx%n",
+      sb.append(String.format(Locale.ROOT,
+          "%-9s %-7s %-7s %7.2fx %7.2fx %7.2fx %10.2fx %10.2fx %9s %8s %8.2fx %8.2fx%n",
           "", "", "ratio", Stats.ratio(c[0], s[0]), Stats.ratio(c[1], s[1]), Stats.ratio(c[2], s[2]),
           Stats.ratio(c[3], s[3]), Stats.ratio(c[4], s[4]), "", "", Stats.ratio(c[7], s[7]),
           Stats.ratio(c[8], s[8])));

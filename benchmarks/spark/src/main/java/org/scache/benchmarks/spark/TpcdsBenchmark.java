@@ -192,7 +192,8 @@ public final class TpcdsBenchmark {
     args.addAll(List.of("--parquet", parquet.toString(),
         "--spark-master", cluster.sparkMasterUrl(), "--scache-master", cluster.scacheMasterAddress(),
         "--scache-worker-port", Integer.toString(SparkNetnsCluster.SCACHE_WORKER_PORT),
-        "--executors", Integer.toString(cluster.nodeNames().size()), "--executor-cores", Integer.toString(shape.cores()),
+        "--executors", Integer.toString(cluster.nodeNames().size()), "--executor-cores",
+            Integer.toString(shape.cores()),
         "--executor-memory", shape.executorMemoryMb() + "m",
         "--extra-class-path", cluster.classPaths().adapterJar() + ":" + cluster.classPaths().jobClasses()));
     int code = cluster.runDriver(name, TpcdsDriver.class.getName(), args, Duration.ofMinutes(60), l -> {

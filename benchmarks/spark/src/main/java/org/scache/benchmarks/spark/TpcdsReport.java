@@ -122,7 +122,8 @@ final class TpcdsReport {
 
   String csv() {
     StringBuilder sb = new StringBuilder("link_mbit,repetition,query,shuffle,ms,rows,digest,failure,stages,tasks,"
-        + "shuffle_write_bytes,shuffle_read_bytes,fetch_wait_total_ms,fetch_wait_max_ms,cpu_ms,sent_bytes," + CPU_COLUMNS + "\n");
+        + "shuffle_write_bytes,shuffle_read_bytes,fetch_wait_total_ms,fetch_wait_max_ms,cpu_ms,sent_bytes,"
+        + CPU_COLUMNS + "\n");
     for (TpcdsBenchmark.Row r : rows) {
       QueryFigures q = r.query();
       sb.append(String.join(",", Integer.toString(r.mbit()), Integer.toString(r.repetition()), q.query(), q.shuffle(),

@@ -36,7 +36,8 @@ final class LocalityBenchmark {
         HOSTS, MAPS, HOSTS, REDUCES);
     out.printf("%.0f%% of each reduce's input from one random map; mean of %d trials%n", DOMINANT * 100, TRIALS);
     out.printf("%-30s %16s %16s%n", "placement", "bytes moved", "max load / LB");
-    String[] names = {"locality-optimal", "random", "FIFO round-robin", "MinHeap without swap (LPT)", "MinHeap with swap",
+    String[] names = {"locality-optimal", "random", "FIFO round-robin", "MinHeap without swap (LPT)",
+        "MinHeap with swap",
         "sampled, map hosts unknown", "sampled, expected map hosts"};
     double[] moved = new double[names.length];
     double[] balance = new double[names.length];

@@ -52,7 +52,8 @@ public final class MakespanSimulator {
         "%-7s %8s %9s %9s %9s %9s %9s %9s %8s %8s%n",
         "rounds", "reduces", "largest", "random", "FIFO-RR", "FIFO-dyn", "MinHeap", "MinHeap", "MinHeap", "LPT≤4/3");
     out.printf(
-        "%-7s %8s %9s %9s %9s %9s %9s %9s %8s %8s%n", "", "", "/slot avg", "", "", "", "id order", "big 1st", "rounds", "");
+        "%-7s %8s %9s %9s %9s %9s %9s %9s %8s %8s%n", "", "", "/slot avg", "", "", "", "id order", "big 1st", "rounds",
+            "");
     List<String> hosts = Workloads.hosts(HOSTS);
     for (int rounds = 1; rounds <= 10; rounds++) {
       int n = HOSTS * SLOTS * rounds;
@@ -84,10 +85,12 @@ public final class MakespanSimulator {
       }
       out.printf(
           "%-7d %8d %9.2f %9.3f %9.3f %9.3f %9.3f %9.3f %8.2f %8s%n",
-          rounds, n, largestShare, ratio[0], ratio[1], ratio[2], ratio[3], ratio[4], minHeapRounds, withinFourThirds ? "yes" : "NO");
+          rounds, n, largestShare, ratio[0], ratio[1], ratio[2], ratio[3], ratio[4], minHeapRounds, withinFourThirds
+              ? "yes" : "NO");
     }
     out.println("random/FIFO-RR/MinHeap: placed before launch, each host runs its reduces on its slots in id");
-    out.println("order (MinHeap big 1st: largest first); FIFO-dyn: dynamic FIFO, next reduce id to the first free slot.");
+    out.println("order (MinHeap big 1st: largest first); FIFO-dyn: dynamic FIFO, next reduce id to the first "
+        + "free slot.");
     out.println("largest/slot avg: largest reduce over total / slots (> 1: the largest reduce is the bound).");
     out.println("MinHeap rounds: reduces on the busiest host (by count) / slots; the others use exactly `rounds`.");
     out.println("LPT≤4/3: host-level LPT max load ≤ 4/3 × max(total / hosts, largest) in every trial.");

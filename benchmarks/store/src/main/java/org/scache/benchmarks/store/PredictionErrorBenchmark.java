@@ -69,7 +69,8 @@ public final class PredictionErrorBenchmark {
     for (int j = 0; j < MAPS; j++) {
       samples.add(
           SplitSample.sample(
-              IntStream.of(shuffle.records[j]).iterator(), shuffle.inputBytes[j], s * REDUCES, REDUCES, p -> p, random));
+              IntStream.of(shuffle.records[j]).iterator(), shuffle.inputBytes[j], s * REDUCES, REDUCES, p -> p,
+                  random));
     }
     List<Optional<String>> hosts = IntStream.range(0, MAPS).mapToObj(j -> Optional.of("host-" + j)).toList();
     return new SamplingPredictor(new WeightedSamplingPredictor(REDUCES, s)).predict(samples, hosts);

@@ -62,7 +62,8 @@ public final class SpillPutBenchmark {
         case "--block-kb" -> blockKib = Integer.parseInt(args[++i]);
         case "--reduces" -> reduces = Integer.parseInt(args[++i]);
         default -> {
-          System.err.println("usage: mvn -pl benchmarks/store exec:exec@spill-puts -Dbench.args=\"[--quick] [--reserve-mb N (64)] [--mb N (384)] "
+          System.err.println("usage: mvn -pl benchmarks/store exec:exec@spill-puts -Dbench.args=\"[--quick] "
+              + "[--reserve-mb N (64)] [--mb N (384)] "
               + "[--block-kb N (16)] [--reduces N (16)]\"");
           System.exit(2);
         }

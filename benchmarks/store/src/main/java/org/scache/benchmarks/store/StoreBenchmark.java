@@ -81,9 +81,11 @@ public final class StoreBenchmark {
         case "--seconds" -> seconds = i + 1 < args.length ? Double.parseDouble(args[++i]) : -1;
         case "--daemon-opts" -> daemonOpts = i + 1 < args.length ? splitOptions(args[++i]) : daemonOpts;
         default -> {
-          System.err.println("usage: mvn -pl benchmarks/store exec:exec@store -Dbench.args=\"[--quick] [--seconds PER_PHASE] [--daemon-opts 'JVM OPTIONS']\"\n"
+          System.err.println("usage: mvn -pl benchmarks/store exec:exec@store -Dbench.args=\"[--quick] [--seconds "
+              + "PER_PHASE] [--daemon-opts 'JVM OPTIONS']\"\n"
               + "  default: 2 s per phase (about 1.5 minutes); --quick: 0.3 s per phase (about 20 s)\n"
-              + "  --daemon-opts: JVM options of the master and workers (default: $SCACHE_JAVA_OPTS or -Xmx256m -XX:+UseSerialGC)");
+              + "  --daemon-opts: JVM options of the master and workers (default: $SCACHE_JAVA_OPTS or -Xmx256m "
+                  + "-XX:+UseSerialGC)");
           System.exit(2);
         }
       }

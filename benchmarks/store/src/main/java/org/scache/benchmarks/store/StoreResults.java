@@ -110,7 +110,8 @@ final class StoreResults {
         ratio(remote.get(k), rawTcp), 0.8, "x");
     long maxRss = memory.stream().mapToLong(MemorySample::rssBytes).max().orElse(-1);
     boolean rssKnown = maxRss >= 0;
-    out.printf(Locale.ROOT, "| largest worker RSS seen, reserve 90%% full <= reserve + 128 MiB (%.0f MiB) | %s MiB | %s |%n",
+    out.printf(Locale.ROOT,
+        "| largest worker RSS seen, reserve 90%% full <= reserve + 128 MiB (%.0f MiB) | %s MiB | %s |%n",
         rssLimit / MIB, mib(maxRss), rssKnown ? (maxRss <= rssLimit ? "yes" : "NO") : "unknown (no /proc)");
   }
 

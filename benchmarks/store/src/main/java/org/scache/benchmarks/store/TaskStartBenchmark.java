@@ -42,7 +42,8 @@ import org.scache.dist.StoreDemo;
  * whose client classes come first from another build, to compare two versions in one run.
  */
 public final class TaskStartBenchmark {
-  private static final String USAGE = "usage: mvn -pl benchmarks/store exec:exec@task-start -Dbench.args=\"[--quick] [--rounds N (12)] [--reduces N (24)] "
+  private static final String USAGE = "usage: mvn -pl benchmarks/store exec:exec@task-start -Dbench.args=\"[--quick] "
+      + "[--rounds N (12)] [--reduces N (24)] "
       + "[--block-kb N (170)] [--task-java-opts \"OPTS\" (-Xmx256m)] [--client-classpath PATH]\"";
 
   private final PrintStream out;

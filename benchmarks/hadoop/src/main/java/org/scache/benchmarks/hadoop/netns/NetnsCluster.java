@@ -18,7 +18,6 @@ import org.scache.benchmarks.harness.netns.HostProcess;
 import org.scache.benchmarks.harness.netns.LinkSampler;
 import org.scache.benchmarks.harness.netns.LogFollower;
 import org.scache.benchmarks.harness.netns.NodeNetwork;
-import org.scache.yarn.ScacheAuxService;
 
 /**
  * A Hadoop cluster of separate daemons on this machine, one network namespace per host
@@ -401,6 +400,7 @@ public final class NetnsCluster implements AutoCloseable {
    * as its working directory's reference), and returns its exit code; its output goes to
    * {@code logs/<name>.log} and, line by line, to {@code echo}.
    */
+  @SuppressWarnings("try") // the follower echoes the client's log while it is open, unreferenced
   public int runClient(String name, String mainClass, List<String> args, Duration timeout,
       java.util.function.Consumer<String> echo) throws IOException, InterruptedException {
     HostProcess client = startJvm(name, network.control(), classPaths.full(), mainClass, args, "1536m");
