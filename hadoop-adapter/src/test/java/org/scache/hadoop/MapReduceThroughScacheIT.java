@@ -53,11 +53,20 @@ import org.scache.yarn.ScacheAuxService;
 @Timeout(value = 15, unit = TimeUnit.MINUTES)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class MapReduceThroughScacheIT {
-  private static final int REDUCERS_MANY = 64;
+  private static final int REDUCERS_MANY = 32;
   private static MiniScacheYarnCluster cluster;
   private static long started;
   /** The word counts of the first test, on Hadoop's shuffle and through SCache. */
   private static List<Result> wordCounts = List.of();
+  /** A word count with a combiner and three reduces. */
+  private static final Consumer<Job> WORD_COUNT = job -> {
+    job.setCombinerClass(IntSumReducer.class);
+    job.setNumReduceTasks(3);
+  };
+  private static Path wordCountInput;
+  private static Result wordCountOnHadoop;
+  private static Path fallbackInput;
+  private static Result fallbackOnHadoop;
 
   @BeforeAll
   static void startCluster() throws Exception {
@@ -79,13 +88,8 @@ class MapReduceThroughScacheIT {
   @Order(1)
   @Timeout(value = 5, unit = TimeUnit.MINUTES)
   void wordCountWithCombiner_sameOutputAsHadoopShuffle_withoutShuffleFilesOrHttp() throws Exception {
-    Path input = writeWords("wordcount-in", 2, 20_000, 5000, 1);
-    Consumer<Job> wordCount = job -> {
-      job.setCombinerClass(IntSumReducer.class);
-      job.setNumReduceTasks(3);
-    };
-    Result hadoop = run("wordcount", input, false, wordCount);
-    Result scache = run("wordcount", input, true, wordCount);
+    Result hadoop = wordCountOnHadoop();
+    Result scache = run("wordcount", wordCountInput(), true, WORD_COUNT);
     assertSameOutput(hadoop, scache);
     assertShuffledThroughScache(hadoop, scache);
     assertTrue(hadoop.mapFileBytesWritten > 0, "Hadoop's maps write their output to local disk");
@@ -219,16 +223,16 @@ class MapReduceThroughScacheIT {
   @Timeout(value = 12, unit = TimeUnit.MINUTES)
   void manyReducersMostlyEmpty_andNoReducers_sameOutput() throws Exception {
     Path input = writeWords("few-keys-in", 2, 2_000, 12, 4);
-    // 64 reduces for 12 keys: most reduces read only empty blocks, and each node runs many rounds of them (more
-    // would only add reduce JVMs: 200 took this test nine minutes on two cores)
+    // 32 reduces for 12 keys: most reduces read only empty blocks, and each node runs them in rounds (more would
+    // only add reduce JVMs: 200 took this test nine minutes on two cores, 64 a minute and a half)
     Consumer<Job> manyReducers = job -> {
       job.setCombinerClass(IntSumReducer.class);
       job.setNumReduceTasks(REDUCERS_MANY);
-      // 64 reduce JVMs on two cores: start them with the client compiler only
-      job.getConfiguration().set(MRJobConfig.REDUCE_JAVA_OPTS, "-Xmx128m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC");
+      // 32 reduce JVMs on two cores, in a small heap
+      job.getConfiguration().set(MRJobConfig.REDUCE_JAVA_OPTS, "-Xmx128m " + MiniScacheYarnCluster.QUICK_JVM_OPTS);
     };
     // Hadoop's shuffle in the local job runner: the same map, sort, shuffle and reduce code and output
-    // format, without 64 more reduce JVMs
+    // format, without 32 more reduce JVMs
     JobConf local = cluster.jobConf();
     local.set(MRConfig.FRAMEWORK_NAME, MRConfig.LOCAL_FRAMEWORK_NAME);
     Result hadoop = run("many-reducers-hadoop-local", input, local, manyReducers);
@@ -250,32 +254,25 @@ class MapReduceThroughScacheIT {
   @Order(6)
   @Timeout(value = 5, unit = TimeUnit.MINUTES)
   void masterUnreachableAtSubmission_jobRunsOnHadoopShuffle() throws Exception {
-    Path input = writeWords("fallback-in", 1, 5_000, 500, 5);
     JobConf conf = withDeadMaster(cluster.jobConf());
     assertFalse(ScacheJob.enable(conf), "SCache is reported unusable");
     assertFalse(ScacheJob.isEnabled(conf));
-    Result fallback = run("fallback", input, conf, j -> j.setNumReduceTasks(2));
-    Result hadoop = run("fallback", input, false, j -> j.setNumReduceTasks(2));
-    assertRanOnHadoopShuffle(hadoop, fallback);
+    Result fallback = run("fallback", fallbackInput(), conf, j -> j.setNumReduceTasks(2));
+    assertRanOnHadoopShuffle(fallbackOnHadoop(), fallback);
   }
 
   @Test
   @Order(7)
   @Timeout(value = 5, unit = TimeUnit.MINUTES)
   void switchInJobConfAlone_withPlugPointsFromSiteConfig_shufflesThroughScache() throws Exception {
-    Path input = writeWords("switch-in", 2, 10_000, 2_000, 6);
-    Consumer<Job> twoReducers = job -> {
-      job.setCombinerClass(IntSumReducer.class);
-      job.setNumReduceTasks(2);
-    };
     JobConf conf = operatorConf();
     conf.setBoolean("scache.enabled", true);
-    Result scache = run("switch-scache", input, conf, twoReducers);
-    Result hadoop = run("switch", input, false, twoReducers);
+    Result scache = run("switch-scache", wordCountInput(), conf, WORD_COUNT);
+    Result hadoop = wordCountOnHadoop();
     assertSameOutput(hadoop, scache);
     assertShuffledThroughScache(hadoop, scache);
 
-    Result off = run("switch-off", input, operatorConf(), twoReducers);
+    Result off = run("switch-off", wordCountInput(), operatorConf(), WORD_COUNT);
     assertSameOutput(hadoop, off);
     assertEquals(0, off.counters.findCounter(ScacheCounter.BLOCKS_PUT).getValue(), "without the switch, no SCache");
   }
@@ -284,12 +281,10 @@ class MapReduceThroughScacheIT {
   @Order(8)
   @Timeout(value = 5, unit = TimeUnit.MINUTES)
   void switchInJobConf_masterDown_applicationMasterChoosesHadoopShuffleForTheWholeJob() throws Exception {
-    Path input = writeWords("am-fallback-in", 1, 5_000, 500, 7);
     JobConf conf = withDeadMaster(operatorConf());
     conf.setBoolean("scache.enabled", true);
-    Result fallback = run("am-fallback", input, conf, j -> j.setNumReduceTasks(2));
-    Result hadoop = run("am-fallback", input, false, j -> j.setNumReduceTasks(2));
-    assertRanOnHadoopShuffle(hadoop, fallback);
+    Result fallback = run("am-fallback", fallbackInput(), conf, j -> j.setNumReduceTasks(2));
+    assertRanOnHadoopShuffle(fallbackOnHadoop(), fallback);
   }
 
   @Test
@@ -342,6 +337,38 @@ class MapReduceThroughScacheIT {
   }
 
   // ---------------------------------------------------------------- helpers
+
+  /** The word counts' input, written once for the tests that share it. */
+  private static Path wordCountInput() throws IOException {
+    if (wordCountInput == null) {
+      wordCountInput = writeWords("wordcount-in", 2, 20_000, 5000, 1);
+    }
+    return wordCountInput;
+  }
+
+  /** {@link #WORD_COUNT} on Hadoop's shuffle, run once for the tests that compare with it. */
+  private static Result wordCountOnHadoop() throws Exception {
+    if (wordCountOnHadoop == null) {
+      wordCountOnHadoop = run("wordcount", wordCountInput(), false, WORD_COUNT);
+    }
+    return wordCountOnHadoop;
+  }
+
+  /** The input of the jobs that fall back to Hadoop's shuffle, written once. */
+  private static Path fallbackInput() throws IOException {
+    if (fallbackInput == null) {
+      fallbackInput = writeWords("fallback-in", 1, 5_000, 500, 5);
+    }
+    return fallbackInput;
+  }
+
+  /** What Hadoop's shuffle makes of {@link #fallbackInput()} with two reduces, run once. */
+  private static Result fallbackOnHadoop() throws Exception {
+    if (fallbackOnHadoop == null) {
+      fallbackOnHadoop = run("fallback", fallbackInput(), false, j -> j.setNumReduceTasks(2));
+    }
+    return fallbackOnHadoop;
+  }
 
   /** A job configuration as on a cluster whose mapred-site.xml installs SCache's plug points (switch off). */
   private static JobConf operatorConf() {

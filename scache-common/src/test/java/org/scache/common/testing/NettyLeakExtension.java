@@ -11,16 +11,18 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * Fails a test that leaks a Netty buffer: installs leak detectors that record what they report,
- * and after each test collects garbage and polls them. Register it with
- * {@code @ExtendWith(NettyLeakExtension.class)} on every test class that allocates buffers.
+ * Fails a test that leaks a Netty buffer: installs leak detectors that record what they report, and
+ * after each test collects garbage once and polls them; after the class, three times, so that a leak
+ * one collection did not find fails the next test (as left by an earlier one) or the class. Register it
+ * with {@code @ExtendWith(NettyLeakExtension.class)} on every test class that allocates buffers.
  */
-public final class NettyLeakExtension implements BeforeEachCallback, AfterEachCallback {
+public final class NettyLeakExtension implements BeforeEachCallback, AfterEachCallback, AfterAllCallback {
   private static final Queue<String> LEAKS = new ConcurrentLinkedQueue<>();
   private static final int DETECTION_PASSES = 3;
   private static boolean installed;
@@ -69,6 +71,15 @@ public final class NettyLeakExtension implements BeforeEachCallback, AfterEachCa
 
   @Override
   public void afterEach(ExtensionContext context) {
+    List<String> leaks = detectLeaks(1);
+    if (!leaks.isEmpty()) {
+      throw new AssertionError(leaks.size() + " buffer leak(s) in " + context.getDisplayName() + ":\n"
+          + String.join("\n", leaks));
+    }
+  }
+
+  @Override
+  public void afterAll(ExtensionContext context) {
     assertNoLeaks(context.getDisplayName());
   }
 
@@ -82,7 +93,11 @@ public final class NettyLeakExtension implements BeforeEachCallback, AfterEachCa
 
   /** Runs a few detection passes and returns (and forgets) every leak reported so far. */
   public static List<String> detectLeaks() {
-    for (int i = 0; i < DETECTION_PASSES; i++) {
+    return detectLeaks(DETECTION_PASSES);
+  }
+
+  private static List<String> detectLeaks(int passes) {
+    for (int i = 0; i < passes; i++) {
       System.gc();
       try {
         Thread.sleep(10);

@@ -55,18 +55,20 @@ public final class NetnsCluster implements AutoCloseable {
   private final Map<String, HostProcess> nodeManagers = new LinkedHashMap<>();
   private final int masterCount;
   private final Map<String, String> workerSettings;
+  private final Map<String, String> jobSettings;
   private int restarts;
   private final List<HostProcess> masters = new ArrayList<>();
   private final SpillDisks spillDisks = new SpillDisks();
   private HostProcess resourceManager;
 
   private NetnsCluster(Path runDir, NodeNetwork network, ClassPaths classPaths, int masterCount,
-      Map<String, String> workerSettings) {
+      Map<String, String> workerSettings, Map<String, String> jobSettings) {
     this.runDir = runDir;
     this.network = network;
     this.classPaths = classPaths;
     this.masterCount = masterCount;
     this.workerSettings = Map.copyOf(workerSettings);
+    this.jobSettings = Map.copyOf(jobSettings);
   }
 
   /**
@@ -104,13 +106,25 @@ public final class NetnsCluster implements AutoCloseable {
    */
   public static NetnsCluster start(Path runDir, int nodes, long workerReserveBytes, ClassPaths classPaths,
       int masters, long spillDiskBytes, Map<String, String> workerSettings) throws IOException, InterruptedException {
+    return start(runDir, nodes, workerReserveBytes, classPaths, masters, spillDiskBytes, workerSettings, Map.of());
+  }
+
+  /**
+   * As {@link #start(Path, int, long, ClassPaths, int, long, Map)}, with {@code jobSettings} written into every
+   * host's mapred-site.xml after the cluster's own: defaults of every job, on either shuffle, that a job's own
+   * configuration may still override.
+   */
+  public static NetnsCluster start(Path runDir, int nodes, long workerReserveBytes, ClassPaths classPaths,
+      int masters, long spillDiskBytes, Map<String, String> workerSettings, Map<String, String> jobSettings)
+      throws IOException, InterruptedException {
     checkWorkerSettings(workerSettings);
     if (masters < 1 || masters > 3) {
       throw new IllegalArgumentException("1 to 3 masters, not " + masters);
     }
     SpillDisks.unmountLeftovers(runDir.toAbsolutePath().resolve(SPILL_DISKS));
     NodeNetwork network = NodeNetwork.forRun(runDir, nodes);
-    NetnsCluster cluster = new NetnsCluster(runDir.toAbsolutePath(), network, classPaths, masters, workerSettings);
+    NetnsCluster cluster = new NetnsCluster(runDir.toAbsolutePath(), network, classPaths, masters, workerSettings,
+        jobSettings);
     try {
       if (spillDiskBytes > 0) {
         for (NodeNetwork.Host node : network.nodes()) {
@@ -231,6 +245,7 @@ public final class NetnsCluster implements AutoCloseable {
         mapred.put("scache.master.zookeeper.quorum", zooKeeperQuorum());
       }
       mapred.put("scache.security.cluster.secret", SECRET);
+      mapred.putAll(jobSettings);
       SiteFile.write(conf.resolve("mapred-site.xml"), mapred);
       Files.writeString(conf.resolve("log4j.properties"), log4j, StandardCharsets.UTF_8);
     }
