@@ -244,7 +244,7 @@ class MapReduceThroughScacheIT {
     assertEveryShuffledByteFromScache(scache);
 
     Consumer<Job> mapOnly = job -> job.setNumReduceTasks(0);
-    Result hadoopMapOnly = run("map-only", input, false, mapOnly);
+    Result hadoopMapOnly = run("map-only-hadoop-local", input, local, mapOnly);
     Result scacheMapOnly = run("map-only", input, true, mapOnly);
     assertSameOutput(hadoopMapOnly, scacheMapOnly);
     assertEquals(0, scacheMapOnly.counters.findCounter(ScacheCounter.BLOCKS_PUT).getValue());

@@ -121,7 +121,7 @@ class NetnsClusterIT {
     ClientOutput output = new ClientOutput();
     // the benchmark's first repetition runs Hadoop's shuffle first: node3 is lost while SCache's maps run
     int code = cluster.runClient("terasort-node-loss", "org.scache.benchmarks.hadoop.TerasortBenchmark",
-        List.of("--cluster", cluster.runDir().toString(), "--results", results.toString(), "--sizes", "192m",
+        List.of("--cluster", cluster.runDir().toString(), "--results", results.toString(), "--sizes", "128m",
             "--repetitions", "1"), Duration.ofMinutes(9), line -> {
               output.accept(line);
               if (line.contains("TeraSort (SCache): map") && !line.contains("map   0%")
