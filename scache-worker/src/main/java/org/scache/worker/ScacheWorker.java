@@ -37,6 +37,7 @@ import org.scache.worker.prefetch.Prefetcher;
 import org.scache.worker.requests.AppSecrets;
 import org.scache.worker.requests.ApplicationShuffles;
 import org.scache.worker.requests.BlockReader;
+import org.scache.worker.requests.InFlightPuts;
 import org.scache.worker.requests.LocalAccess;
 import org.scache.worker.requests.ReduceInputLocator;
 import org.scache.worker.requests.WorkerRequestHandler;
@@ -141,7 +142,10 @@ public final class ScacheWorker implements AutoCloseable {
           new MasterMessages(store, prefetcher), applications, counters,
           conf.get(ScacheOptions.SECURITY_PAYLOAD_DIGEST), stats::snapshot,
           () -> new LocalAccess(authorizer, new LocalLeases(pool, store, storage.puts(), counters, info.workerId(),
-              leaseQuota, clock), leaseTimeout));
+              leaseQuota, clock), leaseTimeout),
+          InFlightPuts.of(reserve, conf.get(ScacheOptions.WORKER_PUT_INFLIGHT_APPLICATION_SHARE),
+              conf.get(ScacheOptions.WORKER_PUT_INFLIGHT_CONNECTION_MAX),
+              conf.get(ScacheOptions.WORKER_PUT_STALL_TIMEOUT), clock));
       server.serve(authorizer, () -> new WorkerRequestHandler(parts), metrics.requests());
       masterLink.start();
       http = HttpEndpoint.start("scache-worker", conf.get(ScacheOptions.WORKER_HTTP_BIND_HOST),

@@ -19,7 +19,10 @@ public final class WorkerStatsCatalog {
     counter("put.bytes", "Bytes stored by puts.");
     counter("put.duplicates", "Puts of a block already stored (a retried put), answered without storing again.");
     counter("put.refused", "Puts refused (store full, block too large, limits).");
-    counter("put.busy", "Puts answered RETRY_LATER while memory was being freed.");
+    counter("put.busy", "Puts answered RETRY_LATER while memory was being freed, or past the bytes their "
+        + "application or connection may hold in puts in flight.");
+    counter("put.stalled", "Socket puts aborted because their payload stalled (scache.worker.put.stall.timeout); "
+        + "their connections were closed.");
     counter("read.local.blocks", "Blocks read by reduces from this worker's memory or spill.");
     counter("read.local.bytes", "Bytes read by reduces from this worker's memory or spill.");
     counter("read.remote.blocks", "Blocks a reduce here had to fetch from another worker at read time.");

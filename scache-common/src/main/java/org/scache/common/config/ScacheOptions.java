@@ -162,6 +162,18 @@ public final class ScacheOptions {
   public static final ConfigEntry<Integer> WORKER_LOCAL_LEASES_PER_CONNECTION_MAX = intEntry(
       "scache.worker.local.leases.per.connection.max", 64, "Shared-memory leases one connection may hold at once "
           + "(a client holds one or two).");
+  public static final ConfigEntry<Double> WORKER_PUT_INFLIGHT_APPLICATION_SHARE = fraction(
+      "scache.worker.put.inflight.application.share", 0.5, "Share of the reserve one application may hold in "
+          + "socket puts announced and not yet complete, over all its connections; a put past it is answered "
+          + "RETRY_LATER (the client backs off and tries again), so puts that never finish cannot take the reserve "
+          + "from other applications.");
+  public static final ConfigEntry<Long> WORKER_PUT_INFLIGHT_CONNECTION_MAX = bytes(
+      "scache.worker.put.inflight.connection.max.bytes", "256m", "Bytes of socket puts announced and not yet "
+          + "complete one connection may hold; a put past it is answered RETRY_LATER, except the connection's only "
+          + "put in flight (which scache.network.frame.payload.max.bytes bounds).");
+  public static final ConfigEntry<Duration> WORKER_PUT_STALL_TIMEOUT = duration("scache.worker.put.stall.timeout",
+      "30s", "A socket put whose payload gets no byte for this long, while the worker reads its connection, is "
+          + "aborted: its memory goes back to the reserve, it is answered TIMEOUT and the connection is closed.");
   public static final ConfigEntry<Boolean> WORKER_LOCAL_SHM_ENABLED = bool("scache.worker.local.shm.enabled", true,
       "Let clients on this host (same unix user) map the reserve's segment files and put and get blocks with a "
           + "memory copy. The files stay in the memory directory, readable only by their owner, while the worker "

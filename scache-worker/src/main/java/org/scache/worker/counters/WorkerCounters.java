@@ -41,6 +41,7 @@ public final class WorkerCounters {
   public final LongAdder checksumFailures = new LongAdder();
   public final LongAdder committedFreedBlocks = new LongAdder();
   public final LongAdder busyPuts = new LongAdder();
+  public final LongAdder stalledPuts = new LongAdder();
   /** The same per shuffle, for the master's explanation of each shuffle. */
   public final ShuffleActivityLog activity = new ShuffleActivityLog();
 
@@ -81,6 +82,7 @@ public final class WorkerCounters {
     m.put("copies.dropped", droppedCopies.sum());
     m.put("commit.freed.blocks", committedFreedBlocks.sum());
     m.put("put.busy", busyPuts.sum());
+    m.put("put.stalled", stalledPuts.sum());
     return m;
   }
 }

@@ -39,7 +39,8 @@ import org.scache.worker.store.BlockPuts;
  * Serves one connection to a worker: turns each request into a call to the part that carries it out
  * and its result into the answer. Puts are reassembled by the connection's {@link StreamedPuts},
  * shared-memory requests served by its {@link LocalAccess}; reads are answered from the store or
- * fetched from the holding worker. Requests reach it authorized (the server's {@code AuthorizationStage}).
+ * fetched from the holding worker, their data written as the peer reads it ({@link PacedReplies}).
+ * Requests reach it authorized (the server's {@code AuthorizationStage}).
  */
 public final class WorkerRequestHandler extends RequestDispatcher {
   /**
@@ -49,15 +50,19 @@ public final class WorkerRequestHandler extends RequestDispatcher {
    */
   public record Parts(BlockPuts puts, BlockReader reader, MasterMessages fromMaster,
       ApplicationShuffles applications, WorkerCounters counters, boolean payloadDigestRequired,
-      Supplier<Map<String, Long>> stats, Supplier<LocalAccess> localAccess) {}
+      Supplier<Map<String, Long>> stats, Supplier<LocalAccess> localAccess, InFlightPuts inFlight) {}
 
   private final Parts parts;
+  private final ReadPauses reads = new ReadPauses();
   private final StreamedPuts puts;
+  private final PacedReplies replies = new PacedReplies(reads);
   private LocalAccess local;
 
   public WorkerRequestHandler(Parts parts) {
     this.parts = parts;
-    this.puts = new StreamedPuts(parts.puts(), parts.counters(), parts.payloadDigestRequired());
+    this.puts = new StreamedPuts(parts.puts(), parts.inFlight(), parts.counters(), parts.payloadDigestRequired(),
+        reads);
+    reads.onResume(puts::readsResumed);
   }
 
   @Override
@@ -73,7 +78,7 @@ public final class WorkerRequestHandler extends RequestDispatcher {
           if (e != null) {
             replyError(ctx, id, e);
           } else {
-            reply(ctx, id, new BlockData(m.blockId()), data);
+            replies.send(ctx, id, new BlockData(m.blockId()), data);
           }
         });
       }
@@ -168,8 +173,8 @@ public final class WorkerRequestHandler extends RequestDispatcher {
     });
   }
 
-  private static void replyBlocks(ChannelHandlerContext ctx, long id, int numMaps, int finishedMaps, BlockBatch b) {
-    reply(ctx, id, new BlocksData(numMaps, finishedMaps, b.sizes()), b.payload());
+  private void replyBlocks(ChannelHandlerContext ctx, long id, int numMaps, int finishedMaps, BlockBatch b) {
+    replies.send(ctx, id, new BlocksData(numMaps, finishedMaps, b.sizes()), b.payload());
   }
 
   @Override
@@ -185,8 +190,15 @@ public final class WorkerRequestHandler extends RequestDispatcher {
   }
 
   @Override
+  public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
+    replies.writabilityChanged(ctx);
+    super.channelWritabilityChanged(ctx);
+  }
+
+  @Override
   public void channelInactive(ChannelHandlerContext ctx) throws Exception {
     puts.abortAll();
+    replies.close();
     if (local != null) {
       local.close();
     }

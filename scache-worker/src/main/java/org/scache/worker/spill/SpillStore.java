@@ -25,12 +25,21 @@ import org.slf4j.LoggerFactory;
  * start the files of workers whose process is gone (a crashed worker) are deleted, and so are those
  * of an earlier run of this worker in this process; a file is deleted as soon as none of its blocks
  * is live.
+ *
+ * <p>A file is at most a quarter of the capacity, so that the capacity always holds several files and
+ * one file's dead space never takes all of it; and the file being appended to is sealed (and a new
+ * one started) once a quarter of its size is dead, so that it can be compacted like any other
+ * ({@link #sparseFiles}) instead of keeping its dead space while it is appended to.
  */
 public final class SpillStore implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(SpillStore.class);
   private static final Pattern FILE = Pattern.compile("scache-spill-([^-]*)-(\\d+)-\\d+\\.\\d+\\.data");
   /** Numbers the spill stores of this process, so that two never share a file name. */
   private static final AtomicInteger STORES = new AtomicInteger();
+  /** A file is at most this share of the capacity. */
+  static final int FILES_PER_CAPACITY = 4;
+  /** The file being appended to is sealed once this share of its size is dead. */
+  static final double ROTATE_DEAD_FRACTION = 0.25;
 
   /** Where one spilled block lies and its checksum. */
   public record Location(SpillFile file, long offset, int length, int crc) {}
@@ -54,7 +63,8 @@ public final class SpillStore implements AutoCloseable {
 
   /**
    * @param capacity most bytes of files on disk, 0 for no bound
-   * @param fileBytes size at which a file is sealed and the next one started
+   * @param fileBytes size at which a file is sealed and the next one started (with a capacity, at most
+   *     a quarter of it)
    */
   public SpillStore(List<Path> dirs, String workerTag, long capacity, long fileBytes) throws IOException {
     Checks.require(!dirs.isEmpty(), "at least one spill directory is needed");
@@ -67,7 +77,7 @@ public final class SpillStore implements AutoCloseable {
     }
     this.dirs = List.copyOf(dirs);
     this.capacity = capacity;
-    this.fileBytes = fileBytes;
+    this.fileBytes = capacity > 0 ? Math.max(1, Math.min(fileBytes, capacity / FILES_PER_CAPACITY)) : fileBytes;
     this.prefix = "scache-spill-" + tag + "-" + ProcessHandle.current().pid() + "-" + STORES.incrementAndGet() + ".";
   }
 
@@ -168,12 +178,22 @@ public final class SpillStore implements AutoCloseable {
 
   /** The block at {@code at} is no longer needed; its file is deleted once it holds no live block. */
   public synchronized void free(Location at) {
-    if (at.file().release(at.length()) == 0) {
-      if (at.file() == current) {
+    SpillFile f = at.file();
+    if (f.release(at.length()) == 0) {
+      if (f == current) {
         current = null;
       }
-      retire(at.file());
+      retire(f);
+    } else if (f == current && f.length() - f.liveBytes() >= ROTATE_DEAD_FRACTION * fileBytes) {
+      // the dead space of the file being appended to is given back only once it is sealed and compacted
+      f.seal();
+      current = null;
     }
+  }
+
+  /** Size at which a file is sealed and the next one started (a larger block gets a file of its own). */
+  public long fileBytes() {
+    return fileBytes;
   }
 
   private void retire(SpillFile f) {

@@ -42,32 +42,53 @@ public final class BlockPuts {
 
   /** Starts receiving a block of {@code length} bytes, taking its memory now, spilling others if needed. */
   public PendingPut begin(BlockId id, long length) {
-    return fromFreeMemory(id, length).orElseGet(() -> spiller.orElseThrow(() -> storeFull(id, length))
-        .makeRoom(id, length));
+    Runnable quota = store.reserveQuota(id);
+    try {
+      return fromFreeMemory(id, length).orElseGet(() -> spiller.orElseThrow(() -> storeFull(id, length))
+          .makeRoom(id, length)).holdingQuota(quota);
+    } catch (RuntimeException e) {
+      quota.run();
+      throw e;
+    }
   }
 
   /**
    * {@link #begin} without blocking the caller: when the reserve has no room, the room is made on the
-   * spiller's background thread.
+   * spiller's background thread. From now until the put is committed or aborted its block counts
+   * against the block quota.
    */
   public CompletableFuture<PendingPut> beginAsync(BlockId id, long length) {
+    Runnable quota;
+    try {
+      quota = store.reserveQuota(id);
+    } catch (ScacheException e) {
+      return CompletableFuture.failedFuture(e);
+    }
     try {
       Optional<PendingPut> now = fromFreeMemory(id, length);
       if (now.isPresent()) {
-        return CompletableFuture.completedFuture(now.get());
+        return CompletableFuture.completedFuture(now.get().holdingQuota(quota));
       }
       Spiller s = spiller.orElseThrow(() -> storeFull(id, length));
-      return CompletableFuture.supplyAsync(() -> s.makeRoom(id, length), s.background());
+      CompletableFuture<PendingPut> made = CompletableFuture.supplyAsync(() -> s.makeRoom(id, length),
+          s.background());
+      made.whenComplete((put, e) -> {
+        if (e != null) {
+          quota.run();
+        }
+      });
+      return made.thenApply(put -> put.holdingQuota(quota));
     } catch (ScacheException e) {
+      quota.run();
       return CompletableFuture.failedFuture(e);
     } catch (RejectedExecutionException e) {
+      quota.run();
       return CompletableFuture.failedFuture(new ScacheException(Status.SHUTTING_DOWN, "the worker is stopping"));
     }
   }
 
   /** The put's memory when the reserve has room for it now, without spilling anything. */
   private Optional<PendingPut> fromFreeMemory(BlockId id, long length) {
-    store.requireQuota(id);
     if (length == 0) {
       return Optional.of(new PendingPut(id, Unpooled.EMPTY_BUFFER));
     }

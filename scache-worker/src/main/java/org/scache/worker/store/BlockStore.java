@@ -104,15 +104,27 @@ public final class BlockStore {
 
   // ---------------------------------------------------------------- adding blocks
 
-  /** Refuses a block the quota has no room for, before any memory is taken for it. */
-  synchronized void requireQuota(BlockId id) {
-    if (!index.contains(id)) {
-      ScacheException refusal = quota.refusal(id);
-      if (refusal != null) {
-        counters.limitRefusals.increment();
-        throw refusal;
-      }
+  /**
+   * Counts a block being put against the quota from now until it is committed or aborted, so that
+   * puts in flight count as their blocks would; refuses it, before any memory is taken, when the
+   * quota has no room. Returns what gives the count back (run once, just before the block is added,
+   * or when the put is aborted); a put of a block held already counts nothing.
+   */
+  synchronized Runnable reserveQuota(BlockId id) {
+    if (index.contains(id)) {
+      return () -> { };
     }
+    ScacheException refusal = quota.refusal(id);
+    if (refusal != null) {
+      counters.limitRefusals.increment();
+      throw refusal;
+    }
+    quota.added(id);
+    return () -> {
+      synchronized (this) {
+        quota.removed(id);
+      }
+    };
   }
 
   /**

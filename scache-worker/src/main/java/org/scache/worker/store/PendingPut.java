@@ -16,6 +16,8 @@ public final class PendingPut {
   private final ByteBuf target;
   private final boolean toDisk;
   private boolean done;
+  /** Gives back the block's place in the quota, counted while the put is in flight. */
+  private Runnable quotaHold = () -> { };
 
   public PendingPut(BlockId id, ByteBuf target) {
     this(id, target, false);
@@ -25,6 +27,18 @@ public final class PendingPut {
     this.id = id;
     this.target = target;
     this.toDisk = toDisk;
+  }
+
+  /** The put holds a place in the block quota until it is taken or aborted; {@code release} gives it back. */
+  PendingPut holdingQuota(Runnable release) {
+    this.quotaHold = release;
+    return this;
+  }
+
+  private void releaseQuota() {
+    Runnable r = quotaHold;
+    quotaHold = () -> { };
+    r.run();
   }
 
   /** Whether the block goes to disk on commit instead of into the reserve. */
@@ -55,6 +69,7 @@ public final class PendingPut {
   /** Hands the filled buffer over; the put is finished. */
   ByteBuf take() {
     done = true;
+    releaseQuota();
     return target;
   }
 
@@ -62,6 +77,7 @@ public final class PendingPut {
   public void abort() {
     if (!done) {
       done = true;
+      releaseQuota();
       target.release();
     }
   }

@@ -89,6 +89,7 @@ class WorkerRequestHandlerTest {
   private Supplier<LocalAccess> localAccess = () -> {
     throw new IllegalStateException("no shared memory in this test");
   };
+  private InFlightPuts inFlight = InFlightPuts.unbounded(Duration.ofSeconds(30), Clock.SYSTEM);
   private EmbeddedChannel channel;
   private long nextId = 1;
 
@@ -123,7 +124,7 @@ class WorkerRequestHandlerTest {
     WorkerRequestHandler.Parts parts = new WorkerRequestHandler.Parts(storage.puts(), reader,
         new MasterMessages(store, prefetcher),
         new ApplicationShuffles(store, prefetcher, masterLink, secrets, counters),
-        counters, digestRequired, () -> Map.of("blocks", (long) storage.blockCount()), localAccess);
+        counters, digestRequired, () -> Map.of("blocks", (long) storage.blockCount()), localAccess, inFlight);
     channel = new EmbeddedChannel(new WorkerRequestHandler(parts));
   }
 
@@ -326,5 +327,48 @@ class WorkerRequestHandlerTest {
 
     send(new GetWorkerStats());
     assertEquals(new WorkerStats(Map.of("blocks", 0L)), answer().message());
+  }
+
+  @Test
+  void blockData_waitsWhileThePeerDoesNotRead_andTheConnectionIsNotRead_untilItIsWritableAgain() {
+    ready();
+    for (int m = 0; m < 3; m++) {
+      send(new PutBlock(block(m, 0)), filled(1000, m));
+      answer();
+    }
+    // the outbound buffer past its high water mark, as with a peer that does not read
+    channel.unsafe().outboundBuffer().setUserDefinedWritability(1, false);
+    assertFalse(channel.isWritable());
+
+    for (int m = 0; m < 3; m++) {
+      send(new GetBlock(block(m, 0)));
+    }
+    channel.runPendingTasks();
+    assertTrue(channel.outboundMessages().isEmpty(), "no block data is written while the peer does not read");
+    assertFalse(channel.config().isAutoRead(), "and no more requests are read");
+
+    channel.unsafe().outboundBuffer().setUserDefinedWritability(1, true);
+    channel.runPendingTasks();
+    assertTrue(channel.config().isAutoRead());
+    for (int m = 0; m < 3; m++) {
+      OutboundFrame data = answer();
+      assertEquals(new BlockData(block(m, 0)), data.message());
+      assertArrayEquals(filled(1000, m), payloadOf(data));
+    }
+  }
+
+  @Test
+  void blockDataWaitingForThePeer_isReleased_whenTheConnectionCloses() {
+    ready();
+    send(new PutBlock(block(0, 0)), filled(1000, 1));
+    answer();
+    channel.unsafe().outboundBuffer().setUserDefinedWritability(1, false);
+    send(new GetBlock(block(0, 0)));
+    channel.runPendingTasks();
+
+    channel.close();
+    storage.store().removeShuffle(SHUFFLE);
+
+    assertEquals(0, pool.usedBytes(), "the answer's hold on the block's memory went with the connection");
   }
 }

@@ -121,4 +121,31 @@ class BlockStoreTest {
     assertEquals(0, pool.usedBytes());
     assertEquals(0, store.read(new BlockId("a", 0, 1, 0, 0)).orElseThrow().readableBytes());
   }
+
+  @Test
+  void putsInFlight_countAgainstTheApplicationsBlockShare_untilCommittedOrAborted() {
+    storage.close();
+    storage = new WorkerStorage(pool, java.util.Optional.empty(), org.scache.worker.spill.SpillPolicy.contextAware(),
+        new PlacementBook(), org.scache.common.Clock.SYSTEM, new org.scache.worker.counters.WorkerCounters(), 1 << 20,
+        BlockQuota.of(4, 0.5, 0));
+    store = storage.store();
+    PendingPut first = storage.puts().begin(new BlockId("a", 0, 0, 0, 0), 100);
+    PendingPut second = storage.puts().begin(new BlockId("a", 0, 1, 0, 0), 100);
+
+    ScacheException refused = assertThrows(ScacheException.class,
+        () -> storage.puts().begin(new BlockId("a", 0, 2, 0, 0), 100));
+    assertEquals(Status.LIMIT_EXCEEDED, refused.status(), "two puts in flight are the application's share of 4");
+    assertEquals(0, store.blockCount(), "though no block is held yet");
+    PendingPut other = storage.puts().begin(new BlockId("b", 0, 0, 0, 0), 100);
+
+    first.abort();
+    PendingPut third = storage.puts().begin(new BlockId("a", 0, 2, 0, 0), 100);
+    third.write(Unpooled.wrappedBuffer(new byte[100]));
+    storage.puts().commit(third);
+    assertTrue(store.contains(new BlockId("a", 0, 2, 0, 0)), "a committed put counts once, as its block");
+    assertThrows(ScacheException.class, () -> storage.puts().begin(new BlockId("a", 0, 3, 0, 0), 100));
+    second.abort();
+    other.abort();
+    storage.puts().begin(new BlockId("a", 0, 3, 0, 0), 100).abort();
+  }
 }
