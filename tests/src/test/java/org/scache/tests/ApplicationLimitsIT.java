@@ -7,6 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -22,12 +25,15 @@ import org.scache.common.network.ScacheConnection;
 import org.scache.common.network.TransportSettings;
 import org.scache.common.protocol.LeaseMemory;
 import org.scache.common.protocol.OpenLocal;
+import org.scache.common.protocol.PutBlock;
 import org.scache.common.protocol.Status;
+import org.scache.common.testing.Await;
 
 /**
  * One application cannot take a worker down or keep another out: a flood of tiny or empty blocks
- * stops at the application's share of the worker's block limit, and leases that are never filled
- * stop at its share of the reserve, while another application's puts and reads go on in memory.
+ * stops at the application's share of the worker's block limit, leases that are never filled and
+ * socket puts that stall stop at its share of the reserve (and stalled puts give it back), while
+ * another application's puts and reads go on in memory.
  */
 @Timeout(120)
 class ApplicationLimitsIT {
@@ -113,6 +119,55 @@ class ApplicationLimitsIT {
         assertArrayEquals(block, other.getBlock(new BlockId("app-other", 0, 19, 0, 0)));
       }
       assertEquals(0, cluster.stat(0, "spill.blocks"), "the other application's 5 MiB stayed in memory");
+    }
+  }
+
+  @Test
+  void socketPutsThatStall_holdNoMoreThanTheirApplicationsShare_andGiveTheReserveBackAtTheStallTimeout()
+      throws Exception {
+    cluster = InProcessCluster.start(1, RESERVE, ScacheConf.empty()
+        .with(ScacheOptions.WORKER_PUT_STALL_TIMEOUT.key(), "2s"));
+    try (ScacheClient registrar = cluster.client(0, "app-stall", "stall-secret")) {
+      registrar.registerApplication();
+    }
+    Credentials stall = Credentials.application("app-stall", "stall-secret".getBytes(StandardCharsets.UTF_8));
+    int port = cluster.worker(0).info().port();
+    int announced = 2 << 20;
+    List<RawConnection> stalled = new ArrayList<>();
+    try {
+      // nine connections each announce a 2 MiB put and send 1,000 bytes of it: 18 MiB of a 16 MiB reserve
+      for (int i = 0; i < 9; i++) {
+        RawConnection c = RawConnection.open(port, false);
+        stalled.add(c);
+        byte[] frame = c.signed(1, new PutBlock(new BlockId("app-stall", 0, i, 0, 0)), stall, new byte[announced]);
+        c.send(Arrays.copyOf(frame, frame.length - announced + 1000));
+      }
+      Await.until(() -> cluster.stat(0, "memory.used.bytes") >= RESERVE / 2, Duration.ofSeconds(10),
+          "the admitted puts took their memory");
+      assertEquals(RESERVE / 2, cluster.stat(0, "memory.used.bytes"), "half the reserve, the application's share");
+
+      byte[] block = new byte[1 << 20];
+      try (ScacheClient other = cluster.client(0, "app-other", "other-secret")) {
+        other.registerApplication();
+        for (int i = 0; i < 4; i++) {
+          other.putBlock(new BlockId("app-other", 0, i, 0, 0), block);
+        }
+        for (RawConnection c : stalled) {
+          assertEquals(Status.TIMEOUT, c.read().status(), "a stalled put is answered TIMEOUT");
+        }
+        Await.until(() -> cluster.stat(0, "memory.used.bytes") == 4L << 20, Duration.ofSeconds(10),
+            "the stalled puts' memory back in the reserve");
+        assertEquals(9, cluster.stat(0, "put.stalled"));
+        for (int i = 4; i < 12; i++) {
+          other.putBlock(new BlockId("app-other", 0, i, 0, 0), block);
+        }
+        assertArrayEquals(block, other.getBlock(new BlockId("app-other", 0, 11, 0, 0)));
+      }
+      assertEquals(0, cluster.stat(0, "spill.blocks"), "the other application's 12 MiB stayed in memory");
+    } finally {
+      for (RawConnection c : stalled) {
+        c.close();
+      }
     }
   }
 }
