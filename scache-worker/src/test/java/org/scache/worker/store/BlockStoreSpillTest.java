@@ -388,6 +388,30 @@ class BlockStoreSpillTest {
     assertArrayEquals(content(id(1, 0, 0), BLOCK), read(id(1, 0, 0)));
   }
 
+  @Test
+  void aLiveBlockInTheFileBeingAppendedTo_doesNotKeepItsDeadSpace_whenTheCapacityIsBelowTheFileSize()
+      throws Exception {
+    // reserve of one block, 32 blocks of disk, files of 256 blocks: sized down to a quarter of the disk
+    pool = new MemoryPool(dir.resolve("mem"), "test", BLOCK, BLOCK, false);
+    disk = new SpillStore(List.of(dir.resolve("spill")), "w", 32L * BLOCK, 256L * BLOCK);
+    storage = new WorkerStorage(pool, Optional.of(disk), SpillPolicy.contextAware(), new PlacementBook(), clock,
+        counters, 16 * BLOCK, BlockQuota.unlimited());
+    store = storage.store();
+    BlockId keeper = new BlockId("b", 0, 0, 0, 0);
+    int first = fillUntilFull(m -> m == 29 ? keeper : id(0, m, 0));
+    assertTrue(store.isSpilled(keeper));
+    store.markConsumed(keeper);
+
+    store.removeShuffle(new ShuffleKey("a", 0));
+    storage.spiller().orElseThrow().awaitBackground();
+
+    assertEquals(0, storage.spillFileDeadBytes(), "no dead space is kept: " + disk.fileCount() + " spill files");
+    assertEquals(BLOCK, storage.spillFileBytes(), "only the live block is on disk");
+    int second = fillUntilFull(m -> id(1, m, 0));
+    assertTrue(second >= first - 1, "after compaction the disk took " + second + " blocks again, first " + first);
+    assertArrayEquals(content(keeper, BLOCK), read(keeper));
+  }
+
   /** Puts blocks {@code ids(0), ids(1), ...} until the store answers RETRY_LATER; returns how many it took. */
   private int fillUntilFull(java.util.function.IntFunction<BlockId> ids) {
     for (int m = 0; m < 1000; m++) {
