@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import java.util.ArrayDeque;
 import java.util.Optional;
+import java.util.concurrent.RejectedExecutionException;
 import org.scache.common.protocol.Message;
 import org.scache.common.protocol.OutboundFrame;
 
@@ -27,7 +28,11 @@ final class PacedReplies {
   /** Sends {@code answer} with {@code payload} (which the write releases) once the connection is writable. */
   void send(ChannelHandlerContext ctx, long requestId, Message answer, ByteBuf payload) {
     if (!ctx.executor().inEventLoop()) {
-      ctx.executor().execute(() -> send(ctx, requestId, answer, payload));
+      try {
+        ctx.executor().execute(() -> send(ctx, requestId, answer, payload));
+      } catch (RejectedExecutionException stopping) {
+        payload.release();
+      }
       return;
     }
     if (closed || !ctx.channel().isActive()) {
