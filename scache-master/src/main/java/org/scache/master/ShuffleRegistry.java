@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import org.scache.common.ScacheException;
 import org.scache.common.ShuffleKey;
@@ -29,6 +30,14 @@ final class ShuffleRegistry {
    * LIMIT_EXCEEDED) and runs {@code then} on its state, under the registry's lock.
    */
   synchronized <T> T register(ShuffleSpec spec, Function<ShuffleState, T> then) {
+    return register(spec, s -> { }, then);
+  }
+
+  /**
+   * As {@link #register(ShuffleSpec, Function)}, where a shuffle not yet registered must also pass {@code admit}
+   * (which throws to refuse it), checked once the budget took it.
+   */
+  synchronized <T> T register(ShuffleSpec spec, Consumer<ShuffleSpec> admit, Function<ShuffleState, T> then) {
     ShuffleKey key = new ShuffleKey(spec.appId(), spec.shuffleId());
     ShuffleState existing = shuffles.get(key);
     if (existing != null && existing.shape().isPresent()) {
@@ -38,6 +47,7 @@ final class ShuffleRegistry {
     long charge = budget.charge(spec);
     ShuffleState s = existing != null ? existing : new ShuffleState(key);
     try {
+      admit.accept(spec);
       s.register(spec);
     } catch (RuntimeException e) {
       budget.release(spec.appId(), charge);
@@ -63,7 +73,7 @@ final class ShuffleRegistry {
   }
 
   /** Runs {@code action} on the shuffle's state if the master knows it. */
-  synchronized void ifPresent(ShuffleKey key, java.util.function.Consumer<ShuffleState> action) {
+  synchronized void ifPresent(ShuffleKey key, Consumer<ShuffleState> action) {
     ShuffleState s = shuffles.get(key);
     if (s != null) {
       action.accept(s);
