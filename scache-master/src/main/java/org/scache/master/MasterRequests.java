@@ -299,17 +299,18 @@ final class MasterRequests {
   }
 
   /**
-   * A map's final attempt; UNKNOWN_SHUFFLE for a shuffle never registered (or refused, or removed), so that the
-   * framework learns at once that its map output has nowhere to go.
+   * A map's final attempt; UNKNOWN_SHUFFLE for a shuffle whose registration was refused, so that the framework
+   * learns at once that its map output has nowhere to go (a shuffle never registered may still be put to and read).
    */
   private Message mapFinished(MapFinished m) {
     applications.requireSecret(m.appId());
     List<MapOutputNotices.Notice> notices = new ArrayList<>();
     ShuffleKey key = new ShuffleKey(m.appId(), m.shuffleId());
-    Optional<CoScheduler.Decision> made = shuffles.withExisting(key, s -> {
-      s.shape().orElseThrow(() -> new ScacheException(Status.UNKNOWN_SHUFFLE, key
-          + " was never registered (or its registration was refused): its finished map " + m.mapId()
-          + " is not taken"));
+    if (shuffles.wasRefused(key)) {
+      throw new ScacheException(Status.UNKNOWN_SHUFFLE, key + " is not registered: its registration was refused, "
+          + "so its finished map " + m.mapId() + " is not taken");
+    }
+    Optional<CoScheduler.Decision> made = shuffles.with(key, s -> {
       s.mapFinished(m.mapId(), m.attempt());
       s.mapsDoneIfAll(clock.millis());
       if (s.schedule().isPresent()) {
