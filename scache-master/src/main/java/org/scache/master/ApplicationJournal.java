@@ -1,9 +1,12 @@
 package org.scache.master;
 
+import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.io.Writer;
 import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -208,18 +211,24 @@ final class ApplicationJournal implements ApplicationStore {
     }
   }
 
-  /** Rewrites the journal with exactly these entries (atomically: a new file renamed over the old). */
+  /**
+   * Rewrites the journal with exactly these entries (atomically: a new file renamed over the old), a line at a time,
+   * so that a journal at the limits is not built in memory whole.
+   */
   private synchronized void rewrite(Map<String, byte[]> secrets, Map<String, Long> removedAt) {
     try {
       Path tmp = file.resolveSibling(FILE + ".new");
-      StringBuilder sb = new StringBuilder();
-      secrets.forEach((app, secret) -> sb.append("R ").append(b64(app)).append(' ')
-          .append(B64.encodeToString(secret)).append('\n'));
-      removedAt.forEach((app, at) -> sb.append("X ").append(b64(app)).append(' ').append(at).append('\n'));
       try (FileChannel c = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
           StandardOpenOption.WRITE)) {
         restrict(tmp);
-        c.write(ByteBuffer.wrap(sb.toString().getBytes(StandardCharsets.US_ASCII)));
+        Writer w = new BufferedWriter(Channels.newWriter(c, StandardCharsets.US_ASCII), CHUNK);
+        for (Map.Entry<String, byte[]> e : secrets.entrySet()) {
+          w.write("R " + b64(e.getKey()) + " " + B64.encodeToString(e.getValue()) + "\n");
+        }
+        for (Map.Entry<String, Long> e : removedAt.entrySet()) {
+          w.write("X " + b64(e.getKey()) + " " + e.getValue() + "\n");
+        }
+        w.flush();
         c.force(true);
       }
       out.close();
