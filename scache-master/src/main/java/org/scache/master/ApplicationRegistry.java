@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.scache.common.Clock;
 import org.scache.common.ScacheException;
+import org.scache.common.config.ScacheOptions;
 import org.scache.common.protocol.Status;
 
 /**
@@ -23,27 +24,39 @@ final class ApplicationRegistry implements AutoCloseable {
   private final Map<String, byte[]> secrets = new HashMap<>();
   private final Map<String, Long> removedAt = new HashMap<>();
   private final Optional<ApplicationStore> journal;
+  private final StateLimits limits;
 
   ApplicationRegistry(Clock clock, Duration tombstoneTtl) {
-    this(clock, tombstoneTtl, Optional.empty());
+    this(clock, tombstoneTtl, StateLimits.DEFAULTS, Optional.empty(), SkippedRecords.logged());
   }
 
   /** A registry that keeps its applications in {@code stateDir}, reading back what an earlier master kept there. */
   ApplicationRegistry(Clock clock, Duration tombstoneTtl, Optional<Path> stateDir) {
-    this(clock, tombstoneTtl, stateDir.map(ApplicationJournal::open), true);
+    this(clock, tombstoneTtl, StateLimits.DEFAULTS,
+        stateDir.map(d -> ApplicationJournal.open(d, StateLimits.DEFAULTS, SkippedRecords.logged())),
+        SkippedRecords.logged());
   }
 
   /**
-   * A registry that keeps its applications in {@code store}, reading back what an earlier master kept there when
-   * {@code load} (a flag only because this and the state-directory constructor erase to one signature).
+   * A registry within {@code limits} that keeps its applications in {@code store} and reads back what an earlier
+   * master kept there; an application whose secret is past the limit is skipped and reported to {@code skipped}.
    */
-  ApplicationRegistry(Clock clock, Duration tombstoneTtl, Optional<? extends ApplicationStore> store, boolean load) {
+  ApplicationRegistry(Clock clock, Duration tombstoneTtl, StateLimits limits,
+      Optional<? extends ApplicationStore> store, SkippedRecords skipped) {
     this.clock = clock;
     this.tombstoneTtl = tombstoneTtl;
+    this.limits = limits;
     this.journal = store.map(ApplicationStore.class::cast);
-    if (load) {
-      journal.ifPresent(j -> j.load(secrets, removedAt));
-    }
+    journal.ifPresent(j -> j.load(secrets, removedAt));
+    secrets.entrySet().removeIf(e -> {
+      boolean over = e.getValue().length > limits.maxSecretBytes();
+      if (over) {
+        skipped.skip("the application store", "application " + e.getKey(), "a secret of " + e.getValue().length
+            + " bytes, over " + ScacheOptions.MASTER_APPLICATION_SECRET_MAX.key() + " (" + limits.maxSecretBytes()
+            + ")");
+      }
+      return over;
+    });
   }
 
   /** Applications known, registered and removed (as read back from the state directory too). */
@@ -53,12 +66,22 @@ final class ApplicationRegistry implements AutoCloseable {
 
   /** Registers an application; again with the same secret is a no-op, with another is refused. */
   synchronized void register(String appId, byte[] secret) {
+    if (secret.length > limits.maxSecretBytes()) {
+      throw new ScacheException(Status.LIMIT_EXCEEDED, "the secret of application " + appId + " is " + secret.length
+          + " bytes, over the limit of " + limits.maxSecretBytes() + " ("
+          + ScacheOptions.MASTER_APPLICATION_SECRET_MAX.key() + ")");
+    }
     byte[] known = secrets.get(appId);
     if (known != null && !MessageDigest.isEqual(known, secret)) {
       throw new ScacheException(Status.AUTH_FAILED, "application " + appId + " is registered with another secret");
     }
     if (removedAt.containsKey(appId)) {
       throw new ScacheException(Status.INVALID_ARGUMENT, "application " + appId + " was removed; use a new id");
+    }
+    if (known == null && secrets.size() >= limits.maxApplications()) {
+      throw new ScacheException(Status.LIMIT_EXCEEDED, "application " + appId + " is not registered: "
+          + secrets.size() + " applications are, the most allowed (" + ScacheOptions.MASTER_APPLICATIONS_MAX.key()
+          + ")");
     }
     if (known == null) {
       journal.ifPresent(j -> j.registered(appId, secret));

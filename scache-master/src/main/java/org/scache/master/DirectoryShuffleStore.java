@@ -1,8 +1,10 @@
 package org.scache.master;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -17,51 +19,104 @@ import org.scache.common.protocol.MalformedMessageException;
 import org.scache.common.protocol.StoredForms;
 import org.scache.common.shuffle.ShufflePlacement;
 import org.scache.common.shuffle.ShuffleSpec;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A lone master's shuffles and placements in its state directory, so that after a restart it places
  * every reduce where it did before and knows each shuffle's maps and reduces when the workers send
  * their finished maps again: {@code shuffles/<application>/<id>.spec} and {@code .placement}, each
- * written to a new file and renamed over the old one. Application ids are base64url-encoded.
+ * written to a new file and renamed over the old one. Application ids are base64url-encoded. Read back
+ * one file at a time, each within the frame metadata limit (what the master accepted came in a frame,
+ * and answers its placement in one), so that a restarted master reads what it kept in bounded memory.
  */
 final class DirectoryShuffleStore implements ShuffleStore {
-  private static final Logger LOG = LoggerFactory.getLogger(DirectoryShuffleStore.class);
   private static final Base64.Encoder B64 = Base64.getUrlEncoder().withoutPadding();
   private static final String SPEC = ".spec";
   private static final String PLACEMENT = ".placement";
 
   private final Path root;
+  private final StateLimits limits;
+  private final SkippedRecords skipped;
 
   DirectoryShuffleStore(Path stateDir) {
+    this(stateDir, StateLimits.DEFAULTS, SkippedRecords.logged());
+  }
+
+  /** A store in {@code stateDir} whose records are read within {@code limits}; others go to {@code skipped}. */
+  DirectoryShuffleStore(Path stateDir, StateLimits limits, SkippedRecords skipped) {
     this.root = stateDir.resolve("shuffles");
+    this.limits = limits;
+    this.skipped = skipped;
   }
 
   @Override
   public List<Stored> load() {
     List<Stored> found = new ArrayList<>();
+    load(new Loader() {
+      @Override
+      public Optional<String> registered(ShuffleSpec spec) {
+        found.add(new Stored(spec, Optional.empty()));
+        return Optional.empty();
+      }
+
+      @Override
+      public Optional<String> placed(ShuffleSpec spec, ShufflePlacement placement) {
+        found.set(found.size() - 1, new Stored(spec, Optional.of(placement)));
+        return Optional.empty();
+      }
+    }, skipped);
+    return found;
+  }
+
+  @Override
+  public void load(Loader loader, SkippedRecords report) {
     if (!Files.isDirectory(root)) {
-      return found;
+      return;
     }
-    try (Stream<Path> apps = Files.list(root)) {
-      for (Path app : apps.filter(Files::isDirectory).toList()) {
-        try (Stream<Path> files = Files.list(app)) {
-          for (Path spec : files.filter(p -> p.getFileName().toString().endsWith(SPEC)).toList()) {
-            Path placement = spec.resolveSibling(spec.getFileName().toString().replace(SPEC, PLACEMENT));
-            try {
-              found.add(new Stored(StoredForms.spec(Files.readAllBytes(spec)), Files.exists(placement)
-                  ? Optional.of(StoredForms.placement(Files.readAllBytes(placement))) : Optional.empty()));
-            } catch (MalformedMessageException e) {
-              LOG.warn("ignoring {} kept in the state directory: {}", spec, e.getMessage());
-            }
+    try (DirectoryStream<Path> apps = Files.newDirectoryStream(root, Files::isDirectory)) {
+      for (Path app : apps) {
+        try (DirectoryStream<Path> specs = Files.newDirectoryStream(app, "*" + SPEC)) {
+          for (Path spec : specs) {
+            load(spec, loader, report);
           }
         }
       }
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read the shuffles kept in " + root, e);
     }
-    return found;
+  }
+
+  private void load(Path specFile, Loader loader, SkippedRecords report) {
+    Optional<ShuffleSpec> spec = read(specFile, in -> StoredForms.spec(in, limits.maxFrameMetaBytes()), report);
+    if (spec.isEmpty()) {
+      return;
+    }
+    Optional<String> refused = loader.registered(spec.get());
+    if (refused.isPresent()) {
+      report.skip(specFile, "the registration", refused.get());
+      return;
+    }
+    Path placementFile = specFile.resolveSibling(specFile.getFileName().toString().replace(SPEC, PLACEMENT));
+    if (Files.exists(placementFile)) {
+      read(placementFile, in -> StoredForms.placement(in, limits.maxFrameMetaBytes()), report)
+          .flatMap(p -> loader.placed(spec.get(), p))
+          .ifPresent(why -> report.skip(placementFile, "the placement", why));
+    }
+  }
+
+  /** Reads one record of a kept file. */
+  private interface RecordReader<T> {
+    T read(InputStream in) throws IOException, MalformedMessageException;
+  }
+
+  private static <T> Optional<T> read(Path file, RecordReader<T> reader, SkippedRecords report) {
+    try (InputStream in = Files.newInputStream(file)) {
+      return Optional.of(reader.read(in));
+    } catch (MalformedMessageException | IllegalArgumentException e) {
+      report.skip(file, "the record", e.getMessage());
+    } catch (IOException e) {
+      report.skip(file, "the record", "cannot be read: " + e);
+    }
+    return Optional.empty();
   }
 
   @Override

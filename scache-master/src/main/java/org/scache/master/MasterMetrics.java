@@ -42,6 +42,10 @@ final class MasterMetrics {
       .help("Bytes reduces fetched from other workers at read time (not prefetched), as the workers reported them.")
       .register(registry);
 
+  private final Counter stateRecordsSkipped = Counter.builder().name("scache_master_state_records_skipped")
+      .help("Records of the kept state (applications, shuffles, placements) a master did not take over when it read "
+          + "them back: corrupt, cut short, or past a limit.").register(registry);
+
   MasterMetrics() {}
 
   /** Also exposes {@code gauges}, read at each scrape. */
@@ -66,6 +70,10 @@ final class MasterMetrics {
   void reduceRead(boolean onPlacedWorker, long remoteBytes) {
     reduceReads.labelValues(Boolean.toString(onPlacedWorker)).inc();
     reduceRemoteBytes.inc(remoteBytes);
+  }
+
+  void stateRecordsSkipped(long records) {
+    stateRecordsSkipped.inc(records);
   }
 
   PrometheusRegistry registry() {

@@ -64,6 +64,7 @@ final class MasterRequests {
   private final org.scache.common.Clock clock;
   private final MasterMetrics metrics;
   private final ShuffleStore kept;
+  private final PlacementFrameLimit frames;
 
   MasterRequests(WorkerRegistry workers, ApplicationRegistry applications, ShuffleRegistry shuffles,
       CoScheduler coScheduler, IncompleteRounds incompleteRounds, WorkerNotifier notifier, long heartbeatMillis) {
@@ -75,7 +76,16 @@ final class MasterRequests {
   MasterRequests(WorkerRegistry workers, ApplicationRegistry applications, ShuffleRegistry shuffles,
       CoScheduler coScheduler, IncompleteRounds incompleteRounds, WorkerNotifier notifier, long heartbeatMillis,
       org.scache.common.Clock clock, MasterMetrics metrics, ShuffleStore kept) {
+    this(workers, applications, shuffles, coScheduler, incompleteRounds, notifier, heartbeatMillis, clock, metrics,
+        kept, new PlacementFrameLimit(StateLimits.DEFAULTS.maxFrameMetaBytes()));
+  }
+
+  /** As above, refusing shuffles whose placement would not fit in a frame ({@code frames}). */
+  MasterRequests(WorkerRegistry workers, ApplicationRegistry applications, ShuffleRegistry shuffles,
+      CoScheduler coScheduler, IncompleteRounds incompleteRounds, WorkerNotifier notifier, long heartbeatMillis,
+      org.scache.common.Clock clock, MasterMetrics metrics, ShuffleStore kept, PlacementFrameLimit frames) {
     this.kept = kept;
+    this.frames = frames;
     this.clock = clock;
     this.metrics = metrics;
     this.workers = workers;
@@ -182,10 +192,11 @@ final class MasterRequests {
 
   private Message registerShuffle(ShuffleSpec spec) {
     applications.requireSecret(spec.appId());
-    Optional<CoScheduler.Decision> made = shuffles.register(spec, s -> {
-      kept.registered(s.shape().orElseThrow());
-      return scheduleIfDue(s);
-    });
+    Optional<CoScheduler.Decision> made = shuffles.register(spec,
+        s -> frames.checkRegistration(s, workers.live()), s -> {
+          kept.registered(s.shape().orElseThrow());
+          return scheduleIfDue(s);
+        });
     made.ifPresent(this::broadcast);
     return new Ack();
   }
@@ -287,10 +298,19 @@ final class MasterRequests {
     return new Ack();
   }
 
+  /**
+   * A map's final attempt; UNKNOWN_SHUFFLE for a shuffle whose registration was refused, so that the framework
+   * learns at once that its map output has nowhere to go (a shuffle never registered may still be put to and read).
+   */
   private Message mapFinished(MapFinished m) {
     applications.requireSecret(m.appId());
     List<MapOutputNotices.Notice> notices = new ArrayList<>();
-    Optional<CoScheduler.Decision> made = shuffles.with(new ShuffleKey(m.appId(), m.shuffleId()), s -> {
+    ShuffleKey key = new ShuffleKey(m.appId(), m.shuffleId());
+    if (shuffles.wasRefused(key)) {
+      throw new ScacheException(Status.UNKNOWN_SHUFFLE, key + " is not registered: its registration was refused, "
+          + "so its finished map " + m.mapId() + " is not taken");
+    }
+    Optional<CoScheduler.Decision> made = shuffles.with(key, s -> {
       s.mapFinished(m.mapId(), m.attempt());
       s.mapsDoneIfAll(clock.millis());
       if (s.schedule().isPresent()) {
@@ -337,6 +357,7 @@ final class MasterRequests {
     ShuffleKey key = new ShuffleKey(m.appId(), m.shuffleId());
     return shuffles.withExisting(key, s -> {
       if (s.schedule().isPresent()) {
+        frames.checkAnswer(s.schedule().get());
         return new ScheduleResult(s.schedule().get());
       }
       s.shape().orElseThrow(() -> new ScacheException(Status.UNKNOWN_SHUFFLE,

@@ -99,8 +99,11 @@ public final class ScacheMaster implements AutoCloseable {
       this.zk = Optional.empty();
       this.election = Optional.empty();
       this.kept = Optional.empty();
-      this.term = MasterTerm.begin(conf, clock, stateDir.map(ApplicationJournal::open),
-          stateDir.<ShuffleStore>map(DirectoryShuffleStore::new).orElse(ShuffleStore.NONE), notifier, metrics);
+      StateLimits limits = StateLimits.from(conf);
+      SkippedRecords skipped = new SkippedRecords(metrics::stateRecordsSkipped);
+      this.term = MasterTerm.begin(conf, clock, stateDir.map(d -> ApplicationJournal.open(d, limits, skipped)),
+          stateDir.<ShuffleStore>map(d -> new DirectoryShuffleStore(d, limits, skipped)).orElse(ShuffleStore.NONE),
+          notifier, metrics, skipped);
       stateDir.ifPresent(d -> LOG.info("{} applications read back from {}", term.applications.size(), d));
     } else {
       this.zk = Optional.of(zooKeeper(conf, quorum));
@@ -172,7 +175,7 @@ public final class ScacheMaster implements AutoCloseable {
   private synchronized void beginTerm() {
     endTerm();
     term = MasterTerm.begin(conf, clock, kept, kept.<ShuffleStore>map(k -> k).orElse(ShuffleStore.NONE), notifier,
-        metrics);
+        metrics, new SkippedRecords(metrics::stateRecordsSkipped));
   }
 
   private synchronized void endTerm() {

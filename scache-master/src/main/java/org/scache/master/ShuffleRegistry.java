@@ -2,18 +2,31 @@ package org.scache.master;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import org.scache.common.ScacheException;
 import org.scache.common.ShuffleKey;
 import org.scache.common.protocol.Status;
 import org.scache.common.shuffle.ShuffleSpec;
 
-/** Every shuffle the master tracks, by application. All access goes through {@link #with}. */
+/**
+ * Every shuffle the master tracks, by application, and the last {@value #REFUSED_KEPT} whose registration it refused
+ * (so that their finished maps are refused too). All access goes through {@link #with}.
+ */
 final class ShuffleRegistry {
+  static final int REFUSED_KEPT = 4096;
+
   private final Map<ShuffleKey, ShuffleState> shuffles = new HashMap<>();
+  private final Map<ShuffleKey, Boolean> refused = new LinkedHashMap<>() {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<ShuffleKey, Boolean> eldest) {
+      return size() > REFUSED_KEPT;
+    }
+  };
   private final ShuffleBudget budget;
 
   ShuffleRegistry() {
@@ -29,20 +42,37 @@ final class ShuffleRegistry {
    * LIMIT_EXCEEDED) and runs {@code then} on its state, under the registry's lock.
    */
   synchronized <T> T register(ShuffleSpec spec, Function<ShuffleState, T> then) {
+    return register(spec, s -> { }, then);
+  }
+
+  /**
+   * As {@link #register(ShuffleSpec, Function)}, where a shuffle not yet registered must also pass {@code admit}
+   * (which throws to refuse it), checked once the budget took it.
+   */
+  synchronized <T> T register(ShuffleSpec spec, Consumer<ShuffleSpec> admit, Function<ShuffleState, T> then) {
     ShuffleKey key = new ShuffleKey(spec.appId(), spec.shuffleId());
     ShuffleState existing = shuffles.get(key);
     if (existing != null && existing.shape().isPresent()) {
       existing.register(spec);
       return then.apply(existing);
     }
-    long charge = budget.charge(spec);
+    long charge;
+    try {
+      charge = budget.charge(spec);
+    } catch (RuntimeException e) {
+      refused.put(key, true);
+      throw e;
+    }
     ShuffleState s = existing != null ? existing : new ShuffleState(key);
     try {
+      admit.accept(spec);
       s.register(spec);
     } catch (RuntimeException e) {
       budget.release(spec.appId(), charge);
+      refused.put(key, true);
       throw e;
     }
+    refused.remove(key);
     s.charged(charge);
     shuffles.put(key, s);
     return then.apply(s);
@@ -63,7 +93,7 @@ final class ShuffleRegistry {
   }
 
   /** Runs {@code action} on the shuffle's state if the master knows it. */
-  synchronized void ifPresent(ShuffleKey key, java.util.function.Consumer<ShuffleState> action) {
+  synchronized void ifPresent(ShuffleKey key, Consumer<ShuffleState> action) {
     ShuffleState s = shuffles.get(key);
     if (s != null) {
       action.accept(s);
@@ -87,7 +117,13 @@ final class ShuffleRegistry {
     return Optional.ofNullable(shuffles.get(key));
   }
 
+  /** Whether the last registration of {@code key} was refused (and it was not registered nor removed since). */
+  synchronized boolean wasRefused(ShuffleKey key) {
+    return refused.containsKey(key);
+  }
+
   synchronized boolean remove(ShuffleKey key) {
+    refused.remove(key);
     ShuffleState s = shuffles.remove(key);
     if (s != null) {
       budget.release(key.appId(), s.charged());
@@ -97,6 +133,7 @@ final class ShuffleRegistry {
 
   synchronized List<ShuffleKey> removeApplication(String appId) {
     List<ShuffleKey> removed = new ArrayList<>();
+    refused.keySet().removeIf(k -> k.appId().equals(appId));
     shuffles.entrySet().removeIf(e -> {
       if (e.getKey().appId().equals(appId)) {
         removed.add(e.getKey());

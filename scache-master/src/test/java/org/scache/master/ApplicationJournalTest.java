@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.scache.common.Clock;
 import org.scache.common.ScacheException;
+import org.scache.common.config.ScacheOptions;
 import org.scache.common.protocol.Status;
 
 /** What a registry with a state directory knows survives it, a torn last line included, and the file stays small. */
@@ -88,6 +89,35 @@ class ApplicationJournalTest {
     try (ApplicationRegistry again = open(dir)) {
       assertTrue(again.isRegistered("app-live"));
       again.register("app-0", bytes("reused after the tombstone expired"));
+    }
+  }
+
+  @Test
+  void aSecretPastTheLimit_isRefusedNamingTheKey_andOneAtTheLimitRegisters() {
+    try (ApplicationRegistry registry = open(tmp.resolve("secrets"))) {
+      int limit = StateLimits.DEFAULTS.maxSecretBytes();
+      ScacheException e = assertThrows(ScacheException.class, () -> registry.register("app-big", new byte[8 << 20]));
+      assertEquals(Status.LIMIT_EXCEEDED, e.status());
+      assertTrue(e.getMessage().contains(ScacheOptions.MASTER_APPLICATION_SECRET_MAX.key()), e.getMessage());
+      assertThrows(ScacheException.class, () -> registry.register("app-big", new byte[limit + 1]));
+      assertFalse(registry.isRegistered("app-big"));
+      registry.register("app-at-limit", new byte[limit]);
+      assertTrue(registry.isRegistered("app-at-limit"));
+    }
+  }
+
+  @Test
+  void applicationsPastTheLimit_areRefused_untilOneIsRemoved() {
+    try (ApplicationRegistry registry = new ApplicationRegistry(clock, Duration.ofMinutes(10),
+        new StateLimits(32, 2, 1 << 20), Optional.empty(), SkippedRecords.logged())) {
+      registry.register("app-1", bytes("one"));
+      registry.register("app-2", bytes("two"));
+      registry.register("app-2", bytes("two"));
+      ScacheException e = assertThrows(ScacheException.class, () -> registry.register("app-3", bytes("three")));
+      assertEquals(Status.LIMIT_EXCEEDED, e.status());
+      assertTrue(e.getMessage().contains(ScacheOptions.MASTER_APPLICATIONS_MAX.key()), e.getMessage());
+      registry.remove("app-1");
+      registry.register("app-3", bytes("three"));
     }
   }
 

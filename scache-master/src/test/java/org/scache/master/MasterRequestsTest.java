@@ -147,6 +147,22 @@ class MasterRequestsTest {
   }
 
   @Test
+  void mapFinished_ofAShuffleWhoseRegistrationWasRefused_isAnsweredUnknownShuffle() {
+    twoWorkersAndAnApplication();
+    ScacheException refused = assertThrows(ScacheException.class,
+        () -> master.serve(new RegisterShuffle(new ShuffleSpec("app", 0, 2, 900_000, PartitionerKind.HASH, 0))));
+    assertEquals(Status.LIMIT_EXCEEDED, refused.status(), refused.getMessage());
+    // a map that ran anyway put a block before it finished
+    master.serve(new ReportBlocks("w1", List.of(new BlockSize(new BlockId("app", 0, 0, 0, 0), 10))));
+    ScacheException e = assertThrows(ScacheException.class, () -> master.serve(new MapFinished("app", 0, 0, 0)));
+    assertEquals(Status.UNKNOWN_SHUFFLE, e.status(), e.getMessage());
+    assertTrue(toldOf(MapOutputReady.class).isEmpty() && toldOf(ShuffleScheduled.class).isEmpty());
+    // registered again within the limits, its maps are taken
+    master.serve(new RegisterShuffle(new ShuffleSpec("app", 0, 2, 2, PartitionerKind.HASH, 0)));
+    assertEquals(new Ack(), master.serve(new MapFinished("app", 0, 0, 0)));
+  }
+
+  @Test
   void locate_afterTheHoldersHeartbeatsStop_namesTheMapToRunAgain() {
     twoWorkersAndAnApplication();
     master.serve(new RegisterShuffle(new ShuffleSpec("app", 0, 2, 1, PartitionerKind.HASH, 0)));

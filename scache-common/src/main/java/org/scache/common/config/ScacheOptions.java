@@ -90,6 +90,15 @@ public final class ScacheOptions {
   public static final ConfigEntry<Double> MASTER_SHUFFLE_STATE_APPLICATION_SHARE = fraction(
       "scache.master.shuffle.state.application.share", 0.5, "Share of scache.master.shuffle.state.max.bytes one "
           + "application's shuffles may take, so that one application cannot keep another from registering.");
+  public static final ConfigEntry<Integer> MASTER_APPLICATION_SECRET_MAX = intBytes(
+      "scache.master.application.secret.max.bytes", "1k", "Longest secret an application may register with (a Spark "
+          + "application's is 32 bytes, a Hadoop job token's password 20 to 64); a longer one is refused with "
+          + "LIMIT_EXCEEDED. Bounds the master's memory per application and what a restarted master reads back; a "
+          + "kept application whose secret is longer is skipped when the state is read back.");
+  public static final ConfigEntry<Integer> MASTER_APPLICATIONS_MAX = intEntry("scache.master.applications.max",
+      100_000, "Applications registered with the master at once (removed ones not counted); one more is refused "
+          + "with LIMIT_EXCEEDED. With the secret limit, bounds the master's memory for applications and what a "
+          + "restarted master reads back: kept applications past it are skipped.");
 
   // ---------------------------------------------------------------- master high availability
   public static final ConfigEntry<String> MASTER_ZOOKEEPER_QUORUM = string("scache.master.zookeeper.quorum", "",

@@ -3,7 +3,10 @@ package org.scache.common.protocol;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
 import java.util.zip.DataFormatException;
 import java.util.zip.Deflater;
 import java.util.zip.Inflater;
@@ -26,7 +29,16 @@ public final class StoredForms {
   }
 
   public static ShuffleSpec spec(byte[] stored) throws MalformedMessageException {
-    return decode(stored, RegisterShuffle.class).shuffle();
+    return decode(inflate(stored), RegisterShuffle.class).shuffle();
+  }
+
+  /**
+   * Reads a registration from {@code stored} as it streams, refusing one whose form inflates past
+   * {@code maxInflatedBytes} before it holds more than that.
+   */
+  public static ShuffleSpec spec(InputStream stored, int maxInflatedBytes) throws IOException,
+      MalformedMessageException {
+    return decode(inflate(stored, maxInflatedBytes), RegisterShuffle.class).shuffle();
   }
 
   public static byte[] placement(ShufflePlacement placement) {
@@ -34,7 +46,16 @@ public final class StoredForms {
   }
 
   public static ShufflePlacement placement(byte[] stored) throws MalformedMessageException {
-    return decode(stored, ScheduleResult.class).placement();
+    return decode(inflate(stored), ScheduleResult.class).placement();
+  }
+
+  /**
+   * Reads a placement from {@code stored} as it streams, refusing one whose form inflates past
+   * {@code maxInflatedBytes} before it holds more than that.
+   */
+  public static ShufflePlacement placement(InputStream stored, int maxInflatedBytes) throws IOException,
+      MalformedMessageException {
+    return decode(inflate(stored, maxInflatedBytes), ScheduleResult.class).placement();
   }
 
   private static byte[] encode(Message m) {
@@ -48,8 +69,8 @@ public final class StoredForms {
     }
   }
 
-  private static <T extends Message> T decode(byte[] stored, Class<T> kind) throws MalformedMessageException {
-    ByteBuf buf = Unpooled.wrappedBuffer(inflate(stored));
+  private static <T extends Message> T decode(byte[] inflated, Class<T> kind) throws MalformedMessageException {
+    ByteBuf buf = Unpooled.wrappedBuffer(inflated);
     if (buf.readableBytes() < 3) {
       throw new MalformedMessageException("a stored form of " + buf.readableBytes() + " bytes");
     }
@@ -84,20 +105,35 @@ public final class StoredForms {
   }
 
   private static byte[] inflate(byte[] stored) throws MalformedMessageException {
+    try {
+      return inflate(new ByteArrayInputStream(stored), MAX_INFLATED);
+    } catch (IOException e) {
+      throw new MalformedMessageException("a stored form cannot be read: " + e.getMessage());
+    }
+  }
+
+  private static byte[] inflate(InputStream stored, int max) throws IOException, MalformedMessageException {
     Inflater i = new Inflater();
     try {
-      i.setInput(stored);
-      ByteArrayOutputStream out = new ByteArrayOutputStream(stored.length * 4 + 64);
+      byte[] input = new byte[8192];
       byte[] chunk = new byte[8192];
+      ByteArrayOutputStream out = new ByteArrayOutputStream(8192);
       while (!i.finished()) {
+        if (i.needsDictionary()) {
+          throw new MalformedMessageException("a stored form asks for a dictionary");
+        }
+        if (i.needsInput()) {
+          int n = stored.read(input);
+          if (n < 0) {
+            throw new MalformedMessageException("a stored form cut short");
+          }
+          i.setInput(input, 0, n);
+        }
         int n = i.inflate(chunk);
-        if (n == 0 && (i.needsInput() || i.needsDictionary())) {
-          throw new MalformedMessageException("a stored form cut short");
+        if (out.size() + n > max) {
+          throw new MalformedMessageException("a stored form inflates past " + max + " bytes");
         }
         out.write(chunk, 0, n);
-        if (out.size() > MAX_INFLATED) {
-          throw new MalformedMessageException("a stored form inflates past " + MAX_INFLATED + " bytes");
-        }
       }
       return out.toByteArray();
     } catch (DataFormatException e) {
