@@ -198,11 +198,13 @@ public final class ScacheWorker implements AutoCloseable {
    * counts the application's quotas against its user.
    */
   public void vouchApplication(String appId, String user, byte[] secret) {
-    secrets.knowUser(appId, user);
     if (secret.length > 0) {
       secrets.register(appId, secret);
     }
-    vouching.vouch(appId, user, secret);
+    if (!user.isEmpty()) {
+      secrets.knowUser(appId, user);
+      vouching.vouch(appId, user, secret);
+    }
   }
 
   /** Frees every block of the application and forgets its secret. */

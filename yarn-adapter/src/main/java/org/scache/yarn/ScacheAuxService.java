@@ -179,7 +179,7 @@ public class ScacheAuxService extends AuxiliaryService {
     }
     // Hadoop 3.4's MR AM hands extra shuffle providers an empty buffer; the worker then learns the
     // application's secret from the master, where the job's tasks register it
-    w.vouchApplication(appId, context.getUser(), secret);
+    w.vouchApplication(appId, context.getUser() == null ? "" : context.getUser(), secret);
   }
 
   /**
