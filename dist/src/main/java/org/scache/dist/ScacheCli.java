@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.scache.common.auth.SubmitterCredential;
 import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
 
@@ -32,6 +33,9 @@ public final class ScacheCli {
       usage: scache [--conf FILE] [--master HOST:PORT] COMMAND
         status                  the cluster: live workers, applications, shuffles
         shuffle APP SHUFFLE     one shuffle: prediction and why, placement, where its bytes went
+        submitter-credential USER DAYS
+                                a credential for a trusted submitter's applications of USER, valid DAYS days,
+                                signed with scache.security.submitter.secret (read here, not from the master)
       --master is the master's status address (default: the host of scache.client.master.address and
       scache.master.http.port). Exit codes: 0 answered, 1 master unreachable or failed, 2 usage,
       3 no such shuffle, 4 no live worker.""";
@@ -62,6 +66,9 @@ public final class ScacheCli {
       return usage(err, e.getMessage());
     }
     conf = conf.withSystemProperties();
+    if (!rest.isEmpty() && rest.get(0).equals("submitter-credential")) {
+      return submitterCredential(rest, conf, out, err);
+    }
     String base;
     try {
       base = "http://" + (master != null ? master : defaultMaster(conf));
@@ -105,6 +112,33 @@ public final class ScacheCli {
     out.print(answer.body());
     boolean standby = answer.body().startsWith("master: standby");
     return path.equals("/text/status") && !standby && answer.body().contains("\n0 live workers") ? NO_WORKERS : OK;
+  }
+
+  /**
+   * Prints a submitter credential for USER valid DAYS days (the value of scache.client.submitter.credential,
+   * spark.scache.client.submitter.credential in a Spark application's configuration).
+   */
+  private static int submitterCredential(List<String> args, ScacheConf conf, PrintStream out, PrintStream err) {
+    if (args.size() != 3) {
+      return usage(err, "submitter-credential needs USER and DAYS");
+    }
+    String key = conf.get(ScacheOptions.SECURITY_SUBMITTER_SECRET);
+    if (key.isEmpty()) {
+      return usage(err, ScacheOptions.SECURITY_SUBMITTER_SECRET.key() + " is not set in the configuration");
+    }
+    long days;
+    try {
+      days = Long.parseLong(args.get(2));
+    } catch (NumberFormatException e) {
+      return usage(err, "days is not a number: " + args.get(2));
+    }
+    try {
+      out.println(SubmitterCredential.mint(key.getBytes(StandardCharsets.UTF_8), args.get(1),
+          java.time.Instant.now().plus(Duration.ofDays(days))));
+    } catch (IllegalArgumentException e) {
+      return usage(err, e.getMessage());
+    }
+    return OK;
   }
 
   /** The master's status address from the configuration clients use: the leader's, with ZooKeeper. */

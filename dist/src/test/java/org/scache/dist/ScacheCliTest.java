@@ -96,6 +96,17 @@ class ScacheCliTest {
     assertEquals(ScacheCli.UNREACHABLE, down.code());
   }
 
+  @Test
+  void submitterCredential_signedWithTheConfiguredKey_namesItsUser() throws Exception {
+    Path conf = dir.resolve("scache.properties");
+    Files.writeString(conf, ScacheOptions.SECURITY_SUBMITTER_SECRET.key() + "=the submitter key\n");
+    Run made = cli("--conf", conf.toString(), "submitter-credential", "carol", "30");
+    assertEquals(ScacheCli.OK, made.code(), made.err());
+    assertEquals("carol", org.scache.common.auth.SubmitterCredential.verify(
+        "the submitter key".getBytes(StandardCharsets.UTF_8), made.out().strip(), System.currentTimeMillis()));
+    assertEquals(ScacheCli.USAGE, cli("submitter-credential", "carol", "30").code(), "no key configured");
+  }
+
   private static Run cli(String... args) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();

@@ -80,11 +80,20 @@ public final class MiniScacheYarnCluster implements AutoCloseable {
    */
   public MiniScacheYarnCluster(String name, int nodeManagers, boolean addressedNodes,
       java.util.function.Consumer<Configuration> settings) throws Exception {
+    this(name, nodeManagers, addressedNodes, settings, ScacheConf.empty());
+  }
+
+  /**
+   * As {@link #MiniScacheYarnCluster(String, int, boolean, java.util.function.Consumer)}, the master set by
+   * {@code masterConf} too.
+   */
+  public MiniScacheYarnCluster(String name, int nodeManagers, boolean addressedNodes,
+      java.util.function.Consumer<Configuration> settings, ScacheConf masterConf) throws Exception {
     this.nodeManagers = nodeManagers;
     workDir = Path.of("target", name).toAbsolutePath();
     deleteRecursively(workDir);
     Files.createDirectories(workDir);
-    master = ScacheMaster.start(ScacheConf.empty()
+    master = ScacheMaster.start(masterConf
         .with(ScacheOptions.SECURITY_CLUSTER_SECRET, CLUSTER_SECRET)
         .with(ScacheOptions.MASTER_BIND_HOST, "127.0.0.1")
         .with(ScacheOptions.MASTER_PORT, 0)
@@ -136,10 +145,16 @@ public final class MiniScacheYarnCluster implements AutoCloseable {
    */
   public static MiniScacheYarnCluster forTests(String name, int nodeManagers,
       java.util.function.Consumer<Configuration> settings) throws Exception {
+    return forTests(name, nodeManagers, settings, ScacheConf.empty());
+  }
+
+  /** As {@link #forTests(String, int, java.util.function.Consumer)}, the master set by {@code masterConf} too. */
+  public static MiniScacheYarnCluster forTests(String name, int nodeManagers,
+      java.util.function.Consumer<Configuration> settings, ScacheConf masterConf) throws Exception {
     MiniScacheYarnCluster cluster = new MiniScacheYarnCluster(name, nodeManagers, false, conf -> {
       conf.setInt(YarnConfiguration.RM_NM_HEARTBEAT_INTERVAL_MS, QUICK_HEARTBEAT_MS);
       settings.accept(conf);
-    });
+    }, masterConf);
     cluster.quick = true;
     return cluster;
   }

@@ -61,6 +61,8 @@ import org.scache.common.shuffle.ShuffleSpec;
 public final class ScacheClient implements AutoCloseable {
   private final String appId;
   private final Credentials credentials;
+  /** A submitter credential sent with the registration (empty: none). */
+  private final String submitterCredential;
   /** A peer to call, and whether a call waits out a master failover (the master answers it, directly or not). */
   private record Target(Locator locator, boolean waitsForFailover) {}
 
@@ -95,6 +97,7 @@ public final class ScacheClient implements AutoCloseable {
     this.appId = appId;
     this.clock = clock;
     this.credentials = Credentials.application(appId, secret);
+    this.submitterCredential = conf.get(ScacheOptions.CLIENT_SUBMITTER_CREDENTIAL);
     this.masterLocator = Locator.master(conf, ScacheOptions.CLIENT_MASTER_ADDRESS);
     this.workerAddress = conf.get(ScacheOptions.CLIENT_WORKER_ADDRESS);
     boolean failover = masterLocator.canMove();
@@ -150,13 +153,16 @@ public final class ScacheClient implements AutoCloseable {
 
   // ---------------------------------------------------------------- application and shuffles
 
-  /** Registers this application and its secret with the master; repeating it is harmless. */
+  /**
+   * Registers this application and its secret with the master, with the submitter credential of
+   * {@code scache.client.submitter.credential} if set; repeating it is harmless.
+   */
   public void registerApplication() {
     join(registerApplicationAsync());
   }
 
   public CompletableFuture<Void> registerApplicationAsync() {
-    return ack(master, () -> new RegisterApplication(appId, credentials.secretCopy()));
+    return ack(master, () -> new RegisterApplication(appId, credentials.secretCopy(), submitterCredential));
   }
 
   public void registerShuffle(int shuffleId, int numMaps, int numReduces, PartitionerKind partitioner) {

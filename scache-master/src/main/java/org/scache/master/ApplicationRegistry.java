@@ -7,7 +7,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import org.scache.common.Clock;
+import org.scache.common.QuotaOwner;
 import org.scache.common.ScacheException;
 import org.scache.common.config.ScacheOptions;
 import org.scache.common.protocol.Status;
@@ -16,7 +18,7 @@ import org.scache.common.protocol.Status;
  * Registered applications and their secrets, and a time-limited memory of removed ones so that
  * workers that missed a removal still free the application's blocks. With a store (the state
  * directory, or ZooKeeper) both outlive the master ({@link ApplicationStore}): after a restart or a
- * failover an id stays its owner's.
+ * failover an id stays its owner's. Each application may have a user, who its quotas are counted against.
  */
 final class ApplicationRegistry implements AutoCloseable {
   private final Clock clock;
@@ -25,6 +27,14 @@ final class ApplicationRegistry implements AutoCloseable {
   private final Map<String, Long> removedAt = new HashMap<>();
   private final Optional<ApplicationStore> journal;
   private final StateLimits limits;
+  /**
+   * The user of each registered application that has one (vouched for by the cluster, or named by a submitter
+   * credential), kept in memory only: after a restart an application read back is its own user until the
+   * cluster vouches for it again. Read without the registry's lock by the quotas.
+   */
+  private final Map<String, String> users = new ConcurrentHashMap<>();
+  private final Map<String, Integer> liveByUser = new HashMap<>();
+  private int maxPerUser = Integer.MAX_VALUE;
 
   ApplicationRegistry(Clock clock, Duration tombstoneTtl) {
     this(clock, tombstoneTtl, StateLimits.DEFAULTS, Optional.empty(), SkippedRecords.logged());
@@ -64,8 +74,22 @@ final class ApplicationRegistry implements AutoCloseable {
     return secrets.size() + removedAt.size();
   }
 
+  /** At most {@code max} applications of one user registered at once. */
+  ApplicationRegistry limitPerUser(int max) {
+    this.maxPerUser = max > 0 ? max : Integer.MAX_VALUE;
+    return this;
+  }
+
   /** Registers an application; again with the same secret is a no-op, with another is refused. */
   synchronized void register(String appId, byte[] secret) {
+    register(appId, secret, "");
+  }
+
+  /**
+   * Registers an application of {@code user} (empty: none known); again with the same secret is a no-op, with
+   * another is refused, and so is one more application of a user that has its limit of them.
+   */
+  synchronized void register(String appId, byte[] secret, String user) {
     if (secret.length > limits.maxSecretBytes()) {
       throw new ScacheException(Status.LIMIT_EXCEEDED, "the secret of application " + appId + " is " + secret.length
           + " bytes, over the limit of " + limits.maxSecretBytes() + " ("
@@ -84,9 +108,32 @@ final class ApplicationRegistry implements AutoCloseable {
           + ")");
     }
     if (known == null) {
+      if (!user.isEmpty() && liveByUser.getOrDefault(user, 0) >= maxPerUser) {
+        throw new ScacheException(Status.LIMIT_EXCEEDED, "user " + user + " has " + maxPerUser + " applications "
+            + "registered, its limit (scache.master.applications.per.user.max); " + appId + " is refused until one "
+            + "is removed");
+      }
       journal.ifPresent(j -> j.registered(appId, secret));
       secrets.put(appId, secret.clone());
+      attachUser(appId, user);
     }
+  }
+
+  /** Makes {@code user} the user of registered {@code appId}, unless it has one already. */
+  synchronized void attachUser(String appId, String user) {
+    if (!user.isEmpty() && secrets.containsKey(appId) && users.putIfAbsent(appId, user) == null) {
+      liveByUser.merge(user, 1, Integer::sum);
+    }
+  }
+
+  /** The user of {@code appId}, empty when none is known. */
+  String userOf(String appId) {
+    return users.getOrDefault(appId, "");
+  }
+
+  /** Who the quotas of {@code appId} are counted against ({@link QuotaOwner}): its user, or itself. */
+  String ownerOf(String appId) {
+    return QuotaOwner.of(appId, userOf(appId));
   }
 
   synchronized Optional<byte[]> secret(String appId) {
@@ -109,6 +156,10 @@ final class ApplicationRegistry implements AutoCloseable {
     long now = clock.millis();
     journal.ifPresent(j -> j.removed(appId, now));
     removedAt.put(appId, now);
+    String user = users.remove(appId);
+    if (user != null) {
+      liveByUser.computeIfPresent(user, (u, n) -> n <= 1 ? null : n - 1);
+    }
     return secrets.remove(appId) != null;
   }
 

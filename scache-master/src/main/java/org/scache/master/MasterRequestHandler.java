@@ -2,6 +2,7 @@ package org.scache.master;
 
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
+import java.net.InetSocketAddress;
 import java.util.Optional;
 import java.util.function.Supplier;
 import org.scache.common.ScacheException;
@@ -28,12 +29,17 @@ final class MasterRequestHandler extends RequestDispatcher {
     MasterTerm term = leading.get().orElseThrow(() -> new ScacheException(Status.NOT_LEADER,
         "this master does not lead; find the leader in ZooKeeper"));
     long id = frame.requestId();
-    term.requests.answer(frame.message()).whenComplete((answer, e) -> {
+    term.requests.answer(frame.message(), peerHost(ctx)).whenComplete((answer, e) -> {
       if (e != null) {
         replyError(ctx, id, e);
       } else {
         reply(ctx, id, answer);
       }
     });
+  }
+
+  private static String peerHost(ChannelHandlerContext ctx) {
+    return ctx.channel().remoteAddress() instanceof InetSocketAddress a ? a.getAddress() != null
+        ? a.getAddress().getHostAddress() : a.getHostString() : String.valueOf(ctx.channel().remoteAddress());
   }
 }

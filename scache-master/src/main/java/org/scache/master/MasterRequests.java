@@ -34,6 +34,7 @@ import org.scache.common.protocol.ScheduleResult;
 import org.scache.common.protocol.ShuffleScheduled;
 import org.scache.common.protocol.Status;
 import org.scache.common.protocol.UnregisterShuffle;
+import org.scache.common.protocol.VouchApplication;
 import org.scache.common.protocol.WorkerRegistered;
 import org.scache.common.protocol.Workers;
 import org.scache.common.shuffle.BlockLocation;
@@ -65,6 +66,7 @@ final class MasterRequests {
   private final MasterMetrics metrics;
   private final ShuffleStore kept;
   private final PlacementFrameLimit frames;
+  private final ApplicationAdmission admission;
 
   MasterRequests(WorkerRegistry workers, ApplicationRegistry applications, ShuffleRegistry shuffles,
       CoScheduler coScheduler, IncompleteRounds incompleteRounds, WorkerNotifier notifier, long heartbeatMillis) {
@@ -72,18 +74,25 @@ final class MasterRequests {
         org.scache.common.Clock.SYSTEM, new MasterMetrics(), ShuffleStore.NONE);
   }
 
-  /** Requests over these registries; {@code kept} keeps each shuffle and its placement for a later leader. */
+  /** Requests over these registries, every application admitted as its own user. */
   MasterRequests(WorkerRegistry workers, ApplicationRegistry applications, ShuffleRegistry shuffles,
       CoScheduler coScheduler, IncompleteRounds incompleteRounds, WorkerNotifier notifier, long heartbeatMillis,
       org.scache.common.Clock clock, MasterMetrics metrics, ShuffleStore kept) {
     this(workers, applications, shuffles, coScheduler, incompleteRounds, notifier, heartbeatMillis, clock, metrics,
-        kept, new PlacementFrameLimit(StateLimits.DEFAULTS.maxFrameMetaBytes()));
+        kept, new PlacementFrameLimit(StateLimits.DEFAULTS.maxFrameMetaBytes()), ApplicationAdmission.open(applications,
+        clock));
   }
 
-  /** As above, refusing shuffles whose placement would not fit in a frame ({@code frames}). */
+  /**
+   * Requests over these registries; {@code kept} keeps each shuffle and its placement for a later leader,
+   * {@code frames} refuses shuffles whose placement would not fit in a frame, and {@code admission} decides who an
+   * application registers as.
+   */
   MasterRequests(WorkerRegistry workers, ApplicationRegistry applications, ShuffleRegistry shuffles,
       CoScheduler coScheduler, IncompleteRounds incompleteRounds, WorkerNotifier notifier, long heartbeatMillis,
-      org.scache.common.Clock clock, MasterMetrics metrics, ShuffleStore kept, PlacementFrameLimit frames) {
+      org.scache.common.Clock clock, MasterMetrics metrics, ShuffleStore kept, PlacementFrameLimit frames,
+      ApplicationAdmission admission) {
+    this.admission = admission;
     this.kept = kept;
     this.frames = frames;
     this.clock = clock;
@@ -103,7 +112,16 @@ final class MasterRequests {
    * the same id after the answer is never caught by a worker's late removal of the old one.
    */
   CompletableFuture<Message> answer(Message m) {
+    return answer(m, "in-process");
+  }
+
+  /**
+   * As {@link #answer(Message)}, for a request from remote host {@code peer}: a registration may wait for the
+   * cluster to vouch for its application, and is counted against its principal ({@link ApplicationAdmission}).
+   */
+  CompletableFuture<Message> answer(Message m, String peer) {
     return switch (m.type()) {
+      case REGISTER_APPLICATION -> admission.register((RegisterApplication) m, peer).thenApply(v -> new Ack());
       case UNREGISTER_SHUFFLE -> unregisterShuffle((UnregisterShuffle) m);
       case REMOVE_APPLICATION -> removeApplication(((RemoveApplication) m).appId());
       default -> CompletableFuture.completedFuture(serve(m));
@@ -119,8 +137,9 @@ final class MasterRequests {
       case REGISTER_WORKER -> registerWorker((RegisterWorker) m);
       case HEARTBEAT -> heartbeat((Heartbeat) m);
       case REPORT_BLOCKS -> reportBlocks((ReportBlocks) m);
-      case FETCH_APP_SECRET -> new AppSecret(applications.requireSecret(((FetchAppSecret) m).appId()));
-      case REGISTER_APPLICATION -> registerApplication((RegisterApplication) m);
+      case FETCH_APP_SECRET -> appSecret(((FetchAppSecret) m).appId());
+      case REGISTER_APPLICATION -> joined(answer(m));
+      case VOUCH_APPLICATION -> vouch((VouchApplication) m);
       case REGISTER_SHUFFLE -> registerShuffle(((RegisterShuffle) m).shuffle());
       case MAP_FINISHED -> mapFinished((MapFinished) m);
       case REPORT_SAMPLES -> reportSamples((ReportSamples) m);
@@ -160,8 +179,20 @@ final class MasterRequests {
     return new HeartbeatAck(applications.removedAmong(m.heldApps()));
   }
 
-  private Message registerApplication(RegisterApplication m) {
-    applications.register(m.appId(), m.secret());
+  private static Message joined(CompletableFuture<Message> answer) {
+    try {
+      return answer.join();
+    } catch (java.util.concurrent.CompletionException e) {
+      throw ScacheException.from(e);
+    }
+  }
+
+  private Message appSecret(String appId) {
+    return new AppSecret(applications.requireSecret(appId), applications.userOf(appId));
+  }
+
+  private Message vouch(VouchApplication m) {
+    admission.vouch(m);
     return new Ack();
   }
 
@@ -379,6 +410,7 @@ final class MasterRequests {
 
   private CompletableFuture<Message> removeApplication(String appId) {
     applications.remove(appId);
+    admission.removed(appId);
     shuffles.removeApplication(appId);
     kept.applicationRemoved(appId);
     coScheduler.forgetApplication(appId);

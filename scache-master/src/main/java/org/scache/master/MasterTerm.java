@@ -51,9 +51,10 @@ final class MasterTerm {
     StateLimits limits = StateLimits.from(conf);
     WorkerRegistry workers = new WorkerRegistry(clock, conf.get(ScacheOptions.MASTER_WORKER_EXPIRY));
     ApplicationRegistry applications = new ApplicationRegistry(clock, conf.get(ScacheOptions.MASTER_TOMBSTONE_TTL),
-        limits, applicationStore, skipped);
+        limits, applicationStore, skipped).limitPerUser(conf.get(ScacheOptions.MASTER_APPLICATIONS_PER_USER_MAX));
     ShuffleBudget budget = ShuffleBudget.of(conf.get(ScacheOptions.MASTER_SHUFFLE_STATE_MAX),
-        conf.get(ScacheOptions.MASTER_SHUFFLE_STATE_APPLICATION_SHARE), Runtime.getRuntime().maxMemory());
+        conf.get(ScacheOptions.MASTER_SHUFFLE_STATE_APPLICATION_SHARE), Runtime.getRuntime().maxMemory(),
+        applications::ownerOf);
     ShuffleRegistry shuffles = new ShuffleRegistry(budget);
     CoScheduler coScheduler = new CoScheduler(conf.get(ScacheOptions.MASTER_SCHEDULE_OBSERVATION_THRESHOLD),
         conf.get(ScacheOptions.MASTER_SCHEDULE_SLOTS_PER_WORKER),
@@ -67,7 +68,7 @@ final class MasterTerm {
     }
     MasterRequests requests = new MasterRequests(workers, applications, shuffles, coScheduler,
         new IncompleteRounds(), notifier, conf.get(ScacheOptions.MASTER_HEARTBEAT_INTERVAL).toMillis(), clock,
-        metrics, shuffleStore, frames);
+        metrics, shuffleStore, frames, ApplicationAdmission.from(conf, applications, clock));
     return new MasterTerm(workers, applications, shuffles, requests,
         new StatusViews(workers, applications, shuffles, clock));
   }

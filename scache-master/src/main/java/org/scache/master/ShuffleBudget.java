@@ -1,6 +1,8 @@
 package org.scache.master;
 
+import java.util.function.Function;
 import org.scache.common.ApplicationShares;
+import org.scache.common.QuotaOwner;
 import org.scache.common.ScacheException;
 import org.scache.common.protocol.Status;
 import org.scache.common.shuffle.PartitionerKind;
@@ -10,7 +12,7 @@ import org.scache.common.shuffle.ShuffleSpec;
  * The master's heap, budgeted among registered shuffles: a shuffle is charged, when it is
  * registered, an estimate of what the master will hold for it (per map and reduce: its entries and
  * placement; per map × reduce: the observed sizes the regression fits, or the samples' counts), and
- * a registration that would pass the budget, or the application's share of it, is refused with
+ * a registration that would pass the budget, or its user's share of it, is refused with
  * {@link Status#LIMIT_EXCEEDED} before anything is allocated. Not thread-safe: the
  * {@link ShuffleRegistry} calls it under its lock.
  */
@@ -31,7 +33,12 @@ final class ShuffleBudget {
 
   /** {@code maxBytes} 0 means half of {@code maxHeapBytes}; an application gets {@code share} of it. */
   static ShuffleBudget of(long maxBytes, double share, long maxHeapBytes) {
-    return new ShuffleBudget(ApplicationShares.of(maxBytes > 0 ? maxBytes : maxHeapBytes / 2, share));
+    return of(maxBytes, share, maxHeapBytes, QuotaOwner::ofApplication);
+  }
+
+  /** As {@link #of(long, double, long)}, the share being an owner's: a user's applications share it. */
+  static ShuffleBudget of(long maxBytes, double share, long maxHeapBytes, Function<String, String> ownerOf) {
+    return new ShuffleBudget(ApplicationShares.of(maxBytes > 0 ? maxBytes : maxHeapBytes / 2, share, ownerOf));
   }
 
   /** What the master is budgeted to hold for a shuffle of this shape. */
@@ -46,8 +53,9 @@ final class ShuffleBudget {
     long cost = costOf(s);
     if (!bytes.fitsApplication(s.appId(), cost)) {
       throw new ScacheException(Status.LIMIT_EXCEEDED, s.appId() + "/shuffle_" + s.shuffleId() + " ("
-          + s.numMaps() + " maps, " + s.numReduces() + " reduces) needs ~" + cost + " bytes of master memory; the "
-          + "application holds " + bytes.heldBy(s.appId()) + " of its " + bytes.maxPerApplication()
+          + s.numMaps() + " maps, " + s.numReduces() + " reduces) needs ~" + cost + " bytes of master memory; "
+          + bytes.describeOwnerOf(s.appId()) + " holds " + bytes.heldByOwnerOf(s.appId()) + " of its "
+          + bytes.maxPerApplication()
           + " (scache.master.shuffle.state.max.bytes × scache.master.shuffle.state.application.share)");
     }
     if (!bytes.fitsInAll(cost)) {

@@ -47,8 +47,9 @@ class PlacementFrameLimitTest {
   private final ShuffleRegistry shuffles = new ShuffleRegistry();
 
   private MasterRequests master(int maxFrameMetaBytes) {
-    return new MasterRequests(new WorkerRegistry(clock, Duration.ofSeconds(30)),
-        new ApplicationRegistry(clock, Duration.ofMinutes(5)), shuffles, new CoScheduler(0.5, 1, clock),
+    ApplicationRegistry applications = new ApplicationRegistry(clock, Duration.ofMinutes(5));
+    return new MasterRequests(new WorkerRegistry(clock, Duration.ofSeconds(30)), applications, shuffles,
+        new CoScheduler(0.5, 1, clock),
         new IncompleteRounds(), new WorkerNotifier() {
           @Override
           public CompletableFuture<Void> tell(WorkerInfo w, Message m) {
@@ -57,7 +58,8 @@ class PlacementFrameLimitTest {
 
           @Override
           public void close() {}
-        }, 1000, clock, new MasterMetrics(), ShuffleStore.NONE, new PlacementFrameLimit(maxFrameMetaBytes));
+        }, 1000, clock, new MasterMetrics(), ShuffleStore.NONE, new PlacementFrameLimit(maxFrameMetaBytes),
+        ApplicationAdmission.open(applications, clock));
   }
 
   private static MasterRequests withWorkersAndApp(MasterRequests master, WorkerInfo... workers) {

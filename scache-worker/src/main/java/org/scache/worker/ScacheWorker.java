@@ -30,6 +30,7 @@ import org.scache.worker.cluster.PeerFetches;
 import org.scache.worker.counters.WorkerCounters;
 import org.scache.worker.local.LeaseQuota;
 import org.scache.worker.local.LocalLeases;
+import org.scache.worker.master.ApplicationVouching;
 import org.scache.worker.master.MasterCalls;
 import org.scache.worker.master.MasterLink;
 import org.scache.worker.master.MasterMessages;
@@ -67,6 +68,7 @@ public final class ScacheWorker implements AutoCloseable {
   private final ConnectionPool connections;
   private final MasterCalls masterCalls;
   private final AppSecrets secrets;
+  private final ApplicationVouching vouching;
   private final ScacheServer server;
   private final WorkerInfo info;
   private final MasterLink masterLink;
@@ -98,7 +100,8 @@ public final class ScacheWorker implements AutoCloseable {
           SpillPolicy.named(conf.get(ScacheOptions.WORKER_SPILL_POLICY)), placements, clock, counters,
           Math.max(1, conf.get(ScacheOptions.WORKER_SPILL_READ_BUFFER)),
           BlockQuota.of(conf.get(ScacheOptions.WORKER_BLOCKS_MAX),
-              conf.get(ScacheOptions.WORKER_BLOCKS_APPLICATION_SHARE), Runtime.getRuntime().maxMemory())));
+              conf.get(ScacheOptions.WORKER_BLOCKS_APPLICATION_SHARE), Runtime.getRuntime().maxMemory(),
+              this::ownerOf)));
       BlockStore store = storage.store();
       Credentials cluster = Credentials.cluster(clusterSecret);
       // the same connections carry the master's answers and other workers' blocks: only the blocks fill a window
@@ -107,7 +110,7 @@ public final class ScacheWorker implements AutoCloseable {
       Duration fetchTimeout = conf.get(ScacheOptions.WORKER_FETCH_TIMEOUT);
       masterCalls = opened(opened, new MasterCalls(Locator.master(conf, ScacheOptions.WORKER_MASTER_ADDRESS),
           connections, cluster, fetchTimeout));
-      secrets = new AppSecrets(masterCalls::fetchSecret);
+      secrets = AppSecrets.withUsers(masterCalls::fetchApplication);
       RequestAuthorizer authorizer = new RequestAuthorizer(clusterSecret, secrets, counters.authFailures::increment);
       server = opened(opened, ScacheServer.bind("scache-worker", conf.get(ScacheOptions.WORKER_BIND_HOST),
           conf.get(ScacheOptions.WORKER_PORT), transport));
@@ -119,6 +122,7 @@ public final class ScacheWorker implements AutoCloseable {
       timers = Executors.newSingleThreadScheduledExecutor(
           DaemonThreads.named("scache-worker-timers-" + info.workerId()));
       opened.push(timers::shutdownNow);
+      vouching = new ApplicationVouching(masterCalls, timers);
       PeerFetches holders = new NetworkPeerFetches(connections, cluster, fetchTimeout);
       Prefetcher prefetcher = new Prefetcher(store, storage.copies(), masterCalls, holders, placements, info,
           counters, timers, new Prefetcher.Limits(conf.get(ScacheOptions.WORKER_PREFETCH_ENABLED),
@@ -136,7 +140,7 @@ public final class ScacheWorker implements AutoCloseable {
       applications = new ApplicationShuffles(store, prefetcher, masterLink, secrets, counters);
       stats = new WorkerStats(counters, storage, prefetcher, server);
       LeaseQuota leaseQuota = LeaseQuota.of(reserve, conf.get(ScacheOptions.WORKER_LOCAL_LEASE_APPLICATION_SHARE),
-          conf.get(ScacheOptions.WORKER_LOCAL_LEASES_PER_CONNECTION_MAX));
+          conf.get(ScacheOptions.WORKER_LOCAL_LEASES_PER_CONNECTION_MAX), secrets::ownerOf);
       Duration leaseTimeout = conf.get(ScacheOptions.WORKER_LOCAL_LEASE_TIMEOUT);
       WorkerRequestHandler.Parts parts = new WorkerRequestHandler.Parts(storage.puts(), reader,
           new MasterMessages(store, prefetcher), applications, counters,
@@ -192,9 +196,30 @@ public final class ScacheWorker implements AutoCloseable {
     secrets.register(appId, secret);
   }
 
+  /**
+   * The cluster vouches for an application that starts on this node: its user, and its secret when the node
+   * knows it (else empty). The master is told ({@code scache.security.applications.vouched}), and this worker
+   * counts the application's quotas against its user.
+   */
+  public void vouchApplication(String appId, String user, byte[] secret) {
+    if (secret.length > 0) {
+      secrets.register(appId, secret);
+    }
+    if (!user.isEmpty()) {
+      secrets.knowUser(appId, user);
+      vouching.vouch(appId, user, secret);
+    }
+  }
+
   /** Frees every block of the application and forgets its secret. */
   public void removeApplication(String appId) {
+    vouching.forget(appId);
     applications.removeApplication(appId);
+  }
+
+  /** Who the quotas of {@code appId} are counted against here: its user when known, else itself. */
+  private String ownerOf(String appId) {
+    return secrets.ownerOf(appId);
   }
 
   /** The port of the worker's metrics endpoint, if it serves one. */

@@ -15,6 +15,7 @@ import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.api.ApplicationInitializationContext;
 import org.apache.hadoop.yarn.server.api.ApplicationTerminationContext;
 import org.apache.hadoop.yarn.server.api.AuxiliaryService;
+import org.apache.hadoop.yarn.server.api.ContainerInitializationContext;
 import org.scache.common.DaemonThreads;
 import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
@@ -24,7 +25,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * YARN NodeManager auxiliary service that runs an SCache worker inside the NodeManager. It takes
- * each application's shuffle token as the application's secret, frees the application's blocks
+ * each application's shuffle token as the application's secret, vouches to the master for every application
+ * the NodeManager starts a container of (its user, and its secret when known), frees the application's blocks
  * when it stops, and publishes the worker's address to the node's containers as its metadata.
  * Configured with the {@code scache.*} keys of yarn-site.xml; see docs/deploy-yarn.md.
  */
@@ -154,22 +156,43 @@ public class ScacheAuxService extends AuxiliaryService {
     super.serviceStop();
   }
 
-  /** Called for every container of an application that names this service; registering again is harmless. */
+  /**
+   * Called for every container of an application that names this service; registering again is harmless. The
+   * worker vouches to the master for the application, its user and its job's secret.
+   */
   @Override
   public void initializeApplication(ApplicationInitializationContext context) {
     ScacheWorker w = worker;
     String appId = context.getApplicationId().toString();
     ByteBuffer data = context.getApplicationDataForService();
-    if (w == null || data == null || !data.hasRemaining()) {
-      // Hadoop 3.4's MR AM hands extra shuffle providers an empty buffer; the worker then learns the
-      // application's secret from the master, where the job's tasks register it
+    if (w == null) {
       return;
     }
-    try {
-      w.registerApplication(appId, secretOf(data));
-    } catch (IOException | RuntimeException e) {
-      LOG.warn("application {} gave SCache an unreadable shuffle token; the secret will come from the master",
-          appId, e);
+    byte[] secret = new byte[0];
+    if (data != null && data.hasRemaining()) {
+      try {
+        secret = secretOf(data);
+      } catch (IOException | RuntimeException e) {
+        LOG.warn("application {} gave SCache an unreadable shuffle token; the secret will come from the master",
+            appId, e);
+      }
+    }
+    // Hadoop 3.4's MR AM hands extra shuffle providers an empty buffer; the worker then learns the
+    // application's secret from the master, where the job's tasks register it
+    w.vouchApplication(appId, context.getUser() == null ? "" : context.getUser(), secret);
+  }
+
+  /**
+   * Called for every container the NodeManager starts, the application master's among them, before any
+   * container of the application may have named this service: the worker vouches for the application and its
+   * user, without its secret, so that the application master can register.
+   */
+  @Override
+  public void initializeContainer(ContainerInitializationContext context) {
+    ScacheWorker w = worker;
+    if (w != null && context.getUser() != null && !context.getUser().isEmpty()) {
+      w.vouchApplication(context.getContainerId().getApplicationAttemptId().getApplicationId().toString(),
+          context.getUser(), new byte[0]);
     }
   }
 

@@ -44,6 +44,21 @@ public final class ScacheOptions {
           + "sides; puts through shared memory, reads and fetches are not affected. Replayed frames are refused either "
           + "way (docs/security.md).");
 
+  public static final ConfigEntry<Boolean> SECURITY_APPLICATIONS_VOUCHED = bool(
+      "scache.security.applications.vouched", false, "On the master: an application may register only once the "
+          + "cluster vouched for it (a NodeManager's worker announced it, its user and its job's secret) or with a "
+          + "submitter credential (scache.client.submitter.credential); others are refused AUTH_FAILED. Its quotas "
+          + "are then its user's, shared by all the user's applications, so that registering more ids gives no "
+          + "more of any limit. Off: an application nobody vouches for is its own user (docs/security.md).");
+  public static final ConfigEntry<Duration> SECURITY_APPLICATIONS_VOUCH_WAIT = duration(
+      "scache.security.applications.vouch.wait", "10s", "How long the master holds the registration of an "
+          + "application not vouched for yet, waiting for its NodeManager's announcement, before refusing it (with "
+          + "scache.security.applications.vouched). At most 1024 registrations wait at once; more are refused "
+          + "LIMIT_EXCEEDED.");
+  public static final ConfigEntry<String> SECURITY_SUBMITTER_SECRET = string("scache.security.submitter.secret", "",
+      "On the master: the key submitter credentials are signed with (bin/scache submitter-credential makes one). "
+          + "Empty: no submitter credential is accepted. Keep it readable only by the SCache user.");
+
   // ---------------------------------------------------------------- master
   public static final ConfigEntry<String> MASTER_BIND_HOST = string("scache.master.bind.host", "0.0.0.0",
       "Address the master listens on.");
@@ -89,7 +104,8 @@ public final class ScacheOptions {
           + "is refused with LIMIT_EXCEEDED. 0 means half the master's heap.");
   public static final ConfigEntry<Double> MASTER_SHUFFLE_STATE_APPLICATION_SHARE = fraction(
       "scache.master.shuffle.state.application.share", 0.5, "Share of scache.master.shuffle.state.max.bytes one "
-          + "application's shuffles may take, so that one application cannot keep another from registering.");
+          + "user's shuffles may take (over all its applications; an application of no known user is its own "
+          + "user), so that one user cannot keep another from registering.");
   public static final ConfigEntry<Integer> MASTER_APPLICATION_SECRET_MAX = intBytes(
       "scache.master.application.secret.max.bytes", "1k", "Longest secret an application may register with (a Spark "
           + "application's is 32 bytes, a Hadoop job token's password 20 to 64); a longer one is refused with "
@@ -99,6 +115,15 @@ public final class ScacheOptions {
       100_000, "Applications registered with the master at once (removed ones not counted); one more is refused "
           + "with LIMIT_EXCEEDED. With the secret limit, bounds the master's memory for applications and what a "
           + "restarted master reads back: kept applications past it are skipped.");
+  public static final ConfigEntry<Integer> MASTER_APPLICATIONS_PER_USER_MAX = intEntry(
+      "scache.master.applications.per.user.max", 256, "Applications one user may have registered at once (a user "
+          + "as vouched for by the cluster or named by a submitter credential); one more is refused with "
+          + "LIMIT_EXCEEDED until one is removed.");
+  public static final ConfigEntry<Integer> MASTER_APPLICATIONS_REGISTRATIONS_PER_SECOND = intEntry(
+      "scache.master.applications.registrations.per.second", 20, "New applications one principal may register per "
+          + "second, in bursts of as many (a principal is the user, or the remote host when no user is known); "
+          + "past it a registration is answered RETRY_LATER, so that a flood from one principal never delays "
+          + "another's. Registering a known application again is not counted.");
 
   // ---------------------------------------------------------------- master high availability
   public static final ConfigEntry<String> MASTER_ZOOKEEPER_QUORUM = string("scache.master.zookeeper.quorum", "",
@@ -158,11 +183,13 @@ public final class ScacheOptions {
           + "entries; an empty block too); one more is refused with LIMIT_EXCEEDED. 0 means half the worker's heap "
           + "at 1 KiB a block (131072 with -Xmx256m).");
   public static final ConfigEntry<Double> WORKER_BLOCKS_APPLICATION_SHARE = fraction(
-      "scache.worker.blocks.application.share", 0.5, "Share of scache.worker.blocks.max one application may hold "
-          + "on a worker, so that one application's blocks cannot keep another's out.");
+      "scache.worker.blocks.application.share", 0.5, "Share of scache.worker.blocks.max one user may hold on a "
+          + "worker over all its applications (an application of no known user is its own user), so that one "
+          + "user's blocks cannot keep another's out.");
   public static final ConfigEntry<Double> WORKER_LOCAL_LEASE_APPLICATION_SHARE = fraction(
-      "scache.worker.local.lease.application.share", 0.5, "Share of the reserve one application may hold in "
-          + "shared-memory leases not yet committed as blocks, over all its connections; a lease past it is "
+      "scache.worker.local.lease.application.share", 0.5, "Share of the reserve one user may hold in "
+          + "shared-memory leases not yet committed as blocks, over all its applications and connections (an "
+          + "application of no known user is its own user); a lease past it is "
           + "refused with LIMIT_EXCEEDED and the client puts over the socket.");
   public static final ConfigEntry<Duration> WORKER_LOCAL_LEASE_TIMEOUT = duration("scache.worker.local.lease.timeout",
       "60s", "A shared-memory lease on which nothing was committed for this long is taken back (clients give unused "
@@ -246,6 +273,10 @@ public final class ScacheOptions {
       "localhost:17010", "host:port of the SCache master.");
   public static final ConfigEntry<String> CLIENT_WORKER_ADDRESS = hostPort("scache.client.worker.address",
       "localhost:17020", "host:port of the worker on this node, which stores what is put and serves what is read.");
+  public static final ConfigEntry<String> CLIENT_SUBMITTER_CREDENTIAL = string("scache.client.submitter.credential",
+      "", "A submitter credential the operator handed this application's submitter (user:expiry:signature, from "
+          + "bin/scache submitter-credential), sent when the application registers: where no NodeManager vouches for "
+          + "applications (Spark standalone), the master registers the application as that user. Empty: none.");
   public static final ConfigEntry<Duration> CLIENT_REQUEST_TIMEOUT = duration("scache.client.request.timeout", "60s",
       "Longest wait for an answer to one request; then the call fails with TIMEOUT.");
   public static final ConfigEntry<Integer> CLIENT_RETRY_MAX = intEntry("scache.client.retry.max.attempts", 3,

@@ -1,11 +1,21 @@
 package org.scache.common.protocol;
 
 import java.util.Arrays;
+import java.util.Objects;
 
-/** The secret of an application, for {@link FetchAppSecret}. */
-public record AppSecret(byte[] secret) implements Message {
+/**
+ * The secret of an application, for {@link FetchAppSecret}, and the user it belongs to (empty: none known, the
+ * application is its own principal for quotas).
+ */
+public record AppSecret(byte[] secret, String user) implements Message {
   public AppSecret {
     secret = secret.clone();
+    Objects.requireNonNull(user, "user");
+  }
+
+  /** The secret of an application of no known user. */
+  public AppSecret(byte[] secret) {
+    this(secret, "");
   }
 
   @Override
@@ -20,26 +30,27 @@ public record AppSecret(byte[] secret) implements Message {
 
   @Override
   public void write(WireWriter out) {
-    out.writeBytes(secret);
+    out.writeBytes(secret).writeString(user);
   }
 
-  /** Reads what {@link #write} writes. */
+  /** Reads what {@link #write} writes; the user is absent in older masters. */
   static AppSecret read(WireReader in) throws MalformedMessageException {
-    return new AppSecret(in.readBytes("secret"));
+    byte[] secret = in.readBytes("secret");
+    return new AppSecret(secret, in.hasMore() ? in.readString("user") : "");
   }
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof AppSecret a && Arrays.equals(a.secret, secret);
+    return o instanceof AppSecret a && Arrays.equals(a.secret, secret) && a.user.equals(user);
   }
 
   @Override
   public int hashCode() {
-    return Arrays.hashCode(secret);
+    return Objects.hash(Arrays.hashCode(secret), user);
   }
 
   @Override
   public String toString() {
-    return "AppSecret[<" + secret.length + " bytes>]";
+    return "AppSecret[<" + secret.length + " bytes>, user=" + user + "]";
   }
 }

@@ -20,6 +20,7 @@ public enum MessageType {
   LIST_WORKERS(10, MaySend.ANYONE, ListWorkers::read),
   FETCH_APP_SECRET(11, MaySend.CLUSTER, FetchAppSecret::read),
   LOCATE_BLOCKS(12, MaySend.APPLICATION_OR_CLUSTER, LocateBlocks::read),
+  VOUCH_APPLICATION(13, MaySend.CLUSTER, VouchApplication::read),
   PUT_BLOCK(20, MaySend.APPLICATION_OR_CLUSTER, PutBlock::read, true),
   GET_BLOCK(21, MaySend.APPLICATION_OR_CLUSTER, GetBlock::read),
   GET_REDUCE_INPUT(22, MaySend.APPLICATION_OR_CLUSTER, GetReduceInput::read),

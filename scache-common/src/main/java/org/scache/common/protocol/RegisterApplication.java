@@ -3,10 +3,20 @@ package org.scache.common.protocol;
 import java.util.Arrays;
 import java.util.Objects;
 
-/** Registers an application and the secret every later request of it is signed with. */
-public record RegisterApplication(String appId, byte[] secret) implements Message, Message.ForApplication {
+/**
+ * Registers an application and the secret every later request of it is signed with; {@code credential} is a
+ * submitter credential naming the application's user (empty: none), for applications no cluster node vouches for.
+ */
+public record RegisterApplication(String appId, byte[] secret, String credential)
+    implements Message, Message.ForApplication {
   public RegisterApplication {
     secret = secret.clone();
+    Objects.requireNonNull(credential, "credential");
+  }
+
+  /** A registration without a submitter credential. */
+  public RegisterApplication(String appId, byte[] secret) {
+    this(appId, secret, "");
   }
 
   @Override
@@ -21,26 +31,30 @@ public record RegisterApplication(String appId, byte[] secret) implements Messag
 
   @Override
   public void write(WireWriter out) {
-    out.writeString(appId).writeBytes(secret);
+    out.writeString(appId).writeBytes(secret).writeString(credential);
   }
 
-  /** Reads what {@link #write} writes. */
+  /** Reads what {@link #write} writes; the credential is absent in older senders. */
   static RegisterApplication read(WireReader in) throws MalformedMessageException {
-    return new RegisterApplication(in.readNonEmptyString("application id"), in.readBytes("secret"));
+    String appId = in.readNonEmptyString("application id");
+    byte[] secret = in.readBytes("secret");
+    return new RegisterApplication(appId, secret, in.hasMore() ? in.readString("submitter credential") : "");
   }
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof RegisterApplication r && r.appId.equals(appId) && Arrays.equals(r.secret, secret);
+    return o instanceof RegisterApplication r && r.appId.equals(appId) && Arrays.equals(r.secret, secret)
+        && r.credential.equals(credential);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(appId, Arrays.hashCode(secret));
+    return Objects.hash(appId, Arrays.hashCode(secret), credential);
   }
 
   @Override
   public String toString() {
-    return "RegisterApplication[appId=" + appId + ", secret=<" + secret.length + " bytes>]";
+    return "RegisterApplication[appId=" + appId + ", secret=<" + secret.length + " bytes>, credential=<"
+        + credential.length() + " chars>]";
   }
 }

@@ -59,6 +59,7 @@ import org.scache.common.protocol.ShuffleScheduled;
 import org.scache.common.protocol.Status;
 import org.scache.common.protocol.Unpin;
 import org.scache.common.protocol.UnregisterShuffle;
+import org.scache.common.protocol.VouchApplication;
 import org.scache.common.protocol.WorkerRegistered;
 import org.scache.common.protocol.WorkerStats;
 import org.scache.common.protocol.Workers;
@@ -100,7 +101,7 @@ public final class SampleMessages {
       case HEARTBEAT -> new Heartbeat("worker-1", 1L << 30, 4096, 7, List.of(APP, "app-\u00fc-2", ""));
       case REPORT_BLOCKS -> new ReportBlocks("worker-1",
           List.of(new BlockSize(BLOCK_1, BLOCK_1_SIZE), new BlockSize(BLOCK_2, 0)));
-      case REGISTER_APPLICATION -> new RegisterApplication(APP, APP_SECRET);
+      case REGISTER_APPLICATION -> new RegisterApplication(APP, APP_SECRET, "alice:1700000000:c2lnbmVk");
       case REGISTER_SHUFFLE -> new RegisterShuffle(new ShuffleSpec(APP, 3, 4, 20, PartitionerKind.RANGE,
           1_700_000_000_000L, List.of(1L << 30, 0L, 12_345L, 1L << 40), 2, Optional.of(PredictorKind.SAMPLING), 4,
           true, true, 2));
@@ -111,6 +112,7 @@ public final class SampleMessages {
       case LIST_WORKERS -> new ListWorkers();
       case FETCH_APP_SECRET -> new FetchAppSecret(APP);
       case LOCATE_BLOCKS -> new LocateBlocks(APP, 3, 7, -1);
+      case VOUCH_APPLICATION -> new VouchApplication(APP, "alice", APP_SECRET);
       case PUT_BLOCK -> new PutBlock(BLOCK_1);
       case GET_BLOCK -> new GetBlock(BLOCK_1);
       case GET_REDUCE_INPUT -> new GetReduceInput(APP, 3, 7, 30_000);
@@ -147,7 +149,7 @@ public final class SampleMessages {
       case SCHEDULE_RESULT -> new ScheduleResult(new ShufflePlacement(APP, 3, "heuristic-min-heap",
           List.of(new ReduceAssignment(0, WORKER_1, 0, 0), new ReduceAssignment(1, WORKER_2, 1, 65536))));
       case WORKERS -> new Workers(List.of(WORKER_1, WORKER_2));
-      case APP_SECRET -> new AppSecret(APP_SECRET);
+      case APP_SECRET -> new AppSecret(APP_SECRET, "alice");
       case SERVER_HELLO -> new ServerHello(FrameCodecHarness.NONCE);
       case BLOCK_LOCATIONS -> new BlockLocations(100, 42,
           List.of(new BlockLocation(BLOCK_1, BLOCK_1_SIZE, WORKER_1),

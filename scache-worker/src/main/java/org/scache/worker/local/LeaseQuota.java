@@ -1,14 +1,16 @@
 package org.scache.worker.local;
 
+import java.util.function.Function;
 import org.scache.common.ApplicationShares;
+import org.scache.common.QuotaOwner;
 import org.scache.common.ScacheException;
 import org.scache.common.protocol.Status;
 
 /**
  * How much of the reserve each application holds in leases not yet committed as blocks, across all
- * its connections, against its share of the reserve; and how many leases one connection may hold.
- * A client that leases memory and never fills it can so take no more than its share: the other
- * applications' puts keep the rest. Thread-safe.
+ * its connections, against its owner's share of the reserve (a user's applications share one); and how
+ * many leases one connection may hold. A client that leases memory and never fills it can so take no more
+ * than its share: the other applications' puts keep the rest. Thread-safe.
  */
 public final class LeaseQuota {
   private final ApplicationShares leased;
@@ -25,7 +27,16 @@ public final class LeaseQuota {
 
   /** An application may hold {@code share} of {@code reserveBytes} in uncommitted leases. */
   public static LeaseQuota of(long reserveBytes, double share, int maxPerConnection) {
-    return new LeaseQuota(new ApplicationShares(Long.MAX_VALUE, (long) Math.floor(reserveBytes * share)),
+    return of(reserveBytes, share, maxPerConnection, QuotaOwner::ofApplication);
+  }
+
+  /**
+   * The applications of one owner ({@link QuotaOwner}, as {@code ownerOf} names it) may hold {@code share} of
+   * {@code reserveBytes} in uncommitted leases, together.
+   */
+  public static LeaseQuota of(long reserveBytes, double share, int maxPerConnection,
+      Function<String, String> ownerOf) {
+    return new LeaseQuota(new ApplicationShares(Long.MAX_VALUE, (long) Math.floor(reserveBytes * share), ownerOf),
         maxPerConnection);
   }
 
@@ -36,8 +47,9 @@ public final class LeaseQuota {
   /** Counts {@code bytes} more as leased by {@code appId}, or refuses with LIMIT_EXCEEDED. */
   synchronized void take(String appId, long bytes) {
     if (!leased.fitsApplication(appId, bytes)) {
-      throw new ScacheException(Status.LIMIT_EXCEEDED, "application " + appId + " holds " + leased.heldBy(appId)
-          + " bytes in leases not yet committed; " + bytes + " more would pass its share of the reserve, "
+      throw new ScacheException(Status.LIMIT_EXCEEDED, leased.describeOwnerOf(appId) + " holds "
+          + leased.heldByOwnerOf(appId) + " bytes in leases not yet committed (application " + appId + " "
+          + leased.heldBy(appId) + "); " + bytes + " more would pass its share of the reserve, "
           + leased.maxPerApplication() + " bytes (scache.worker.local.lease.application.share)");
     }
     leased.add(appId, bytes);

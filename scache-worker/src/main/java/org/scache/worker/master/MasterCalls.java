@@ -26,11 +26,13 @@ import org.scache.common.protocol.ReportLostBlocks;
 import org.scache.common.protocol.ReportRounds;
 import org.scache.common.protocol.ReportWorkerActivity;
 import org.scache.common.protocol.Status;
+import org.scache.common.protocol.VouchApplication;
 import org.scache.common.protocol.WorkerRegistered;
 import org.scache.common.shuffle.BlockSize;
 import org.scache.common.shuffle.RoundState;
 import org.scache.common.shuffle.ShuffleActivity;
 import org.scache.worker.cluster.BlockLocator;
+import org.scache.worker.cluster.KnownApplication;
 import org.scache.worker.cluster.LocatedBlocks;
 
 /**
@@ -96,7 +98,20 @@ public final class MasterCalls implements BlockLocator, AutoCloseable {
 
   /** The secret of {@code appId}. */
   public CompletableFuture<byte[]> fetchSecret(String appId) {
-    return send(new FetchAppSecret(appId)).thenApply(r -> r.as(AppSecret.class).secret());
+    return fetchApplication(appId).thenApply(KnownApplication::secret);
+  }
+
+  /** The secret of {@code appId} and its user. */
+  public CompletableFuture<KnownApplication> fetchApplication(String appId) {
+    return send(new FetchAppSecret(appId)).thenApply(r -> {
+      AppSecret a = r.as(AppSecret.class);
+      return new KnownApplication(a.secret(), a.user());
+    });
+  }
+
+  /** The cluster vouches for an application: {@code appId} of {@code user}, with {@code secret} (may be empty). */
+  public CompletableFuture<Void> vouch(String appId, String user, byte[] secret) {
+    return acknowledged(send(new VouchApplication(appId, user, secret)));
   }
 
   @Override

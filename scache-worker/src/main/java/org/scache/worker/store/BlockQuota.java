@@ -1,7 +1,9 @@
 package org.scache.worker.store;
 
+import java.util.function.Function;
 import org.scache.common.ApplicationShares;
 import org.scache.common.BlockId;
+import org.scache.common.QuotaOwner;
 import org.scache.common.ScacheException;
 import org.scache.common.protocol.Status;
 
@@ -9,7 +11,7 @@ import org.scache.common.protocol.Status;
  * How many blocks a worker holds, in all and per application, against its limits: every block
  * costs heap for its index entries whatever its size (an empty one too), so the count, not the
  * bytes, is what keeps a flood of tiny blocks from running the worker out of heap, and the share
- * per application keeps one application from taking every entry. Not thread-safe: the
+ * per owner (a user's applications together) keeps one user from taking every entry. Not thread-safe: the
  * {@link BlockStore} calls it under its lock.
  */
 public final class BlockQuota {
@@ -29,11 +31,19 @@ public final class BlockQuota {
 
   /**
    * Limits from the configured values: {@code maxBlocks} 0 means half the heap at
-   * {@link #HEAP_BYTES_PER_BLOCK} each; an application gets {@code applicationShare} of it.
+   * {@link #HEAP_BYTES_PER_BLOCK} each; each application is its own owner, with {@code applicationShare} of it.
    */
   public static BlockQuota of(int maxBlocks, double applicationShare, long maxHeapBytes) {
+    return of(maxBlocks, applicationShare, maxHeapBytes, QuotaOwner::ofApplication);
+  }
+
+  /**
+   * As {@link #of(int, double, long)}, the share being an owner's ({@link QuotaOwner}): all the applications of
+   * one user, as {@code ownerOf} names it, share it.
+   */
+  public static BlockQuota of(int maxBlocks, double share, long maxHeapBytes, Function<String, String> ownerOf) {
     long max = maxBlocks > 0 ? maxBlocks : maxHeapBytes / 2 / HEAP_BYTES_PER_BLOCK;
-    return new BlockQuota(ApplicationShares.of(max, applicationShare));
+    return new BlockQuota(ApplicationShares.of(max, share, ownerOf));
   }
 
   /** Why one more block like {@code id} cannot be held, or null when it can. */
@@ -43,8 +53,9 @@ public final class BlockQuota {
           + "(scache.worker.blocks.max); " + id + " is refused");
     }
     if (!blocks.fitsApplication(id.appId(), 1)) {
-      return new ScacheException(Status.LIMIT_EXCEEDED, "application " + id.appId() + " holds "
-          + blocks.heldBy(id.appId()) + " blocks on this worker, its share of the worker's limit "
+      return new ScacheException(Status.LIMIT_EXCEEDED, blocks.describeOwnerOf(id.appId()) + " holds "
+          + blocks.heldByOwnerOf(id.appId()) + " blocks on this worker (application " + id.appId() + " "
+          + blocks.heldBy(id.appId()) + "), its share of the worker's limit "
           + "(scache.worker.blocks.application.share); " + id + " is refused");
     }
     return null;
