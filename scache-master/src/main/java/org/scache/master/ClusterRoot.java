@@ -1,6 +1,7 @@
 package org.scache.master;
 
 import java.util.HashSet;
+import java.util.List;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.KeeperException;
 import org.scache.common.ha.LeaderPaths;
@@ -12,8 +13,9 @@ import org.slf4j.LoggerFactory;
  * root, the election's parent and the state's parent are created as persistent nodes with the
  * {@link ClusterAcl} (so the root never empties and vanishes, and nobody else can create it afresh). A
  * root found with another ACL (made by an earlier version, open to all) is given the masters' ACL, then
- * every node under it: a node whose ACL the masters' identity cannot change was not made by the masters
- * and is deleted. A root the identity cannot change at all belongs to someone else, and the master
+ * the leader node, the election's and the state's nodes are: a node among them whose ACL the masters'
+ * identity cannot change was not made by the masters and is deleted (other nodes under the root are left
+ * as they are: the masters read none). A root the identity cannot change at all belongs to someone else, and the master
  * refuses to start.
  */
 final class ClusterRoot {
@@ -34,6 +36,10 @@ final class ClusterRoot {
   /** Creates or takes back the cluster's nodes; fails, saying what to do, when the root is someone else's. */
   void claim() throws Exception {
     String root = paths.root();
+    if (root.equals("/")) {
+      throw new IllegalArgumentException("scache.master.zookeeper.root must be a path of the SCache cluster's own, "
+          + "not ZooKeeper's root /, whose ACL the masters would otherwise take over");
+    }
     if (!created(root) && !owned(root)) {
       try {
         zk.setACL().withACL(acl.getAclForPath(root)).forPath(root);
@@ -43,9 +49,11 @@ final class ClusterRoot {
             + "remove it as ZooKeeper's super user, or give scache.master.zookeeper.root a path of its own "
             + "(docs/high-availability.md)", e);
       }
-      LOG.warn("the ZooKeeper node {} was open to other identities; it and the nodes under it now belong to {}",
-          root, identity);
-      takeBack(root);
+      LOG.warn("the ZooKeeper node {} was open to other identities; it and the masters' nodes under it now belong "
+          + "to {}", root, identity);
+      for (String path : List.of(paths.leader(), paths.election(), paths.state())) {
+        takeBack(path);
+      }
     }
     created(paths.election());
     created(paths.state());
@@ -69,19 +77,19 @@ final class ClusterRoot {
     }
   }
 
-  private void takeBack(String parent) throws Exception {
-    for (String child : zk.getChildren().forPath(parent)) {
-      String path = (parent.equals("/") ? "" : parent) + "/" + child;
-      try {
-        if (!owned(path)) {
-          zk.setACL().withACL(acl.getAclForPath(path)).forPath(path);
-        }
-        takeBack(path);
-      } catch (KeeperException.NoAuthException e) {
-        remove(path);
-      } catch (KeeperException.NoNodeException e) {
-        // gone meanwhile
+  /** Gives {@code path} and the nodes under it the masters' ACL, deleting those whose ACL cannot be changed. */
+  private void takeBack(String path) throws Exception {
+    try {
+      if (!owned(path)) {
+        zk.setACL().withACL(acl.getAclForPath(path)).forPath(path);
       }
+      for (String child : zk.getChildren().forPath(path)) {
+        takeBack(path + "/" + child);
+      }
+    } catch (KeeperException.NoAuthException e) {
+      remove(path);
+    } catch (KeeperException.NoNodeException e) {
+      // not there, or gone meanwhile
     }
   }
 

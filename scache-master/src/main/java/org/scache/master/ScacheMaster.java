@@ -163,7 +163,7 @@ public final class ScacheMaster implements AutoCloseable {
     client.start();
     try {
       new ClusterRoot(client, paths, acl, identity).claim();
-    } catch (IllegalStateException e) {
+    } catch (IllegalStateException | IllegalArgumentException e) {
       client.close();
       throw e;
     } catch (Exception e) {

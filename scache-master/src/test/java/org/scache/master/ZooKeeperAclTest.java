@@ -219,7 +219,8 @@ class ZooKeeperAclTest {
     other.create().forPath(PATHS.leader(), EVIL.getBytes(StandardCharsets.UTF_8));
     Id attacker = new Id("digest", DigestAuthenticationProvider.generateDigest("attacker:pw"));
     other.create().withACL(new ArrayList<>(List.of(new ACL(ZooDefs.Perms.ALL, attacker))))
-        .forPath(PATHS.root() + "/foreign");
+        .forPath(appNode("foreign"));
+    other.create().forPath(PATHS.root() + "/unrelated");
 
     ScacheMaster master = leader(conf());
     ZooKeeperIdentity identity = ZooKeeperIdentity.derived(CLUSTER.getBytes(StandardCharsets.UTF_8));
@@ -229,7 +230,9 @@ class ZooKeeperAclTest {
       assertEquals(new HashSet<>(acl.getAclForPath(path)), new HashSet<>(masters.getACL().forPath(path)), path);
     }
     assertRefused(KeeperException.NoAuthException.class, () -> other.getData().forPath(appNode("planted")));
-    assertNull(other.checkExists().forPath(PATHS.root() + "/foreign"), "a node the masters cannot change is deleted");
+    assertNull(other.checkExists().forPath(appNode("foreign")), "a node the masters cannot change is deleted");
+    assertEquals(new HashSet<>(ZooDefs.Ids.OPEN_ACL_UNSAFE),
+        new HashSet<>(other.getACL().forPath(PATHS.root() + "/unrelated")), "a node the masters do not read is left");
     assertEquals("127.0.0.1:" + master.port(), locator(true).address());
   }
 
@@ -240,6 +243,14 @@ class ZooKeeperAclTest {
 
     IllegalStateException e = assertThrows(IllegalStateException.class, () -> open.add(ScacheMaster.start(conf())));
     assertTrue(e.getMessage().contains(PATHS.root()) && e.getMessage().contains("super user"), e.getMessage());
+  }
+
+  @Test
+  void zooKeepersOwnRoot_isNotAClustersRoot() throws Exception {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> open.add(ScacheMaster.start(conf().with(ScacheOptions.MASTER_ZOOKEEPER_ROOT, "/"))));
+    assertTrue(e.getMessage().contains(ScacheOptions.MASTER_ZOOKEEPER_ROOT.key()), e.getMessage());
+    assertEquals(new HashSet<>(ZooDefs.Ids.OPEN_ACL_UNSAFE), new HashSet<>(outsider(null).getACL().forPath("/")));
   }
 
   @Test
