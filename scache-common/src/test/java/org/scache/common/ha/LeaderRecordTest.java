@@ -25,6 +25,13 @@ class LeaderRecordTest {
     assertEquals("m1:7077", LeaderRecord.address(record));
   }
 
+  /** The node's form, computed apart from this code (HMAC-SHA256 of the documented input); change it deliberately. */
+  @Test
+  void theRecordsForm_isPinned() {
+    assertEquals("m1:7077\nsession 10000cce56100001\nproof jvkvMB-iboKHyrAupT93LKMAaVZDi63pQLUDKoHCGjM",
+        new String(LeaderRecord.signed(LEADER, "m1:7077", SESSION, CLUSTER), StandardCharsets.UTF_8));
+  }
+
   @Test
   void aRecordSignedWithAnotherSecret_isRefused() {
     byte[] record = LeaderRecord.signed(LEADER, "evil:1", SESSION, "other".getBytes(StandardCharsets.UTF_8));
