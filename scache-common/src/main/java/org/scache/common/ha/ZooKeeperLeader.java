@@ -86,7 +86,7 @@ final class ZooKeeperLeader implements Locator {
   }
 
   /** The address in the leader node, if the node shows it was written by the masters; else NOT_LEADER. */
-  private String trusted(byte[] data, Stat stat) throws KeeperException, InterruptedException {
+  private String trusted(byte[] data, Stat stat) {
     String refusal;
     if (clusterSecret.isPresent()) {
       LeaderRecord.Verdict verdict = LeaderRecord.verify(paths.leader(), data, stat.getEphemeralOwner(),
