@@ -1,6 +1,5 @@
 package org.scache.master;
 
-import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -9,15 +8,18 @@ import org.apache.curator.framework.recipes.leader.LeaderLatch;
 import org.apache.curator.framework.recipes.leader.LeaderLatchListener;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.data.Stat;
 import org.scache.common.DaemonThreads;
 import org.scache.common.ha.LeaderPaths;
+import org.scache.common.ha.LeaderRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * This master's part in the election of a leader among the masters of a cluster (Curator's leader
  * latch). When elected it first takes over (reads the kept state back), then publishes its address
- * at the leader node, where workers and clients look; when it loses the leadership (its ZooKeeper
+ * at the leader node, where workers and clients look, signed with the cluster secret for the session
+ * that owns the node ({@link LeaderRecord}); when it loses the leadership (its ZooKeeper
  * connection is suspended or lost) it stands by at once, before any other master can be elected, and
  * takes part again. Transitions run one at a time on a thread of their own, each checking that the
  * latch still says what it was called for.
@@ -37,16 +39,18 @@ final class MasterElection implements AutoCloseable {
   private final CuratorFramework zk;
   private final LeaderPaths paths;
   private final String address;
+  private final byte[] clusterSecret;
   private final Roles roles;
   private final ExecutorService transitions = Executors.newSingleThreadExecutor(
       DaemonThreads.named("scache-master-election"));
   private volatile LeaderLatch latch;
   private volatile boolean published;
 
-  MasterElection(CuratorFramework zk, LeaderPaths paths, String address, Roles roles) {
+  MasterElection(CuratorFramework zk, LeaderPaths paths, String address, byte[] clusterSecret, Roles roles) {
     this.zk = zk;
     this.paths = paths;
     this.address = address;
+    this.clusterSecret = clusterSecret.clone();
     this.roles = roles;
     this.latch = newLatch();
   }
@@ -85,8 +89,7 @@ final class MasterElection implements AutoCloseable {
   /** The address of the leading master, as the election's nodes say; empty when none leads. */
   String leaderAddress() {
     try {
-      byte[] data = zk.getData().forPath(paths.leader());
-      return new String(data, StandardCharsets.UTF_8);
+      return LeaderRecord.address(zk.getData().forPath(paths.leader()));
     } catch (Exception e) {
       return "";
     }
@@ -122,13 +125,26 @@ final class MasterElection implements AutoCloseable {
     }
   }
 
-  /** Writes this master's address at the leader node, an ephemeral node of its session. */
+  /**
+   * Writes this master's record at the leader node, an ephemeral node of its session, signed for that
+   * session; a node that turns out to belong to another session (the session changed meanwhile) is
+   * written again.
+   */
   private void publish() throws Exception {
-    byte[] data = address.getBytes(StandardCharsets.UTF_8);
     for (int tries = 0; ; tries++) {
       try {
-        zk.create().creatingParentContainersIfNeeded().withMode(CreateMode.EPHEMERAL).forPath(paths.leader(), data);
-        return;
+        long session = zk.getZookeeperClient().getZooKeeper().getSessionId();
+        zk.create().creatingParentsIfNeeded().withMode(CreateMode.EPHEMERAL).forPath(paths.leader(),
+            LeaderRecord.signed(paths.leader(), address, session, clusterSecret));
+        Stat stat = new Stat();
+        zk.getData().storingStatIn(stat).forPath(paths.leader());
+        if (stat.getEphemeralOwner() == session) {
+          return;
+        }
+        if (tries >= 50) {
+          throw new IllegalStateException("the leader node keeps belonging to another ZooKeeper session");
+        }
+        zk.delete().forPath(paths.leader());
       } catch (KeeperException.NodeExistsException e) {
         // left by a session that is gone or going (a leader elected only after its latch node went)
         if (tries >= 50) {
@@ -146,7 +162,7 @@ final class MasterElection implements AutoCloseable {
   private void unpublish() {
     try {
       byte[] data = zk.getData().forPath(paths.leader());
-      if (address.equals(new String(data, StandardCharsets.UTF_8))) {
+      if (address.equals(LeaderRecord.address(data))) {
         zk.delete().forPath(paths.leader());
       }
     } catch (Exception e) {

@@ -106,11 +106,18 @@ public final class ScacheMaster implements AutoCloseable {
           notifier, metrics, skipped);
       stateDir.ifPresent(d -> LOG.info("{} applications read back from {}", term.applications.size(), d));
     } else {
-      this.zk = Optional.of(zooKeeper(conf, quorum));
       LeaderPaths paths = new LeaderPaths(conf.get(ScacheOptions.MASTER_ZOOKEEPER_ROOT));
+      try {
+        this.zk = Optional.of(zooKeeper(conf, quorum, paths, clusterSecret));
+      } catch (RuntimeException e) {
+        housekeeping.shutdownNow();
+        server.close();
+        notifier.close();
+        throw e;
+      }
       this.kept = Optional.of(new ZooKeeperState(zk.get(), paths.state()));
       this.election = Optional.of(new MasterElection(zk.get(), paths, advertisedAddress(conf, server.port()),
-          new MasterElection.Roles() {
+          clusterSecret, new MasterElection.Roles() {
             @Override
             public void lead() {
               beginTerm();
@@ -143,18 +150,30 @@ public final class ScacheMaster implements AutoCloseable {
     return new ScacheMaster(conf, clock);
   }
 
-  private static CuratorFramework zooKeeper(ScacheConf conf, String quorum) {
+  /**
+   * The masters' ZooKeeper client: authenticated as their {@link ZooKeeperIdentity}, creating every node
+   * with the {@link ClusterAcl}, and with the cluster's nodes claimed ({@link ClusterRoot}) before it is
+   * used; a master that cannot claim them does not start.
+   */
+  private static CuratorFramework zooKeeper(ScacheConf conf, String quorum, LeaderPaths paths, byte[] clusterSecret) {
     int session = (int) conf.get(ScacheOptions.MASTER_ZOOKEEPER_SESSION_TIMEOUT).toMillis();
-    CuratorFrameworkFactory.Builder b = CuratorFrameworkFactory.builder().connectString(quorum)
+    ZooKeeperIdentity identity = ZooKeeperIdentity.of(conf, clusterSecret);
+    ClusterAcl acl = new ClusterAcl(paths, identity);
+    CuratorFramework client = CuratorFrameworkFactory.builder().connectString(quorum)
         .sessionTimeoutMs(session).connectionTimeoutMs((int) conf.get(ScacheOptions.NETWORK_CONNECT_TIMEOUT).toMillis())
-        .retryPolicy(new ExponentialBackoffRetry(200, 5, 2000));
-    String auth = conf.get(ScacheOptions.MASTER_ZOOKEEPER_AUTH);
-    if (!auth.isEmpty()) {
-      b.authorization("digest", auth.getBytes(StandardCharsets.UTF_8)).aclProvider(new StateAcl(
-          new LeaderPaths(conf.get(ScacheOptions.MASTER_ZOOKEEPER_ROOT)).state()));
-    }
-    CuratorFramework client = b.build();
+        .retryPolicy(new ExponentialBackoffRetry(200, 5, 2000))
+        .authorization("digest", identity.authBytes()).aclProvider(acl).build();
     client.start();
+    try {
+      new ClusterRoot(client, paths, acl, identity).claim();
+    } catch (IllegalStateException | IllegalArgumentException e) {
+      client.close();
+      throw e;
+    } catch (Exception e) {
+      client.close();
+      throw new IllegalStateException("cannot secure this cluster's nodes in ZooKeeper at " + quorum + paths
+          + " before taking part in the master election: " + e, e);
+    }
     return client;
   }
 

@@ -31,6 +31,7 @@ import org.scache.common.BlockId;
 import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
 import org.scache.common.ha.LeaderPaths;
+import org.scache.common.ha.LeaderRecord;
 import org.scache.common.shuffle.PartitionerKind;
 import org.scache.common.shuffle.ShufflePlacement;
 import org.scache.common.testing.Await;
@@ -118,7 +119,7 @@ class MasterKilledIT {
   /** The port of the master the leader node names, or -1 while there is none. */
   private int leaderPort() {
     try {
-      String address = new String(observer.getData().forPath(new LeaderPaths(ROOT).leader()), StandardCharsets.UTF_8);
+      String address = LeaderRecord.address(observer.getData().forPath(new LeaderPaths(ROOT).leader()));
       return Integer.parseInt(address.substring(address.lastIndexOf(':') + 1));
     } catch (Exception none) {
       return -1;

@@ -139,10 +139,10 @@ public final class ScacheOptions {
           + "clients. A leader that dies without closing its session is replaced this long after its death; a "
           + "leader cut from ZooKeeper for this long stops leading. The ensemble bounds it (2 to 20 ticks).");
   public static final ConfigEntry<String> MASTER_ZOOKEEPER_AUTH = string("scache.master.zookeeper.auth", "",
-      "user:password of a ZooKeeper digest identity for the masters. When set, the nodes holding applications "
-          + "(with their secrets), shuffles and placements can be read and changed only by it; the leader's "
-          + "address stays readable by all. Empty: the state nodes are open to every ZooKeeper client, so the "
-          + "ensemble itself must be reachable by trusted hosts only.");
+      "user:password of the ZooKeeper digest identity the masters authenticate as and to which every node they "
+          + "create belongs: the kept state (application secrets among it) is readable by it alone, the root, the "
+          + "election and the leader's record are readable by all and writable by it alone. Set it alike on every "
+          + "master. Empty: an identity derived from scache.security.cluster.secret (user 'scache').");
   public static final ConfigEntry<String> MASTER_ADVERTISED_HOST = string("scache.master.advertised.host", "",
       "Host name workers and clients use to reach this master when it leads, published in ZooKeeper with the port "
           + "it listens on; empty means this machine's host name.");

@@ -14,12 +14,17 @@ public final class LeaderPaths {
     this.root = root.equals("/") ? "" : root;
   }
 
+  /** The cluster's root node, the parent of every other. */
+  public String root() {
+    return root.isEmpty() ? "/" : root;
+  }
+
   /** The parent of the masters' election nodes. */
   public String election() {
     return root + "/election";
   }
 
-  /** The ephemeral node holding the leader's host:port, as UTF-8. */
+  /** The ephemeral node holding the leader's host:port, signed ({@link LeaderRecord}). */
   public String leader() {
     return root + "/leader";
   }
@@ -31,6 +36,6 @@ public final class LeaderPaths {
 
   @Override
   public String toString() {
-    return root.isEmpty() ? "/" : root;
+    return root();
   }
 }

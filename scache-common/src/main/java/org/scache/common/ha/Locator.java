@@ -1,5 +1,7 @@
 package org.scache.common.ha;
 
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 import org.scache.common.config.ConfigEntry;
 import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
@@ -52,14 +54,18 @@ public interface Locator extends AutoCloseable {
 
   /**
    * The master: the leader registered in ZooKeeper when {@code scache.master.zookeeper.quorum} is set,
-   * else the fixed address under {@code fixedKey}.
+   * else the fixed address under {@code fixedKey}. With {@code scache.security.cluster.secret} set (a
+   * worker), only a leader record signed with it is followed; without (a client), only one in a node
+   * that unauthenticated ZooKeeper clients cannot write ({@link ZooKeeperLeader}).
    */
   static Locator master(ScacheConf conf, ConfigEntry<String> fixedKey) {
     String quorum = conf.get(ScacheOptions.MASTER_ZOOKEEPER_QUORUM);
     if (quorum.isEmpty()) {
       return fixed(conf.get(fixedKey));
     }
+    String secret = conf.get(ScacheOptions.SECURITY_CLUSTER_SECRET);
     return new ZooKeeperLeader(quorum, conf.get(ScacheOptions.MASTER_ZOOKEEPER_ROOT),
-        conf.get(ScacheOptions.MASTER_ZOOKEEPER_SESSION_TIMEOUT), conf.get(ScacheOptions.NETWORK_CONNECT_TIMEOUT));
+        conf.get(ScacheOptions.MASTER_ZOOKEEPER_SESSION_TIMEOUT), conf.get(ScacheOptions.NETWORK_CONNECT_TIMEOUT),
+        secret.isEmpty() ? Optional.empty() : Optional.of(secret.getBytes(StandardCharsets.UTF_8)));
   }
 }
