@@ -112,8 +112,7 @@ record EdgeVerdict(boolean scache, String output, String input, String reason) {
     if (manager.isPresent()) {
       return tez(manager.get());
     }
-    return new EdgeVerdict(true, output, input, simpleName(outputClass) + " -> " + simpleName(inputClass)
-        + " replaced by " + simpleName(output) + " -> " + simpleName(input));
+    return new EdgeVerdict(true, output, input, "replaced by " + simpleName(output) + " -> " + simpleName(input));
   }
 
   /** Whether {@code className} is one of SCache's edge classes (the DAG was built with ScacheTezDag). */

@@ -31,12 +31,13 @@ import org.slf4j.LoggerFactory;
 final class ScacheDagRewrite {
   private static final Logger LOG = LoggerFactory.getLogger(ScacheDagRewrite.class);
 
-  /** One edge of the DAG: its producer and consumer vertices, Tez's edge, and the verdict. */
-  record PlannedEdge(Vertex from, Vertex to, Edge edge, EdgeVerdict verdict) {
-    String describe() {
-      EdgeProperty p = edge.getEdgeProperty();
-      return from.getName() + " -> " + to.getName() + " (" + p.getDataMovementType() + ", "
-          + simple(p.getEdgeSource().getClassName()) + " -> " + simple(p.getEdgeDestination().getClassName()) + ")";
+  /** One edge of the DAG: its producer and consumer vertices, Tez's edge, the verdict, and how it was submitted. */
+  record PlannedEdge(Vertex from, Vertex to, Edge edge, EdgeVerdict verdict, String describe) {
+    PlannedEdge(Vertex from, Vertex to, Edge edge, EdgeVerdict verdict) {
+      this(from, to, edge, verdict, from.getName() + " -> " + to.getName() + " ("
+          + edge.getEdgeProperty().getDataMovementType() + ", "
+          + simple(edge.getEdgeProperty().getEdgeSource().getClassName()) + " -> "
+          + simple(edge.getEdgeProperty().getEdgeDestination().getClassName()) + ")");
     }
   }
 
@@ -62,6 +63,10 @@ final class ScacheDagRewrite {
       LOG.info("SCache: {} was built with ScacheTezDag; its edges are kept as built", name);
       return;
     }
+    if (edges.isEmpty()) {
+      LOG.info("SCache: {} has no edges; nothing to shuffle", name);
+      return;
+    }
     long candidates = edges.stream().filter(e -> e.verdict.scache()).count();
     if (candidates == 0) {
       LOG.warn("SCache: {} has no edge SCache can serve; it runs on Tez's own shuffle", name);
@@ -75,6 +80,7 @@ final class ScacheDagRewrite {
     }
     if (unusable.isPresent()) {
       LOG.warn("SCache is not usable ({}); {} runs on Tez's own shuffle", unusable.get(), name);
+      logEdges(edges, Map.of());
       return;
     }
     Map<PlannedEdge, Integer> ordinals = switchEdges(edges);
@@ -147,14 +153,22 @@ final class ScacheDagRewrite {
     for (PlannedEdge e : edges) {
       Integer ordinal = ordinals.get(e);
       if (ordinal != null) {
-        LOG.info("SCache: {} edge {} goes through SCache as shuffle {}: {}", name, e.describe(),
+        LOG.info("SCache: {} edge {} goes through SCache as shuffle {}: {}", name, e.describe,
             TezScacheSettings.shuffleId(dagId, ordinal), e.verdict.reason());
       } else if (e.verdict.scache()) {
-        LOG.warn("SCache: {} edge {} stays on Tez's shuffle: SCache is not used for this DAG", name, e.describe());
+        LOG.warn("SCache: {} edge {} stays on Tez's shuffle: SCache is not used for this DAG", name, e.describe);
+      } else if (byDesign(e)) {
+        LOG.info("SCache: {} edge {} stays on Tez's shuffle: {}", name, e.describe, e.verdict.reason());
       } else {
-        LOG.warn("SCache: {} edge {} stays on Tez's shuffle: {}", name, e.describe(), e.verdict.reason());
+        LOG.warn("SCache: {} edge {} stays on Tez's shuffle: {}", name, e.describe, e.verdict.reason());
       }
     }
+  }
+
+  /** Broadcast and one-to-one edges move no partitions: that they keep Tez's shuffle is no surprise. */
+  private static boolean byDesign(PlannedEdge e) {
+    EdgeProperty.DataMovementType type = e.edge.getEdgeProperty().getDataMovementType();
+    return type == EdgeProperty.DataMovementType.BROADCAST || type == EdgeProperty.DataMovementType.ONE_TO_ONE;
   }
 
   private static String simple(String className) {
