@@ -17,9 +17,9 @@ public final class TezScacheOptions {
 
   public static final ConfigEntry<Boolean> ENABLED = OPTIONS.bool("scache.tez.shuffle.enabled", false,
       "The switch: true makes the application master (with tez.am.dag.scheduler.class set to "
-          + "org.scache.tez.ScacheDagScheduler) shuffle every partitioned scatter-gather edge of every DAG through "
-          + "SCache, and DAGs built with ScacheTezDag likewise, when the master answers and lists a live worker "
-          + "(otherwise Tez's own shuffle, with one warning per DAG).");
+          + "org.scache.tez.ScacheDagScheduler) shuffle the partitioned scatter-gather edges of each DAG through "
+          + "SCache (deploy-tez.md lists which edges), and DAGs built with ScacheTezDag likewise, when the master "
+          + "answers and lists a live worker (otherwise Tez's own shuffle, with one warning per DAG).");
   public static final ConfigEntry<Duration> SCHEDULE_WAIT = OPTIONS.duration("scache.tez.placement.schedule.wait",
       "10s", "How long a consumer vertex's manager waits for the master's placement once every producer has "
           + "finished; past it the consumer's tasks start without a placement and read remotely.");

@@ -36,6 +36,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.scache.common.config.ScacheOptions;
+import org.scache.yarn.YarnOptions;
 
 /**
  * Tez's stock programs, unchanged, on a MiniTezCluster whose NodeManagers host SCache workers: each
@@ -85,6 +87,22 @@ class TezConfigurationSwitchIT {
     assertOnTez(tez);
     assertEveryShuffledByteThroughScache(scache);
     assertEdgeLog("stock-owc", 2, 0);
+  }
+
+  @Test
+  void switchOnButScacheUnreachable_dagRunsOnTezShuffle_andTheMasterSaysSoPerDagAndEdge() throws Exception {
+    TezConfiguration unreachable = conf(true);
+    unreachable.set(ScacheOptions.CLIENT_MASTER_ADDRESS.key(), "127.0.0.1:1");
+    unreachable.set(YarnOptions.SUBMIT_CHECK_TIMEOUT.key(), "1s");
+    Result fallback = submit(unreachable, OrderedWordCount.createDAG(unreachable, words.toString(),
+        out("owc-unreachable"), 2, true, false, "stock-owc-unreachable"), out("owc-unreachable"));
+    assertOnTez(fallback);
+    assertTrue(!sortedLines(fallback.out).isEmpty(), "the DAG wrote its output");
+    List<String> lines = amLog("DAG stock-owc-unreachable [");
+    assertEquals(1, lines.stream().filter(l -> l.contains("SCache is not usable (")
+        && l.contains("runs on Tez's own shuffle")).count(), lines::toString);
+    assertEquals(2, lines.stream().filter(l -> l.contains("stays on Tez's shuffle: SCache is not used for this DAG"))
+        .count(), lines::toString);
   }
 
   @Test
@@ -175,7 +193,11 @@ class TezConfigurationSwitchIT {
    * one application master at a time), and returns its counters.
    */
   private static Result submit(boolean switched, DAG dag, String out) throws Exception {
-    TezClient tez = TezClient.create(dag.getName(), conf(switched), false);
+    return submit(conf(switched), dag, out);
+  }
+
+  private static Result submit(TezConfiguration conf, DAG dag, String out) throws Exception {
+    TezClient tez = TezClient.create(dag.getName(), conf, false);
     tez.start();
     try {
       DAGClient client = tez.submitDAG(dag);
