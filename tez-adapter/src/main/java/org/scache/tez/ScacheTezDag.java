@@ -25,11 +25,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The DAG switch: builds a DAG's scatter-gather edges so that they shuffle through SCache when
- * {@code scache.tez.shuffle.enabled} is true and SCache answers, and through Tez's own shuffle
- * otherwise. The check is made once, when the builder is created, so every edge and task of the
- * DAG agrees; when SCache is unreachable one warning says why and the DAG is built exactly as with
- * Tez's edge configs.
+ * The DAG builder, for a program that chooses its SCache edges itself (the configuration switch,
+ * {@link ScacheDagScheduler}, needs no program change): builds a DAG's scatter-gather edges so
+ * that they shuffle through SCache when {@code scache.tez.shuffle.enabled} is true and SCache
+ * answers, and through Tez's own shuffle otherwise. The check is made once, when the builder is
+ * created, so every edge and task of the DAG agrees; when SCache is unreachable one warning says
+ * why and the DAG is built exactly as with Tez's edge configs.
  *
  * <pre>
  * ScacheTezDag scache = ScacheTezDag.of(dag, tezConf);
