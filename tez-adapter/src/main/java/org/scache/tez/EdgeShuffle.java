@@ -8,8 +8,8 @@ import org.scache.common.shuffle.PartitionerKind;
 
 /**
  * The SCache shuffle of one Tez edge, as its output and input see it: the shuffle id (from the DAG
- * and the edge's ordinal, which {@link ScacheTezDag} writes into both payloads) and the stage of the
- * consumer vertex, which every input edge of that vertex shares.
+ * and the edge's ordinal, which {@link ScacheDagRewrite} or {@link ScacheTezDag} writes into both
+ * payloads) and the stage of the consumer vertex, which every input edge of that vertex shares.
  */
 record EdgeShuffle(int shuffleId, int stageId) {
 
@@ -18,7 +18,8 @@ record EdgeShuffle(int shuffleId, int stageId) {
     int stage = conf.getInt(TezScacheSettings.STAGE_ORDINAL, -1);
     if (edge < 0 || stage < 0) {
       throw new IOException("the edge has SCache enabled but no " + TezScacheSettings.EDGE_ORDINAL + "/"
-          + TezScacheSettings.STAGE_ORDINAL + " in its payload; build SCache edges with ScacheTezDag");
+          + TezScacheSettings.STAGE_ORDINAL + " in its payload; SCache edges are made by ScacheDagScheduler or "
+          + "ScacheTezDag");
     }
     return new EdgeShuffle(TezScacheSettings.shuffleId(dagId, edge), TezScacheSettings.stageId(dagId, stage));
   }

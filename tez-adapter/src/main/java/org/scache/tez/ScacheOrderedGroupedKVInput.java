@@ -1,7 +1,6 @@
 package org.scache.tez;
 
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 import org.apache.tez.dag.api.TezException;
 import org.apache.tez.runtime.api.Event;
@@ -16,9 +15,7 @@ import org.apache.tez.runtime.library.input.OrderedGroupedKVInput;
  * processor. When the DAG does not enable SCache it is Tez's OrderedGroupedKVInput.
  */
 public class ScacheOrderedGroupedKVInput extends OrderedGroupedKVInput {
-  private boolean useScache;
-  private ScacheInputShuffle<TezRawKeyValueIterator> scache;
-  private final List<Event> early = new ArrayList<>();
+  private OrderedScacheReading scache;
 
   public ScacheOrderedGroupedKVInput(InputContext inputContext, int numPhysicalInputs) {
     super(inputContext, numPhysicalInputs);
@@ -27,38 +24,25 @@ public class ScacheOrderedGroupedKVInput extends OrderedGroupedKVInput {
   @Override
   public synchronized List<Event> initialize() throws IOException {
     List<Event> events = super.initialize();
-    useScache = TezScacheSettings.enabled(conf) && getNumPhysicalInputs() > 0;
+    scache = OrderedScacheReading.applies(conf, getNumPhysicalInputs()) ? new OrderedScacheReading() : null;
     return events;
   }
 
   @Override
   public synchronized void start() throws IOException {
-    if (!useScache) {
+    if (scache == null) {
       super.start();
       return;
     }
-    if (scache == null) {
-      memoryUpdateCallbackHandler.validateUpdateReceived();
-      scache = new ScacheInputShuffle<>(getContext(), conf, getNumPhysicalInputs(),
-          new MergingSegments(getContext(), conf, memoryUpdateCallbackHandler.getMemoryAssigned()));
-      scache.start();
-      scache.handleEvents(early);
-      early.clear();
-    }
+    memoryUpdateCallbackHandler.validateUpdateReceived();
+    scache.start(getContext(), conf, getNumPhysicalInputs(), memoryUpdateCallbackHandler.getMemoryAssigned());
   }
 
   @Override
   public void handleEvents(List<Event> inputEvents) throws IOException {
-    ScacheInputShuffle<TezRawKeyValueIterator> s;
+    OrderedScacheReading s;
     synchronized (this) {
-      if (!useScache) {
-        s = null;
-      } else if (scache == null) {
-        early.addAll(inputEvents);
-        return;
-      } else {
-        s = scache;
-      }
+      s = scache;
     }
     if (s == null) {
       super.handleEvents(inputEvents);
@@ -69,24 +53,14 @@ public class ScacheOrderedGroupedKVInput extends OrderedGroupedKVInput {
 
   @Override
   public synchronized boolean isInputReady() throws IOException, InterruptedException, TezException {
-    if (!useScache) {
-      return super.isInputReady();
-    }
-    return scache != null && scache.isInputReady();
+    return scache == null ? super.isInputReady() : scache.isInputReady();
   }
 
   @Override
   public void waitForInputReady() throws IOException, InterruptedException, TezException {
-    ScacheInputShuffle<TezRawKeyValueIterator> s;
+    OrderedScacheReading s;
     synchronized (this) {
-      if (!useScache) {
-        s = null;
-      } else {
-        if (scache == null) {
-          throw new IllegalStateException("Must start input before invoking this method");
-        }
-        s = scache;
-      }
+      s = scache;
     }
     if (s == null) {
       super.waitForInputReady();
@@ -94,21 +68,21 @@ public class ScacheOrderedGroupedKVInput extends OrderedGroupedKVInput {
     }
     TezRawKeyValueIterator merged = s.waitForInput();
     synchronized (this) {
-      rawIter = merged;
-      createValuesIterator();
+      if (rawIter == null) {
+        rawIter = merged;
+        createValuesIterator();
+      }
     }
   }
 
   @Override
   public synchronized List<Event> close() throws IOException {
-    if (useScache) {
+    if (scache != null) {
       if (rawIter != null) {
         rawIter.close();
         rawIter = null;
       }
-      if (scache != null) {
-        scache.shutdown();
-      }
+      scache.shutdown();
     }
     return super.close();
   }

@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.tez.common.TezUtils;
 import org.apache.tez.dag.api.DAG;
 import org.apache.tez.dag.api.Edge;
 import org.apache.tez.dag.api.EdgeProperty;
@@ -26,11 +25,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The DAG switch: builds a DAG's scatter-gather edges so that they shuffle through SCache when
- * {@code scache.tez.shuffle.enabled} is true and SCache answers, and through Tez's own shuffle
- * otherwise. The check is made once, when the builder is created, so every edge and task of the
- * DAG agrees; when SCache is unreachable one warning says why and the DAG is built exactly as with
- * Tez's edge configs.
+ * The DAG builder, for a program that chooses its SCache edges itself (the configuration switch,
+ * {@link ScacheDagScheduler}, needs no program change): builds a DAG's scatter-gather edges so
+ * that they shuffle through SCache when {@code scache.tez.shuffle.enabled} is true and SCache
+ * answers, and through Tez's own shuffle otherwise. The check is made once, when the builder is
+ * created, so every edge and task of the DAG agrees; when SCache is unreachable one warning says
+ * why and the DAG is built exactly as with Tez's edge configs.
  *
  * <pre>
  * ScacheTezDag scache = ScacheTezDag.of(dag, tezConf);
@@ -122,57 +122,19 @@ public final class ScacheTezDag {
   /** Gives {@code consumer} the placing vertex manager, with the edge ordinals of all its SCache inputs so far. */
   private void placeConsumer(Vertex consumer) {
     VertexManagerPluginDescriptor tezManager = ShuffleVertexManager.createConfigBuilder(conf).build();
-    Configuration payload = decode(tezManager.getUserPayload());
-    copyScacheKeys(payload);
+    Configuration payload = ScachePayloads.decode(tezManager.getUserPayload());
+    ScachePayloads.copyScacheKeys(conf, payload);
     Map<String, Integer> sources = sourcesByConsumer.get(consumer.getName());
-    withSources(payload, sources);
+    ScachePayloads.withSources(payload, sources);
     consumer.setVertexManagerPlugin(VertexManagerPluginDescriptor.create(ScacheShuffleVertexManager.class.getName())
-        .setUserPayload(encode(payload)));
+        .setUserPayload(ScachePayloads.encode(payload)));
     // every SCache input of the vertex knows its siblings, so a task judges its placement as the manager made it
     for (InputDescriptor input : inputsByConsumer.get(consumer.getName())) {
-      Configuration inputPayload = decode(input.getUserPayload());
-      withSources(inputPayload, sources);
-      input.setUserPayload(encode(inputPayload));
-    }
-  }
-
-  private static void withSources(Configuration payload, Map<String, Integer> sources) {
-    for (Map.Entry<String, Integer> e : sources.entrySet()) {
-      payload.setInt(TezScacheSettings.SOURCE_EDGE_ORDINAL_PREFIX + e.getKey(), e.getValue());
+      input.setUserPayload(ScachePayloads.withSources(input.getUserPayload(), sources));
     }
   }
 
   private UserPayload withScache(UserPayload edgePayload, int ordinal, int stage) {
-    Configuration payload = decode(edgePayload);
-    copyScacheKeys(payload);
-    payload.setInt(TezScacheSettings.EDGE_ORDINAL, ordinal);
-    payload.setInt(TezScacheSettings.STAGE_ORDINAL, stage);
-    return encode(payload);
+    return ScachePayloads.edge(edgePayload, conf, ordinal, stage);
   }
-
-  /** The switch (on) and every SCache key of the DAG's configuration, for the tasks and the vertex manager. */
-  private void copyScacheKeys(Configuration payload) {
-    for (Map.Entry<String, String> e : conf.getPropsWithPrefix("scache.").entrySet()) {
-      payload.set("scache." + e.getKey(), e.getValue());
-    }
-    payload.setBoolean(TezScacheOptions.ENABLED.key(), true);
-  }
-
-  private static Configuration decode(UserPayload payload) {
-    try {
-      return payload == null || !payload.hasPayload() ? new Configuration(false)
-          : TezUtils.createConfFromUserPayload(payload);
-    } catch (java.io.IOException e) {
-      throw new IllegalArgumentException("unreadable Tez configuration payload", e);
-    }
-  }
-
-  private static UserPayload encode(Configuration conf) {
-    try {
-      return TezUtils.createUserPayloadFromConf(conf);
-    } catch (java.io.IOException e) {
-      throw new IllegalStateException("could not write a Tez configuration payload", e);
-    }
-  }
-
 }

@@ -6,8 +6,9 @@ import org.scache.common.config.ConfigEntry;
 import org.scache.common.config.OptionSet;
 
 /**
- * The Tez adapter's own keys, read from the configuration given to {@link ScacheTezDag} (tez-site.xml
- * or the DAG's) and carried to the tasks and vertex managers in the payloads it writes. The worker and
+ * The Tez adapter's own keys, read from the DAG's configuration (tez-site.xml, in the application master
+ * by {@link ScacheDagScheduler}, or on the client by {@link ScacheTezDag}) and carried to the tasks and
+ * vertex managers in the payloads they write. The worker and
  * client keys are SCache's own ({@code scache.worker.*}, {@code scache.client.*}).
  */
 public final class TezScacheOptions {
@@ -15,9 +16,10 @@ public final class TezScacheOptions {
       "scache.tez.<subsystem>.<name>");
 
   public static final ConfigEntry<Boolean> ENABLED = OPTIONS.bool("scache.tez.shuffle.enabled", false,
-      "The switch: true makes the DAGs built with ScacheTezDag shuffle their scatter-gather edges through "
-          + "SCache (when the master answers and lists a live worker; otherwise Tez's own shuffle, with one "
-          + "warning).");
+      "The switch: true makes the application master (with tez.am.dag.scheduler.class set to "
+          + "org.scache.tez.ScacheDagScheduler) shuffle the partitioned scatter-gather edges of each DAG through "
+          + "SCache (deploy-tez.md lists which edges), and DAGs built with ScacheTezDag likewise, when the master "
+          + "answers and lists a live worker (otherwise Tez's own shuffle, with one warning per DAG).");
   public static final ConfigEntry<Duration> SCHEDULE_WAIT = OPTIONS.duration("scache.tez.placement.schedule.wait",
       "10s", "How long a consumer vertex's manager waits for the master's placement once every producer has "
           + "finished; past it the consumer's tasks start without a placement and read remotely.");

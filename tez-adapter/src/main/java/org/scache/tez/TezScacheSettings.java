@@ -9,12 +9,13 @@ import org.scache.yarn.YarnOptions;
 
 /**
  * How the Tez adapter reads its configuration ({@link TezScacheOptions}, and SCache's own keys) and
- * the keys it writes into the payloads of the edges and vertex managers {@link ScacheTezDag} creates.
+ * the keys written into the payloads of the edges and vertex managers SCache creates
+ * ({@link ScacheDagRewrite}, {@link ScacheTezDag}).
  */
 public final class TezScacheSettings {
-  /** Set by {@link ScacheTezDag} in edge payloads: the edge's number among the DAG's SCache edges. */
+  /** Set in SCache edge payloads: the edge's number among the DAG's SCache edges. */
   static final String EDGE_ORDINAL = "scache.tez.edge.ordinal";
-  /** Set by {@link ScacheTezDag} in edge payloads: the number of the consumer vertex among the DAG's consumers. */
+  /** Set in SCache edge payloads: the number of the consumer vertex among the DAG's consumers. */
   static final String STAGE_ORDINAL = "scache.tez.stage.ordinal";
   /** Prefix, in a vertex manager's payload, of the edge ordinal of each SCache input, by source vertex name. */
   static final String SOURCE_EDGE_ORDINAL_PREFIX = "scache.tez.edge.ordinal.from.";

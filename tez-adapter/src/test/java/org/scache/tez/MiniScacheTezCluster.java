@@ -40,6 +40,11 @@ final class MiniScacheTezCluster implements AutoCloseable {
   private final Path yarnDir;
 
   MiniScacheTezCluster(String name, int nodeManagers) throws Exception {
+    this(name, nodeManagers, 1);
+  }
+
+  /** A cluster whose NodeManagers keep a finished application's container logs for {@code logRetainSeconds}. */
+  MiniScacheTezCluster(String name, int nodeManagers, long logRetainSeconds) throws Exception {
     workDir = Path.of("target", name).toAbsolutePath();
     deleteRecursively(workDir);
     yarnDir = Path.of("target", "test", "data", name).toAbsolutePath();
@@ -71,7 +76,7 @@ final class MiniScacheTezCluster implements AutoCloseable {
     // fast NodeManager shutdown
     conf.setLong(YarnConfiguration.NM_SLEEP_DELAY_BEFORE_SIGKILL_MS, 100);
     conf.setLong(YarnConfiguration.NM_PROCESS_KILL_WAIT_MS, 500);
-    conf.setLong(YarnConfiguration.NM_LOG_RETAIN_SECONDS, 1);
+    conf.setLong(YarnConfiguration.NM_LOG_RETAIN_SECONDS, logRetainSeconds);
     // containers are handed out at NodeManager heartbeats: every 200 ms rather than every second
     conf.setInt(YarnConfiguration.RM_NM_HEARTBEAT_INTERVAL_MS, 200);
     tez = new AddressedNodesTezCluster(name, nodeManagers);

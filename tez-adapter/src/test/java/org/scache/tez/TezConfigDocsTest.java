@@ -12,8 +12,9 @@ class TezConfigDocsTest {
   @Test
   void tezSection_matchesTheAdaptersKeys() throws IOException {
     ConfigPageSections.assertCurrent("tez-adapter", "TezConfigDocsTest", "tez", "Tez adapter",
-        "Set in tez-site.xml or in the configuration a DAG is "
-        + "built with (`ScacheTezDag`); the tasks and vertex managers read them from the payloads it writes. The "
+        "Set in tez-site.xml, with "
+        + "`tez.am.dag.scheduler.class=org.scache.tez.ScacheDagScheduler` (or in the configuration a DAG is built "
+        + "with, `ScacheTezDag`); the tasks and vertex managers read them from the payloads written for them. The "
         + "worker and client keys above apply as in yarn-site.xml; see [deploy-tez.md](deploy-tez.md).",
         TezScacheOptions.all());
   }

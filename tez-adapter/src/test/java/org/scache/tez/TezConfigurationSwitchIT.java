@@ -1,0 +1,322 @@
+package org.scache.tez;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.tez.client.TezClient;
+import org.apache.tez.common.counters.TaskCounter;
+import org.apache.tez.common.counters.TezCounters;
+import org.apache.tez.dag.api.DAG;
+import org.apache.tez.dag.api.TezConfiguration;
+import org.apache.tez.dag.api.client.DAGClient;
+import org.apache.tez.dag.api.client.DAGStatus;
+import org.apache.tez.dag.api.client.StatusGetOpts;
+import org.apache.tez.dag.library.vertexmanager.ShuffleVertexManager;
+import org.apache.tez.examples.CartesianProduct;
+import org.apache.tez.examples.OrderedWordCount;
+import org.apache.tez.examples.SortMergeJoinExample;
+import org.apache.tez.mapreduce.examples.TestOrderedWordCount;
+import org.apache.tez.mapreduce.examples.UnionExample;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.scache.common.config.ScacheOptions;
+import org.scache.yarn.YarnOptions;
+
+/**
+ * Tez's stock programs, unchanged, on a MiniTezCluster whose NodeManagers host SCache workers: each
+ * runs once on Tez's own shuffle and once with only the configuration switch of docs/deploy-tez.md
+ * (tez.am.dag.scheduler.class and scache.tez.shuffle.enabled in the client's configuration). The
+ * outputs must be equal, the edges SCache serves must have moved every shuffled byte through it,
+ * and the application master must have said, per DAG and per edge, what it did and why.
+ */
+@Timeout(value = 15, unit = TimeUnit.MINUTES)
+class TezConfigurationSwitchIT {
+  private static MiniScacheTezCluster cluster;
+  private static Path words;
+
+  @BeforeAll
+  static void startCluster() throws Exception {
+    // container logs are kept after each application ends: the application masters' logs are checked
+    cluster = new MiniScacheTezCluster("tez-configuration-switch", 2, 600);
+    words = writeWords("words", 3, 6_000, 2000, 8, 11);
+  }
+
+  @AfterAll
+  static void stopCluster() {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  /** What the client's tez-site.xml says: the cluster's settings, and with {@code switched} the two keys. */
+  private static TezConfiguration conf(boolean switched) {
+    TezConfiguration conf = cluster.tezConf();
+    conf.setFloat(ShuffleVertexManager.TEZ_SHUFFLE_VERTEX_MANAGER_MIN_SRC_FRACTION, 1.0f);
+    conf.setFloat(ShuffleVertexManager.TEZ_SHUFFLE_VERTEX_MANAGER_MAX_SRC_FRACTION, 1.0f);
+    if (switched) {
+      conf.set(TezConfiguration.TEZ_AM_DAG_SCHEDULER_CLASS, ScacheDagScheduler.class.getName());
+      conf.setBoolean(TezScacheOptions.ENABLED.key(), true);
+    }
+    return conf;
+  }
+
+  @Test
+  void stockOrderedWordCount_twoOrderedEdges_throughScache_sameOutput() throws Exception {
+    Result tez = submit(false, OrderedWordCount.createDAG(conf(false), words.toString(),
+        out("owc-tez"), 3, true, false, "stock-owc"), out("owc-tez"));
+    Result scache = submit(true, OrderedWordCount.createDAG(conf(true), words.toString(),
+        out("owc-scache"), 3, true, false, "stock-owc"), out("owc-scache"));
+    assertSameLines(tez, scache);
+    assertOnTez(tez);
+    assertEveryShuffledByteThroughScache(scache);
+    assertEdgeLog("stock-owc", 2, 0);
+  }
+
+  @Test
+  void switchOnButScacheUnreachable_dagRunsOnTezShuffle_andTheMasterSaysSoPerDagAndEdge() throws Exception {
+    TezConfiguration unreachable = conf(true);
+    unreachable.set(ScacheOptions.CLIENT_MASTER_ADDRESS.key(), "127.0.0.1:1");
+    unreachable.set(YarnOptions.SUBMIT_CHECK_TIMEOUT.key(), "1s");
+    Result fallback = submit(unreachable, OrderedWordCount.createDAG(unreachable, words.toString(),
+        out("owc-unreachable"), 2, true, false, "stock-owc-unreachable"), out("owc-unreachable"));
+    assertOnTez(fallback);
+    assertTrue(!sortedLines(fallback.out).isEmpty(), "the DAG wrote its output");
+    List<String> lines = amLog("DAG stock-owc-unreachable [");
+    assertEquals(1, lines.stream().filter(l -> l.contains("SCache is not usable (")
+        && l.contains("runs on Tez's own shuffle")).count(), lines::toString);
+    assertEquals(2, lines.stream().filter(l -> l.contains("stays on Tez's shuffle: SCache is not used for this DAG"))
+        .count(), lines::toString);
+  }
+
+  @Test
+  void stockTestOrderedWordCount_mapReduceProcessorsOnLegacyInputs_throughScache_sameOutput() throws Exception {
+    Result tez = submit(false, legacyWordCount(false, "towc-tez"), out("towc-tez"));
+    Result scache = submit(true, legacyWordCount(true, "towc-scache"), out("towc-scache"));
+    assertSameLines(tez, scache);
+    assertOnTez(tez);
+    assertEveryShuffledByteThroughScache(scache);
+    assertEdgeLog("OrderedWordCount7", 2, 0);
+  }
+
+  @Test
+  void stockSortMergeJoin_twoInputsIntoOneVertex_throughScache_sameOutput() throws Exception {
+    Path left = writeWords("join-left", 2, 3_000, 5000, 1, 4);
+    Path right = writeWords("join-right", 2, 3_000, 5000, 1, 5);
+    Map<String, Long> before = cluster.workerStats();
+    assertEquals(0, new SortMergeJoinExample().run(conf(false), new String[] {left.toString(), right.toString(), "3",
+        out("smj-tez")}, null));
+    Map<String, Long> tezDelta = delta(before);
+    before = cluster.workerStats();
+    assertEquals(0, new SortMergeJoinExample().run(conf(true), new String[] {left.toString(), right.toString(), "3",
+        out("smj-scache")}, null));
+    Map<String, Long> scacheDelta = delta(before);
+    assertEquals(sortedLines(out("smj-tez")), sortedLines(out("smj-scache")));
+    assertTrue(!sortedLines(out("smj-tez")).isEmpty(), "the join wrote rows");
+    assertEquals(0L, tezDelta.getOrDefault("put.blocks", 0L), "Tez's run put nothing in SCache: " + tezDelta);
+    assertWorkersMovedTheShuffle(scacheDelta);
+    assertEdgeLog("SortMergeJoinExample", 2, 0);
+  }
+
+  @Test
+  void stockUnionExample_vertexGroupIntoOneInput_everyMemberEdgeThroughScache_sameOutput() throws Exception {
+    // UnionExample runs in an application of its own, with the configuration it is given
+    Map<String, Long> before = cluster.workerStats();
+    assertTrue(new UnionExample().run(words.toString(), out("union-tez"), conf(false)));
+    Map<String, Long> tezDelta = delta(before);
+    before = cluster.workerStats();
+    assertTrue(new UnionExample().run(words.toString(), out("union-scache"), conf(true)));
+    Map<String, Long> scacheDelta = delta(before);
+    assertEquals(sortedLines(out("union-tez")), sortedLines(out("union-scache")));
+    assertEquals(sortedLines(out("union-tez") + "-all-parts"), sortedLines(out("union-scache") + "-all-parts"));
+    assertEquals(0L, tezDelta.getOrDefault("put.blocks", 0L), "Tez's run put nothing in SCache: " + tezDelta);
+    // three producer vertices (map1, map2 in the group, map3) into one checker task
+    assertWorkersMovedTheShuffle(scacheDelta);
+    assertEdgeLog("UnionExample", 3, 0);
+  }
+
+  @Test
+  void stockCartesianProduct_customAndBroadcastEdges_stayOnTezWithALoggedReason_sameOutput() throws Exception {
+    Path in1 = writeWords("cp-1", 1, 40, 30, 1, 21);
+    Path in2 = writeWords("cp-2", 1, 40, 30, 1, 22);
+    Path in3 = writeWords("cp-3", 1, 40, 30, 1, 23);
+    Map<String, Long> before = cluster.workerStats();
+    assertEquals(0, new CartesianProduct().run(conf(false), new String[] {"-unpartitioned", in1.toString(),
+        in2.toString(), in3.toString(), out("cp-tez")}, null));
+    assertEquals(0, new CartesianProduct().run(conf(true), new String[] {"-unpartitioned", in1.toString(),
+        in2.toString(), in3.toString(), out("cp-scache")}, null));
+    Map<String, Long> d = delta(before);
+    assertEquals(sortedLines(out("cp-tez")), sortedLines(out("cp-scache")));
+    assertTrue(!sortedLines(out("cp-tez")).isEmpty(), "the product wrote rows");
+    assertEquals(0L, d.getOrDefault("put.blocks", 0L), "nothing of either run went through SCache: " + d);
+    assertEdgeLog("CartesianProduct", 0, 3);
+    List<String> reasons = amLog("SCache: DAG CartesianProduct [");
+    assertEquals(2, reasons.stream().filter(l -> l.contains("stays on Tez's shuffle: custom edge (edge manager "
+        + "org.apache.tez.runtime.library.cartesianproduct.CartesianProductEdgeManager)")).count(), reasons::toString);
+    assertEquals(1, reasons.stream().filter(l -> l.contains("stays on Tez's shuffle: broadcast edge")).count(),
+        reasons::toString);
+    assertEquals(1, reasons.stream().filter(l -> l.contains("has no edge SCache can serve")).count(),
+        reasons::toString);
+  }
+
+  // ---------------------------------------------------------------- programs
+
+  /** tez-tests' TestOrderedWordCount DAG: MapProcessor and two ReduceProcessors, on legacy ordered inputs. */
+  private static DAG legacyWordCount(boolean switched, String name) throws Exception {
+    TezConfiguration conf = conf(switched);
+    Path staging = cluster.workDir().resolve("staging-" + name);
+    Files.createDirectories(staging);
+    return new TestOrderedWordCount().createDAG(FileSystem.getLocal(conf), conf, new HashMap<>(),
+        new org.apache.hadoop.fs.Path(staging.toUri()), 7, words.toString(), out(name), false, false, 2, -1, 3);
+  }
+
+  record Result(DAGStatus status, TezCounters counters, String out) {}
+
+  /**
+   * Runs {@code dag} in an application of its own, as its program's driver does (the mini cluster starts
+   * one application master at a time), and returns its counters.
+   */
+  private static Result submit(boolean switched, DAG dag, String out) throws Exception {
+    return submit(conf(switched), dag, out);
+  }
+
+  private static Result submit(TezConfiguration conf, DAG dag, String out) throws Exception {
+    TezClient tez = TezClient.create(dag.getName(), conf, false);
+    tez.start();
+    try {
+      DAGClient client = tez.submitDAG(dag);
+      client.waitForCompletion();
+      DAGStatus status = client.getDAGStatus(EnumSet.of(StatusGetOpts.GET_COUNTERS));
+      assertEquals(DAGStatus.State.SUCCEEDED, status.getState(), dag.getName() + ": " + status.getDiagnostics());
+      return new Result(status, status.getDAGCounters(), out);
+    } finally {
+      tez.stop();
+    }
+  }
+
+  // ---------------------------------------------------------------- checks
+
+  private static void assertSameLines(Result tez, Result scache) throws IOException {
+    List<String> expected = sortedLines(tez.out);
+    assertTrue(!expected.isEmpty(), tez.out + " has output");
+    assertEquals(expected, sortedLines(scache.out));
+  }
+
+  private static void assertOnTez(Result tez) {
+    assertEquals(0, tez.counters.findCounter(ScacheTezCounter.BLOCKS_PUT).getValue());
+    assertTrue(tez.counters.findCounter(TaskCounter.SHUFFLE_BYTES).getValue() > 0, "Tez's shuffle moved the data");
+  }
+
+  private static void assertEveryShuffledByteThroughScache(Result scache) {
+    TezCounters c = scache.counters;
+    System.out.printf("COUNTERS blocks put %d read %d, bytes read %d, shuffle bytes %d%n",
+        c.findCounter(ScacheTezCounter.BLOCKS_PUT).getValue(), c.findCounter(ScacheTezCounter.BLOCKS_READ).getValue(),
+        c.findCounter(ScacheTezCounter.BYTES_READ).getValue(), c.findCounter(TaskCounter.SHUFFLE_BYTES).getValue());
+    assertTrue(c.findCounter(ScacheTezCounter.BLOCKS_PUT).getValue() > 0, "producers put blocks");
+    assertTrue(c.findCounter(ScacheTezCounter.BYTES_READ).getValue() > 0, "consumers read bytes from SCache");
+    assertEquals(c.findCounter(ScacheTezCounter.BLOCKS_PUT).getValue(),
+        c.findCounter(ScacheTezCounter.BLOCKS_READ).getValue(), "every block put was read once");
+    assertEquals(c.findCounter(ScacheTezCounter.BYTES_READ).getValue(),
+        c.findCounter(TaskCounter.SHUFFLE_BYTES).getValue(), "every shuffled byte came from SCache");
+  }
+
+  private static void assertWorkersMovedTheShuffle(Map<String, Long> delta) {
+    System.out.println("WORKERS " + delta);
+    long blocks = delta.getOrDefault("put.blocks", 0L);
+    assertTrue(blocks > 0, "the producers put blocks");
+    assertEquals(blocks, delta.getOrDefault("read.local.blocks", 0L) + delta.getOrDefault("read.remote.blocks", 0L),
+        "every block was read");
+  }
+
+  /** The application master said, once per edge, which edges of the DAG go through SCache and which stay. */
+  private static void assertEdgeLog(String dagName, int throughScache, int onTez) throws IOException {
+    List<String> lines = amLog("SCache: DAG " + dagName + " [");
+    lines.forEach(l -> System.out.println("AM " + l.substring(l.indexOf("SCache: DAG"))));
+    assertEquals(throughScache, lines.stream().filter(l -> l.contains(" goes through SCache as shuffle ")).count(),
+        lines::toString);
+    assertEquals(onTez, lines.stream().filter(l -> l.contains(" stays on Tez's shuffle: ")).count(), lines::toString);
+    if (throughScache > 0) {
+      assertEquals(1, lines.stream().filter(l -> l.contains(throughScache + " of its " + (throughScache + onTez)
+          + " edges go through SCache")).count(), lines::toString);
+    }
+  }
+
+  private static List<String> amLog(String marker) throws IOException {
+    List<String> out = new ArrayList<>();
+    try (Stream<Path> files = Files.walk(cluster.yarnDir())) {
+      for (Path f : (Iterable<Path>) files::iterator) {
+        if (Files.isRegularFile(f) && f.getFileName().toString().startsWith("syslog")) {
+          for (String line : Files.readAllLines(f, StandardCharsets.UTF_8)) {
+            if (line.contains(marker)) {
+              out.add(line);
+            }
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  private static Map<String, Long> delta(Map<String, Long> before) {
+    Map<String, Long> now = new TreeMap<>(cluster.workerStats());
+    now.replaceAll((k, v) -> v - before.getOrDefault(k, 0L));
+    return now;
+  }
+
+  // ---------------------------------------------------------------- data
+
+  private static String out(String name) {
+    return cluster.workDir().resolve("out-" + name).toString();
+  }
+
+  /** Every line of the part files of an output directory, sorted (reducers with equal keys write in any order). */
+  private static List<String> sortedLines(String dir) throws IOException {
+    List<String> lines = new ArrayList<>();
+    try (Stream<Path> s = Files.list(Path.of(dir))) {
+      for (Path p : (Iterable<Path>) s::iterator) {
+        if (p.getFileName().toString().startsWith("part-")) {
+          lines.addAll(Files.readAllLines(p, StandardCharsets.UTF_8));
+        }
+      }
+    }
+    lines.sort(null);
+    return lines;
+  }
+
+  private static Path writeWords(String name, int files, int lines, int vocabulary, int wordsPerLine, long seed)
+      throws IOException {
+    Path dir = cluster.workDir().resolve(name);
+    Files.createDirectories(dir);
+    Random rnd = new Random(seed);
+    for (int f = 0; f < files; f++) {
+      try (BufferedWriter w = Files.newBufferedWriter(dir.resolve("part-" + f + ".txt"))) {
+        for (int line = 0; line < lines; line++) {
+          for (int i = 0; i < wordsPerLine; i++) {
+            if (i > 0) {
+              w.write(' ');
+            }
+            w.write("w" + rnd.nextInt(vocabulary));
+          }
+          w.newLine();
+        }
+      }
+    }
+    return dir;
+  }
+}
