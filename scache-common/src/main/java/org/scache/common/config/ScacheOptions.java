@@ -21,27 +21,29 @@ public final class ScacheOptions {
   public static final ConfigEntry<Integer> NETWORK_IO_THREADS = intEntry("scache.network.io.threads", 0,
       "Netty event-loop threads per server or client; 0 means twice the number of cores.");
   public static final ConfigEntry<Integer> NETWORK_SERVER_CONNECTIONS_MAX = intEntry(
-      "scache.network.server.connections.max", 8192, "Connections a master or worker keeps open at once; one more "
-          + "is answered LIMIT_EXCEEDED and closed. Keep it well below the daemon's open-file limit, which also "
-          + "covers spill files and shared-memory segments.");
+      "scache.network.server.connections.max", 8192, "Connections a master or worker keeps open at once. One more "
+          + "closes the oldest connection that has not authenticated, to make room, or is answered LIMIT_EXCEEDED and "
+          + "closed when all have. Keep it well below the daemon's open-file limit, which also covers spill files and "
+          + "shared-memory segments.");
   public static final ConfigEntry<Integer> NETWORK_SERVER_CONNECTIONS_PER_ADDRESS_MAX = intEntry(
       "scache.network.server.connections.per.address.max", 1024, "Connections a master or worker keeps open from "
-          + "one remote address; one more is answered LIMIT_EXCEEDED and closed. A node's tasks all share its "
+          + "one remote address. One more closes the address's oldest connection that has not authenticated, to "
+          + "make room, or is answered LIMIT_EXCEEDED and closed when all have. A node's tasks all share its "
           + "address, so this bounds what one node can take of the daemon's connections.");
   public static final ConfigEntry<Duration> NETWORK_SERVER_IDLE_TIMEOUT = duration("scache.network.server.idle.timeout",
       "15m", "A connection to a master or worker on which nothing was read or written for this long is closed; "
           + "clients open a new one on their next call. Longer than any wait a request asks for.");
   public static final ConfigEntry<Integer> NETWORK_SERVER_CONNECTIONS_UNAUTHENTICATED_PER_ADDRESS_MAX = intEntry(
       "scache.network.server.connections.unauthenticated.per.address.max", 256, "Connections a master or worker "
-          + "keeps open from one remote address before a request signed by the cluster or a registered application "
-          + "has passed on them; one more is answered LIMIT_EXCEEDED and closed. Authenticated connections do not "
-          + "count here, so connections that never authenticate hold at most this many of an address's "
+          + "keeps open from one remote address that have not authenticated (no request whose proof verified has "
+          + "passed on them); one more closes the oldest of them. Authenticated connections do not count here, so "
+          + "connections that never authenticate hold at most this many of an address's "
           + "scache.network.server.connections.per.address.max, and the rest stay for the node's own tasks.");
   public static final ConfigEntry<Duration> NETWORK_SERVER_UNAUTHENTICATED_IDLE_TIMEOUT = duration(
       "scache.network.server.unauthenticated.idle.timeout", "10s", "A connection to a master or worker that has not "
-          + "authenticated (no request signed by the cluster or a registered application has passed on it) is "
-          + "closed once nothing was read on it for this long; after that scache.network.server.idle.timeout "
-          + "applies. Bounds how long a connection that only took the greeting holds its slot.");
+          + "authenticated (no request whose proof verified has passed on it) is closed once nothing was read on it "
+          + "for this long; after that scache.network.server.idle.timeout applies. Bounds how long a connection "
+          + "that only took the greeting holds its slot.");
   public static final ConfigEntry<Integer> NETWORK_WRITE_BUFFER_LOW = intBytes("scache.network.write.buffer.low.bytes",
       "1m", "A connection that stopped being writable (see scache.network.write.buffer.high.bytes) is writable "
           + "again once the bytes queued to send on it fall below this.");

@@ -21,9 +21,7 @@ import org.scache.common.protocol.Status;
  * the order they were sent and no byte of a put is stored before the put is allowed; and the
  * connection is not read meanwhile (auto-read off), so what waits is at most what the last read had
  * brought. A request whose proof verified moves the connection's sequence floor ({@link ChannelBinding});
- * the first one signed by the cluster or by a registered application (a registration's own proof, with
- * a secret of the sender's choosing, does not count) marks the connection authenticated. State is
- * confined to the connection's event loop.
+ * the first one marks the connection authenticated. State is confined to the connection's event loop.
  */
 final class AuthorizationStage extends ChannelInboundHandlerAdapter {
   private final RequestAuthorizer authorizer;
@@ -41,8 +39,7 @@ final class AuthorizationStage extends ChannelInboundHandlerAdapter {
 
   /**
    * @param binding the connection's binding, whose sequence floor a verified request moves
-   * @param onAuthenticated told once, when the first request signed by the cluster or a registered
-   *     application passes
+   * @param onAuthenticated told once, when the first request whose proof verified passes
    */
   AuthorizationStage(RequestAuthorizer authorizer, ChannelBinding binding, Runnable onAuthenticated) {
     this.authorizer = authorizer;
@@ -103,7 +100,7 @@ final class AuthorizationStage extends ChannelInboundHandlerAdapter {
             + "sequence " + sequence + " is not above those already taken on this connection"));
         return;
       }
-      if (!authenticated && frame.message().type().maySend() != MaySend.REGISTERING_APPLICATION) {
+      if (!authenticated) {
         authenticated = true;
         onAuthenticated.run();
       }

@@ -5,6 +5,7 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.timeout.IdleState;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.AttributeKey;
 import java.net.InetAddress;
@@ -22,13 +23,13 @@ import org.scache.common.protocol.Status;
 
 /**
  * Bounds the connections one server keeps open: in all, per remote address, and per remote address
- * those not yet authenticated (no request signed by the cluster or a registered application has
- * passed on them). Unauthenticated connections never keep a newcomer out: at any of the limits the
- * oldest unauthenticated connection there (from the address, or on the server) is answered
- * {@link Status#LIMIT_EXCEEDED} and closed to make room. Only when every connection there has
- * authenticated is the newcomer answered {@code LIMIT_EXCEEDED} instead of the greeting and closed.
- * So connections that never prove anything cannot take the slots an address's own tasks need. Also
- * closes connections its pipeline's idle-state handlers report idle. One instance per server.
+ * those not yet authenticated (no request whose proof verified has passed on them). Unauthenticated
+ * connections never keep a newcomer out: at any of the limits the oldest unauthenticated connection
+ * there (from the address, or on the server) is answered {@link Status#LIMIT_EXCEEDED} and closed to
+ * make room. Only when every connection there has authenticated is the newcomer answered
+ * {@code LIMIT_EXCEEDED} instead of the greeting and closed. So connections that never prove anything
+ * cannot take the slots an address's own tasks need. Also closes connections its pipeline's
+ * idle-state handlers report idle. One instance per server.
  */
 @ChannelHandler.Sharable
 final class ConnectionLimiter extends ChannelInboundHandlerAdapter {
@@ -181,7 +182,11 @@ final class ConnectionLimiter extends ChannelInboundHandlerAdapter {
 
   @Override
   public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
-    if (evt instanceof IdleStateEvent) {
+    if (evt instanceof IdleStateEvent idle) {
+      if (idle.state() == IdleState.READER_IDLE && !ctx.channel().config().isAutoRead()) {
+        // not read because the server stopped reading it (a verdict waits): not the peer's silence
+        return;
+      }
       closedIdle.increment();
       ctx.close();
     } else {

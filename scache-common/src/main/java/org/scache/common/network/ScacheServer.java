@@ -160,12 +160,15 @@ public final class ScacheServer implements AutoCloseable {
     return limiter.open();
   }
 
-  /** Connections open now on which no request signed by the cluster or a registered application has passed. */
+  /** Connections open now on which no request whose proof verified has passed. */
   public int unauthenticatedConnections() {
     return limiter.unauthenticated();
   }
 
-  /** Connections refused at a limit, and closed for being idle, since the server started. */
+  /**
+   * Connections refused at a limit or closed there to make room for a newcomer, and (below) closed for
+   * being idle, since the server started.
+   */
   public long refusedConnections() {
     return limiter.refused();
   }

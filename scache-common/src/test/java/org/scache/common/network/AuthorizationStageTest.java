@@ -251,14 +251,13 @@ class AuthorizationStageTest {
   }
 
   @Test
-  void onlyARequestSignedByTheClusterOrARegisteredApplication_authenticatesTheConnection() {
+  void onlyARequestWhoseProofVerified_authenticatesTheConnection_andItIsToldOnce() {
     EmbeddedChannel channel = new EmbeddedChannel(stage(authorizer(
         secrets(Map.of(APP, APP_SECRET), new CompletableFuture<>()))));
     channel.writeInbound(frame(1, SampleMessages.of(MessageType.LIST_WORKERS), null, null, 0));
-    channel.writeInbound(frame(2, new RegisterApplication("new-app", "its secret".getBytes()), "new-app",
-        "its secret".getBytes(), 0));
+    channel.writeInbound(frame(2, SampleMessages.of(MessageType.LIST_WORKERS), APP, "a guess".getBytes(), 0));
     channel.writeInbound(frame(3, SampleMessages.of(MessageType.GET_BLOCK), APP, "a guess".getBytes(), 0));
-    assertEquals(0, authenticated.get(), "unsigned, self-registered and forged requests do not authenticate");
+    assertEquals(0, authenticated.get(), "unsigned, unchecked and forged requests do not authenticate");
     channel.writeInbound(frame(4, SampleMessages.of(MessageType.GET_BLOCK), APP, APP_SECRET, 0));
     channel.writeInbound(frame(5, SampleMessages.of(MessageType.FETCH_BLOCKS), Credentials.CLUSTER,
         CLUSTER_SECRET, 0));

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.scache.common.BlockId;
 import org.scache.common.auth.Credentials;
 import org.scache.common.auth.RequestAuthorizer;
 import org.scache.common.protocol.BlockData;
@@ -138,6 +139,17 @@ class UnauthenticatedConnectionsTest {
     assertTrue(refused.message().contains("scache.network.server.connections.per.address.max"), refused.message());
     assertTrue(third.closedByServer(Duration.ofSeconds(5)));
     assertServed(first, 2);
+  }
+
+  @Test
+  void aConnectionWhoseVerdictWaits_isNotReadMeanwhile_andNotClosedAsIdleForIt() throws Exception {
+    start(100, 100, Duration.ofMillis(300));
+    RawPeer waiting = silent(NODE);
+    // the secret of an application this server does not know is asked for, and never comes
+    waiting.send(1, new GetBlock(new BlockId("other-app", 0, 0, 0, 0)),
+        Optional.of(Credentials.application("other-app", "its secret".getBytes())));
+    assertFalse(waiting.closedByServer(Duration.ofMillis(1500)), "the server stopped reading, the peer did not");
+    assertEquals(1, server.unauthenticatedConnections());
   }
 
   @Test
