@@ -28,6 +28,7 @@ import org.scache.common.network.TransportSettings;
 import org.scache.common.protocol.Message;
 import org.scache.common.protocol.Status;
 import org.scache.metrics.HttpEndpoint;
+import org.scache.metrics.HttpLimits;
 import org.scache.metrics.Reading;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -130,7 +131,8 @@ public final class ScacheMaster implements AutoCloseable {
           }));
     }
     this.http = HttpEndpoint.start("scache-master", conf.get(ScacheOptions.MASTER_HTTP_BIND_HOST),
-        conf.get(ScacheOptions.MASTER_HTTP_PORT), StatusRoutes.of(this::statusViews, this::role, metrics));
+        conf.get(ScacheOptions.MASTER_HTTP_PORT), HttpLimits.from(conf),
+        StatusRoutes.of(this::statusViews, this::role, metrics));
     if (election.isPresent()) {
       try {
         election.get().start();

@@ -24,6 +24,7 @@ import org.scache.common.network.ConnectionPool;
 import org.scache.common.network.ScacheServer;
 import org.scache.common.network.TransportSettings;
 import org.scache.metrics.HttpEndpoint;
+import org.scache.metrics.HttpLimits;
 import org.scache.metrics.PrometheusRoute;
 import org.scache.worker.cluster.NetworkPeerFetches;
 import org.scache.worker.cluster.PeerFetches;
@@ -153,7 +154,8 @@ public final class ScacheWorker implements AutoCloseable {
       server.serve(authorizer, () -> new WorkerRequestHandler(parts), metrics.requests());
       masterLink.start();
       http = HttpEndpoint.start("scache-worker", conf.get(ScacheOptions.WORKER_HTTP_BIND_HOST),
-          conf.get(ScacheOptions.WORKER_HTTP_PORT), Map.of("/metrics", new PrometheusRoute(metrics.registry())));
+          conf.get(ScacheOptions.WORKER_HTTP_PORT), HttpLimits.from(conf),
+          Map.of("/metrics", new PrometheusRoute(metrics.registry())));
       LOG.info("worker {} serving on {} with {} bytes reserved", info.workerId(), info.address(), reserve);
     } catch (IOException | InterruptedException | RuntimeException e) {
       closeAll(opened, e);

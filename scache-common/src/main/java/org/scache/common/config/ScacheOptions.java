@@ -21,16 +21,52 @@ public final class ScacheOptions {
   public static final ConfigEntry<Integer> NETWORK_IO_THREADS = intEntry("scache.network.io.threads", 0,
       "Netty event-loop threads per server or client; 0 means twice the number of cores.");
   public static final ConfigEntry<Integer> NETWORK_SERVER_CONNECTIONS_MAX = intEntry(
-      "scache.network.server.connections.max", 8192, "Connections a master or worker keeps open at once; one more "
-          + "is answered LIMIT_EXCEEDED and closed. Keep it well below the daemon's open-file limit, which also "
-          + "covers spill files and shared-memory segments.");
+      "scache.network.server.connections.max", 8192, "Connections a master or worker keeps open at once. One more "
+          + "closes the oldest connection that has not authenticated, to make room, or is answered LIMIT_EXCEEDED and "
+          + "closed when all have. Keep it well below the daemon's open-file limit, which also covers spill files and "
+          + "shared-memory segments.");
   public static final ConfigEntry<Integer> NETWORK_SERVER_CONNECTIONS_PER_ADDRESS_MAX = intEntry(
       "scache.network.server.connections.per.address.max", 1024, "Connections a master or worker keeps open from "
-          + "one remote address; one more is answered LIMIT_EXCEEDED and closed. A node's tasks all share its "
+          + "one remote address. One more closes the address's oldest connection that has not authenticated, to "
+          + "make room, or is answered LIMIT_EXCEEDED and closed when all have. A node's tasks all share its "
           + "address, so this bounds what one node can take of the daemon's connections.");
   public static final ConfigEntry<Duration> NETWORK_SERVER_IDLE_TIMEOUT = duration("scache.network.server.idle.timeout",
       "15m", "A connection to a master or worker on which nothing was read or written for this long is closed; "
           + "clients open a new one on their next call. Longer than any wait a request asks for.");
+  public static final ConfigEntry<Integer> NETWORK_SERVER_CONNECTIONS_UNAUTHENTICATED_PER_ADDRESS_MAX = intEntry(
+      "scache.network.server.connections.unauthenticated.per.address.max", 256, "Connections a master or worker "
+          + "keeps open from one remote address that have not authenticated (no request whose proof verified has "
+          + "passed on them); one more closes the oldest of them. Authenticated connections do not count here, so "
+          + "connections that never authenticate hold at most this many of an address's "
+          + "scache.network.server.connections.per.address.max, and the rest stay for the node's own tasks.");
+  public static final ConfigEntry<Duration> NETWORK_SERVER_UNAUTHENTICATED_IDLE_TIMEOUT = duration(
+      "scache.network.server.unauthenticated.idle.timeout", "10s", "A connection to a master or worker that has not "
+          + "authenticated (no request whose proof verified has passed on it) is closed once nothing was read on it "
+          + "for this long; after that scache.network.server.idle.timeout applies. Bounds how long a connection "
+          + "that only took the greeting holds its slot.");
+  public static final ConfigEntry<Integer> NETWORK_WRITE_BUFFER_LOW = intBytes("scache.network.write.buffer.low.bytes",
+      "1m", "A connection that stopped being writable (see scache.network.write.buffer.high.bytes) is writable "
+          + "again once the bytes queued to send on it fall below this.");
+  public static final ConfigEntry<Integer> NETWORK_WRITE_BUFFER_HIGH = intBytes(
+      "scache.network.write.buffer.high.bytes", "4m", "A connection with more than this many bytes queued to send "
+          + "(answers a slow peer does not read, or requests a client sends faster than the network takes them) "
+          + "is not writable: writers that respect it wait, which bounds the memory one connection's queue takes.");
+  public static final ConfigEntry<Duration> NETWORK_HTTP_REQUEST_TIMEOUT = duration(
+      "scache.network.http.request.timeout", "5s", "A request to a daemon's HTTP endpoint (status page, metrics) "
+          + "whose line and headers have not all arrived this long after its first byte is answered 408 and its "
+          + "connection closed, so half-sent requests cannot hold the endpoint.");
+  public static final ConfigEntry<Duration> NETWORK_HTTP_IDLE_TIMEOUT = duration("scache.network.http.idle.timeout",
+      "10s", "A connection to a daemon's HTTP endpoint on which nothing was read or written for this long is closed "
+          + "(one that never sends a request, or does not read its answer).");
+  public static final ConfigEntry<Integer> NETWORK_HTTP_CONNECTIONS_MAX = intEntry(
+      "scache.network.http.connections.max", 64, "Connections a daemon's HTTP endpoint keeps open at once; one more "
+          + "is answered 503 and closed.");
+  public static final ConfigEntry<Integer> NETWORK_HTTP_CONNECTIONS_PER_ADDRESS_MAX = intEntry(
+      "scache.network.http.connections.per.address.max", 16, "Connections a daemon's HTTP endpoint keeps open from "
+          + "one remote address; one more is answered 503 and closed, so one host cannot take the endpoint.");
+  public static final ConfigEntry<Integer> NETWORK_HTTP_THREADS = intEntry("scache.network.http.threads", 2,
+      "Threads that build a daemon's HTTP answers (status page, metrics); requests are read and answers written "
+          + "without them. At most eight times as many requests wait for a thread; more are answered 503.");
 
   // ---------------------------------------------------------------- security
   public static final ConfigEntry<String> SECURITY_CLUSTER_SECRET = string("scache.security.cluster.secret", "",

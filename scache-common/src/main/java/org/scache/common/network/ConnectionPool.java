@@ -46,6 +46,7 @@ public final class ConnectionPool implements ClientConnections {
     Bootstrap b = new Bootstrap().group(group).channel(NioSocketChannel.class)
         .option(ChannelOption.TCP_NODELAY, true)
         .option(ChannelOption.SO_KEEPALIVE, true)
+        .option(ChannelOption.WRITE_BUFFER_WATER_MARK, settings.writeBufferWaterMark())
         .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) settings.connectTimeout().toMillis());
     this.bootstrap = receiveBufferBytes > 0 ? b.option(ChannelOption.SO_RCVBUF, receiveBufferBytes) : b;
   }

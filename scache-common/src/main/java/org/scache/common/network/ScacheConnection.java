@@ -48,6 +48,11 @@ public final class ScacheConnection implements ClientConnection {
         "connection to " + peer + " closed")));
   }
 
+  /** The connection's channel, for tests of its options. */
+  Channel channel() {
+    return channel;
+  }
+
   /**
    * The handler to install last in the connection's pipeline; it completes {@code greeted} when the
    * peer's {@link ServerHello} has given {@code binding} its nonce.

@@ -19,6 +19,7 @@ import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.channels.ServerSocketChannel;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import org.scache.common.Checks;
 import org.scache.common.auth.RequestAuthorizer;
@@ -39,7 +40,7 @@ public final class ScacheServer implements AutoCloseable {
   private final EventLoopGroup workers;
   private final ServerSocketChannel socket;
   private final TransportSettings settings;
-  private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+  private final AtomicBoolean closed = new AtomicBoolean();
   private final ConnectionLimiter limiter;
   /** The socket as Netty serves it, once {@link #serve} has run. */
   private volatile Channel channel;
@@ -108,7 +109,7 @@ public final class ScacheServer implements AutoCloseable {
     EventLoopGroup boss = new NioEventLoopGroup(1, new DefaultThreadFactory(name + "-accept", true));
     EventLoopGroup workers = new NioEventLoopGroup(settings.ioThreads(), new DefaultThreadFactory(name + "-io", true));
     ConnectionLimiter limiter = new ConnectionLimiter(name, settings.maxConnections(),
-        settings.maxConnectionsPerAddress());
+        settings.maxConnectionsPerAddress(), settings.maxUnauthenticatedPerAddress());
     return new ScacheServer(boss, workers, socket, settings, limiter);
   }
 
@@ -121,23 +122,31 @@ public final class ScacheServer implements AutoCloseable {
       throws InterruptedException {
     Checks.requireState(channel == null && !closed.get(), "the server is serving already, or closed");
     long idleMillis = settings.idleTimeout().toMillis();
+    long unauthenticatedIdleMillis = settings.unauthenticatedIdleTimeout().toMillis();
     channel = new ServerBootstrap().group(boss, workers)
         .channelFactory((ChannelFactory<NioServerSocketChannel>) () -> new NioServerSocketChannel(socket))
         .childOption(ChannelOption.TCP_NODELAY, true)
         .childOption(ChannelOption.SO_KEEPALIVE, true)
+        .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, settings.writeBufferWaterMark())
         .childHandler(new ChannelInitializer<SocketChannel>() {
           @Override
           protected void initChannel(SocketChannel c) {
             ChannelBinding binding = ChannelBinding.accepted();
+            c.pipeline().addLast("idle", new IdleStateHandler(0, 0, idleMillis, TimeUnit.MILLISECONDS));
+            if (authorizer != null) {
+              // until a request proves its sender; removed by the limiter when one does
+              c.pipeline().addLast(ConnectionLimiter.UNAUTHENTICATED_IDLE,
+                  new IdleStateHandler(unauthenticatedIdleMillis, 0, 0, TimeUnit.MILLISECONDS));
+            }
             c.pipeline()
-                .addLast("idle", new IdleStateHandler(0, 0, idleMillis, TimeUnit.MILLISECONDS))
                 .addLast("decoder", new FrameDecoder(settings.maxMetaLength(), settings.maxPayloadLength(), binding))
                 .addLast("encoder", new FrameEncoder(settings.maxMetaLength()))
                 .addLast("limits", limiter)
                 .addLast("greeting", new ServerGreeting(binding))
                 .addLast("timer", new RequestTimer(observer));
             if (authorizer != null) {
-              c.pipeline().addLast("authorize", new AuthorizationStage(authorizer));
+              c.pipeline().addLast("authorize", new AuthorizationStage(authorizer, binding,
+                  () -> limiter.authenticated(c)));
             }
             c.pipeline().addLast("handler", handlers.get());
           }
@@ -151,7 +160,15 @@ public final class ScacheServer implements AutoCloseable {
     return limiter.open();
   }
 
-  /** Connections refused at a limit, and closed for being idle, since the server started. */
+  /** Connections open now on which no request whose proof verified has passed. */
+  public int unauthenticatedConnections() {
+    return limiter.unauthenticated();
+  }
+
+  /**
+   * Connections refused at a limit or closed there to make room for a newcomer, and (below) closed for
+   * being idle, since the server started.
+   */
   public long refusedConnections() {
     return limiter.refused();
   }

@@ -78,10 +78,20 @@ public final class ChannelBinding {
   }
 
   /**
-   * Whether a signed request with {@code s} may be taken on this connection: only when it is above
-   * every sequence taken before; it then becomes the new floor.
+   * Whether a signed request with {@code s} may still be taken on this connection: only when it is
+   * above every sequence admitted before. Does not move the floor: a frame whose proof has not been
+   * checked must not shut out the requests that follow it.
    */
-  boolean admit(long s) {
+  boolean isAbove(long s) {
+    return s > sequence.get();
+  }
+
+  /**
+   * Takes {@code s}, the sequence of a signed request whose proof has been verified, if it is above
+   * every sequence taken before on this connection: it then becomes the new floor. False for a
+   * replay. Called only after the proof verifies, so a forged frame never moves the floor.
+   */
+  public boolean admit(long s) {
     long last = sequence.get();
     return s > last && sequence.compareAndSet(last, s);
   }

@@ -12,8 +12,9 @@ import java.util.Optional;
  * {@link DecodeFailure} for bad input. A state machine with explicit limits: a frame with an
  * unknown type, another version or malformed metadata is skipped and the connection goes on; bad
  * magic or an oversize length makes the failure fatal and everything after it is discarded. On the
- * accepting side a signed request whose sequence number is not above every earlier one on the
- * connection is refused as a replay ({@link ChannelBinding}).
+ * accepting side a signed request whose sequence number is not above every one admitted on the
+ * connection is refused as a replay ({@link ChannelBinding}); the sequence is admitted only once the
+ * request's proof has verified, after this decoder.
  */
 public final class FrameDecoder extends ByteToMessageDecoder {
   private enum State { HEADER, META, PAYLOAD, SKIP, DEAD }
@@ -119,7 +120,7 @@ public final class FrameDecoder extends ByteToMessageDecoder {
     long payloadLength = header.payloadLength();
     try {
       InboundFrame frame = binding == null ? header.decode(meta) : header.decode(meta, binding.nonce());
-      if (binding != null && frame.auth().isPresent() && !binding.admit(frame.auth().get().sequence())) {
+      if (binding != null && frame.auth().isPresent() && !binding.isAbove(frame.auth().get().sequence())) {
         out.add(new DecodeFailure(header.requestId(), Status.AUTH_FAILED, header.type() + " is a replay: its sequence "
             + frame.auth().get().sequence() + " is not above those already taken on this connection", false));
         remaining = payloadLength;

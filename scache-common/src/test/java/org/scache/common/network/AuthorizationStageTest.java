@@ -1,15 +1,18 @@
 package org.scache.common.network;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -21,7 +24,12 @@ import org.scache.common.ScacheException;
 import org.scache.common.auth.Credentials;
 import org.scache.common.auth.FrameSigner;
 import org.scache.common.auth.RequestAuthorizer;
+import org.scache.common.protocol.ChannelBinding;
+import org.scache.common.protocol.DecodeFailure;
 import org.scache.common.protocol.ErrorAnswer;
+import org.scache.common.protocol.FrameDecoder;
+import org.scache.common.protocol.FrameEncoder;
+import org.scache.common.protocol.GetBlock;
 import org.scache.common.protocol.InboundFrame;
 import org.scache.common.protocol.MaySend;
 import org.scache.common.protocol.Message;
@@ -30,6 +38,7 @@ import org.scache.common.protocol.OutboundFrame;
 import org.scache.common.protocol.PayloadChunk;
 import org.scache.common.protocol.RegisterApplication;
 import org.scache.common.protocol.Status;
+import org.scache.common.testing.FrameCodecHarness;
 import org.scache.common.testing.SampleMessages;
 
 class AuthorizationStageTest {
@@ -39,6 +48,7 @@ class AuthorizationStageTest {
   private static final byte[] NONCE = {1, 2, 3, 4};
 
   private final AtomicInteger refusals = new AtomicInteger();
+  private final AtomicInteger authenticated = new AtomicInteger();
 
   /** A frame as the decoder gives it, signed by {@code principal} with {@code secret} (none when null). */
   private static InboundFrame frame(long requestId, Message m, String principal, byte[] secret, long payload) {
@@ -68,6 +78,10 @@ class AuthorizationStageTest {
     };
   }
 
+  private AuthorizationStage stage(RequestAuthorizer authorizer) {
+    return new AuthorizationStage(authorizer, ChannelBinding.withNonce(NONCE), authenticated::incrementAndGet);
+  }
+
   private RequestAuthorizer authorizer(RequestAuthorizer.Secrets secrets) {
     return new RequestAuthorizer(CLUSTER_SECRET, secrets, refusals::incrementAndGet);
   }
@@ -75,7 +89,7 @@ class AuthorizationStageTest {
   @Test
   void aPutsPayload_andEveryLaterRequest_waitForItsVerdict_thenPassInOrder() {
     CompletableFuture<byte[]> fromMaster = new CompletableFuture<>();
-    EmbeddedChannel channel = new EmbeddedChannel(new AuthorizationStage(authorizer(secrets(Map.of(), fromMaster))));
+    EmbeddedChannel channel = new EmbeddedChannel(stage(authorizer(secrets(Map.of(), fromMaster))));
     InboundFrame put = frame(1, SampleMessages.of(MessageType.PUT_BLOCK), APP, APP_SECRET, 8);
     PayloadChunk first = new PayloadChunk(Unpooled.wrappedBuffer(new byte[4]), false);
     PayloadChunk last = new PayloadChunk(Unpooled.wrappedBuffer(new byte[4]), true);
@@ -96,7 +110,7 @@ class AuthorizationStageTest {
 
   @Test
   void aRefusedPut_isAnsweredByTheStage_itsPayloadDropped_andTheNextRequestPasses() {
-    EmbeddedChannel channel = new EmbeddedChannel(new AuthorizationStage(authorizer(
+    EmbeddedChannel channel = new EmbeddedChannel(stage(authorizer(
         secrets(Map.of(APP, APP_SECRET), new CompletableFuture<>()))));
     InboundFrame forged = frame(1, SampleMessages.of(MessageType.PUT_BLOCK), APP, "a guess".getBytes(), 4);
     PayloadChunk payload = new PayloadChunk(Unpooled.wrappedBuffer(new byte[4]), true);
@@ -114,12 +128,143 @@ class AuthorizationStageTest {
 
   @Test
   void whatWaitsWhenTheConnectionCloses_isReleased() {
-    EmbeddedChannel channel = new EmbeddedChannel(new AuthorizationStage(authorizer(
+    EmbeddedChannel channel = new EmbeddedChannel(stage(authorizer(
         secrets(Map.of(), new CompletableFuture<>()))));
     PayloadChunk payload = new PayloadChunk(Unpooled.wrappedBuffer(new byte[4]), true);
     channel.writeInbound(frame(1, SampleMessages.of(MessageType.PUT_BLOCK), APP, APP_SECRET, 4), payload);
     channel.close();
     assertEquals(0, payload.refCnt());
+  }
+
+  /** {@code m} as bytes on a connection bound by {@code sender}, signed with {@code credentials}. */
+  private static ByteBuf encoded(ChannelBinding sender, long requestId, Message m, Credentials credentials) {
+    EmbeddedChannel ch = new EmbeddedChannel(new FrameEncoder(FrameCodecHarness.MAX_META, sender));
+    ch.writeOutbound(new OutboundFrame(requestId, m, Optional.of(credentials), Unpooled.EMPTY_BUFFER));
+    ByteBuf out = Unpooled.buffer();
+    for (ByteBuf b; (b = ch.readOutbound()) != null; ) {
+      out.writeBytes(b);
+      b.release();
+    }
+    ch.finish();
+    return out;
+  }
+
+  @Test
+  void aForgedFrameWithAHighSequence_doesNotShutOutTheGenuineRequestsAfterIt() {
+    ChannelBinding receiving = ChannelBinding.withNonce(FrameCodecHarness.NONCE);
+    EmbeddedChannel channel = new EmbeddedChannel(
+        new FrameDecoder(FrameCodecHarness.MAX_META, FrameCodecHarness.MAX_PAYLOAD, receiving),
+        new AuthorizationStage(authorizer(secrets(Map.of(APP, APP_SECRET), new CompletableFuture<>())), receiving,
+            authenticated::incrementAndGet));
+    ChannelBinding forger = ChannelBinding.withNonce(FrameCodecHarness.NONCE);
+    Message get = new GetBlock(SampleMessages.BLOCK_1);
+    for (int i = 0; i < 99; i++) {
+      encoded(forger, 0, get, SampleMessages.appCredentials()).release();
+    }
+    ByteBuf forged = encoded(forger, 1, get, Credentials.application(APP, "a guess".getBytes()));
+    ByteBuf genuine = encoded(ChannelBinding.withNonce(FrameCodecHarness.NONCE), 2, get,
+        SampleMessages.appCredentials());
+    channel.writeInbound(forged, genuine.retainedDuplicate());
+
+    OutboundFrame refusal = channel.readOutbound();
+    assertEquals(1, refusal.requestId());
+    assertEquals(Status.AUTH_FAILED, ((ErrorAnswer) refusal.message()).status());
+    InboundFrame passed = channel.readInbound();
+    assertEquals(2, passed.requestId(), "sequence 1 passes: the forged sequence 100 never became the floor");
+    assertEquals(1, authenticated.get());
+
+    channel.writeInbound(genuine);
+    DecodeFailure replay = channel.readInbound();
+    assertEquals(Status.AUTH_FAILED, replay.status(), "the genuine frame's own sequence is taken now");
+    assertNull(channel.readOutbound());
+    assertFalse(channel.finish());
+  }
+
+  @Test
+  void aFrameRepeatedBeforeTheFirstCopyWasAdmitted_isRefusedAsAReplayByTheStage() {
+    ChannelBinding receiving = ChannelBinding.withNonce(FrameCodecHarness.NONCE);
+    EmbeddedChannel channel = new EmbeddedChannel(
+        new FrameDecoder(FrameCodecHarness.MAX_META, FrameCodecHarness.MAX_PAYLOAD, receiving),
+        new AuthorizationStage(authorizer(secrets(Map.of(APP, APP_SECRET), new CompletableFuture<>())), receiving,
+            authenticated::incrementAndGet));
+    ByteBuf once = encoded(ChannelBinding.withNonce(FrameCodecHarness.NONCE), 3, new GetBlock(SampleMessages.BLOCK_1),
+        SampleMessages.appCredentials());
+    ByteBuf twice = Unpooled.buffer();
+    twice.writeBytes(once, once.readerIndex(), once.readableBytes()).writeBytes(once);
+    once.release();
+    channel.writeInbound(twice);
+
+    assertEquals(3, ((InboundFrame) channel.readInbound()).requestId());
+    assertNull(channel.readInbound());
+    OutboundFrame refusal = channel.readOutbound();
+    assertEquals(Status.AUTH_FAILED, ((ErrorAnswer) refusal.message()).status());
+    assertTrue(((ErrorAnswer) refusal.message()).message().contains("replay"));
+    assertFalse(channel.finish());
+  }
+
+  @Test
+  void whileAVerdictWaits_theConnectionIsNotRead_thenReadingResumes_andTheHeldRequestsPassInOrder() {
+    CompletableFuture<byte[]> fromMaster = new CompletableFuture<>();
+    AuthorizationStage stage = stage(authorizer(secrets(Map.of(), fromMaster)));
+    EmbeddedChannel channel = new EmbeddedChannel(stage);
+    List<Object> sent = new ArrayList<>();
+    sent.add(frame(1, SampleMessages.of(MessageType.PUT_BLOCK), APP, APP_SECRET, 0));
+    for (int i = 2; i <= 200; i++) {
+      sent.add(frame(i, SampleMessages.of(MessageType.LIST_WORKERS), null, null, 0));
+    }
+    // a transport reads as Netty's does: a few messages a read, and no read while auto-read is off
+    int next = 0;
+    for (int reads = 0; reads < 100 && next < sent.size() && channel.config().isAutoRead(); reads++) {
+      for (int i = 0; i < 4 && next < sent.size(); i++) {
+        channel.writeInbound(sent.get(next++));
+      }
+    }
+    assertFalse(channel.config().isAutoRead(), "the connection is not read while the verdict waits");
+    assertEquals(4, next, "one read, no more");
+    assertEquals(3, stage.held(), "what waits is what that read brought");
+    assertNull(channel.readInbound());
+
+    fromMaster.complete(APP_SECRET);
+    channel.runPendingTasks();
+    assertTrue(channel.config().isAutoRead(), "reading resumes with the verdict");
+    while (next < sent.size()) {
+      channel.writeInbound(sent.get(next++));
+    }
+    for (Object expected : sent) {
+      assertSame(expected, channel.readInbound());
+    }
+    assertEquals(0, stage.held());
+    assertFalse(channel.finish());
+  }
+
+  @Test
+  void aVerdictThatComes_leavesTheConnectionUnread_whileAnotherPartHoldsIt() {
+    CompletableFuture<byte[]> fromMaster = new CompletableFuture<>();
+    EmbeddedChannel channel = new EmbeddedChannel(stage(authorizer(secrets(Map.of(), fromMaster))));
+    ReadGate.of(channel).pause("a put waits for memory");
+    channel.writeInbound(frame(1, SampleMessages.of(MessageType.GET_BLOCK), APP, APP_SECRET, 0));
+    fromMaster.complete(APP_SECRET);
+    channel.runPendingTasks();
+    assertFalse(channel.config().isAutoRead(), "another part of the pipeline holds it unread");
+    assertEquals(1, ((InboundFrame) channel.readInbound()).requestId());
+    ReadGate.of(channel).resume("a put waits for memory");
+    assertTrue(channel.config().isAutoRead(), "read again once no part holds it");
+    assertFalse(channel.finish());
+  }
+
+  @Test
+  void onlyARequestWhoseProofVerified_authenticatesTheConnection_andItIsToldOnce() {
+    EmbeddedChannel channel = new EmbeddedChannel(stage(authorizer(
+        secrets(Map.of(APP, APP_SECRET), new CompletableFuture<>()))));
+    channel.writeInbound(frame(1, SampleMessages.of(MessageType.LIST_WORKERS), null, null, 0));
+    channel.writeInbound(frame(2, SampleMessages.of(MessageType.LIST_WORKERS), APP, "a guess".getBytes(), 0));
+    channel.writeInbound(frame(3, SampleMessages.of(MessageType.GET_BLOCK), APP, "a guess".getBytes(), 0));
+    assertEquals(0, authenticated.get(), "unsigned, unchecked and forged requests do not authenticate");
+    channel.writeInbound(frame(4, SampleMessages.of(MessageType.GET_BLOCK), APP, APP_SECRET, 0));
+    channel.writeInbound(frame(5, SampleMessages.of(MessageType.FETCH_BLOCKS), Credentials.CLUSTER,
+        CLUSTER_SECRET, 0));
+    assertEquals(1, authenticated.get(), "told once");
+    channel.finishAndReleaseAll();
   }
 
   @Test

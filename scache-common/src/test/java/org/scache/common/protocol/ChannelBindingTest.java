@@ -54,18 +54,47 @@ class ChannelBindingTest {
   }
 
   @Test
-  void frameReplayedOnItsConnection_isRefusedAsAReplay_andItsPayloadSkipped() {
+  void frameReplayedOnItsConnection_afterItWasAdmitted_isRefusedAsAReplay_andItsPayloadSkipped() {
     byte[] nonce = FrameCodecHarness.NONCE;
     byte[] frame = encode(ChannelBinding.withNonce(nonce), 5, PAYLOAD);
-    List<Object> out = decode(ChannelBinding.withNonce(nonce), frame, frame);
+    ChannelBinding receiving = ChannelBinding.withNonce(nonce);
+    EmbeddedChannel ch = new EmbeddedChannel(new FrameDecoder(FrameCodecHarness.MAX_META,
+        FrameCodecHarness.MAX_PAYLOAD, receiving));
+    ch.writeInbound(Unpooled.wrappedBuffer(frame));
+    List<Object> first = readAll(ch);
+    InboundFrame taken = assertInstanceOf(InboundFrame.class, first.get(0));
+    assertTrue(taken.verify(SampleMessages.APP, SampleMessages.APP_SECRET));
+    // as the authorization stage does once the proof has verified
+    assertTrue(receiving.admit(taken.auth().orElseThrow().sequence()));
+    ch.writeInbound(Unpooled.wrappedBuffer(frame));
+    List<Object> again = readAll(ch);
+    ch.finish();
     try {
-      assertEquals(3, out.size(), "frame, its one payload chunk, and the refusal: " + out);
-      InboundFrame first = assertInstanceOf(InboundFrame.class, out.get(0));
-      assertTrue(first.verify(SampleMessages.APP, SampleMessages.APP_SECRET));
-      DecodeFailure replay = assertInstanceOf(DecodeFailure.class, out.get(2));
+      assertEquals(1, again.size(), "only the refusal, the payload skipped: " + again);
+      DecodeFailure replay = assertInstanceOf(DecodeFailure.class, again.get(0));
       assertEquals(Status.AUTH_FAILED, replay.status());
       assertEquals(5, replay.requestId());
       assertFalse(replay.fatal(), "the connection goes on");
+    } finally {
+      releaseAll(first);
+      releaseAll(again);
+    }
+  }
+
+  @Test
+  void theDecoder_doesNotMoveTheSequenceFloor_aFrameIsAdmittedOnlyOnceItsProofVerified() {
+    ChannelBinding receiving = ChannelBinding.withNonce(FrameCodecHarness.NONCE);
+    ChannelBinding forger = ChannelBinding.withNonce(FrameCodecHarness.NONCE);
+    for (int i = 0; i < 99; i++) {
+      forger.nextSequence();
+    }
+    byte[] forged = encode(forger, 1, PAYLOAD);
+    byte[] genuine = encode(ChannelBinding.withNonce(FrameCodecHarness.NONCE), 2, PAYLOAD);
+    List<Object> out = decode(receiving, forged, genuine);
+    try {
+      assertEquals(4, out.size(), "both frames and their payloads pass the decoder: " + out);
+      assertEquals(100, ((InboundFrame) out.get(0)).auth().orElseThrow().sequence());
+      assertTrue(receiving.admit(1), "the floor did not move for a frame whose proof nobody checked");
     } finally {
       releaseAll(out);
     }

@@ -2,9 +2,9 @@ package org.scache.worker.requests;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
-import java.util.ArrayDeque;
 import java.util.Optional;
 import java.util.concurrent.RejectedExecutionException;
+import org.scache.common.network.WhenWritable;
 import org.scache.common.protocol.Message;
 import org.scache.common.protocol.OutboundFrame;
 
@@ -13,12 +13,12 @@ import org.scache.common.protocol.OutboundFrame;
  * (its outbound buffer below the high water mark): an answer ready while the peer does not read
  * waits here, and the connection is not read ({@link ReadPauses}), so that a peer that asks for
  * blocks and reads slowly cannot make the worker buffer without bound; the answers go on, in order,
- * when the connection becomes writable again. Used from the connection's event loop (an answer
- * ready on another thread is handed to it).
+ * when the connection becomes writable again ({@link WhenWritable} keeps them). Used from the
+ * connection's event loop (an answer ready on another thread is handed to it).
  */
 final class PacedReplies {
   private final ReadPauses reads;
-  private final ArrayDeque<OutboundFrame> waiting = new ArrayDeque<>();
+  private final WhenWritable writes = new WhenWritable();
   private boolean closed;
 
   PacedReplies(ReadPauses reads) {
@@ -39,21 +39,30 @@ final class PacedReplies {
       payload.release();
       return;
     }
-    waiting.add(new OutboundFrame(requestId, answer, Optional.empty(), payload));
-    drain(ctx);
+    OutboundFrame frame = new OutboundFrame(requestId, answer, Optional.empty(), payload);
+    writes.submit(ctx, new WhenWritable.PendingWrite() {
+      @Override
+      public void write(ChannelHandlerContext c) {
+        c.writeAndFlush(frame);
+      }
+
+      @Override
+      public void drop() {
+        payload.release();
+      }
+    });
+    pauseReadsWhileUnwritable(ctx);
   }
 
   /** The connection's writability changed: writes what waits while it is writable. */
   void writabilityChanged(ChannelHandlerContext ctx) {
     if (!closed) {
-      drain(ctx);
+      writes.writabilityChanged(ctx);
+      pauseReadsWhileUnwritable(ctx);
     }
   }
 
-  private void drain(ChannelHandlerContext ctx) {
-    while (!waiting.isEmpty() && ctx.channel().isWritable()) {
-      ctx.writeAndFlush(waiting.poll());
-    }
+  private void pauseReadsWhileUnwritable(ChannelHandlerContext ctx) {
     if (ctx.channel().isWritable()) {
       reads.resume(ctx.channel(), ReadPauses.Reason.PEER_NOT_READING);
     } else {
@@ -63,13 +72,12 @@ final class PacedReplies {
 
   /** Answers waiting to be written. */
   int waiting() {
-    return waiting.size();
+    return writes.waiting();
   }
 
   /** The connection closed: releases the data of every answer still waiting. */
   void close() {
     closed = true;
-    waiting.forEach(f -> f.payload().release());
-    waiting.clear();
+    writes.closed();
   }
 }

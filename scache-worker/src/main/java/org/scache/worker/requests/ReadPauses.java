@@ -3,11 +3,13 @@ package org.scache.worker.requests;
 import io.netty.channel.Channel;
 import java.util.EnumSet;
 import java.util.Set;
+import org.scache.common.network.ReadGate;
 
 /**
  * Why a connection is not read now: a put waits for its memory, or the peer does not read the
- * answers already written. The connection is read again ({@code autoRead}) once no reason is left,
- * so a connection that cannot go on holds at most what one read brought in. Used from the
+ * answers already written. The connection is read again once no reason is left here nor with another
+ * part of the pipeline ({@link ReadGate}), so a connection that cannot go on holds at most what one
+ * read brought in. Used from the
  * connection's event loop.
  */
 final class ReadPauses {
@@ -28,15 +30,17 @@ final class ReadPauses {
   }
 
   void pause(Channel channel, Reason reason) {
-    if (reasons.add(reason) && reasons.size() == 1) {
-      channel.config().setAutoRead(false);
+    if (reasons.add(reason)) {
+      ReadGate.of(channel).pause(reason);
     }
   }
 
   void resume(Channel channel, Reason reason) {
-    if (reasons.remove(reason) && reasons.isEmpty()) {
-      channel.config().setAutoRead(true);
-      onResume.run();
+    if (reasons.remove(reason)) {
+      ReadGate.of(channel).resume(reason);
+      if (reasons.isEmpty()) {
+        onResume.run();
+      }
     }
   }
 
