@@ -69,7 +69,9 @@ class TezConfigurationSwitchIT {
   static void startCluster() throws Exception {
     // container logs are kept after each application ends: the application masters' logs are checked
     cluster = new MiniScacheTezCluster("tez-configuration-switch", 2, 600);
-    words = writeWords("words", 3, 6_000, 2000, 8, 11);
+    // two files: two producer tasks, each writing every partition, are all a shuffle needs; every task is a
+    // container started on a machine of two cores
+    words = writeWords("words", 2, 4_000, 2000, 8, 11);
   }
 
   @AfterAll
@@ -84,6 +86,9 @@ class TezConfigurationSwitchIT {
     TezConfiguration conf = cluster.tezConf();
     conf.setFloat(ShuffleVertexManager.TEZ_SHUFFLE_VERTEX_MANAGER_MIN_SRC_FRACTION, 1.0f);
     conf.setFloat(ShuffleVertexManager.TEZ_SHUFFLE_VERTEX_MANAGER_MAX_SRC_FRACTION, 1.0f);
+    // the mini cluster runs one application master at a time: each leaves as soon as its client has the final
+    // status, rather than after Tez's default 5 s
+    conf.setLong(TezConfiguration.TEZ_AM_SLEEP_TIME_BEFORE_EXIT_MILLIS, 500);
     if (switched) {
       conf.set(TezConfiguration.TEZ_AM_DAG_SCHEDULER_CLASS, ScacheDagScheduler.class.getName());
       conf.setBoolean(TezScacheOptions.ENABLED.key(), true);
@@ -113,8 +118,12 @@ class TezConfigurationSwitchIT {
     assertSameLines(orderedWordCountOnTez(), scache);
     assertEveryShuffledByteThroughScache(scache);
     assertEdgeLog("stock-owc-auto-parallel", 2, 0);
+    List<String> reduced = amLogOfDag("stock-owc-auto-parallel", "Reducing auto parallelism for vertex: ");
     List<String> reconfigured = amLogOfDag("stock-owc-auto-parallel", "Tez sets the parallelism to ");
+    reduced.forEach(l -> System.out.println("AM " + l));
     reconfigured.forEach(l -> System.out.println("AM " + l));
+    assertEquals(1, reduced.stream().filter(l -> l.endsWith("vertex: Summation from 3 to 1")).count(),
+        reduced::toString);
     assertEquals(1, reconfigured.stream().filter(l -> l.contains("Summation: Tez sets the parallelism to 1;"))
         .count(), reconfigured::toString);
   }
@@ -182,12 +191,14 @@ class TezConfigurationSwitchIT {
 
   @Test
   void stockUnionExample_vertexGroupIntoOneInput_everyMemberEdgeThroughScache_sameOutput() throws Exception {
-    // UnionExample runs in an application of its own, with the configuration it is given
+    // UnionExample runs in an application of its own, with the configuration it is given; each of its three
+    // producer vertices reads the whole input, one task per file
+    Path unionWords = writeWords("union-words", 1, 3_000, 2000, 8, 12);
     Map<String, Long> before = cluster.workerStats();
-    assertTrue(new UnionExample().run(words.toString(), out("union-tez"), conf(false)));
+    assertTrue(new UnionExample().run(unionWords.toString(), out("union-tez"), conf(false)));
     Map<String, Long> tezDelta = delta(before);
     before = cluster.workerStats();
-    assertTrue(new UnionExample().run(words.toString(), out("union-scache"), conf(true)));
+    assertTrue(new UnionExample().run(unionWords.toString(), out("union-scache"), conf(true)));
     Map<String, Long> scacheDelta = delta(before);
     assertEquals(sortedLines(out("union-tez")), sortedLines(out("union-scache")));
     assertEquals(sortedLines(out("union-tez") + "-all-parts"), sortedLines(out("union-scache") + "-all-parts"));
@@ -285,8 +296,8 @@ class TezConfigurationSwitchIT {
     tez.start();
     try {
       DAGClient client = tez.submitDAG(dag);
-      client.waitForCompletion();
-      DAGStatus status = client.getDAGStatus(EnumSet.of(StatusGetOpts.GET_COUNTERS));
+      // the final status with its counters, from the application master before it leaves
+      DAGStatus status = client.waitForCompletionWithStatusUpdates(EnumSet.of(StatusGetOpts.GET_COUNTERS));
       assertEquals(DAGStatus.State.SUCCEEDED, status.getState(), dag.getName() + ": " + status.getDiagnostics());
       return new Result(status, status.getDAGCounters(), out);
     } finally {
