@@ -18,6 +18,7 @@ import org.apache.tez.dag.api.VertexManagerPluginDescriptor;
 import org.apache.tez.dag.library.vertexmanager.ShuffleVertexManager;
 import org.apache.tez.runtime.library.conf.OrderedPartitionedKVEdgeConfig;
 import org.apache.tez.runtime.library.conf.UnorderedPartitionedKVEdgeConfig;
+import org.apache.tez.runtime.library.input.OrderedGroupedInputLegacy;
 import org.scache.client.MasterCheck;
 import org.scache.common.config.ScacheConf;
 import org.scache.yarn.YarnOptions;
@@ -26,11 +27,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The DAG builder, for a program that chooses its SCache edges itself (the configuration switch,
- * {@link ScacheDagScheduler}, needs no program change): builds a DAG's scatter-gather edges so
- * that they shuffle through SCache when {@code scache.tez.shuffle.enabled} is true and SCache
- * answers, and through Tez's own shuffle otherwise. The check is made once, when the builder is
- * created, so every edge and task of the DAG agrees; when SCache is unreachable one warning says
- * why and the DAG is built exactly as with Tez's edge configs.
+ * {@link ScacheDagScheduler}, needs no program change and serves every edge it can). It remains
+ * the way to SCache for a DAG the switch cannot take, one that runs another DAG scheduler
+ * ({@code tez.am.dag.scheduler.class}), and for a program that wants only some of its edges on
+ * SCache. It builds a DAG's scatter-gather edges so that they shuffle through SCache when
+ * {@code scache.tez.shuffle.enabled} is true and SCache answers, and through Tez's own shuffle
+ * otherwise. The check is made once, when the builder is created, so every edge and task of the
+ * DAG agrees; when SCache is unreachable one warning says why and the DAG is built exactly as with
+ * Tez's edge configs.
  *
  * <pre>
  * ScacheTezDag scache = ScacheTezDag.of(dag, tezConf);
@@ -51,7 +55,8 @@ public final class ScacheTezDag {
   private final Map<String, Map<String, Integer>> sourcesByConsumer = new LinkedHashMap<>();
   private final Map<String, List<InputDescriptor>> inputsByConsumer = new HashMap<>();
 
-  private ScacheTezDag(DAG dag, Configuration conf, boolean useScache) {
+  /** A builder that uses SCache as {@code useScache} says, without asking the master (for tests). */
+  ScacheTezDag(DAG dag, Configuration conf, boolean useScache) {
     this.dag = dag;
     this.conf = conf;
     this.useScache = useScache;
@@ -76,14 +81,20 @@ public final class ScacheTezDag {
     return useScache;
   }
 
-  /** Adds an ordered, partitioned edge (sorted and grouped by key at the consumer) from {@code from} to {@code to}. */
+  /**
+   * Adds an ordered, partitioned edge (sorted and grouped by key at the consumer) from {@code from} to
+   * {@code to}. An edge built with {@code useLegacyInput()} keeps a legacy input
+   * ({@link ScacheOrderedGroupedInputLegacy}), which MapReduce's {@code ReduceProcessor} needs.
+   */
   public ScacheTezDag connect(Vertex from, Vertex to, OrderedPartitionedKVEdgeConfig edge) {
     if (!useScache) {
       dag.addEdge(Edge.create(from, to, edge.createDefaultEdgeProperty()));
       return this;
     }
+    Class<?> input = OrderedGroupedInputLegacy.class.getName().equals(edge.getInputClassName())
+        ? ScacheOrderedGroupedInputLegacy.class : ScacheOrderedGroupedKVInput.class;
     return connectThroughScache(from, to, ScacheOrderedPartitionedKVOutput.class, edge.getOutputPayload(),
-        ScacheOrderedGroupedKVInput.class, edge.getInputPayload());
+        input, edge.getInputPayload());
   }
 
   /** Adds an unordered,

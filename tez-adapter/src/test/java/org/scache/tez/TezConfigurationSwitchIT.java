@@ -17,7 +17,16 @@ import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.examples.WordCount;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.io.IntWritable;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.MRConfig;
+import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
+import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.apache.tez.client.TezClient;
 import org.apache.tez.common.counters.TaskCounter;
 import org.apache.tez.common.counters.TezCounters;
@@ -48,14 +57,21 @@ import org.scache.yarn.YarnOptions;
  */
 @Timeout(value = 15, unit = TimeUnit.MINUTES)
 class TezConfigurationSwitchIT {
+  /** Vertices of a DAG that Tez's auto-parallelism may shrink; far above what one task of these inputs reads. */
+  private static final long LARGE_DESIRED_TASK_INPUT = 64L << 20;
+
   private static MiniScacheTezCluster cluster;
   private static Path words;
+  /** tez-examples' OrderedWordCount on Tez's shuffle: the baseline of every run of that program. */
+  private static Result owcOnTez;
 
   @BeforeAll
   static void startCluster() throws Exception {
     // container logs are kept after each application ends: the application masters' logs are checked
     cluster = new MiniScacheTezCluster("tez-configuration-switch", 2, 600);
-    words = writeWords("words", 3, 6_000, 2000, 8, 11);
+    // two files: two producer tasks, each writing every partition, are all a shuffle needs; every task is a
+    // container started on a machine of two cores
+    words = writeWords("words", 2, 4_000, 2000, 8, 11);
   }
 
   @AfterAll
@@ -70,6 +86,9 @@ class TezConfigurationSwitchIT {
     TezConfiguration conf = cluster.tezConf();
     conf.setFloat(ShuffleVertexManager.TEZ_SHUFFLE_VERTEX_MANAGER_MIN_SRC_FRACTION, 1.0f);
     conf.setFloat(ShuffleVertexManager.TEZ_SHUFFLE_VERTEX_MANAGER_MAX_SRC_FRACTION, 1.0f);
+    // the mini cluster runs one application master at a time: each leaves as soon as its client has the final
+    // status, rather than after Tez's default 5 s
+    conf.setLong(TezConfiguration.TEZ_AM_SLEEP_TIME_BEFORE_EXIT_MILLIS, 500);
     if (switched) {
       conf.set(TezConfiguration.TEZ_AM_DAG_SCHEDULER_CLASS, ScacheDagScheduler.class.getName());
       conf.setBoolean(TezScacheOptions.ENABLED.key(), true);
@@ -79,14 +98,50 @@ class TezConfigurationSwitchIT {
 
   @Test
   void stockOrderedWordCount_twoOrderedEdges_throughScache_sameOutput() throws Exception {
-    Result tez = submit(false, OrderedWordCount.createDAG(conf(false), words.toString(),
-        out("owc-tez"), 3, true, false, "stock-owc"), out("owc-tez"));
+    Result tez = orderedWordCountOnTez();
     Result scache = submit(true, OrderedWordCount.createDAG(conf(true), words.toString(),
         out("owc-scache"), 3, true, false, "stock-owc"), out("owc-scache"));
     assertSameLines(tez, scache);
     assertOnTez(tez);
     assertEveryShuffledByteThroughScache(scache);
     assertEdgeLog("stock-owc", 2, 0);
+  }
+
+  @Test
+  void stockOrderedWordCount_autoParallelism_shrinksTheSummationThroughScache_sameOutput() throws Exception {
+    // Tez's ShuffleVertexManager, which SCache's manager runs, may cut Summation's 3 tasks to what its input needs
+    TezConfiguration conf = conf(true);
+    conf.setBoolean(ShuffleVertexManager.TEZ_SHUFFLE_VERTEX_MANAGER_ENABLE_AUTO_PARALLEL, true);
+    conf.setLong(ShuffleVertexManager.TEZ_SHUFFLE_VERTEX_MANAGER_DESIRED_TASK_INPUT_SIZE, LARGE_DESIRED_TASK_INPUT);
+    Result scache = submit(conf, OrderedWordCount.createDAG(conf, words.toString(), out("owc-auto"), 3, true, false,
+        "stock-owc-auto-parallel"), out("owc-auto"));
+    assertSameLines(orderedWordCountOnTez(), scache);
+    assertEveryShuffledByteThroughScache(scache);
+    assertEdgeLog("stock-owc-auto-parallel", 2, 0);
+    List<String> reduced = amLogOfDag("stock-owc-auto-parallel", "Reducing auto parallelism for vertex: ");
+    List<String> reconfigured = amLogOfDag("stock-owc-auto-parallel", "Tez sets the parallelism to ");
+    reduced.forEach(l -> System.out.println("AM " + l));
+    reconfigured.forEach(l -> System.out.println("AM " + l));
+    assertEquals(1, reduced.stream().filter(l -> l.endsWith("vertex: Summation from 3 to 1")).count(),
+        reduced::toString);
+    assertEquals(1, reconfigured.stream().filter(l -> l.contains("Summation: Tez sets the parallelism to 1;"))
+        .count(), reconfigured::toString);
+  }
+
+  @Test
+  void stockMapReduceWordCount_onYarnTez_throughScache_sameOutput() throws Exception {
+    Map<String, Long> before = cluster.workerStats();
+    assertTrue(mapReduceWordCount(false, "mr-wordcount-tez"), "the job on Tez's shuffle succeeded");
+    Map<String, Long> tezDelta = delta(before);
+    before = cluster.workerStats();
+    assertTrue(mapReduceWordCount(true, "mr-wordcount-scache"), "the job through SCache succeeded");
+    Map<String, Long> scacheDelta = delta(before);
+    assertEquals(sortedLines(out("mr-wordcount-tez")), sortedLines(out("mr-wordcount-scache")));
+    assertTrue(!sortedLines(out("mr-wordcount-tez")).isEmpty(), "the job wrote counts");
+    assertEquals(0L, tezDelta.getOrDefault("put.blocks", 0L), "Tez's run put nothing in SCache: " + tezDelta);
+    assertWorkersMovedTheShuffle(scacheDelta);
+    // YARNRunner's DAG: MapProcessor -> ReduceProcessor, one ordered edge with a legacy input
+    assertEdgeLog("mr-wordcount-scache", 1, 0);
   }
 
   @Test
@@ -136,12 +191,14 @@ class TezConfigurationSwitchIT {
 
   @Test
   void stockUnionExample_vertexGroupIntoOneInput_everyMemberEdgeThroughScache_sameOutput() throws Exception {
-    // UnionExample runs in an application of its own, with the configuration it is given
+    // UnionExample runs in an application of its own, with the configuration it is given; each of its three
+    // producer vertices reads the whole input, one task per file
+    Path unionWords = writeWords("union-words", 1, 3_000, 2000, 8, 12);
     Map<String, Long> before = cluster.workerStats();
-    assertTrue(new UnionExample().run(words.toString(), out("union-tez"), conf(false)));
+    assertTrue(new UnionExample().run(unionWords.toString(), out("union-tez"), conf(false)));
     Map<String, Long> tezDelta = delta(before);
     before = cluster.workerStats();
-    assertTrue(new UnionExample().run(words.toString(), out("union-scache"), conf(true)));
+    assertTrue(new UnionExample().run(unionWords.toString(), out("union-scache"), conf(true)));
     Map<String, Long> scacheDelta = delta(before);
     assertEquals(sortedLines(out("union-tez")), sortedLines(out("union-scache")));
     assertEquals(sortedLines(out("union-tez") + "-all-parts"), sortedLines(out("union-scache") + "-all-parts"));
@@ -177,6 +234,44 @@ class TezConfigurationSwitchIT {
 
   // ---------------------------------------------------------------- programs
 
+  /** OrderedWordCount of the words on Tez's shuffle, run once for every test that compares with it. */
+  private static synchronized Result orderedWordCountOnTez() throws Exception {
+    if (owcOnTez == null) {
+      owcOnTez = submit(false, OrderedWordCount.createDAG(conf(false), words.toString(), out("owc-tez"), 3, true,
+          false, "stock-owc-on-tez"), out("owc-tez"));
+    }
+    return owcOnTez;
+  }
+
+  /**
+   * hadoop-mapreduce-examples' WordCount, set up as its main method does, submitted with
+   * mapreduce.framework.name=yarn-tez: tez-mapreduce's YARNRunner turns it into a Tez DAG. With
+   * {@code switched} its configuration carries the switch, and nothing else differs.
+   */
+  private static boolean mapReduceWordCount(boolean switched, String name) throws Exception {
+    Configuration conf = new Configuration(conf(switched));
+    conf.set(MRConfig.FRAMEWORK_NAME, "yarn-tez");
+    conf.set(MRJobConfig.MR_AM_STAGING_DIR, cluster.workDir().resolve("mr-staging").toString());
+    // YARNRunner starts the application master with MapReduce's options and memory, not Tez's
+    conf.set(MRJobConfig.MR_AM_COMMAND_OPTS, conf.get(TezConfiguration.TEZ_AM_LAUNCH_CMD_OPTS));
+    conf.setInt(MRJobConfig.MR_AM_VMEM_MB, 512);
+    conf.setInt(MRJobConfig.MAP_MEMORY_MB, 512);
+    conf.setInt(MRJobConfig.REDUCE_MEMORY_MB, 512);
+    conf.set(MRJobConfig.MAP_JAVA_OPTS, "-Xmx384m");
+    conf.set(MRJobConfig.REDUCE_JAVA_OPTS, "-Xmx384m");
+    conf.setInt(Job.COMPLETION_POLL_INTERVAL_KEY, 100);
+    Job job = Job.getInstance(conf, name);
+    job.setMapperClass(WordCount.TokenizerMapper.class);
+    job.setCombinerClass(WordCount.IntSumReducer.class);
+    job.setReducerClass(WordCount.IntSumReducer.class);
+    job.setOutputKeyClass(Text.class);
+    job.setOutputValueClass(IntWritable.class);
+    job.setNumReduceTasks(3);
+    FileInputFormat.addInputPath(job, new org.apache.hadoop.fs.Path(words.toUri()));
+    FileOutputFormat.setOutputPath(job, new org.apache.hadoop.fs.Path(Path.of(out(name)).toUri()));
+    return job.waitForCompletion(false);
+  }
+
   /** tez-tests' TestOrderedWordCount DAG: MapProcessor and two ReduceProcessors, on legacy ordered inputs. */
   private static DAG legacyWordCount(boolean switched, String name) throws Exception {
     TezConfiguration conf = conf(switched);
@@ -201,8 +296,8 @@ class TezConfigurationSwitchIT {
     tez.start();
     try {
       DAGClient client = tez.submitDAG(dag);
-      client.waitForCompletion();
-      DAGStatus status = client.getDAGStatus(EnumSet.of(StatusGetOpts.GET_COUNTERS));
+      // the final status with its counters, from the application master before it leaves
+      DAGStatus status = client.waitForCompletionWithStatusUpdates(EnumSet.of(StatusGetOpts.GET_COUNTERS));
       assertEquals(DAGStatus.State.SUCCEEDED, status.getState(), dag.getName() + ": " + status.getDiagnostics());
       return new Result(status, status.getDAGCounters(), out);
     } finally {
@@ -266,6 +361,22 @@ class TezConfigurationSwitchIT {
             if (line.contains(marker)) {
               out.add(line);
             }
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  /** The lines with {@code marker} of the application master's log files that speak of DAG {@code dagName}. */
+  private static List<String> amLogOfDag(String dagName, String marker) throws IOException {
+    List<String> out = new ArrayList<>();
+    try (Stream<Path> files = Files.walk(cluster.yarnDir())) {
+      for (Path f : (Iterable<Path>) files::iterator) {
+        if (Files.isRegularFile(f) && f.getFileName().toString().startsWith("syslog")) {
+          List<String> lines = Files.readAllLines(f, StandardCharsets.UTF_8);
+          if (lines.stream().anyMatch(l -> l.contains("SCache: DAG " + dagName + " ["))) {
+            lines.stream().filter(l -> l.contains(marker)).forEach(out::add);
           }
         }
       }
