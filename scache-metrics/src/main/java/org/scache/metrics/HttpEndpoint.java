@@ -23,6 +23,7 @@ import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.scache.common.DaemonThreads;
 import org.scache.common.RateLimitedLog;
 import org.slf4j.Logger;
@@ -61,6 +62,7 @@ public final class HttpEndpoint implements AutoCloseable {
     }
   }
 
+  private final AtomicBoolean closed = new AtomicBoolean();
   private final Channel server;
   private final EventLoopGroup loop;
   private final ThreadPoolExecutor threads;
@@ -183,8 +185,12 @@ public final class HttpEndpoint implements AutoCloseable {
     return query;
   }
 
+  /** Stops serving; again is a no-op (a daemon may be closed by its owner and then by its shutdown hook). */
   @Override
   public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
     server.close().syncUninterruptibly();
     loop.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
     threads.shutdownNow();

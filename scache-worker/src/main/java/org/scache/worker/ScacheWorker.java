@@ -135,6 +135,7 @@ public final class ScacheWorker implements AutoCloseable {
           conf.get(ScacheOptions.WORKER_REPORT_BATCH), conf.get(ScacheOptions.WORKER_REPORT_INTERVAL),
           this::removeApplication, counters.activity));
       storage.reportTo(masterLink);
+      masterLink.onRegistered(vouching::announceAgain);
       BlockReader reader = new BlockReader(store, storage.reads(), masterCalls, holders, info, fetchTimeout, counters,
           new ReduceInputLocator(masterCalls, timers, clock, conf.get(ScacheOptions.WORKER_REDUCE_INPUT_WAIT)),
           placements, prefetcher);

@@ -95,6 +95,23 @@ class VouchedApplicationsIT {
   }
 
   @Test
+  void applicationVouchedForBeforeAMasterRestart_registersWithTheRestartedMaster() throws Exception {
+    cluster.worker(1).vouchApplication("application_1_0004", "alice", "job-token".getBytes(StandardCharsets.UTF_8));
+    cluster.restartMaster();
+    cluster.awaitRegistered(Duration.ofSeconds(30));
+    try (ScacheClient impostor = cluster.client(0, "application_1_0004", "guessed")) {
+      assertEquals(Status.AUTH_FAILED, assertThrows(ScacheException.class, impostor::registerApplication).status(),
+          "the worker announced the application and its secret again to the new master");
+    }
+    try (ScacheClient job = cluster.client(0, "application_1_0004", "job-token")) {
+      job.registerApplication();
+      BlockId block = new BlockId("application_1_0004", 0, 0, 0, 0);
+      job.putBlock(block, new byte[] {7});
+      assertEquals(1, job.getBlock(block).length);
+    }
+  }
+
+  @Test
   void registrationAheadOfItsVouch_waitsForIt() throws Exception {
     try (ScacheClient am = cluster.client(0, "application_1_0002", "job-token")) {
       CompletableFuture<Void> registered = am.registerApplicationAsync();

@@ -14,7 +14,9 @@ import org.slf4j.LoggerFactory;
  * and, for a job that names the service, its job's secret), so that the master lets them register
  * ({@code scache.security.applications.vouched}). Each application is announced once without its secret and
  * once with it; an announcement the master does not acknowledge is sent again, {@link #TRIES} times in all,
- * a second apart.
+ * a second apart; and every application still running here is announced again whenever the worker registers
+ * with a master ({@link #announceAgain}), so that a master that restarted, or a new leader, knows them and
+ * their users (the master keeps vouches in memory only).
  */
 public final class ApplicationVouching {
   private static final Logger LOG = LoggerFactory.getLogger(ApplicationVouching.class);
@@ -22,8 +24,14 @@ public final class ApplicationVouching {
 
   private final MasterCalls master;
   private final ScheduledExecutorService timers;
-  /** Per application announced: whether its secret was announced too. */
-  private final Map<String, Boolean> announced = new ConcurrentHashMap<>();
+  /** What was announced of each application running here: its user, and its secret when known (else empty). */
+  private final Map<String, Announcement> announced = new ConcurrentHashMap<>();
+
+  private record Announcement(String user, byte[] secret) {
+    boolean withSecret() {
+      return secret.length > 0;
+    }
+  }
 
   public ApplicationVouching(MasterCalls master, ScheduledExecutorService timers) {
     this.master = master;
@@ -32,15 +40,20 @@ public final class ApplicationVouching {
 
   /** Announces {@code appId} of {@code user} with {@code secret} (empty: not known here), unless already done. */
   public void vouch(String appId, String user, byte[] secret) {
-    boolean withSecret = secret.length > 0;
+    Announcement now = new Announcement(user, secret.clone());
     boolean[] news = {false};
     announced.compute(appId, (a, before) -> {
-      news[0] = before == null || (!before && withSecret);
-      return withSecret || Boolean.TRUE.equals(before);
+      news[0] = before == null || (!before.withSecret() && now.withSecret());
+      return news[0] ? now : before;
     });
     if (news[0]) {
-      send(appId, user, secret.clone(), 1);
+      send(appId, user, now.secret(), 1);
     }
+  }
+
+  /** The worker registered with a master: announces every application running here again. */
+  public void announceAgain() {
+    announced.forEach((appId, a) -> send(appId, a.user(), a.secret(), 1));
   }
 
   /** The application ended on this node. */

@@ -51,6 +51,8 @@ public final class MasterLink implements StoreEvents, AutoCloseable {
   private final List<BlockSize> pendingReports = new ArrayList<>();
   private final Map<String, List<FinalAttempt>> finishedMaps = new ConcurrentHashMap<>();
   private volatile boolean registered;
+  /** Told each time this worker registers with a master (the first time, and after a restart or failover). */
+  private volatile Runnable onRegistered = () -> { };
   private boolean fullReportNeeded = true;
   private ScheduledFuture<?> heartbeats;
   /** The flush that sends what waits, while something does (confined to {@link #thread}). */
@@ -67,6 +69,11 @@ public final class MasterLink implements StoreEvents, AutoCloseable {
     this.onAppRemoved = onAppRemoved;
     this.thread = Executors.newSingleThreadScheduledExecutor(
         DaemonThreads.named("scache-master-link-" + self.workerId()));
+  }
+
+  /** Runs {@code action} each time this worker registers with a master; set before {@link #start}. */
+  public void onRegistered(Runnable action) {
+    this.onRegistered = action;
   }
 
   public void start() {
@@ -155,6 +162,7 @@ public final class MasterLink implements StoreEvents, AutoCloseable {
         bestEffort("REPORT_ROUNDS", master.reportRounds(self.workerId(), partial));
       }
       LOG.info("worker {} registered with master {}", self.workerId(), master);
+      onRegistered.run();
       if (heartbeats == null || heartbeats.isCancelled()) {
         heartbeats = thread.scheduleWithFixedDelay(this::heartbeat, interval, Math.max(interval, 10),
             TimeUnit.MILLISECONDS);

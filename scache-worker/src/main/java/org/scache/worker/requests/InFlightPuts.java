@@ -12,7 +12,9 @@ import org.scache.common.protocol.Status;
  * connections, against the application's share of the reserve and one connection's bound; and how
  * long a put's payload may stall. A put past a bound is answered {@code RETRY_LATER}: it waits in the
  * client until the puts in flight end, so a client that announces puts and never sends their bytes
- * holds no more than its share. Thread-safe.
+ * holds no more than its share. An application's or a connection's only put in flight is let through
+ * whatever its size (the store decides whether it fits), so no block is refused for its size alone.
+ * Thread-safe.
  */
 public final class InFlightPuts {
   private final ApplicationShares held;
@@ -21,7 +23,7 @@ public final class InFlightPuts {
   private final Clock clock;
 
   /**
-   * @param perApplication bytes one application may hold in puts in flight
+   * @param perApplication bytes one application may hold in puts in flight (its only put is let through)
    * @param perConnection bytes one connection may hold in puts in flight (its only put is let through)
    * @param stallTimeout how long a put's payload may get no byte while its connection is read
    */
@@ -65,7 +67,7 @@ public final class InFlightPuts {
           + connectionPuts + " puts not yet complete; " + bytes + " more would pass its bound, " + perConnection
           + " bytes (scache.worker.put.inflight.connection.max.bytes)");
     }
-    if (!held.fitsApplication(appId, bytes)) {
+    if (held.heldBy(appId) > 0 && !held.fitsApplication(appId, bytes)) {
       throw new ScacheException(Status.RETRY_LATER, "application " + appId + " holds " + held.heldBy(appId)
           + " bytes in puts not yet complete; " + bytes + " more would pass its share of the reserve, "
           + held.maxPerApplication() + " bytes (scache.worker.put.inflight.application.share)");
