@@ -151,7 +151,7 @@ public final class ScacheWorker implements AutoCloseable {
               leaseQuota, clock), leaseTimeout),
           InFlightPuts.of(reserve, conf.get(ScacheOptions.WORKER_PUT_INFLIGHT_APPLICATION_SHARE),
               conf.get(ScacheOptions.WORKER_PUT_INFLIGHT_CONNECTION_MAX),
-              conf.get(ScacheOptions.WORKER_PUT_STALL_TIMEOUT), clock));
+              conf.get(ScacheOptions.WORKER_PUT_STALL_TIMEOUT), clock, secrets::ownerOf));
       server.serve(authorizer, () -> new WorkerRequestHandler(parts), metrics.requests());
       masterLink.start();
       http = HttpEndpoint.start("scache-worker", conf.get(ScacheOptions.WORKER_HTTP_BIND_HOST),

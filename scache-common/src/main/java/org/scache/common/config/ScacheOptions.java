@@ -235,10 +235,11 @@ public final class ScacheOptions {
       "scache.worker.local.leases.per.connection.max", 64, "Shared-memory leases one connection may hold at once "
           + "(a client holds one or two).");
   public static final ConfigEntry<Double> WORKER_PUT_INFLIGHT_APPLICATION_SHARE = fraction(
-      "scache.worker.put.inflight.application.share", 0.5, "Share of the reserve one application may hold in "
-          + "socket puts announced and not yet complete, over all its connections; a put past it is answered "
-          + "RETRY_LATER (the client backs off and tries again), so puts that never finish cannot take the reserve "
-          + "from other applications.");
+      "scache.worker.put.inflight.application.share", 0.5, "Share of the reserve one user may hold in socket "
+          + "puts announced and not yet complete, over all its applications and connections (an application of no "
+          + "known user is its own user); a put past it is answered RETRY_LATER (the client backs off and tries "
+          + "again), so puts that never finish cannot take the reserve from others. An application's only put in "
+          + "flight is let through whatever its size.");
   public static final ConfigEntry<Long> WORKER_PUT_INFLIGHT_CONNECTION_MAX = bytes(
       "scache.worker.put.inflight.connection.max.bytes", "256m", "Bytes of socket puts announced and not yet "
           + "complete one connection may hold; a put past it is answered RETRY_LATER, except the connection's only "

@@ -1,9 +1,11 @@
 package org.scache.worker.requests;
 
 import java.time.Duration;
+import java.util.function.Function;
 import org.scache.common.ApplicationShares;
 import org.scache.common.Checks;
 import org.scache.common.Clock;
+import org.scache.common.QuotaOwner;
 import org.scache.common.ScacheException;
 import org.scache.common.protocol.Status;
 
@@ -28,20 +30,29 @@ public final class InFlightPuts {
    * @param stallTimeout how long a put's payload may get no byte while its connection is read
    */
   public InFlightPuts(long perApplication, long perConnection, Duration stallTimeout, Clock clock) {
-    Checks.require(perApplication > 0, "in-flight bytes per application must be positive: %s", perApplication);
+    this(perApplication, perConnection, stallTimeout, clock, QuotaOwner::ofApplication);
+  }
+
+  /**
+   * As above, {@code perOwner} bytes for all the applications of one owner ({@link QuotaOwner}, as {@code ownerOf}
+   * names it: the user of each), so that a user's second application shares its first's bound.
+   */
+  public InFlightPuts(long perOwner, long perConnection, Duration stallTimeout, Clock clock,
+      Function<String, String> ownerOf) {
+    Checks.require(perOwner > 0, "in-flight bytes per owner must be positive: %s", perOwner);
     Checks.require(perConnection > 0, "in-flight bytes per connection must be positive: %s", perConnection);
     Checks.require(stallTimeout.toNanos() > 0, "the put stall timeout must be positive: %s", stallTimeout);
-    this.held = new ApplicationShares(Long.MAX_VALUE, perApplication);
+    this.held = new ApplicationShares(Long.MAX_VALUE, perOwner, ownerOf);
     this.perConnection = perConnection;
     this.stallTimeout = stallTimeout;
     this.clock = clock;
   }
 
-  /** An application may hold {@code share} of {@code reserveBytes} in puts in flight. */
+  /** The applications of one owner (as {@code ownerOf} names it) may hold {@code share} of {@code reserveBytes}. */
   public static InFlightPuts of(long reserveBytes, double share, long perConnection, Duration stallTimeout,
-      Clock clock) {
+      Clock clock, Function<String, String> ownerOf) {
     return new InFlightPuts(Math.max(1, (long) Math.floor(reserveBytes * share)), perConnection, stallTimeout,
-        clock);
+        clock, ownerOf);
   }
 
   /** No bounds on bytes; puts stall for at most {@code stallTimeout}. */
@@ -67,9 +78,10 @@ public final class InFlightPuts {
           + connectionPuts + " puts not yet complete; " + bytes + " more would pass its bound, " + perConnection
           + " bytes (scache.worker.put.inflight.connection.max.bytes)");
     }
-    if (held.heldBy(appId) > 0 && !held.fitsApplication(appId, bytes)) {
-      throw new ScacheException(Status.RETRY_LATER, "application " + appId + " holds " + held.heldBy(appId)
-          + " bytes in puts not yet complete; " + bytes + " more would pass its share of the reserve, "
+    if (held.heldByOwnerOf(appId) > 0 && !held.fitsApplication(appId, bytes)) {
+      throw new ScacheException(Status.RETRY_LATER, held.describeOwnerOf(appId) + " holds "
+          + held.heldByOwnerOf(appId) + " bytes in puts not yet complete; " + bytes + " more for " + appId
+          + " would pass its share of the reserve, "
           + held.maxPerApplication() + " bytes (scache.worker.put.inflight.application.share)");
     }
     held.add(appId, bytes);

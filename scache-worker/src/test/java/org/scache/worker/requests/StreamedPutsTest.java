@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.scache.common.BlockId;
 import org.scache.common.Clock;
+import org.scache.common.QuotaOwner;
 import org.scache.common.protocol.Ack;
 import org.scache.common.protocol.ErrorAnswer;
 import org.scache.common.protocol.InboundFrame;
@@ -149,6 +150,31 @@ class StreamedPutsTest {
     assertEquals(0, inFlight.heldBy("app"));
     second.put(block("app", 1), 200);
     assertInstanceOf(Ack.class, second.answer().message());
+  }
+
+  @Test
+  void aUsersSecondApplication_sharesTheFirstsBoundOfPutsInFlight() {
+    inFlight = new InFlightPuts(300, 1 << 20, Duration.ofSeconds(30), Clock.SYSTEM,
+        app -> app.startsWith("alice-") ? QuotaOwner.of(app, "alice") : QuotaOwner.ofApplication(app));
+    Connection stalled = new Connection();
+    stalled.announce(block("alice-1", 0), 200);
+    stalled.send(100, false);
+    Connection second = new Connection();
+
+    second.put(block("alice-2", 0), 200);
+    OutboundFrame refused = second.answer();
+    assertEquals(Status.RETRY_LATER, statusOf(refused));
+    assertTrue(((ErrorAnswer) refused.message()).message().contains("user alice"), refused.message().toString());
+    second.put(block("bob-1", 0), 200);
+    assertInstanceOf(Ack.class, second.answer().message(), "another user's put is not held up");
+  }
+
+  @Test
+  void anApplicationsOnlyPutInFlight_isLetThrough_evenPastItsShare() {
+    inFlight = new InFlightPuts(300, 1 << 20, Duration.ofSeconds(30), Clock.SYSTEM);
+    Connection c = new Connection();
+    c.put(block("app", 0), 400);
+    assertInstanceOf(Ack.class, c.answer().message(), "the store, not the share of puts in flight, decides");
   }
 
   @Test
