@@ -22,38 +22,15 @@ import org.slf4j.LoggerFactory;
 /**
  * Server side of a connection: answers bad input with its error status (closing the connection
  * only when the stream cannot be followed), and hands requests and payload chunks to the role. A
- * role may have a large answer made only while the connection is writable ({@link #whenWritable}).
+ * role that writes large answers paces them with a {@link WhenWritable} of its own.
  */
 public abstract class RequestDispatcher extends SimpleChannelInboundHandler<Object> {
   private static final Logger LOG = LoggerFactory.getLogger(RequestDispatcher.class);
   /** Bad input is the peer's to cause as often as it likes; its lines are rate limited across the daemon. */
   private static final RateLimitedLog BAD_INPUT = RateLimitedLog.of(RequestDispatcher.class);
 
-  private final WhenWritable whenWritable = new WhenWritable();
-
   protected RequestDispatcher() {
     super(false);
-  }
-
-  /**
-   * Makes {@code write} (a large answer) once the connection is writable and the writes submitted
-   * before it are made, so that answers a slow peer does not read stay below the connection's high
-   * water mark; dropped if the connection closes first. Any thread.
-   */
-  protected final void whenWritable(ChannelHandlerContext ctx, WhenWritable.PendingWrite write) {
-    whenWritable.submit(ctx, write);
-  }
-
-  @Override
-  public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
-    whenWritable.writabilityChanged(ctx);
-    super.channelWritabilityChanged(ctx);
-  }
-
-  @Override
-  public void channelInactive(ChannelHandlerContext ctx) throws Exception {
-    whenWritable.closed();
-    super.channelInactive(ctx);
   }
 
   @Override

@@ -9,7 +9,7 @@ import java.util.ArrayDeque;
  * a write is made at once while the connection is writable and nothing waits before it, else in order once
  * the queued bytes have fallen below the low water mark. A write may build its bytes only when it is made
  * (read a spilled block then, not before). One per connection; its handler forwards
- * {@code channelWritabilityChanged} and {@code channelInactive} here ({@link RequestDispatcher} does).
+ * {@code channelWritabilityChanged} and {@code channelInactive} here (the worker's paced block answers do).
  */
 public final class WhenWritable {
   /** A write made later, or dropped when the connection closes first. */
