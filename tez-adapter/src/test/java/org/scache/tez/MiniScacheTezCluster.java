@@ -1,5 +1,6 @@
 package org.scache.tez;
 
+import java.io.BufferedWriter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -7,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.Map;
+import java.util.Random;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
@@ -128,6 +130,30 @@ final class MiniScacheTezCluster implements AutoCloseable {
 
   Path workDir() {
     return workDir;
+  }
+
+  /**
+   * Writes {@code files} text files of {@code lines} lines of {@code wordsPerLine} words drawn from a vocabulary of
+   * {@code vocabulary} ({@code seed} fixes them) into a new directory {@code name} of the work directory.
+   */
+  Path writeWords(String name, int files, int lines, int vocabulary, int wordsPerLine, long seed) throws IOException {
+    Path dir = workDir().resolve(name);
+    Files.createDirectories(dir);
+    Random rnd = new Random(seed);
+    for (int f = 0; f < files; f++) {
+      try (BufferedWriter w = Files.newBufferedWriter(dir.resolve("part-" + f + ".txt"))) {
+        for (int line = 0; line < lines; line++) {
+          for (int i = 0; i < wordsPerLine; i++) {
+            if (i > 0) {
+              w.write(' ');
+            }
+            w.write("w" + rnd.nextInt(vocabulary));
+          }
+          w.newLine();
+        }
+      }
+    }
+    return dir;
   }
 
   /** The directory that holds the containers' logs while the cluster runs. */

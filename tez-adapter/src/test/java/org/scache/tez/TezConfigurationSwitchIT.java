@@ -3,7 +3,6 @@ package org.scache.tez;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.BufferedWriter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -13,7 +12,6 @@ import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -71,7 +69,7 @@ class TezConfigurationSwitchIT {
     cluster = new MiniScacheTezCluster("tez-configuration-switch", 2, 600);
     // two files: two producer tasks, each writing every partition, are all a shuffle needs; every task is a
     // container started on a machine of two cores
-    words = writeWords("words", 2, 4_000, 2000, 8, 11);
+    words = cluster.writeWords("words", 2, 4_000, 2000, 8, 11);
   }
 
   @AfterAll
@@ -172,8 +170,8 @@ class TezConfigurationSwitchIT {
 
   @Test
   void stockSortMergeJoin_twoInputsIntoOneVertex_throughScache_sameOutput() throws Exception {
-    Path left = writeWords("join-left", 2, 3_000, 5000, 1, 4);
-    Path right = writeWords("join-right", 2, 3_000, 5000, 1, 5);
+    Path left = cluster.writeWords("join-left", 2, 3_000, 5000, 1, 4);
+    Path right = cluster.writeWords("join-right", 2, 3_000, 5000, 1, 5);
     Map<String, Long> before = cluster.workerStats();
     assertEquals(0, new SortMergeJoinExample().run(conf(false), new String[] {left.toString(), right.toString(), "3",
         out("smj-tez")}, null));
@@ -193,7 +191,7 @@ class TezConfigurationSwitchIT {
   void stockUnionExample_vertexGroupIntoOneInput_everyMemberEdgeThroughScache_sameOutput() throws Exception {
     // UnionExample runs in an application of its own, with the configuration it is given; each of its three
     // producer vertices reads the whole input, one task per file
-    Path unionWords = writeWords("union-words", 1, 3_000, 2000, 8, 12);
+    Path unionWords = cluster.writeWords("union-words", 1, 3_000, 2000, 8, 12);
     Map<String, Long> before = cluster.workerStats();
     assertTrue(new UnionExample().run(unionWords.toString(), out("union-tez"), conf(false)));
     Map<String, Long> tezDelta = delta(before);
@@ -210,9 +208,9 @@ class TezConfigurationSwitchIT {
 
   @Test
   void stockCartesianProduct_customAndBroadcastEdges_stayOnTezWithALoggedReason_sameOutput() throws Exception {
-    Path in1 = writeWords("cp-1", 1, 40, 30, 1, 21);
-    Path in2 = writeWords("cp-2", 1, 40, 30, 1, 22);
-    Path in3 = writeWords("cp-3", 1, 40, 30, 1, 23);
+    Path in1 = cluster.writeWords("cp-1", 1, 40, 30, 1, 21);
+    Path in2 = cluster.writeWords("cp-2", 1, 40, 30, 1, 22);
+    Path in3 = cluster.writeWords("cp-3", 1, 40, 30, 1, 23);
     Map<String, Long> before = cluster.workerStats();
     assertEquals(0, new CartesianProduct().run(conf(false), new String[] {"-unpartitioned", in1.toString(),
         in2.toString(), in3.toString(), out("cp-tez")}, null));
@@ -408,26 +406,5 @@ class TezConfigurationSwitchIT {
     }
     lines.sort(null);
     return lines;
-  }
-
-  private static Path writeWords(String name, int files, int lines, int vocabulary, int wordsPerLine, long seed)
-      throws IOException {
-    Path dir = cluster.workDir().resolve(name);
-    Files.createDirectories(dir);
-    Random rnd = new Random(seed);
-    for (int f = 0; f < files; f++) {
-      try (BufferedWriter w = Files.newBufferedWriter(dir.resolve("part-" + f + ".txt"))) {
-        for (int line = 0; line < lines; line++) {
-          for (int i = 0; i < wordsPerLine; i++) {
-            if (i > 0) {
-              w.write(' ');
-            }
-            w.write("w" + rnd.nextInt(vocabulary));
-          }
-          w.newLine();
-        }
-      }
-    }
-    return dir;
   }
 }

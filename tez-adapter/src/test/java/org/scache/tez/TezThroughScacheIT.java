@@ -5,13 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.BufferedWriter;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.Map;
-import java.util.Random;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
@@ -150,8 +148,8 @@ class TezThroughScacheIT {
   @Timeout(value = 4, unit = TimeUnit.MINUTES)
   void joinOfTwoShuffledInputsIntoOneVertex_sameOutputAsTezShuffle() throws Exception {
     // one word a line: the join key is the line
-    Path left = writeWords("join-left", 2, 4_000, 6000, 1, 4);
-    Path right = writeWords("join-right", 2, 4_000, 6000, 1, 5);
+    Path left = cluster.writeWords("join-left", 2, 4_000, 6000, 1, 4);
+    Path right = cluster.writeWords("join-right", 2, 4_000, 6000, 1, 5);
     Result tez = run("join-tez", false, conf -> sortMergeJoin(conf, left, right, "join-tez"));
     Result scache = run("join-scache", true, conf -> sortMergeJoin(conf, left, right, "join-scache"));
     assertSameOutput(tez, scache);
@@ -357,28 +355,7 @@ class TezThroughScacheIT {
   // ---------------------------------------------------------------- data
 
   private static Path writeWords(String name, int files, int lines, int vocabulary, long seed) throws IOException {
-    return writeWords(name, files, lines, vocabulary, 8, seed);
-  }
-
-  private static Path writeWords(String name, int files, int lines, int vocabulary, int wordsPerLine, long seed)
-      throws IOException {
-    Path dir = cluster.workDir().resolve(name);
-    Files.createDirectories(dir);
-    Random rnd = new Random(seed);
-    for (int f = 0; f < files; f++) {
-      try (BufferedWriter w = Files.newBufferedWriter(dir.resolve("part-" + f + ".txt"))) {
-        for (int line = 0; line < lines; line++) {
-          for (int i = 0; i < wordsPerLine; i++) {
-            if (i > 0) {
-              w.write(' ');
-            }
-            w.write("w" + rnd.nextInt(vocabulary));
-          }
-          w.newLine();
-        }
-      }
-    }
-    return dir;
+    return cluster.writeWords(name, files, lines, vocabulary, 8, seed);
   }
 
   /** Every part file of an output directory, in name order, concatenated. */
