@@ -4,13 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.BufferedWriter;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.apache.hadoop.io.IntWritable;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapred.JobConf;
@@ -35,7 +39,7 @@ import org.scache.common.protocol.FetchAppSecret;
 /**
  * A MapReduce job shuffles through SCache on a master that registers only the applications the cluster vouches
  * for: the NodeManagers announce the job (its application master's container first) with its YARN user, and the
- * master registers it as that user.
+ * master registers it as that user; its output is the same as on Hadoop's shuffle.
  */
 class VouchedMapReduceIT {
   @Test
@@ -56,20 +60,14 @@ class VouchedMapReduceIT {
           w.newLine();
         }
       }
+      Job onHadoop = wordCount(cluster.jobConf(), input, cluster.workDir().resolve("out-hadoop"));
+      assertTrue(onHadoop.waitForCompletion(false), () -> "the job on Hadoop's shuffle failed: " + failureOf(onHadoop));
       JobConf conf = cluster.jobConf();
       assertTrue(ScacheJob.enable(conf), "SCache is reachable");
-      Path out = cluster.workDir().resolve("out");
-      Job job = Job.getInstance(conf, "vouched-wordcount");
-      job.setJarByClass(VouchedMapReduceIT.class);
-      job.setMapperClass(TokenCounterMapper.class);
-      job.setCombinerClass(IntSumReducer.class);
-      job.setReducerClass(IntSumReducer.class);
-      job.setOutputKeyClass(Text.class);
-      job.setOutputValueClass(IntWritable.class);
-      job.setNumReduceTasks(2);
-      FileInputFormat.addInputPath(job, new org.apache.hadoop.fs.Path(input.toUri()));
-      FileOutputFormat.setOutputPath(job, new org.apache.hadoop.fs.Path(out.toUri()));
+      Job job = wordCount(conf, input, cluster.workDir().resolve("out"));
       assertTrue(job.waitForCompletion(false), () -> "the job failed: " + failureOf(job));
+      assertEquals(outputOf(cluster.workDir().resolve("out-hadoop")), outputOf(cluster.workDir().resolve("out")),
+          "the same output as on Hadoop's shuffle, file by file");
       Counters counters = job.getCounters();
       long put = counters.findCounter(ScacheCounter.BYTES_PUT).getValue();
       assertTrue(put > 0, "maps put blocks on SCache");
@@ -82,6 +80,31 @@ class VouchedMapReduceIT {
       assertEquals(UserGroupInformation.getCurrentUser().getShortUserName(), known.user(),
           "the master registered the job as its YARN user");
     }
+  }
+
+  private static Job wordCount(JobConf conf, Path input, Path out) throws IOException {
+    Job job = Job.getInstance(conf, "vouched-wordcount");
+    job.setJarByClass(VouchedMapReduceIT.class);
+    job.setMapperClass(TokenCounterMapper.class);
+    job.setCombinerClass(IntSumReducer.class);
+    job.setReducerClass(IntSumReducer.class);
+    job.setOutputKeyClass(Text.class);
+    job.setOutputValueClass(IntWritable.class);
+    job.setNumReduceTasks(2);
+    FileInputFormat.addInputPath(job, new org.apache.hadoop.fs.Path(input.toUri()));
+    FileOutputFormat.setOutputPath(job, new org.apache.hadoop.fs.Path(out.toUri()));
+    return job;
+  }
+
+  /** Each part file of a job's output directory, by name. */
+  private static Map<String, String> outputOf(Path dir) throws IOException {
+    Map<String, String> parts = new TreeMap<>();
+    try (Stream<Path> files = Files.list(dir)) {
+      for (Path f : files.filter(f -> f.getFileName().toString().startsWith("part-")).toList()) {
+        parts.put(f.getFileName().toString(), Files.readString(f));
+      }
+    }
+    return parts;
   }
 
   private static String failureOf(Job job) {
