@@ -78,6 +78,9 @@ public final class ScacheClient implements AutoCloseable {
   private final Duration backoff;
   private final Duration maxBackoff;
   private final Duration busyTimeout;
+  /** How long a put answered RETRY_LATER by the node's worker is tried there before it goes to another. */
+  private final Duration putBusyTimeout;
+  private final RedirectedPuts redirected;
   private final ClientConnections connections;
   private final SharedMemoryPath local;
   /**
@@ -110,6 +113,9 @@ public final class ScacheClient implements AutoCloseable {
     this.backoff = conf.get(ScacheOptions.CLIENT_RETRY_BACKOFF);
     this.maxBackoff = conf.get(ScacheOptions.CLIENT_RETRY_BACKOFF_MAX);
     this.busyTimeout = conf.get(ScacheOptions.CLIENT_RETRY_BUSY_TIMEOUT);
+    Duration redirectAfter = conf.get(ScacheOptions.CLIENT_PUT_REDIRECT_BUSY);
+    this.putBusyTimeout = redirectAfter.compareTo(busyTimeout) < 0 ? redirectAfter : busyTimeout;
+    this.redirected = new RedirectedPuts(workerAddress, this::workersAsync, clock);
     this.connections = connections;
     this.local = new SharedMemoryPath(conf, connections, workerAddress, appId, credentials, timeout);
     this.readBuffers = ReduceInputBuffers.inPlace(
@@ -229,8 +235,11 @@ public final class ScacheClient implements AutoCloseable {
 
   /** The live workers. */
   public List<WorkerInfo> workers() {
-    return join(call(master, ListWorkers::new, NO_PAYLOAD)
-        .thenApply(r -> r.as(Workers.class).workers()));
+    return join(workersAsync());
+  }
+
+  private CompletableFuture<List<WorkerInfo>> workersAsync() {
+    return call(master, ListWorkers::new, NO_PAYLOAD).thenApply(r -> r.as(Workers.class).workers());
   }
 
   // ---------------------------------------------------------------- map side
@@ -257,8 +266,18 @@ public final class ScacheClient implements AutoCloseable {
   public CompletableFuture<Void> putBlockAsync(BlockId id, List<ByteBuffer> parts) {
     requireOwn(id);
     List<ByteBuffer> views = parts.stream().map(ByteBuffer::duplicate).toList();
-    return local.put(id, views, () -> ack(worker, () -> new PutBlock(id),
-        () -> Unpooled.wrappedBuffer(views.stream().map(ByteBuffer::duplicate).toArray(ByteBuffer[]::new))));
+    Supplier<ByteBuf> payload = () -> Unpooled.wrappedBuffer(views.stream().map(ByteBuffer::duplicate)
+        .toArray(ByteBuffer[]::new));
+    CompletableFuture<Void> here = local.put(id, views, () -> call(worker, () -> new PutBlock(id), payload,
+        putBusyTimeout).thenAccept(Reply::release));
+    return here.exceptionallyCompose(e -> {
+      ScacheException refusal = ScacheException.from(e);
+      if (!RedirectedPuts.isCapacity(refusal.status())) {
+        return CompletableFuture.failedFuture(refusal);
+      }
+      return redirected.putElsewhere(id, refusal,
+          address -> ack(new Target(Locator.fixed(address), false), () -> new PutBlock(id), payload));
+    });
   }
 
   /** Declares {@code attempt} the final attempt of the map, after all its blocks were put. */
@@ -267,7 +286,15 @@ public final class ScacheClient implements AutoCloseable {
   }
 
   public CompletableFuture<Void> mapFinishedAsync(int shuffleId, int mapId, int attempt) {
-    return ack(workerToMaster, () -> new MapFinished(appId, shuffleId, mapId, attempt));
+    Supplier<Message> finished = () -> new MapFinished(appId, shuffleId, mapId, attempt);
+    // through every other worker that took blocks of the attempt first: each tells the master the sizes
+    // of the blocks it holds before the map's end, so the master has them all when the node's worker is done
+    CompletableFuture<Void> others = CompletableFuture.completedFuture(null);
+    for (String address : redirected.takeWorkersOf(shuffleId, mapId, attempt)) {
+      Target elsewhere = new Target(Locator.fixed(address), masterLocator.canMove());
+      others = others.thenCompose(v -> ack(elsewhere, finished));
+    }
+    return others.thenCompose(v -> ack(workerToMaster, finished));
   }
 
   // ---------------------------------------------------------------- reduce side
@@ -424,13 +451,19 @@ public final class ScacheClient implements AutoCloseable {
    * {@code scache.client.retry.busy.timeout} has passed since the first try.
    */
   private CompletableFuture<Reply> call(Target target, Supplier<Message> request, Supplier<ByteBuf> payload) {
+    return call(target, request, payload, busyTimeout);
+  }
+
+  /** {@link #call}, a RETRY_LATER answer being tried again for at most {@code busyTimeout}. */
+  private CompletableFuture<Reply> call(Target target, Supplier<Message> request, Supplier<ByteBuf> payload,
+      Duration busyTimeout) {
     CompletableFuture<Reply> result = new CompletableFuture<>();
-    attempt(target, request, payload, 1, 0, clock.nanos(), result);
+    attempt(target, request, payload, busyTimeout, 1, 0, clock.nanos(), result);
     return result;
   }
 
-  private void attempt(Target target, Supplier<Message> request, Supplier<ByteBuf> payload, int n, int busy,
-      long startNanos, CompletableFuture<Reply> result) {
+  private void attempt(Target target, Supplier<Message> request, Supplier<ByteBuf> payload, Duration busyTimeout,
+      int n, int busy, long startNanos, CompletableFuture<Reply> result) {
     String address;
     CompletableFuture<Reply> sent;
     try {
@@ -460,7 +493,7 @@ public final class ScacheClient implements AutoCloseable {
         long delay = Math.min(maxBackoff.toMillis(), backoff.toMillis() << Math.min(busy, 20));
         delay = Math.max(1, Math.min(delay, TimeUnit.NANOSECONDS.toMillis(busyTimeout.toNanos() - waited) + 1));
         CompletableFuture.delayedExecutor(delay, TimeUnit.MILLISECONDS)
-            .execute(() -> attempt(target, request, payload, n, busy + 1, startNanos, result));
+            .execute(() -> attempt(target, request, payload, busyTimeout, n, busy + 1, startNanos, result));
         return;
       }
       if (se.status().isTransient()) {
@@ -482,7 +515,7 @@ public final class ScacheClient implements AutoCloseable {
       long delay = Math.min(backoff.toMillis() << Math.min(n - 1, 10),
           failingOver ? Math.max(backoff.toMillis(), maxBackoff.toMillis()) : Long.MAX_VALUE);
       CompletableFuture.delayedExecutor(delay, TimeUnit.MILLISECONDS)
-          .execute(() -> attempt(target, request, payload, n + 1, busy, startNanos, result));
+          .execute(() -> attempt(target, request, payload, busyTimeout, n + 1, busy, startNanos, result));
     });
   }
 

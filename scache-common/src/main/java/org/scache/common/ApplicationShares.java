@@ -73,6 +73,11 @@ public final class ApplicationShares {
     return QuotaOwner.describe(owner(appId));
   }
 
+  /** Whether two applications count against one owner's share (the same user's, or one application). */
+  public boolean sameOwner(String appId, String otherAppId) {
+    return owner(appId).equals(owner(otherAppId));
+  }
+
   /** Whether {@code amount} more stays within the limit in all. */
   public boolean fitsInAll(long amount) {
     return amount <= max - total;

@@ -326,6 +326,10 @@ public final class ScacheOptions {
   public static final ConfigEntry<Duration> CLIENT_RETRY_BUSY_TIMEOUT = duration("scache.client.retry.busy.timeout",
       "10m", "How long a call answered RETRY_LATER keeps being tried, backing off, before it fails with "
           + "RETRY_LATER; a map waits this long for a full worker to free memory or disk.");
+  public static final ConfigEntry<Duration> CLIENT_PUT_REDIRECT_BUSY = duration("scache.client.put.redirect.busy",
+      "30s", "How long a map's put that the node's worker answers RETRY_LATER (its memory and spill disk full) "
+          + "is tried there before the block goes to another live worker, as a put refused for the worker's block "
+          + "limits does at once; at most scache.client.retry.busy.timeout.");
   public static final ConfigEntry<Boolean> CLIENT_LOCAL_SHM_ENABLED = bool("scache.client.local.shm.enabled", true,
       "Put and get blocks through the node worker's shared memory when it allows it and runs on this host as the "
           + "same user; otherwise, or when false, every block goes over the socket.");

@@ -23,6 +23,8 @@ final class BlockIndex {
   private final BlockOrder order;
   private final Map<BlockId, StoredBlock> blocks = new HashMap<>();
   private final Map<ShuffleKey, Set<BlockId>> byShuffle = new HashMap<>();
+  /** The prefetched copies held, per application oldest first: what makes room when a map's block meets the limit. */
+  private final Map<String, Set<StoredBlock>> copies = new HashMap<>();
   private long memoryBytes;
   private long spilledBytes;
   private int spilledBlocks;
@@ -50,6 +52,9 @@ final class BlockIndex {
     blocks.put(b.id(), b);
     quota.added(b.id());
     byShuffle.computeIfAbsent(b.id().shuffle(), k -> new HashSet<>()).add(b.id());
+    if (b.isCopy()) {
+      copies.computeIfAbsent(b.id().appId(), a -> new java.util.LinkedHashSet<>()).add(b);
+    }
     order.place(b);
     if (b.inMemory()) {
       memoryBytes += b.size();
@@ -83,6 +88,12 @@ final class BlockIndex {
     if (blocks.remove(b.id()) != null) {
       quota.removed(b.id());
     }
+    if (b.isCopy()) {
+      Set<StoredBlock> held = copies.get(b.id().appId());
+      if (held != null && held.remove(b) && held.isEmpty()) {
+        copies.remove(b.id().appId());
+      }
+    }
     order.remove(b);
     Set<BlockId> ids = byShuffle.get(b.id().shuffle());
     if (ids != null) {
@@ -107,6 +118,16 @@ final class BlockIndex {
       return List.of();
     }
     return ids.stream().filter(which).map(blocks::get).toList();
+  }
+
+  /** The oldest prefetched copy of an application {@code whose} accepts. */
+  Optional<StoredBlock> oldestCopy(Predicate<String> whose) {
+    for (Map.Entry<String, Set<StoredBlock>> held : copies.entrySet()) {
+      if (whose.test(held.getKey())) {
+        return held.getValue().stream().findFirst();
+      }
+    }
+    return Optional.empty();
   }
 
   /** The shuffles of {@code appId} this index holds blocks of. */
@@ -164,6 +185,7 @@ final class BlockIndex {
     blocks.values().forEach(StoredBlock::release);
     blocks.clear();
     byShuffle.clear();
+    copies.clear();
     order.clear();
     memoryBytes = 0;
     spilledBytes = 0;

@@ -1,6 +1,7 @@
 package org.scache.worker.store;
 
 import java.util.function.Function;
+import java.util.function.Predicate;
 import org.scache.common.ApplicationShares;
 import org.scache.common.BlockId;
 import org.scache.common.QuotaOwner;
@@ -57,6 +58,21 @@ public final class BlockQuota {
           + blocks.heldByOwnerOf(id.appId()) + " blocks on this worker (application " + id.appId() + " "
           + blocks.heldBy(id.appId()) + "), its share of the worker's limit "
           + "(scache.worker.blocks.application.share); " + id + " is refused");
+    }
+    return null;
+  }
+
+  /**
+   * Whose prefetched copies may be dropped to make room for {@code id}, a block put by a map: any
+   * application's when the worker is at its limit in all, the applications of {@code id}'s owner when that
+   * owner is at its share; null when the block fits already.
+   */
+  Predicate<String> copiesThatMakeRoomFor(BlockId id) {
+    if (!blocks.fitsInAll(1)) {
+      return app -> true;
+    }
+    if (!blocks.fitsApplication(id.appId(), 1)) {
+      return app -> blocks.sameOwner(app, id.appId());
     }
     return null;
   }

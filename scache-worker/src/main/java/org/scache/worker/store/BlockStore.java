@@ -47,6 +47,7 @@ public final class BlockStore {
   // guarded by this
   private final BlockOrder order;
   private final BlockIndex index;
+  private final RoomForMapBlocks room;
 
   /**
    * @param disk where blocks are spilled, whose places of removed blocks the store frees
@@ -63,6 +64,7 @@ public final class BlockStore {
     this.reports = reports;
     this.order = new BlockOrder(policy, rounds);
     this.index = new BlockIndex(quota, order);
+    this.room = new RoomForMapBlocks(index, quota, counters);
   }
 
   void afterRemoval(Runnable action) {
@@ -110,21 +112,33 @@ public final class BlockStore {
    * quota has no room. Returns what gives the count back (run once, just before the block is added,
    * or when the put is aborted); a put of a block held already counts nothing.
    */
-  synchronized Runnable reserveQuota(BlockId id) {
-    if (index.contains(id)) {
-      return () -> { };
+  Runnable reserveQuota(BlockId id) {
+    RoomForMapBlocks.Dropped freed = new RoomForMapBlocks.Dropped();
+    try {
+      synchronized (this) {
+        if (index.contains(id)) {
+          return () -> { };
+        }
+        room.admit(id, freed);
+        quota.added(id);
+      }
+    } finally {
+      copiesDropped(freed);
     }
-    ScacheException refusal = quota.refusal(id);
-    if (refusal != null) {
-      counters.limitRefusals.increment();
-      throw refusal;
-    }
-    quota.added(id);
     return () -> {
       synchronized (this) {
         quota.removed(id);
       }
     };
+  }
+
+  /** After copies were dropped for room: frees their places on disk and tells that memory was freed. */
+  private void copiesDropped(RoomForMapBlocks.Dropped dropped) {
+    if (dropped.count() == 0) {
+      return;
+    }
+    dropped.onDisk().forEach(l -> disk.get().free(l));
+    afterRemoval.run();
   }
 
   /**
@@ -135,15 +149,17 @@ public final class BlockStore {
    */
   boolean addInMemory(BlockId id, ByteBuf data) {
     boolean added = false;
+    RoomForMapBlocks.Dropped freed = new RoomForMapBlocks.Dropped();
     try {
       synchronized (this) {
-        added = admits(id);
+        added = admits(id, freed);
         if (added) {
           index.add(new StoredBlock(id, data, false, clock.nanos()));
         }
       }
       return added;
     } finally {
+      copiesDropped(freed);
       if (!added) {
         data.release();
       }
@@ -175,24 +191,30 @@ public final class BlockStore {
    *
    * @throws ScacheException when the quota has no room for it (the caller frees {@code at})
    */
-  synchronized boolean addSpilled(BlockId id, long size, SpillStore.Location at) {
-    if (!admits(id)) {
-      return false;
+  boolean addSpilled(BlockId id, long size, SpillStore.Location at) {
+    RoomForMapBlocks.Dropped freed = new RoomForMapBlocks.Dropped();
+    try {
+      synchronized (this) {
+        if (!admits(id, freed)) {
+          return false;
+        }
+        index.add(new StoredBlock(id, size, at, clock.nanos()));
+        return true;
+      }
+    } finally {
+      copiesDropped(freed);
     }
-    index.add(new StoredBlock(id, size, at, clock.nanos()));
-    return true;
   }
 
-  /** False when a block of this id is held; throws the quota's refusal when it has no room. Guarded by this. */
-  private boolean admits(BlockId id) {
+  /**
+   * False when a block of this id is held; throws the quota's refusal when it has no room, even after dropping
+   * copies ({@link RoomForMapBlocks}). Guarded by this.
+   */
+  private boolean admits(BlockId id, RoomForMapBlocks.Dropped freed) {
     if (index.contains(id)) {
       return false;
     }
-    ScacheException refusal = quota.refusal(id);
-    if (refusal != null) {
-      counters.limitRefusals.increment();
-      throw refusal;
-    }
+    room.admit(id, freed);
     return true;
   }
 

@@ -148,4 +148,32 @@ class BlockStoreTest {
     other.abort();
     storage.puts().begin(new BlockId("a", 0, 3, 0, 0), 100).abort();
   }
+  @Test
+  void mapBlockAtTheCountLimit_dropsTheOwnersOldestCopies_butACopyNeverDropsAnother() {
+    storage.close();
+    storage = new WorkerStorage(pool, java.util.Optional.empty(), org.scache.worker.spill.SpillPolicy.contextAware(),
+        new PlacementBook(), org.scache.common.Clock.SYSTEM, new org.scache.worker.counters.WorkerCounters(), 1 << 20,
+        BlockQuota.of(8, 0.5, 0));
+    store = storage.store();
+    BlockId firstCopy = new BlockId("a", 0, 7, 0, 0);
+    BlockId secondCopy = new BlockId("a", 0, 7, 0, 1);
+    assertTrue(store.addCopy(firstCopy, Unpooled.wrappedBuffer(new byte[] {1})));
+    assertTrue(store.addCopy(secondCopy, Unpooled.wrappedBuffer(new byte[] {2})));
+    assertTrue(store.addCopy(new BlockId("b", 0, 7, 0, 0), Unpooled.wrappedBuffer(new byte[] {3})));
+    put(new BlockId("a", 0, 0, 0, 0), 10, 1);
+    put(new BlockId("a", 0, 1, 0, 0), 10, 1);
+    assertFalse(store.addCopy(new BlockId("a", 0, 8, 0, 0), Unpooled.wrappedBuffer(new byte[] {4})),
+        "a copy finds application a at its share of 4 and is not taken");
+
+    put(new BlockId("a", 0, 2, 0, 0), 10, 1);
+    assertFalse(store.contains(firstCopy), "the oldest copy of a made room for a's map block");
+    assertTrue(store.contains(secondCopy));
+    put(new BlockId("a", 0, 3, 0, 0), 10, 1);
+    assertFalse(store.contains(secondCopy));
+    assertTrue(store.contains(new BlockId("b", 0, 7, 0, 0)), "another owner's copy stays");
+
+    ScacheException refused = assertThrows(ScacheException.class,
+        () -> storage.puts().begin(new BlockId("a", 0, 4, 0, 0), 10));
+    assertEquals(Status.LIMIT_EXCEEDED, refused.status(), "with no copy of a left, a's map block is refused");
+  }
 }
