@@ -98,7 +98,9 @@ public final class ScacheJob {
       return false;
     }
     ScacheConf scache = HadoopScacheConf.from(amConf);
-    Optional<String> problem = MasterCheck.run(scache, scache.get(YarnOptions.SUBMIT_CHECK_TIMEOUT)).problem();
+    // the job's one shuffle puts a block per map and reduce: one the cluster cannot hold runs on Hadoop's
+    Optional<String> problem = MasterCheck.run(scache, scache.get(YarnOptions.SUBMIT_CHECK_TIMEOUT),
+        amConf.getInt(MRJobConfig.NUM_MAPS, 0), amConf.getInt(MRJobConfig.NUM_REDUCES, 1)).problem();
     if (problem.isPresent()) {
       LOG.warn("SCache is not usable ({}); job {} runs on Hadoop's own shuffle", problem.get(), applicationId);
       ShuffleChoice.passToTasks(amConf, false);

@@ -25,6 +25,8 @@ import org.scache.common.ha.Locator;
 import org.scache.common.network.ClientConnections;
 import org.scache.common.network.ClientTransport;
 import org.scache.common.network.Reply;
+import org.scache.common.protocol.AskBlockRoom;
+import org.scache.common.protocol.BlockRoom;
 import org.scache.common.protocol.BlocksData;
 import org.scache.common.protocol.GetBlock;
 import org.scache.common.protocol.GetReduceInput;
@@ -236,6 +238,11 @@ public final class ScacheClient implements AutoCloseable {
   /** The live workers. */
   public List<WorkerInfo> workers() {
     return join(workersAsync());
+  }
+
+  /** How many more blocks the live workers hold, for one owner and in all. */
+  public BlockRoom blockRoom() {
+    return join(call(master, AskBlockRoom::new, NO_PAYLOAD).thenApply(r -> r.as(BlockRoom.class)));
   }
 
   private CompletableFuture<List<WorkerInfo>> workersAsync() {

@@ -24,6 +24,7 @@ import org.scache.common.protocol.RegisterApplication;
 import org.scache.common.protocol.RegisterShuffle;
 import org.scache.common.protocol.RegisterWorker;
 import org.scache.common.protocol.RemoveApplication;
+import org.scache.common.protocol.ReportBlockRoom;
 import org.scache.common.protocol.ReportBlocks;
 import org.scache.common.protocol.ReportLostBlocks;
 import org.scache.common.protocol.ReportRounds;
@@ -56,6 +57,7 @@ final class MasterRequests {
   private static final Logger LOG = LoggerFactory.getLogger(MasterRequests.class);
 
   private final WorkerRegistry workers;
+  private final ClusterBlockRoom blockRoom = new ClusterBlockRoom();
   private final ApplicationRegistry applications;
   private final ShuffleRegistry shuffles;
   private final CoScheduler coScheduler;
@@ -150,6 +152,8 @@ final class MasterRequests {
       case REPORT_LOST_BLOCKS -> reportLostBlocks((ReportLostBlocks) m);
       case REDUCE_COMMITTED -> reduceCommitted((ReduceCommitted) m);
       case LIST_WORKERS -> new Workers(workers.live());
+      case ASK_BLOCK_ROOM -> blockRoom.of(workers.live());
+      case REPORT_BLOCK_ROOM -> reportBlockRoom((ReportBlockRoom) m);
       case REPORT_WORKER_ACTIVITY -> reportActivity((ReportWorkerActivity) m);
       default -> throw new ScacheException(Status.UNKNOWN_MESSAGE_TYPE, m.type() + " is not served by the master");
     };
@@ -159,6 +163,7 @@ final class MasterRequests {
   void expireWorkers() {
     for (WorkerInfo w : workers.expire()) {
       shuffles.dropHolder(w.workerId());
+      blockRoom.forget(w.workerId());
       incompleteRounds.dropWorker(w.workerId()).forEach(this::tellIncompleteRounds);
       LOG.warn("worker {} at {} sent no heartbeat for too long; its blocks are lost", w.workerId(), w.address());
     }
@@ -176,7 +181,16 @@ final class MasterRequests {
     if (!workers.heartbeat(m.workerId(), m.reservedBytes(), m.usedBytes())) {
       throw new ScacheException(Status.UNKNOWN_WORKER, "worker " + m.workerId() + " is not registered");
     }
+    blockRoom.held(m.workerId(), m.blockCount());
     return new HeartbeatAck(applications.removedAmong(m.heldApps()));
+  }
+
+  private Message reportBlockRoom(ReportBlockRoom m) {
+    if (!workers.isLive(m.workerId())) {
+      throw new ScacheException(Status.UNKNOWN_WORKER, "worker " + m.workerId() + " is not registered");
+    }
+    blockRoom.limits(m.workerId(), m.maxBlocks(), m.maxBlocksPerOwner());
+    return new Ack();
   }
 
   private static Message joined(CompletableFuture<Message> answer) {

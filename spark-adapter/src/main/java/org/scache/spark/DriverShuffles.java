@@ -13,6 +13,7 @@ import org.apache.spark.SparkContext;
 import org.apache.spark.SparkContext$;
 import org.scache.client.ScacheClient;
 import org.scache.client.ShuffleHints;
+import org.scache.client.ShuffleRoom;
 import org.scache.common.Clock;
 import org.scache.common.DaemonThreads;
 import org.scache.common.shuffle.MapSample;
@@ -47,6 +48,19 @@ final class DriverShuffles implements AutoCloseable {
     this.client = client;
     this.conf = conf;
     this.clock = clock;
+  }
+
+  /**
+   * Why a shuffle of {@code numMaps} × {@code numReduces} blocks does not fit in the cluster's workers
+   * ({@link ShuffleRoom}); empty when it does, or when the master cannot tell (the puts find out then).
+   */
+  Optional<String> tooWide(int numMaps, int numReduces) {
+    try {
+      return ShuffleRoom.problem(registeredClient().blockRoom(), numMaps, numReduces);
+    } catch (RuntimeException e) {
+      LOG.debug("the master did not tell the workers' room: {}", e.toString());
+      return Optional.empty();
+    }
   }
 
   /**

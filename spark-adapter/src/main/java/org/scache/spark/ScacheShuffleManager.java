@@ -2,6 +2,7 @@ package org.scache.spark;
 
 import java.security.SecureRandom;
 import java.util.Base64;
+import java.util.Optional;
 import org.apache.spark.ShuffleDependency;
 import org.apache.spark.SparkConf;
 import org.apache.spark.SparkEnv;
@@ -90,6 +91,11 @@ public final class ScacheShuffleManager implements ShuffleManager {
       return sort.registerShuffle(shuffleId, dependency);
     }
     int numMaps = dependency.rdd().partitions().length;
+    Optional<String> tooWide = driver().tooWide(numMaps, dependency.partitioner().numPartitions());
+    if (tooWide.isPresent()) {
+      LOG.warn("shuffle {} uses Spark's sort shuffle: it does not fit in SCache: {}", shuffleId, tooWide.get());
+      return sort.registerShuffle(shuffleId, dependency);
+    }
     driver().register(shuffleId, dependency, numMaps);
     return new ScacheShuffleHandle<>(shuffleId, dependency, appId(), numMaps);
   }

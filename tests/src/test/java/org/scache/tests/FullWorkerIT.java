@@ -6,22 +6,27 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.scache.client.MasterCheck;
 import org.scache.client.ReduceInput;
 import org.scache.client.ScacheClient;
 import org.scache.common.BlockId;
 import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
+import org.scache.common.protocol.BlockRoom;
 import org.scache.common.shuffle.PartitionerKind;
+import org.scache.common.testing.Await;
 
 /**
  * A map whose node's worker cannot hold its output (the worker's block limit, the application's share of
  * it) puts the blocks that do not fit on the cluster's other workers, and every reduce reads all of its
- * input: a shuffle wider than one worker's limit runs, within the cluster's.
+ * input: a shuffle wider than one worker's limit runs, within the cluster's. One wider than the cluster's is
+ * found before its job starts.
  */
 class FullWorkerIT {
   private static final long RESERVE = 16L << 20;
@@ -78,5 +83,22 @@ class FullWorkerIT {
         }
       }
     }
+  }
+  @Test
+  @Timeout(60)
+  void masterCheck_findsAShuffleWiderThanTheLiveWorkersHoldForOneUser() throws Exception {
+    cluster = InProcessCluster.start(3, RESERVE, ScacheConf.empty().with(ScacheOptions.WORKER_BLOCKS_MAX, 40));
+    ScacheConf client = cluster.clientConf(0);
+    Duration wait = Duration.ofSeconds(5);
+    Await.until(() -> MasterCheck.run(client, wait).room().map(r -> r.workers() == 3).orElse(false),
+        Duration.ofSeconds(20), () -> "the workers did not report their limits");
+    BlockRoom room = MasterCheck.run(client, wait).room().orElseThrow();
+    assertEquals(60, room.forOneOwner(), "20 blocks for one user on each of 3 workers");
+    assertEquals(120, room.inAll());
+
+    assertTrue(MasterCheck.run(client, wait, 2, 30).usable(), "2 × 30 blocks fit");
+    MasterCheck.Result wide = MasterCheck.run(client, wait, 2, 31);
+    assertTrue(wide.problem().orElseThrow().contains("2 maps × 31 reduces put 62 blocks"), wide.toString());
+    assertTrue(wide.problem().orElseThrow().contains("scache.worker.blocks.max"), wide.toString());
   }
 }

@@ -15,7 +15,9 @@ import org.apache.tez.dag.app.dag.Vertex;
 import org.apache.tez.dag.app.dag.impl.AMUserCodeException;
 import org.apache.tez.dag.app.dag.impl.Edge;
 import org.scache.client.MasterCheck;
+import org.scache.client.ShuffleRoom;
 import org.scache.common.config.ScacheConf;
+import org.scache.common.protocol.BlockRoom;
 import org.scache.yarn.YarnOptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -76,7 +78,11 @@ final class ScacheDagRewrite {
     Optional<String> unusable = ConsumerManagers.unavailable(edges.get(0).to);
     if (unusable.isEmpty()) {
       ScacheConf scache = TezScacheSettings.scacheConf(dagConf);
-      unusable = MasterCheck.run(scache, scache.get(YarnOptions.SUBMIT_CHECK_TIMEOUT)).problem();
+      MasterCheck.Result check = MasterCheck.run(scache, scache.get(YarnOptions.SUBMIT_CHECK_TIMEOUT));
+      unusable = check.problem();
+      if (unusable.isEmpty() && check.room().isPresent()) {
+        edges = withinRoom(edges, check.room().get());
+      }
     }
     if (unusable.isPresent()) {
       LOG.warn("SCache is not usable ({}); {} runs on Tez's own shuffle", unusable.get(), name);
@@ -108,6 +114,33 @@ final class ScacheDagRewrite {
       if (e.verdict.scache() && ++scache > TezScacheSettings.MAX_EDGES_PER_DAG) {
         out.set(i, new PlannedEdge(e.from, e.to, e.edge, EdgeVerdict.tez("the DAG has more than "
             + TezScacheSettings.MAX_EDGES_PER_DAG + " edges SCache could serve, this one is beyond them")));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The edges, those whose blocks (a block per producer and consumer task) would not fit in what the live workers
+   * hold for one user, after the edges before them, kept on Tez's shuffle ({@link ShuffleRoom}). An edge whose
+   * parallelism is decided at run time is kept as planned: its maps find room on any worker, or fail.
+   */
+  private static List<PlannedEdge> withinRoom(List<PlannedEdge> edges, BlockRoom room) {
+    List<PlannedEdge> out = new ArrayList<>(edges.size());
+    long left = room.forOneOwner();
+    for (PlannedEdge e : edges) {
+      int maps = e.from.getTotalTasks();
+      int reduces = e.to.getTotalTasks();
+      if (!e.verdict.scache() || maps < 0 || reduces < 0) {
+        out.add(e);
+        continue;
+      }
+      BlockRoom rest = new BlockRoom(left, room.inAll(), room.workers(), room.unknownWorkers());
+      Optional<String> tooWide = ShuffleRoom.problem(rest, maps, reduces);
+      if (tooWide.isPresent()) {
+        out.add(new PlannedEdge(e.from, e.to, e.edge, EdgeVerdict.tez("it does not fit in SCache: " + tooWide.get())));
+      } else {
+        left -= (long) maps * reduces;
+        out.add(e);
       }
     }
     return out;

@@ -21,6 +21,7 @@ public enum MessageType {
   FETCH_APP_SECRET(11, MaySend.CLUSTER, FetchAppSecret::read),
   LOCATE_BLOCKS(12, MaySend.APPLICATION_OR_CLUSTER, LocateBlocks::read),
   VOUCH_APPLICATION(13, MaySend.CLUSTER, VouchApplication::read),
+  ASK_BLOCK_ROOM(14, MaySend.ANYONE, AskBlockRoom::read),
   PUT_BLOCK(20, MaySend.APPLICATION_OR_CLUSTER, PutBlock::read, true),
   GET_BLOCK(21, MaySend.APPLICATION_OR_CLUSTER, GetBlock::read),
   GET_REDUCE_INPUT(22, MaySend.APPLICATION_OR_CLUSTER, GetReduceInput::read),
@@ -44,6 +45,7 @@ public enum MessageType {
   ROUNDS_INCOMPLETE(71, MaySend.CLUSTER, RoundsIncomplete::read),
   REDUCE_COMMITTED(72, MaySend.APPLICATION_OR_CLUSTER, ReduceCommitted::read),
   REPORT_LOST_BLOCKS(73, MaySend.CLUSTER, ReportLostBlocks::read),
+  REPORT_BLOCK_ROOM(74, MaySend.CLUSTER, ReportBlockRoom::read),
   // observation (80-89)
   REPORT_WORKER_ACTIVITY(80, MaySend.CLUSTER, ReportWorkerActivity::read),
 
@@ -59,6 +61,7 @@ public enum MessageType {
   WORKER_STATS(137, MaySend.NOBODY, WorkerStats::read),
   /** Sent unasked by the accepting side when a connection opens, with its {@link ChannelBinding} nonce. */
   SERVER_HELLO(138, MaySend.NOBODY, ServerHello::read),
+  BLOCK_ROOM(139, MaySend.NOBODY, BlockRoom::read),
   // local shared-memory access (160-169)
   LOCAL_SEGMENTS(160, MaySend.NOBODY, LocalSegments::read),
   MEMORY_LEASE(161, MaySend.NOBODY, MemoryLease::read),

@@ -21,6 +21,7 @@ import org.scache.common.protocol.LocateBlocks;
 import org.scache.common.protocol.MapFinished;
 import org.scache.common.protocol.Message;
 import org.scache.common.protocol.RegisterWorker;
+import org.scache.common.protocol.ReportBlockRoom;
 import org.scache.common.protocol.ReportBlocks;
 import org.scache.common.protocol.ReportLostBlocks;
 import org.scache.common.protocol.ReportRounds;
@@ -89,6 +90,11 @@ public final class MasterCalls implements BlockLocator, AutoCloseable {
       List<ShuffleActivity> shuffles) {
     return acknowledged(sendInOrder(new ReportWorkerActivity(workerId, spilledBytes, spillFileBytes,
         shuffles)));
+  }
+
+  /** The blocks this worker holds at most, in all and for one owner, in order. */
+  CompletableFuture<Void> reportBlockRoom(String workerId, long maxBlocks, long maxBlocksPerOwner) {
+    return acknowledged(sendInOrder(new ReportBlockRoom(workerId, maxBlocks, maxBlocksPerOwner)));
   }
 
   /** The final attempt of a map, in order; completes once the master has it. */

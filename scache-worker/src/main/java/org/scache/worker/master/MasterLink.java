@@ -21,6 +21,7 @@ import org.scache.common.shuffle.BlockSize;
 import org.scache.common.shuffle.RoundState;
 import org.scache.common.shuffle.ShuffleActivity;
 import org.scache.worker.counters.ShuffleActivityLog;
+import org.scache.worker.store.BlockQuota;
 import org.scache.worker.store.StoreEvents;
 import org.scache.worker.store.WorkerStorage;
 import org.slf4j.Logger;
@@ -161,6 +162,9 @@ public final class MasterLink implements StoreEvents, AutoCloseable {
       if (!partial.isEmpty()) {
         bestEffort("REPORT_ROUNDS", master.reportRounds(self.workerId(), partial));
       }
+      BlockQuota.Limits limits = storage.blockLimits();
+      bestEffort("REPORT_BLOCK_ROOM", master.reportBlockRoom(self.workerId(), limits.maxBlocks(),
+          limits.maxBlocksPerOwner()));
       LOG.info("worker {} registered with master {}", self.workerId(), master);
       onRegistered.run();
       if (heartbeats == null || heartbeats.isCancelled()) {

@@ -47,6 +47,13 @@ public final class BlockQuota {
     return new BlockQuota(ApplicationShares.of(max, share, ownerOf));
   }
 
+  /** The blocks held at most, in all and for one owner. */
+  public record Limits(long maxBlocks, long maxBlocksPerOwner) {}
+
+  public Limits limits() {
+    return new Limits(blocks.max(), blocks.maxPerApplication());
+  }
+
   /** Why one more block like {@code id} cannot be held, or null when it can. */
   ScacheException refusal(BlockId id) {
     if (!blocks.fitsInAll(1)) {

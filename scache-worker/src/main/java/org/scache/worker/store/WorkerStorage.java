@@ -24,6 +24,7 @@ public final class WorkerStorage implements AutoCloseable {
   private final MemoryPool pool;
   private final PlacementBook placements;
   private final StoreReports reports;
+  private final BlockQuota.Limits blockLimits;
   private final BlockStore store;
   private final BlockPuts puts;
   private final Optional<Spiller> spiller;
@@ -42,6 +43,7 @@ public final class WorkerStorage implements AutoCloseable {
     this.placements = placements;
     this.reports = new StoreReports(disk.isPresent());
     this.store = new BlockStore(disk, policy, placements, clock, counters, quota, reports);
+    this.blockLimits = quota.limits();
     this.readBudget = new SpillReadBudget(readBudgetBytes);
     this.spiller = disk.map(d -> new Spiller(store, pool, d, readBudget, counters));
     this.puts = new BlockPuts(store, pool, spiller, counters, reports::stored);
@@ -86,6 +88,11 @@ public final class WorkerStorage implements AutoCloseable {
   }
 
   // ---------------------------------------------------------------- what the master is told
+
+  /** The blocks held here at most, in all and for one owner. */
+  public BlockQuota.Limits blockLimits() {
+    return blockLimits;
+  }
 
   public long reservedBytes() {
     return pool.reservedBytes();

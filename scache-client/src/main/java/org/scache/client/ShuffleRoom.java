@@ -1,0 +1,37 @@
+package org.scache.client;
+
+import java.util.Optional;
+import org.scache.common.config.ScacheOptions;
+import org.scache.common.protocol.BlockRoom;
+
+/**
+ * Whether a shuffle's blocks fit in the cluster before its job sends it through SCache: a shuffle of M maps
+ * and R reduces puts M × R blocks, which the live workers must be able to hold for one owner. A map whose
+ * node's worker is full puts its blocks on the others, so the room is the cluster's. A shuffle that does
+ * not fit uses its framework's own shuffle from the start, rather than meet the limit half-way.
+ */
+public final class ShuffleRoom {
+  private ShuffleRoom() {}
+
+  /** Why a shuffle of {@code numMaps} × {@code numReduces} blocks does not fit in {@code room}; empty when it does. */
+  public static Optional<String> problem(BlockRoom room, long numMaps, long numReduces) {
+    if (room.workers() == 0) {
+      return Optional.empty(); // no worker reported its limits: the puts find out
+    }
+    long blocks = multiplied(numMaps, numReduces);
+    if (blocks <= room.forOneOwner()) {
+      return Optional.empty();
+    }
+    return Optional.of("its " + numMaps + " maps × " + numReduces + " reduces put " + blocks + " blocks, and the "
+        + room.workers() + " live workers hold " + room.forOneOwner() + " more for one user ("
+        + ScacheOptions.WORKER_BLOCKS_MAX.key() + ", " + ScacheOptions.WORKER_BLOCKS_APPLICATION_SHARE.key() + ")");
+  }
+
+  private static long multiplied(long a, long b) {
+    try {
+      return Math.multiplyExact(Math.max(0, a), Math.max(0, b));
+    } catch (ArithmeticException e) {
+      return Long.MAX_VALUE;
+    }
+  }
+}

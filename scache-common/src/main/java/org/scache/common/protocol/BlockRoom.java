@@ -1,0 +1,24 @@
+package org.scache.common.protocol;
+
+/**
+ * The master's answer to {@link AskBlockRoom}: over the {@code workers} live workers that reported their
+ * limits, how many more blocks they hold for one owner ({@code forOneOwner}: each worker's room, at most
+ * the owner's share of its limit) and in all; {@code unknownWorkers} live workers reported no limits.
+ */
+public record BlockRoom(long forOneOwner, long inAll, int workers, int unknownWorkers) implements Message {
+  @Override
+  public MessageType type() {
+    return MessageType.BLOCK_ROOM;
+  }
+
+  @Override
+  public void write(WireWriter out) {
+    out.writeLong(forOneOwner).writeLong(inAll).writeInt(workers).writeInt(unknownWorkers);
+  }
+
+  /** Reads what {@link #write} writes. */
+  static BlockRoom read(WireReader in) throws MalformedMessageException {
+    return new BlockRoom(in.readNonNegativeLong("room for one owner"), in.readNonNegativeLong("room in all"),
+        in.readNonNegativeInt("workers"), in.readNonNegativeInt("workers of unknown room"));
+  }
+}

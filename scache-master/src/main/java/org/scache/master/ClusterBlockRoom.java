@@ -1,0 +1,58 @@
+package org.scache.master;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.scache.common.WorkerInfo;
+import org.scache.common.protocol.BlockRoom;
+
+/**
+ * How many blocks the live workers can still take: each worker's limits, as it reported them after it
+ * registered, and its block count from its last heartbeat. What a job's application master or driver asks
+ * before it sends a shuffle through SCache: a shuffle of M maps and R reduces puts M × R blocks, which
+ * the cluster must be able to hold for one owner. Thread-safe.
+ */
+final class ClusterBlockRoom {
+  private record Limits(long maxBlocks, long maxPerOwner, long held) {}
+
+  private final Map<String, Limits> byWorker = new HashMap<>();
+
+  /** A worker's limits, reported after each registration. */
+  synchronized void limits(String workerId, long maxBlocks, long maxPerOwner) {
+    long held = byWorker.containsKey(workerId) ? byWorker.get(workerId).held() : 0;
+    byWorker.put(workerId, new Limits(maxBlocks, maxPerOwner, held));
+  }
+
+  /** A worker's block count, from its heartbeat. */
+  synchronized void held(String workerId, long blocks) {
+    byWorker.computeIfPresent(workerId, (id, l) -> new Limits(l.maxBlocks(), l.maxPerOwner(), blocks));
+  }
+
+  synchronized void forget(String workerId) {
+    byWorker.remove(workerId);
+  }
+
+  /** The room of the {@code live} workers, for one owner and in all. */
+  synchronized BlockRoom of(List<WorkerInfo> live) {
+    long forOne = 0;
+    long inAll = 0;
+    int known = 0;
+    for (WorkerInfo w : live) {
+      Limits l = byWorker.get(w.workerId());
+      if (l == null) {
+        continue;
+      }
+      known++;
+      long free = Math.max(0, l.maxBlocks() - l.held());
+      inAll = saturated(inAll, free);
+      forOne = saturated(forOne, Math.min(free, l.maxPerOwner()));
+    }
+    return new BlockRoom(forOne, inAll, known, live.size() - known);
+  }
+
+  /** {@code a + b}, at most {@link Long#MAX_VALUE} (a worker without limits reports that). */
+  private static long saturated(long a, long b) {
+    long sum = a + b;
+    return sum < 0 ? Long.MAX_VALUE : sum;
+  }
+}
