@@ -26,10 +26,17 @@ final class ScacheServices implements AutoCloseable {
 
   /** A master and one worker per host in {@code hosts}, all workers on {@code workerPort} (0: any port). */
   static ScacheServices start(List<String> hosts, int workerPort, long reserveBytes) throws Exception {
-    return new ScacheServices(hosts, workerPort, reserveBytes);
+    return new ScacheServices(hosts, workerPort, reserveBytes, ScacheConf.empty());
   }
 
-  private ScacheServices(List<String> hosts, int workerPort, long reserveBytes) throws Exception {
+  /** As {@link #start(List, int, long)}, every worker set by {@code workerSettings} too. */
+  static ScacheServices start(List<String> hosts, int workerPort, long reserveBytes, ScacheConf workerSettings)
+      throws Exception {
+    return new ScacheServices(hosts, workerPort, reserveBytes, workerSettings);
+  }
+
+  private ScacheServices(List<String> hosts, int workerPort, long reserveBytes, ScacheConf workerSettings)
+      throws Exception {
     ScacheConf conf = ScacheConf.empty()
         .with(ScacheOptions.SECURITY_CLUSTER_SECRET, CLUSTER_SECRET)
         .with(ScacheOptions.MASTER_BIND_HOST, "127.0.0.1")
@@ -50,6 +57,9 @@ final class ScacheServices implements AutoCloseable {
           .with(ScacheOptions.WORKER_PORT, workerPort)
           .with(ScacheOptions.WORKER_SPILL_DIRS, spill.resolve("worker-" + i).toString())
           .with(ScacheOptions.WORKER_MEMORY_RESERVE.key(), Long.toString(reserveBytes));
+      for (Map.Entry<String, String> setting : workerSettings.asMap().entrySet()) {
+        workerConf = workerConf.with(setting.getKey(), setting.getValue());
+      }
       workerConfs.add(workerConf);
       workers.add(ScacheWorker.start(workerConf));
     }

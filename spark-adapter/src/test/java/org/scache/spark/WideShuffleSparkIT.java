@@ -1,0 +1,84 @@
+package org.scache.spark;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import org.apache.spark.SparkConf;
+import org.apache.spark.SparkEnv;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.util.Utils;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.scache.common.config.ScacheConf;
+import org.scache.common.config.ScacheOptions;
+import scala.Tuple2;
+
+/**
+ * Spark shuffles on two workers that hold 200 blocks each, 100 of them for one user, the executors' node
+ * worker being the first: a shuffle whose maps put more blocks than that worker holds for the application puts
+ * the rest on the other; a shuffle wider than both hold registers with Spark's sort shuffle. Every job gives
+ * the sort shuffle's output, and none fails.
+ */
+class WideShuffleSparkIT {
+  private static final int MAPS = 4;
+  private static ScacheServices scache;
+
+  @BeforeAll
+  static void startScache() throws Exception {
+    scache = ScacheServices.start(List.of(Utils.localHostName(), Utils.localHostName()), 0, 64L << 20,
+        ScacheConf.empty().with(ScacheOptions.WORKER_BLOCKS_MAX.key(), "200"));
+  }
+
+  @AfterAll
+  static void stopScache() {
+    if (scache != null) {
+      scache.close();
+    }
+  }
+
+  /** groupByKey of {@value #MAPS} maps into {@code reduces} partitions: every key's values, sorted. */
+  private static List<String> grouped(JavaSparkContext sc, int reduces) {
+    List<Integer> numbers = new ArrayList<>();
+    for (int i = 0; i < 20_000; i++) {
+      numbers.add(i);
+    }
+    List<String> out = new ArrayList<>(sc.parallelize(numbers, MAPS).mapToPair(i -> new Tuple2<>(i % 211, i))
+        .groupByKey(reduces).map(kv -> {
+          List<Integer> values = new ArrayList<>();
+          kv._2().forEach(values::add);
+          Collections.sort(values);
+          return kv._1() + "=" + values;
+        }).collect());
+    Collections.sort(out);
+    return out;
+  }
+
+  @Test
+  void shufflesWiderThanTheNodesWorkerOrThanBothWorkers_giveTheSortShufflesOutput() {
+    List<String> sortWide;
+    List<String> sortWider;
+    try (JavaSparkContext sc = new JavaSparkContext(SparkConfs.base("local[2]", "wide-sort-shuffle-it"))) {
+      sortWide = grouped(sc, 40);
+      sortWider = grouped(sc, 60);
+    }
+    SparkConf conf = SparkConfs.scache(SparkConfs.base("local-cluster[2,1,1024]", "wide-scache-it"),
+        scache.masterAddress()).set("spark.scache.client.worker.address", "127.0.0.1:" + scache.workerPort(0));
+    try (JavaSparkContext sc = new JavaSparkContext(conf)) {
+      assertTrue(((ScacheShuffleManager) SparkEnv.get().shuffleManager()).isActive(), "SCache is in use");
+      long before = scache.total("put.blocks");
+      assertEquals(sortWider, grouped(sc, 60), "4 maps × 60 reduces");
+      assertEquals(before, scache.total("put.blocks"),
+          "240 blocks are more than the 2 × 100 the workers hold for one user: the sort shuffle took them");
+
+      long[] held = {scache.stat(0, "put.blocks"), scache.stat(1, "put.blocks")};
+      assertEquals(sortWide, grouped(sc, 40), "4 maps × 40 reduces");
+      assertEquals(MAPS * 40, scache.total("put.blocks") - before, "SCache took the 160 blocks");
+      assertTrue(scache.stat(0, "put.blocks") - held[0] <= 100, "the executors' worker held its share");
+      assertTrue(scache.stat(1, "put.blocks") - held[1] >= 60, "the other worker took the rest");
+    }
+  }
+}
