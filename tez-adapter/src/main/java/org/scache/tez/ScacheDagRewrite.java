@@ -122,28 +122,40 @@ final class ScacheDagRewrite {
   /**
    * The edges, those whose blocks (a block per producer and consumer task) would not fit in what the live workers
    * hold for one user, after the edges before them, kept on Tez's shuffle ({@link ShuffleRoom}). An edge whose
-   * parallelism is decided at run time is kept as planned: its maps find room on any worker, or fail.
+   * producers' or consumers' number is decided at run time (a vertex reading splits) cannot be judged here: it is
+   * kept as planned, its room taken first, counting at least one task for each unknown side; its producers find
+   * room on any worker, or fail.
    */
   private static List<PlannedEdge> withinRoom(List<PlannedEdge> edges, BlockRoom room) {
-    List<PlannedEdge> out = new ArrayList<>(edges.size());
     long left = room.forOneOwner();
     for (PlannedEdge e : edges) {
-      int maps = e.from.getTotalTasks();
-      int reduces = e.to.getTotalTasks();
-      if (!e.verdict.scache() || maps < 0 || reduces < 0) {
+      if (e.verdict.scache() && !parallelismKnown(e)) {
+        left -= (long) Math.max(1, e.from.getTotalTasks()) * Math.max(1, e.to.getTotalTasks());
+      }
+    }
+    List<PlannedEdge> out = new ArrayList<>(edges.size());
+    for (PlannedEdge e : edges) {
+      if (!e.verdict.scache() || !parallelismKnown(e)) {
         out.add(e);
         continue;
       }
-      BlockRoom rest = new BlockRoom(left, room.inAll(), room.workers(), room.unknownWorkers());
+      int maps = e.from.getTotalTasks();
+      int reduces = e.to.getTotalTasks();
+      BlockRoom rest = new BlockRoom(Math.max(0, left), room.inAll(), room.workers(), room.unknownWorkers());
       Optional<String> tooWide = ShuffleRoom.problem(rest, maps, reduces);
       if (tooWide.isPresent()) {
-        out.add(new PlannedEdge(e.from, e.to, e.edge, EdgeVerdict.tez("it does not fit in SCache: " + tooWide.get())));
+        out.add(new PlannedEdge(e.from, e.to, e.edge,
+            EdgeVerdict.tez("it does not fit in SCache with the DAG's other edges: " + tooWide.get())));
       } else {
         left -= (long) maps * reduces;
         out.add(e);
       }
     }
     return out;
+  }
+
+  private static boolean parallelismKnown(PlannedEdge e) {
+    return e.from.getTotalTasks() >= 0 && e.to.getTotalTasks() >= 0;
   }
 
   /** Gives the SCache edges their ordinals, SCache's outputs and inputs, and their consumers SCache's manager. */

@@ -1,12 +1,17 @@
 package org.scache.tez;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
@@ -15,7 +20,12 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapred.ShuffleHandler;
 import org.apache.hadoop.service.Service;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.apache.tez.client.TezClient;
+import org.apache.tez.dag.api.DAG;
 import org.apache.tez.dag.api.TezConfiguration;
+import org.apache.tez.dag.api.client.DAGClient;
+import org.apache.tez.dag.api.client.DAGStatus;
+import org.apache.tez.dag.api.client.StatusGetOpts;
 import org.apache.tez.test.MiniTezCluster;
 import org.scache.client.ScacheClient;
 import org.scache.common.WorkerInfo;
@@ -47,6 +57,12 @@ final class MiniScacheTezCluster implements AutoCloseable {
 
   /** A cluster whose NodeManagers keep a finished application's container logs for {@code logRetainSeconds}. */
   MiniScacheTezCluster(String name, int nodeManagers, long logRetainSeconds) throws Exception {
+    this(name, nodeManagers, logRetainSeconds, conf -> { });
+  }
+
+  /** As {@link #MiniScacheTezCluster(String, int, long)}, the NodeManagers (and their workers) set by {@code nms}. */
+  MiniScacheTezCluster(String name, int nodeManagers, long logRetainSeconds,
+      java.util.function.Consumer<Configuration> nms) throws Exception {
     workDir = Path.of("target", name).toAbsolutePath();
     deleteRecursively(workDir);
     yarnDir = Path.of("target", "test", "data", name).toAbsolutePath();
@@ -81,6 +97,7 @@ final class MiniScacheTezCluster implements AutoCloseable {
     conf.setLong(YarnConfiguration.NM_LOG_RETAIN_SECONDS, logRetainSeconds);
     // containers are handed out at NodeManager heartbeats: every 200 ms rather than every second
     conf.setInt(YarnConfiguration.RM_NM_HEARTBEAT_INTERVAL_MS, 200);
+    nms.accept(conf);
     tez = new AddressedNodesTezCluster(name, nodeManagers);
     tez.init(conf);
     tez.start();
@@ -154,6 +171,55 @@ final class MiniScacheTezCluster implements AutoCloseable {
       }
     }
     return dir;
+  }
+
+  /**
+   * Runs {@code dag} in an application of its own, as its program's driver does (the mini cluster starts one
+   * application master at a time); its final status with its counters, which must be SUCCEEDED.
+   */
+  DAGStatus run(TezConfiguration conf, DAG dag) throws Exception {
+    TezClient client = TezClient.create(dag.getName(), conf, false);
+    client.start();
+    try {
+      DAGClient dagClient = client.submitDAG(dag);
+      // the final status with its counters, from the application master before it leaves
+      DAGStatus status = dagClient.waitForCompletionWithStatusUpdates(EnumSet.of(StatusGetOpts.GET_COUNTERS));
+      assertEquals(DAGStatus.State.SUCCEEDED, status.getState(), dag.getName() + ": " + status.getDiagnostics());
+      return status;
+    } finally {
+      client.stop();
+    }
+  }
+
+  /** The lines with {@code marker} of every container's syslog (application masters' included). */
+  List<String> containerLogLines(String marker) throws IOException {
+    List<String> out = new ArrayList<>();
+    try (Stream<Path> files = Files.walk(yarnDir)) {
+      for (Path f : (Iterable<Path>) files::iterator) {
+        if (Files.isRegularFile(f) && f.getFileName().toString().startsWith("syslog")) {
+          for (String line : Files.readAllLines(f, StandardCharsets.UTF_8)) {
+            if (line.contains(marker)) {
+              out.add(line);
+            }
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Every line of the part files of an output directory, sorted (reducers with equal keys write in any order). */
+  static List<String> sortedLines(String dir) throws IOException {
+    List<String> lines = new ArrayList<>();
+    try (Stream<Path> s = Files.list(Path.of(dir))) {
+      for (Path p : (Iterable<Path>) s::iterator) {
+        if (p.getFileName().toString().startsWith("part-")) {
+          lines.addAll(Files.readAllLines(p, StandardCharsets.UTF_8));
+        }
+      }
+    }
+    lines.sort(null);
+    return lines;
   }
 
   /** The directory that holds the containers' logs while the cluster runs. */

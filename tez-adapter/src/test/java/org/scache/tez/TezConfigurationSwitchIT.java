@@ -8,7 +8,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,14 +24,11 @@ import org.apache.hadoop.mapreduce.MRConfig;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
-import org.apache.tez.client.TezClient;
 import org.apache.tez.common.counters.TaskCounter;
 import org.apache.tez.common.counters.TezCounters;
 import org.apache.tez.dag.api.DAG;
 import org.apache.tez.dag.api.TezConfiguration;
-import org.apache.tez.dag.api.client.DAGClient;
 import org.apache.tez.dag.api.client.DAGStatus;
-import org.apache.tez.dag.api.client.StatusGetOpts;
 import org.apache.tez.dag.library.vertexmanager.ShuffleVertexManager;
 import org.apache.tez.examples.CartesianProduct;
 import org.apache.tez.examples.OrderedWordCount;
@@ -290,17 +286,8 @@ class TezConfigurationSwitchIT {
   }
 
   private static Result submit(TezConfiguration conf, DAG dag, String out) throws Exception {
-    TezClient tez = TezClient.create(dag.getName(), conf, false);
-    tez.start();
-    try {
-      DAGClient client = tez.submitDAG(dag);
-      // the final status with its counters, from the application master before it leaves
-      DAGStatus status = client.waitForCompletionWithStatusUpdates(EnumSet.of(StatusGetOpts.GET_COUNTERS));
-      assertEquals(DAGStatus.State.SUCCEEDED, status.getState(), dag.getName() + ": " + status.getDiagnostics());
-      return new Result(status, status.getDAGCounters(), out);
-    } finally {
-      tez.stop();
-    }
+    DAGStatus status = cluster.run(conf, dag);
+    return new Result(status, status.getDAGCounters(), out);
   }
 
   // ---------------------------------------------------------------- checks
@@ -351,19 +338,7 @@ class TezConfigurationSwitchIT {
   }
 
   private static List<String> amLog(String marker) throws IOException {
-    List<String> out = new ArrayList<>();
-    try (Stream<Path> files = Files.walk(cluster.yarnDir())) {
-      for (Path f : (Iterable<Path>) files::iterator) {
-        if (Files.isRegularFile(f) && f.getFileName().toString().startsWith("syslog")) {
-          for (String line : Files.readAllLines(f, StandardCharsets.UTF_8)) {
-            if (line.contains(marker)) {
-              out.add(line);
-            }
-          }
-        }
-      }
-    }
-    return out;
+    return cluster.containerLogLines(marker);
   }
 
   /** The lines with {@code marker} of the application master's log files that speak of DAG {@code dagName}. */
@@ -394,17 +369,7 @@ class TezConfigurationSwitchIT {
     return cluster.workDir().resolve("out-" + name).toString();
   }
 
-  /** Every line of the part files of an output directory, sorted (reducers with equal keys write in any order). */
   private static List<String> sortedLines(String dir) throws IOException {
-    List<String> lines = new ArrayList<>();
-    try (Stream<Path> s = Files.list(Path.of(dir))) {
-      for (Path p : (Iterable<Path>) s::iterator) {
-        if (p.getFileName().toString().startsWith("part-")) {
-          lines.addAll(Files.readAllLines(p, StandardCharsets.UTF_8));
-        }
-      }
-    }
-    lines.sort(null);
-    return lines;
+    return MiniScacheTezCluster.sortedLines(dir);
   }
 }

@@ -1,0 +1,88 @@
+package org.scache.tez;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.tez.common.counters.TezCounters;
+import org.apache.tez.dag.api.TezConfiguration;
+import org.apache.tez.dag.library.vertexmanager.ShuffleVertexManager;
+import org.apache.tez.examples.OrderedWordCount;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.scache.common.config.ScacheOptions;
+
+/**
+ * tez-examples' OrderedWordCount, switched over by configuration, on workers that hold 24 blocks each, 12 of
+ * them for one user: the Tokenizer → Summation edge (1 × 20 blocks) goes through SCache, its producer putting
+ * what its node's worker cannot hold on the other worker; the Summation → Sorter edge (20 more blocks, more
+ * than the room left) stays on Tez's shuffle, and the application master says why. The output is Tez's.
+ */
+class WideShuffleTezIT {
+  private static final int SUMMATIONS = 20;
+  private static MiniScacheTezCluster cluster;
+  private static Path words;
+
+  @BeforeAll
+  static void startCluster() throws Exception {
+    cluster = new MiniScacheTezCluster("tez-wide", 2, 600,
+        conf -> conf.setInt(ScacheOptions.WORKER_BLOCKS_MAX.key(), 24));
+    words = cluster.writeWords("words", 1, 2_000, 500, 8, 3);
+  }
+
+  @AfterAll
+  static void stopCluster() {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  private static TezConfiguration conf(boolean switched) {
+    TezConfiguration conf = cluster.tezConf();
+    conf.setFloat(ShuffleVertexManager.TEZ_SHUFFLE_VERTEX_MANAGER_MIN_SRC_FRACTION, 1.0f);
+    conf.setFloat(ShuffleVertexManager.TEZ_SHUFFLE_VERTEX_MANAGER_MAX_SRC_FRACTION, 1.0f);
+    conf.setLong(TezConfiguration.TEZ_AM_SLEEP_TIME_BEFORE_EXIT_MILLIS, 500);
+    if (switched) {
+      conf.set(TezConfiguration.TEZ_AM_DAG_SCHEDULER_CLASS, ScacheDagScheduler.class.getName());
+      conf.setBoolean(TezScacheOptions.ENABLED.key(), true);
+    }
+    return conf;
+  }
+
+  private static String out(String name) {
+    return cluster.workDir().resolve("out-" + name).toString();
+  }
+
+  @Test
+  @Timeout(value = 5, unit = TimeUnit.MINUTES)
+  void orderedWordCountWiderThanTheWorkers_firstEdgeSpreadsOverBoth_secondStaysOnTez_sameOutput()
+      throws Exception {
+    cluster.run(conf(false), OrderedWordCount.createDAG(conf(false), words.toString(), out("tez"), SUMMATIONS, true,
+        false, "wide-owc-on-tez"));
+    Map<String, Long> before = cluster.workerStats();
+    TezCounters scache = cluster.run(conf(true), OrderedWordCount.createDAG(conf(true), words.toString(),
+        out("scache"), SUMMATIONS, true, false, "wide-owc")).getDAGCounters();
+
+    List<String> expected = MiniScacheTezCluster.sortedLines(out("tez"));
+    assertTrue(!expected.isEmpty());
+    assertEquals(expected, MiniScacheTezCluster.sortedLines(out("scache")), "Tez's output, line for line");
+    assertEquals(SUMMATIONS, scache.findCounter(ScacheTezCounter.BLOCKS_PUT).getValue(),
+        "the Tokenizer's one task put a block per Summation task, and nothing else went through SCache");
+    assertEquals(SUMMATIONS, scache.findCounter(ScacheTezCounter.BLOCKS_READ).getValue());
+    Map<String, Long> after = cluster.workerStats();
+    assertTrue(after.get("limit.refusals") > before.get("limit.refusals"),
+        "the Tokenizer's worker refused the blocks beyond its 12: " + after);
+
+    List<String> edges = cluster.containerLogLines("SCache: DAG wide-owc [");
+    assertEquals(1, edges.stream().filter(l -> l.contains("Tokenizer -> Summation")
+        && l.contains(" goes through SCache as shuffle ")).count(), edges::toString);
+    assertEquals(1, edges.stream().filter(l -> l.contains("Summation -> Sorter") && l.contains("stays on Tez's "
+        + "shuffle: it does not fit in SCache with the DAG's other edges: its 20 maps × 1 reduces put 20 blocks"))
+        .count(), edges::toString);
+  }
+}
