@@ -70,7 +70,9 @@ final class RedirectedPuts {
   CompletableFuture<Void> putElsewhere(BlockId id, ScacheException refusal,
       Function<String, CompletableFuture<Void>> put) {
     MapAttempt map = MapAttempt.of(id);
-    return workers().thenCompose(live -> {
+    // without the master's list there is nowhere else to go: the node's refusal stands
+    CompletableFuture<List<WorkerInfo>> listed = workers().exceptionally(e -> List.of());
+    return listed.thenCompose(live -> {
       List<String> order = targets(map, live);
       if (order.isEmpty()) {
         return CompletableFuture.failedFuture(refusal);

@@ -28,12 +28,15 @@ import org.scache.common.protocol.Ack;
 import org.scache.common.protocol.BlocksData;
 import org.scache.common.protocol.GetReduceInput;
 import org.scache.common.protocol.GetScheduleResult;
+import org.scache.common.protocol.ListWorkers;
+import org.scache.common.protocol.MapFinished;
 import org.scache.common.protocol.Message;
 import org.scache.common.protocol.PutBlock;
 import org.scache.common.protocol.RegisterShuffle;
 import org.scache.common.protocol.ReportSamples;
 import org.scache.common.protocol.ScheduleResult;
 import org.scache.common.protocol.Status;
+import org.scache.common.protocol.Workers;
 import org.scache.common.shuffle.BlockSize;
 import org.scache.common.shuffle.MapSample;
 import org.scache.common.shuffle.PartitionerKind;
@@ -171,6 +174,9 @@ class ScacheClientTest {
       }
     };
     ScriptedConnections connections = new ScriptedConnections((peer, m) -> {
+      if (m instanceof ListWorkers) {
+        return answer(new Workers(List.of())); // no other worker to put on
+      }
       throw refuse(Status.RETRY_LATER);
     });
     try (ScacheClient c = client(connections, ticking)) {
@@ -179,7 +185,50 @@ class ScacheClientTest {
       assertEquals(Status.RETRY_LATER, e.status());
       assertTrue(e.getMessage().contains("stayed busy for 30 s"), e.getMessage());
     }
-    assertEquals(3, connections.sent().size(), "first try at 10 s, retries at 20 s and 30 s, given up at 40 s");
+    assertEquals(3, connections.sentOfType(PutBlock.class).size(),
+        "first try at 10 s, retries at 20 s and 30 s, given up at 40 s");
+  }
+
+  @Test
+  void putRefusedForCapacity_goesToAnotherLiveWorker_whichTheMapsEndGoesThroughFirst() {
+    WorkerInfo node = new WorkerInfo("node", "worker.example", 17020);
+    ScriptedConnections connections = new ScriptedConnections((peer, m) -> {
+      if (m instanceof ListWorkers) {
+        return answer(new Workers(List.of(node, W1)));
+      }
+      if (m instanceof PutBlock && peer.equals(WORKER)) {
+        throw refuse(Status.LIMIT_EXCEEDED);
+      }
+      return answer(new Ack());
+    });
+    try (ScacheClient c = client(connections, clock)) {
+      c.putBlock(new BlockId(APP, 0, 3, 1, 0), new byte[10]);
+      c.putBlock(new BlockId(APP, 0, 3, 1, 1), new byte[10]);
+      c.mapFinished(0, 3, 1);
+    }
+    List<String> puts = connections.sent().stream().filter(s -> s.message() instanceof PutBlock)
+        .map(ScriptedConnections.Sent::peer).toList();
+    assertEquals(List.of(WORKER, W1.address(), WORKER, W1.address()), puts,
+        "each block refused by the node's worker was put on the other");
+    List<String> finished = connections.sent().stream().filter(s -> s.message() instanceof MapFinished)
+        .map(ScriptedConnections.Sent::peer).toList();
+    assertEquals(List.of(W1.address(), WORKER), finished, "the map's end through the other worker first");
+  }
+
+  @Test
+  void putRefusedForAnythingButCapacity_isNotPutElsewhere() {
+    ScriptedConnections connections = new ScriptedConnections((peer, m) -> {
+      if (m instanceof ListWorkers) {
+        return answer(new Workers(List.of(W1)));
+      }
+      throw refuse(Status.AUTH_FAILED);
+    });
+    try (ScacheClient c = client(connections, clock)) {
+      ScacheException e = assertThrows(ScacheException.class,
+          () -> c.putBlock(new BlockId(APP, 0, 0, 0, 0), new byte[10]));
+      assertEquals(Status.AUTH_FAILED, e.status());
+    }
+    assertEquals(List.of(WORKER), connections.sent().stream().map(ScriptedConnections.Sent::peer).toList());
   }
 
   @Test

@@ -2,12 +2,16 @@ package org.scache.master;
 
 import java.util.List;
 import org.scache.common.WorkerInfo;
+import org.scache.common.protocol.GetScheduleResult;
+import org.scache.common.protocol.MapFinished;
 import org.scache.common.protocol.RegisterApplication;
 import org.scache.common.protocol.RegisterShuffle;
 import org.scache.common.protocol.RegisterWorker;
 import org.scache.common.protocol.ReportBlocks;
+import org.scache.common.protocol.ScheduleResult;
 import org.scache.common.protocol.UnregisterShuffle;
 import org.scache.common.shuffle.BlockSize;
+import org.scache.common.shuffle.ShufflePlacement;
 import org.scache.common.shuffle.ShuffleSpec;
 
 /**
@@ -41,6 +45,16 @@ public final class InProcessRequests {
   /** A worker reports the sizes of blocks it stored. */
   public void reportBlocks(String workerId, List<BlockSize> blocks) {
     master.serveAuthorized(new ReportBlocks(workerId, blocks));
+  }
+
+  /** A map's final attempt. */
+  public void mapFinished(String appId, int shuffleId, int mapId, int attempt) {
+    master.serveAuthorized(new MapFinished(appId, shuffleId, mapId, attempt));
+  }
+
+  /** Where the master placed a shuffle's reduces; NOT_READY before it has. */
+  public ShufflePlacement placement(String appId, int shuffleId) {
+    return ((ScheduleResult) master.serveAuthorized(new GetScheduleResult(appId, shuffleId))).placement();
   }
 
   /** A shuffle is removed, once every live worker has dropped its blocks. */

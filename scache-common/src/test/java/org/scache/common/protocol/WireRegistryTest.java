@@ -39,7 +39,7 @@ class WireRegistryTest {
   }
 
   @ParameterizedTest
-  @ValueSource(ints = {-1, 0, 14, 99, 127, 200, 254, 256, 1000})
+  @ValueSource(ints = {-1, 0, 15, 99, 127, 200, 254, 256, 1000})
   void messageTypeFromId_unassignedId_isEmpty(int id) {
     assertTrue(MessageType.fromId(id).isEmpty());
   }
