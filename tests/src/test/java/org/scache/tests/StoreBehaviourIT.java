@@ -95,14 +95,15 @@ class StoreBehaviourIT {
   }
 
   @Test
-  void putBeyondReserve_isRefusedWithStoreFull_andEarlierBlocksStayReadable() {
+  void putBeyondItsWorkersReserve_goesToTheOthers_beyondEveryWorkersIsRefusedWithStoreFull_earlierStayReadable() {
     String app = "app-full";
     try (ScacheClient c = cluster.client(2, app, "s4")) {
       c.registerApplication();
       byte[] chunk = BlockData.bytes(1, 8 << 20);
+      long onOthers = cluster.stat(0, "put.blocks") + cluster.stat(1, "put.blocks");
       int stored = 0;
       ScacheException full = null;
-      for (int i = 0; i < 20 && full == null; i++) {
+      for (int i = 0; i < 40 && full == null; i++) {
         try {
           c.putBlock(new BlockId(app, 0, i, 0, 0), chunk);
           stored++;
@@ -110,8 +111,12 @@ class StoreBehaviourIT {
           full = e;
         }
       }
-      assertTrue(full != null, "a 64 MiB reserve cannot take 20 blocks of 8 MiB");
+      assertTrue(full != null, "three 64 MiB reserves cannot take 40 blocks of 8 MiB");
       assertEquals(Status.STORE_FULL, full.status());
+      assertTrue(full.getMessage().contains("no live worker could hold"), full.getMessage());
+      assertTrue(stored > 8, "more than worker 2's reserve holds: " + stored);
+      assertTrue(cluster.stat(0, "put.blocks") + cluster.stat(1, "put.blocks") > onOthers,
+          "the blocks worker 2 had no room for went to the other workers");
       for (int i = 0; i < stored; i++) {
         assertArrayEquals(chunk, c.getBlock(new BlockId(app, 0, i, 0, 0)));
       }

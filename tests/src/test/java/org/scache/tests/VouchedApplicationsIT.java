@@ -139,10 +139,12 @@ class VouchedApplicationsIT {
         accepted++;
       }
       assertEquals(BLOCKS_MAX / 2, accepted, "the user's share of worker 0's blocks");
-      ScacheException refused = assertThrows(ScacheException.class,
-          () -> second.putBlock(new BlockId("application_2_0002", 0, 0, 0, 0), new byte[0]));
-      assertEquals(Status.LIMIT_EXCEEDED, refused.status(), refused.getMessage());
-      assertTrue(refused.getMessage().contains("user mallory"), refused.getMessage());
+      // worker 0 refuses the user's second application; its block goes to worker 1, where the user holds none
+      long refusals = cluster.stat(0, "limit.refusals");
+      long onWorker1 = cluster.stat(1, "put.blocks");
+      second.putBlock(new BlockId("application_2_0002", 0, 0, 0, 0), new byte[0]);
+      assertEquals(refusals + 1, cluster.stat(0, "limit.refusals"), "worker 0 refused it: the user's share is full");
+      assertEquals(onWorker1 + 1, cluster.stat(1, "put.blocks"), "worker 1 took it");
       for (int i = 0; i < 50; i++) {
         bob.putBlock(new BlockId("application_2_0003", 0, i, 0, 0), new byte[] {1});
       }
