@@ -26,6 +26,8 @@ final class ShuffleState {
   private Optional<ShuffleSpec> shape = Optional.empty();
   private final Map<Integer, Map<Long, BlockEntry>> byReduce = new HashMap<>();
   private final Map<Integer, Integer> finalAttempts = new HashMap<>();
+  /** The attempts of each map that reported blocks, so that a map's end finds its other attempts' blocks directly. */
+  private final Map<Integer, java.util.Set<Integer>> reportedAttempts = new HashMap<>();
   private final java.util.TreeSet<Integer> lostMaps = new java.util.TreeSet<>();
   private Optional<ShufflePlacement> schedule = Optional.empty();
   private final Map<Integer, MapSample> samples = new HashMap<>();
@@ -79,14 +81,32 @@ final class ShuffleState {
     }
     byReduce.computeIfAbsent(id.reduceId(), r -> new HashMap<>())
         .put(mapAttempt(id.mapId(), id.attempt()), new BlockEntry(id.mapId(), id.attempt(), size, holder));
+    java.util.Set<Integer> attempts = reportedAttempts.get(id.mapId());
+    if (attempts == null) {
+      reportedAttempts.put(id.mapId(), java.util.Set.of(id.attempt()));
+    } else if (!attempts.contains(id.attempt())) {
+      java.util.Set<Integer> more = new java.util.HashSet<>(attempts);
+      more.add(id.attempt());
+      reportedAttempts.put(id.mapId(), more);
+    }
   }
 
   void mapFinished(int mapId, int attempt) {
     finalAttempts.put(mapId, attempt);
     lostMaps.remove(mapId);
-    // blocks of the map's other attempts are dropped by the workers; forget them here too
-    for (Map<Long, BlockEntry> blocks : byReduce.values()) {
-      blocks.values().removeIf(b -> b.mapId() == mapId && b.attempt() != attempt);
+    // blocks of the map's other attempts are dropped by the workers; forget them here too, looking up each
+    // such attempt's block of every reduce (a map's end costs its reduces, not the shuffle's blocks)
+    java.util.Set<Integer> attempts = reportedAttempts.getOrDefault(mapId, java.util.Set.of());
+    for (int other : attempts) {
+      if (other != attempt) {
+        long key = mapAttempt(mapId, other);
+        for (Map<Long, BlockEntry> blocks : byReduce.values()) {
+          blocks.remove(key);
+        }
+      }
+    }
+    if (attempts.size() > 1 || (attempts.size() == 1 && !attempts.contains(attempt))) {
+      reportedAttempts.put(mapId, java.util.Set.of(attempt));
     }
   }
 
@@ -114,7 +134,15 @@ final class ShuffleState {
 
   /** Every reported attempt's block of one map for one reduce. */
   List<BlockEntry> blocksOf(int reduceId, int mapId) {
-    return byReduce.getOrDefault(reduceId, Map.of()).values().stream().filter(b -> b.mapId() == mapId).toList();
+    Map<Long, BlockEntry> blocks = byReduce.getOrDefault(reduceId, Map.of());
+    List<BlockEntry> out = new ArrayList<>();
+    for (int attempt : reportedAttempts.getOrDefault(mapId, java.util.Set.of())) {
+      BlockEntry b = blocks.get(mapAttempt(mapId, attempt));
+      if (b != null) {
+        out.add(b);
+      }
+    }
+    return out;
   }
 
   /**

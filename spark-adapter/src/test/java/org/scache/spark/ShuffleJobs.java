@@ -156,4 +156,16 @@ final class ShuffleJobs {
     Collections.sort(copy);
     return copy;
   }
+
+  /** Each key of a grouping of numbers with its values sorted, the lines sorted. */
+  static List<String> groupedNumbers(JavaPairRDD<Integer, Iterable<Integer>> grouped) {
+    List<String> out = new ArrayList<>(grouped.map(kv -> {
+      List<Integer> values = new ArrayList<>();
+      kv._2().forEach(values::add);
+      Collections.sort(values);
+      return kv._1() + "=" + values;
+    }).collect());
+    Collections.sort(out);
+    return out;
+  }
 }

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import org.apache.spark.SparkConf;
 import org.apache.spark.SparkEnv;
@@ -46,15 +45,8 @@ class WideShuffleSparkIT {
     for (int i = 0; i < 20_000; i++) {
       numbers.add(i);
     }
-    List<String> out = new ArrayList<>(sc.parallelize(numbers, MAPS).mapToPair(i -> new Tuple2<>(i % 211, i))
-        .groupByKey(reduces).map(kv -> {
-          List<Integer> values = new ArrayList<>();
-          kv._2().forEach(values::add);
-          Collections.sort(values);
-          return kv._1() + "=" + values;
-        }).collect());
-    Collections.sort(out);
-    return out;
+    return ShuffleJobs.groupedNumbers(sc.parallelize(numbers, MAPS).mapToPair(i -> new Tuple2<>(i % 211, i))
+        .groupByKey(reduces));
   }
 
   @Test

@@ -3,8 +3,6 @@ package org.scache.spark;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.spark.FetchFailed;
@@ -30,14 +28,7 @@ class WorkerRestartIT {
   }
 
   private static List<String> lines(JavaPairRDD<Integer, Iterable<Integer>> grouped) {
-    List<String> out = new ArrayList<>(grouped.map(kv -> {
-      List<Integer> values = new ArrayList<>();
-      kv._2().forEach(values::add);
-      Collections.sort(values);
-      return kv._1() + "=" + values;
-    }).collect());
-    Collections.sort(out);
-    return out;
+    return ShuffleJobs.groupedNumbers(grouped);
   }
 
   @Test

@@ -26,6 +26,7 @@ import org.apache.tez.dag.api.TezConfiguration;
 import org.apache.tez.dag.api.client.DAGClient;
 import org.apache.tez.dag.api.client.DAGStatus;
 import org.apache.tez.dag.api.client.StatusGetOpts;
+import org.apache.tez.dag.library.vertexmanager.ShuffleVertexManager;
 import org.apache.tez.test.MiniTezCluster;
 import org.scache.client.ScacheClient;
 import org.scache.common.WorkerInfo;
@@ -124,6 +125,24 @@ final class MiniScacheTezCluster implements AutoCloseable {
     // idle containers stay held long enough for the consumers that are placed into them
     conf.setLong(TezConfiguration.TEZ_AM_CONTAINER_IDLE_RELEASE_TIMEOUT_MIN_MILLIS, 20_000);
     conf.setLong(TezConfiguration.TEZ_AM_CONTAINER_IDLE_RELEASE_TIMEOUT_MAX_MILLIS, 30_000);
+    return conf;
+  }
+
+  /**
+   * What a DAG client's tez-site.xml says: {@link #tezConf()}, every consumer started once all its producers ended,
+   * and with {@code switched} the two keys of docs/deploy-tez.md.
+   */
+  TezConfiguration clientConf(boolean switched) {
+    TezConfiguration conf = tezConf();
+    conf.setFloat(ShuffleVertexManager.TEZ_SHUFFLE_VERTEX_MANAGER_MIN_SRC_FRACTION, 1.0f);
+    conf.setFloat(ShuffleVertexManager.TEZ_SHUFFLE_VERTEX_MANAGER_MAX_SRC_FRACTION, 1.0f);
+    // the mini cluster runs one application master at a time: each leaves as soon as its client has the final
+    // status, rather than after Tez's default 5 s
+    conf.setLong(TezConfiguration.TEZ_AM_SLEEP_TIME_BEFORE_EXIT_MILLIS, 500);
+    if (switched) {
+      conf.set(TezConfiguration.TEZ_AM_DAG_SCHEDULER_CLASS, ScacheDagScheduler.class.getName());
+      conf.setBoolean(TezScacheOptions.ENABLED.key(), true);
+    }
     return conf;
   }
 

@@ -77,17 +77,7 @@ class TezConfigurationSwitchIT {
 
   /** What the client's tez-site.xml says: the cluster's settings, and with {@code switched} the two keys. */
   private static TezConfiguration conf(boolean switched) {
-    TezConfiguration conf = cluster.tezConf();
-    conf.setFloat(ShuffleVertexManager.TEZ_SHUFFLE_VERTEX_MANAGER_MIN_SRC_FRACTION, 1.0f);
-    conf.setFloat(ShuffleVertexManager.TEZ_SHUFFLE_VERTEX_MANAGER_MAX_SRC_FRACTION, 1.0f);
-    // the mini cluster runs one application master at a time: each leaves as soon as its client has the final
-    // status, rather than after Tez's default 5 s
-    conf.setLong(TezConfiguration.TEZ_AM_SLEEP_TIME_BEFORE_EXIT_MILLIS, 500);
-    if (switched) {
-      conf.set(TezConfiguration.TEZ_AM_DAG_SCHEDULER_CLASS, ScacheDagScheduler.class.getName());
-      conf.setBoolean(TezScacheOptions.ENABLED.key(), true);
-    }
-    return conf;
+    return cluster.clientConf(switched);
   }
 
   @Test

@@ -1,0 +1,205 @@
+package org.scache.benchmarks.store;
+
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.scache.common.BlockId;
+import org.scache.common.ScacheException;
+import org.scache.common.WorkerInfo;
+import org.scache.common.config.ScacheConf;
+import org.scache.common.config.ScacheOptions;
+import org.scache.common.shuffle.BlockSize;
+import org.scache.common.shuffle.PartitionerKind;
+import org.scache.common.shuffle.ShufflePlacement;
+import org.scache.common.shuffle.ShuffleSpec;
+import org.scache.master.InProcessRequests;
+import org.scache.master.ScacheMaster;
+import org.scache.worker.store.BlockPuts;
+import org.scache.worker.store.BlockQuota;
+import org.scache.worker.store.BlockStore;
+import org.scache.worker.store.MemoryPool;
+import org.scache.worker.store.PendingPut;
+import org.scache.worker.store.WorkerStorage;
+
+/**
+ * What a shuffle of M maps × R reduces costs SCache's metadata as M × R grows: for each point, a worker's
+ * store takes the M × R blocks of one node (empty blocks, whose metadata is all they cost, and blocks of one
+ * byte, which hold memory of the reserve too) and the master takes their
+ * sizes from {@code hosts} workers, split over {@code apps} applications, and places every reduce. Printed per
+ * point: worker heap per block (after full collections) and puts/s, lookups/s; master heap per block, reports/s,
+ * and the time every map's end and the placement take, per application. A point the worker's block limit
+ * (derived from this JVM's heap as a worker derives it) refuses says so. Real objects throughout, in this JVM.
+ */
+public final class ScaleBenchmark {
+  private static final int BATCH = 1024;
+
+  private ScaleBenchmark() {}
+
+  /**
+   * Arguments: [points, e.g. 100x100,1000x1000] [hosts] [applications, e.g. 1,50]; defaults
+   * 100x100,300x300,1000x1000,2000x2000, 100 hosts, 1 and 50 applications.
+   */
+  public static void main(String[] args) throws Exception {
+    String points = args.length > 0 ? args[0] : "100x100,300x300,1000x1000,2000x2000";
+    int hosts = args.length > 1 ? Integer.parseInt(args[1]) : 100;
+    String apps = args.length > 2 ? args[2] : "1,50";
+    PrintStream out = System.out;
+    out.printf("Metadata at scale: %s, %d hosts, %s applications, heap %d MiB (%s)%n", points, hosts, apps,
+        Runtime.getRuntime().maxMemory() >> 20, ManagementFactory.getRuntimeMXBean().getVmName());
+    out.printf("%-11s %5s %12s | %10s %10s %12s %12s | %10s %12s %12s%n", "M x R", "apps", "blocks", "worker B/b",
+        "1-byte B/b", "puts/s", "lookups/s", "master B/b", "reports/s", "ends ms");
+    for (String point : points.split(",")) {
+      String[] mr = point.trim().toLowerCase(Locale.ROOT).split("x");
+      int maps = Integer.parseInt(mr[0]);
+      int reduces = Integer.parseInt(mr[1]);
+      Worker w = worker(maps, reduces, 0);
+      Worker oneByte = worker(maps, reduces, 1);
+      for (String a : apps.split(",")) {
+        int applications = Integer.parseInt(a.trim());
+        if (applications > maps) {
+          continue;
+        }
+        Master m = master(maps, reduces, hosts, applications);
+        out.printf("%-11s %5d %,12d | %10s %10s %,12.0f %,12.0f | %10.1f %,12.0f %,12.1f%n", maps + "x" + reduces,
+            applications, (long) maps * reduces, w.bytesPerBlock(), oneByte.bytesPerBlock(), w.putsPerSecond(),
+            w.lookupsPerSecond(), m.bytesPerBlock(), m.reportsPerSecond(), m.placeMillis());
+      }
+    }
+  }
+
+  private record Worker(String bytesPerBlock, double putsPerSecond, double lookupsPerSecond) {}
+
+  private record Master(double bytesPerBlock, double reportsPerSecond, double placeMillis) {}
+
+  /** One worker's store taking every block of the shuffle, its limit derived from the heap. */
+  static Worker worker(int maps, int reduces, int blockBytes) throws Exception {
+    Path dir = Files.createTempDirectory("scache-scale");
+    long reserve = Math.max(8L << 20, (long) maps * reduces * MemoryPool.ALIGNMENT * Math.min(1, blockBytes));
+    try (MemoryPool pool = new MemoryPool(dir, "scale", reserve, 64L << 20, false)) {
+      WorkerStorage storage = new WorkerStorage(pool, java.util.Optional.empty(),
+          org.scache.worker.spill.SpillPolicy.contextAware(), new org.scache.worker.store.PlacementBook(),
+          org.scache.common.Clock.SYSTEM, new org.scache.worker.counters.WorkerCounters(), 1 << 20,
+          BlockQuota.of(0, 1.0, Runtime.getRuntime().maxMemory()));
+      try {
+        BlockPuts puts = storage.puts();
+        BlockStore store = storage.store();
+        long before = usedHeap();
+        long t0 = System.nanoTime();
+        long stored = 0;
+        String refused = null;
+        outer:
+        for (int m = 0; m < maps; m++) {
+          for (int r = 0; r < reduces; r++) {
+            try {
+              PendingPut put = puts.begin(new BlockId("scale-app", 0, m, 0, r), blockBytes);
+              if (blockBytes > 0) {
+                put.write(io.netty.buffer.Unpooled.wrappedBuffer(new byte[blockBytes]));
+              }
+              puts.commit(put);
+              stored++;
+            } catch (ScacheException e) {
+              refused = "refused at " + stored;
+              break outer;
+            }
+          }
+        }
+        double putSeconds = (System.nanoTime() - t0) / 1e9;
+        long heap = usedHeap() - before;
+        long t1 = System.nanoTime();
+        long found = 0;
+        for (int m = 0; m < maps && found < stored; m++) {
+          for (int r = 0; r < reduces && found < stored; r++) {
+            if (store.contains(new BlockId("scale-app", 0, m, 0, r))) {
+              found++;
+            }
+          }
+        }
+        double lookupSeconds = (System.nanoTime() - t1) / 1e9;
+        String perBlock = refused != null ? refused : String.format("%.1f", (double) heap / Math.max(1, stored));
+        return new Worker(perBlock, stored / putSeconds, found / lookupSeconds);
+      } finally {
+        storage.close();
+      }
+    }
+  }
+
+  /** A master taking every block's size from {@code hosts} workers and placing every reduce. */
+  static Master master(int maps, int reduces, int hosts, int applications) throws Exception {
+    ScacheConf conf = ScacheConf.empty().with(ScacheOptions.SECURITY_CLUSTER_SECRET, "bench")
+        .with(ScacheOptions.MASTER_BIND_HOST, "127.0.0.1").with(ScacheOptions.MASTER_PORT, 0)
+        .with(ScacheOptions.MASTER_WORKER_EXPIRY.key(), "1h")
+        // the applications are registered at once, from this one process
+        .with(ScacheOptions.MASTER_APPLICATIONS_REGISTRATIONS_PER_SECOND.key(), "1000000");
+    try (ScacheMaster master = ScacheMaster.start(conf)) {
+      InProcessRequests requests = master.inProcess();
+      List<WorkerInfo> workers = new ArrayList<>();
+      for (int h = 0; h < hosts; h++) {
+        WorkerInfo w = new WorkerInfo("scale-w" + h, "127.0.0.1", 1 + h);
+        workers.add(w);
+        requests.registerWorker(w, 1L << 30, 0);
+      }
+      int mapsPerApp = maps / applications;
+      for (int a = 0; a < applications; a++) {
+        requests.registerApplication(app(a), "secret".getBytes(StandardCharsets.UTF_8));
+        requests.registerShuffle(new ShuffleSpec(app(a), 0, mapsPerApp, reduces, PartitionerKind.HASH,
+            System.currentTimeMillis()));
+      }
+      long before = usedHeap();
+      long t0 = System.nanoTime();
+      long reports = 0;
+      for (int a = 0; a < applications; a++) {
+        for (int m = 0; m < mapsPerApp; m++) {
+          String holder = workers.get((a * mapsPerApp + m) % hosts).workerId();
+          List<BlockSize> batch = new ArrayList<>(Math.min(BATCH, reduces));
+          for (int r = 0; r < reduces; r++) {
+            batch.add(new BlockSize(new BlockId(app(a), 0, m, 0, r), 100 + (m * 31L + r * 17L) % 1000));
+            if (batch.size() == BATCH) {
+              requests.reportBlocks(holder, batch);
+              reports += batch.size();
+              batch = new ArrayList<>(BATCH);
+            }
+          }
+          if (!batch.isEmpty()) {
+            requests.reportBlocks(holder, batch);
+            reports += batch.size();
+          }
+        }
+      }
+      double reportSeconds = (System.nanoTime() - t0) / 1e9;
+      long heap = usedHeap() - before;
+      // every map ends, in order; the master places the shuffle on the way (when enough maps have ended)
+      long t1 = System.nanoTime();
+      for (int a = 0; a < applications; a++) {
+        for (int m = 0; m < mapsPerApp; m++) {
+          requests.mapFinished(app(a), 0, m, 0);
+        }
+        ShufflePlacement p = requests.placement(app(a), 0);
+        if (p.assignments().size() != reduces) {
+          throw new IllegalStateException(app(a) + " placed " + p.assignments().size() + " of " + reduces);
+        }
+      }
+      double placeMillis = (System.nanoTime() - t1) / 1e6 / applications;
+      return new Master((double) heap / Math.max(1, reports), reports / reportSeconds, placeMillis);
+    }
+  }
+
+  private static String app(int a) {
+    return "scale-app-" + a;
+  }
+
+  /** The heap in use after full collections. */
+  private static long usedHeap() throws InterruptedException {
+    long used = Long.MAX_VALUE;
+    for (int i = 0; i < 3; i++) {
+      System.gc();
+      Thread.sleep(20);
+      used = Math.min(used, ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
+    }
+    return used;
+  }
+}
