@@ -24,7 +24,8 @@ final class ShuffleState {
 
   private final ShuffleKey key;
   private Optional<ShuffleSpec> shape = Optional.empty();
-  private final Map<Integer, Map<Long, BlockEntry>> byReduce = new HashMap<>();
+  private final Map<Integer, ReduceBlocks> byReduce = new HashMap<>();
+  private final ReduceBlocks.Holders holders = new ReduceBlocks.Holders();
   private final Map<Integer, Integer> finalAttempts = new HashMap<>();
   /** The attempts of each map that reported blocks, so that a map's end finds its other attempts' blocks directly. */
   private final Map<Integer, java.util.Set<Integer>> reportedAttempts = new HashMap<>();
@@ -79,8 +80,8 @@ final class ShuffleState {
     if (Integer.valueOf(id.attempt()).equals(finalAttempts.get(id.mapId()))) {
       lostMaps.remove(id.mapId());
     }
-    byReduce.computeIfAbsent(id.reduceId(), r -> new HashMap<>())
-        .put(mapAttempt(id.mapId(), id.attempt()), new BlockEntry(id.mapId(), id.attempt(), size, holder));
+    byReduce.computeIfAbsent(id.reduceId(), r -> new ReduceBlocks(holders, shape.map(ShuffleSpec::numMaps).orElse(0)))
+        .put(id.mapId(), id.attempt(), size, holder);
     java.util.Set<Integer> attempts = reportedAttempts.get(id.mapId());
     if (attempts == null) {
       reportedAttempts.put(id.mapId(), java.util.Set.of(id.attempt()));
@@ -99,9 +100,8 @@ final class ShuffleState {
     java.util.Set<Integer> attempts = reportedAttempts.getOrDefault(mapId, java.util.Set.of());
     for (int other : attempts) {
       if (other != attempt) {
-        long key = mapAttempt(mapId, other);
-        for (Map<Long, BlockEntry> blocks : byReduce.values()) {
-          blocks.remove(key);
+        for (ReduceBlocks blocks : byReduce.values()) {
+          blocks.remove(mapId, other);
         }
       }
     }
@@ -116,28 +116,34 @@ final class ShuffleState {
 
   /** The final-attempt blocks of reduce {@code reduceId} over every finished map. */
   List<BlockEntry> finalBlocks(int reduceId) {
-    Map<Long, BlockEntry> blocks = byReduce.getOrDefault(reduceId, Map.of());
+    ReduceBlocks blocks = byReduce.get(reduceId);
     List<BlockEntry> list = new ArrayList<>();
-    finalAttempts.forEach((map, attempt) -> {
-      BlockEntry b = blocks.get(mapAttempt(map, attempt));
-      if (b != null) {
-        list.add(b);
-      }
-    });
+    if (blocks != null) {
+      finalAttempts.forEach((map, attempt) -> {
+        BlockEntry b = blocks.get(map, attempt);
+        if (b != null) {
+          list.add(b);
+        }
+      });
+    }
     return list;
   }
 
   /** The block of one map attempt for one reduce, if reported. */
   Optional<BlockEntry> block(int reduceId, int mapId, int attempt) {
-    return Optional.ofNullable(byReduce.getOrDefault(reduceId, Map.of()).get(mapAttempt(mapId, attempt)));
+    ReduceBlocks blocks = byReduce.get(reduceId);
+    return blocks == null ? Optional.empty() : Optional.ofNullable(blocks.get(mapId, attempt));
   }
 
   /** Every reported attempt's block of one map for one reduce. */
   List<BlockEntry> blocksOf(int reduceId, int mapId) {
-    Map<Long, BlockEntry> blocks = byReduce.getOrDefault(reduceId, Map.of());
+    ReduceBlocks blocks = byReduce.get(reduceId);
     List<BlockEntry> out = new ArrayList<>();
+    if (blocks == null) {
+      return out;
+    }
     for (int attempt : reportedAttempts.getOrDefault(mapId, java.util.Set.of())) {
-      BlockEntry b = blocks.get(mapAttempt(mapId, attempt));
+      BlockEntry b = blocks.get(mapId, attempt);
       if (b != null) {
         out.add(b);
       }
@@ -150,7 +156,7 @@ final class ShuffleState {
    * still has). Finished maps whose final output was there are lost until re-reported or re-run.
    */
   void dropHolder(String workerId) {
-    byReduce.values().forEach(m -> m.values().removeIf(b -> {
+    byReduce.values().forEach(m -> m.removeIf(b -> {
       if (!b.holder().equals(workerId)) {
         return false;
       }
@@ -166,13 +172,13 @@ final class ShuffleState {
    * it was the final attempt's, the map is lost until re-run.
    */
   void dropBlock(BlockId id, String holder) {
-    Map<Long, BlockEntry> blocks = byReduce.get(id.reduceId());
+    ReduceBlocks blocks = byReduce.get(id.reduceId());
     if (blocks == null) {
       return;
     }
-    BlockEntry b = blocks.get(mapAttempt(id.mapId(), id.attempt()));
+    BlockEntry b = blocks.get(id.mapId(), id.attempt());
     if (b != null && b.holder().equals(holder)) {
-      blocks.remove(mapAttempt(id.mapId(), id.attempt()));
+      blocks.remove(id.mapId(), id.attempt());
       if (Integer.valueOf(id.attempt()).equals(finalAttempts.get(id.mapId()))) {
         lostMaps.add(id.mapId());
       }
@@ -283,7 +289,7 @@ final class ShuffleState {
       if (reduce >= numReduces) {
         return;
       }
-      for (BlockEntry b : blocks.values()) {
+      blocks.forEach(b -> {
         MapOutput o = out.get(b.mapId());
         if (o != null && Integer.valueOf(b.attempt()).equals(finalAttempts.get(b.mapId()))) {
           o.blockBytes()[reduce] = b.size();
@@ -291,7 +297,7 @@ final class ShuffleState {
             o.holder()[0] = b.holder();
           }
         }
-      }
+      });
     });
     return out;
   }
@@ -306,9 +312,5 @@ final class ShuffleState {
   /** Moves reduce {@code reduceId} of the stored schedule to another worker and round (a re-shuffle). */
   void moveReduce(int reduceId, org.scache.common.WorkerInfo to, int round) {
     schedule = schedule.map(old -> old.withMoved(reduceId, to, round));
-  }
-
-  private static long mapAttempt(int map, int attempt) {
-    return ((long) map << 32) | (attempt & 0xFFFFFFFFL);
   }
 }
