@@ -113,18 +113,17 @@ public final class BlockStore {
    * or when the put is aborted); a put of a block held already counts nothing.
    */
   Runnable reserveQuota(BlockId id) {
-    RoomForMapBlocks.Dropped freed = new RoomForMapBlocks.Dropped();
-    try {
-      synchronized (this) {
-        if (index.contains(id)) {
-          return () -> { };
-        }
-        room.admit(id, freed);
+    RoomForMapBlocks.Admission admission;
+    synchronized (this) {
+      if (index.contains(id)) {
+        return () -> { };
+      }
+      admission = room.admit(id);
+      if (admission.fits()) {
         quota.added(id);
       }
-    } finally {
-      copiesDropped(freed);
     }
+    settle(admission);
     return () -> {
       synchronized (this) {
         quota.removed(id);
@@ -132,13 +131,18 @@ public final class BlockStore {
     };
   }
 
-  /** After copies were dropped for room: frees their places on disk and tells that memory was freed. */
-  private void copiesDropped(RoomForMapBlocks.Dropped dropped) {
-    if (dropped.count() == 0) {
-      return;
+  /**
+   * Outside the store's lock: frees the disk of the copies an admission dropped and tells that memory was freed;
+   * then throws the quota's refusal if the block did not fit.
+   */
+  private void settle(RoomForMapBlocks.Admission admission) {
+    if (admission.dropped() > 0) {
+      admission.onDisk().forEach(l -> disk.get().free(l));
+      afterRemoval.run();
     }
-    dropped.onDisk().forEach(l -> disk.get().free(l));
-    afterRemoval.run();
+    if (!admission.fits()) {
+      throw admission.refusal();
+    }
   }
 
   /**
@@ -149,17 +153,20 @@ public final class BlockStore {
    */
   boolean addInMemory(BlockId id, ByteBuf data) {
     boolean added = false;
-    RoomForMapBlocks.Dropped freed = new RoomForMapBlocks.Dropped();
     try {
+      RoomForMapBlocks.Admission admission = RoomForMapBlocks.FITS;
       synchronized (this) {
-        added = admits(id, freed);
-        if (added) {
-          index.add(new StoredBlock(id, data, false, clock.nanos()));
+        if (!index.contains(id)) {
+          admission = room.admit(id);
+          if (admission.fits()) {
+            index.add(new StoredBlock(id, data, false, clock.nanos()));
+            added = true;
+          }
         }
       }
+      settle(admission);
       return added;
     } finally {
-      copiesDropped(freed);
       if (!added) {
         data.release();
       }
@@ -192,30 +199,19 @@ public final class BlockStore {
    * @throws ScacheException when the quota has no room for it (the caller frees {@code at})
    */
   boolean addSpilled(BlockId id, long size, SpillStore.Location at) {
-    RoomForMapBlocks.Dropped freed = new RoomForMapBlocks.Dropped();
-    try {
-      synchronized (this) {
-        if (!admits(id, freed)) {
-          return false;
+    boolean added = false;
+    RoomForMapBlocks.Admission admission = RoomForMapBlocks.FITS;
+    synchronized (this) {
+      if (!index.contains(id)) {
+        admission = room.admit(id);
+        if (admission.fits()) {
+          index.add(new StoredBlock(id, size, at, clock.nanos()));
+          added = true;
         }
-        index.add(new StoredBlock(id, size, at, clock.nanos()));
-        return true;
       }
-    } finally {
-      copiesDropped(freed);
     }
-  }
-
-  /**
-   * False when a block of this id is held; throws the quota's refusal when it has no room, even after dropping
-   * copies ({@link RoomForMapBlocks}). Guarded by this.
-   */
-  private boolean admits(BlockId id, RoomForMapBlocks.Dropped freed) {
-    if (index.contains(id)) {
-      return false;
-    }
-    room.admit(id, freed);
-    return true;
+    settle(admission);
+    return added;
   }
 
   public synchronized boolean contains(BlockId id) {

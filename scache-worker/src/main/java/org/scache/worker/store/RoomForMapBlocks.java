@@ -28,39 +28,39 @@ final class RoomForMapBlocks {
     this.counters = counters;
   }
 
+  /** A block that fits without dropping anything. */
+  static final Admission FITS = new Admission(List.of(), 0, null);
+
   /**
-   * Returns when one more block like {@code id} fits, after dropping copies into {@code dropped} if need
-   * be; throws the quota's refusal when even that leaves no room.
+   * Whether one more block like {@code id} fits, after dropping copies if need be: the copies dropped (their
+   * places on disk, which the caller frees once out of the lock, whether the block then fits or not) and the
+   * quota's refusal when even that left no room.
    */
-  void admit(BlockId id, Dropped dropped) {
-    while (true) {
-      ScacheException refusal = quota.refusal(id);
-      if (refusal == null) {
-        return;
-      }
+  record Admission(List<SpillStore.Location> onDisk, int dropped, ScacheException refusal) {
+    boolean fits() {
+      return refusal == null;
+    }
+  }
+
+  Admission admit(BlockId id) {
+    ScacheException refusal = quota.refusal(id);
+    if (refusal == null) {
+      return FITS;
+    }
+    List<SpillStore.Location> onDisk = new ArrayList<>();
+    int dropped = 0;
+    while (refusal != null) {
       Predicate<String> whose = quota.copiesThatMakeRoomFor(id);
       Optional<StoredBlock> copy = whose == null ? Optional.empty() : index.oldestCopy(whose);
       if (copy.isEmpty()) {
         counters.limitRefusals.increment();
-        throw refusal;
+        break;
       }
-      index.remove(copy.get()).ifPresent(dropped.onDisk::add);
+      index.remove(copy.get()).ifPresent(onDisk::add);
       counters.droppedCopies.increment();
-      dropped.count++;
+      dropped++;
+      refusal = quota.refusal(id);
     }
-  }
-
-  /** The copies dropped to make room, and their places on disk, which the caller frees once out of the lock. */
-  static final class Dropped {
-    private final List<SpillStore.Location> onDisk = new ArrayList<>();
-    private int count;
-
-    int count() {
-      return count;
-    }
-
-    List<SpillStore.Location> onDisk() {
-      return onDisk;
-    }
+    return new Admission(onDisk, dropped, refusal);
   }
 }
