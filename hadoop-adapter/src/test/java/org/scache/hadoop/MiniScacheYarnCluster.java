@@ -182,16 +182,12 @@ public final class MiniScacheYarnCluster implements AutoCloseable {
 
   /** The counters of every SCache worker of the NodeManagers, summed. */
   public java.util.Map<String, Long> workerStats() {
-    java.util.Map<String, Long> sum = new java.util.TreeMap<>();
-    for (org.scache.common.WorkerInfo w : master.liveWorkers()) {
-      try (org.scache.client.ScacheClient c = org.scache.client.ScacheClient.create(ScacheConf.empty()
-          .with(ScacheOptions.CLIENT_MASTER_ADDRESS, "127.0.0.1:" + master.port())
-          .with(ScacheOptions.CLIENT_WORKER_ADDRESS, w.address()), "stats-reader",
-          "unused".getBytes(java.nio.charset.StandardCharsets.UTF_8))) {
-        c.workerStats().forEach((k, v) -> sum.merge(k, v, Long::sum));
-      }
-    }
-    return sum;
+    return NodeManagerWorkers.summedStats(master);
+  }
+
+  /** The counters of each SCache worker of the NodeManagers, by worker id. */
+  public java.util.Map<String, java.util.Map<String, Long>> statsByWorker() {
+    return NodeManagerWorkers.statsByWorker(master);
   }
 
   public ScacheMaster master() {

@@ -65,4 +65,26 @@ public final class NodeManagerWorkers {
       throw new IllegalStateException("AuxServices has no getServices() in this Hadoop version", e);
     }
   }
+
+  /** The counters of each live SCache worker the master lists, by worker id. */
+  public static java.util.Map<String, java.util.Map<String, Long>> statsByWorker(ScacheMaster master) {
+    java.util.Map<String, java.util.Map<String, Long>> byWorker = new java.util.TreeMap<>();
+    for (org.scache.common.WorkerInfo w : master.liveWorkers()) {
+      try (org.scache.client.ScacheClient c = org.scache.client.ScacheClient.create(
+          org.scache.common.config.ScacheConf.empty()
+              .with(org.scache.common.config.ScacheOptions.CLIENT_MASTER_ADDRESS, "127.0.0.1:" + master.port())
+              .with(org.scache.common.config.ScacheOptions.CLIENT_WORKER_ADDRESS, w.address()), "stats-reader",
+          "unused".getBytes(java.nio.charset.StandardCharsets.UTF_8))) {
+        byWorker.put(w.workerId(), c.workerStats());
+      }
+    }
+    return byWorker;
+  }
+
+  /** The counters of every live SCache worker, summed. */
+  public static java.util.Map<String, Long> summedStats(ScacheMaster master) {
+    java.util.Map<String, Long> sum = new java.util.TreeMap<>();
+    statsByWorker(master).values().forEach(stats -> stats.forEach((k, v) -> sum.merge(k, v, Long::sum)));
+    return sum;
+  }
 }

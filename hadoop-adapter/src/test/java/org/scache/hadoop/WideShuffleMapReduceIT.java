@@ -55,7 +55,7 @@ class WideShuffleMapReduceIT {
   void sortWithMoreReducesThanItsWorkersShare_putsTheRestOnTheOtherWorker_sameOutputAsHadoopShuffle()
       throws Exception {
     Path input = writeRecords("one-map", 1);
-    Map<String, Long> before = cluster.workerStats();
+    Map<String, Map<String, Long>> before = cluster.statsByWorker();
     Counters hadoop = sort(cluster.jobConf(), input, "one-map-hadoop");
     JobConf conf = cluster.jobConf();
     assertTrue(ScacheJob.enable(conf), "SCache is reachable");
@@ -66,9 +66,16 @@ class WideShuffleMapReduceIT {
     assertEquals(REDUCES, scache.findCounter(ScacheCounter.BLOCKS_PUT).getValue(), "one block per reduce");
     long put = scache.findCounter(ScacheCounter.BYTES_PUT).getValue();
     assertEquals(put, scache.findCounter(ScacheCounter.BYTES_READ).getValue(), "reduces read every byte put");
-    Map<String, Long> after = cluster.workerStats();
-    assertTrue(after.get("limit.refusals") > before.get("limit.refusals"),
-        "the map's worker refused the blocks beyond its share of 4: " + after);
+    Map<String, Map<String, Long>> after = cluster.statsByWorker();
+    List<Long> putOnEach = new ArrayList<>();
+    long refusals = 0;
+    for (String worker : after.keySet()) {
+      putOnEach.add(after.get(worker).get("put.blocks") - before.get(worker).get("put.blocks"));
+      refusals += after.get(worker).get("limit.refusals") - before.get(worker).get("limit.refusals");
+    }
+    putOnEach.sort(null);
+    assertEquals(List.of(2L, 4L), putOnEach, "the map's worker held its share of 4, the other worker the rest");
+    assertTrue(refusals >= 2, "the map's worker refused the blocks beyond its share: " + after);
   }
 
   @Test

@@ -18,12 +18,20 @@ public final class ShuffleRoom {
     if (room.workers() == 0) {
       return Optional.empty(); // no worker reported its limits: the puts find out
     }
+    return problem(room.forOneOwner(), room.workers(), numMaps, numReduces);
+  }
+
+  /**
+   * Why a shuffle of {@code numMaps} × {@code numReduces} blocks does not fit in the {@code forOneOwner} more blocks
+   * {@code workers} live workers hold for one user; empty when it does.
+   */
+  public static Optional<String> problem(long forOneOwner, int workers, long numMaps, long numReduces) {
     long blocks = multiplied(numMaps, numReduces);
-    if (blocks <= room.forOneOwner()) {
+    if (blocks <= forOneOwner) {
       return Optional.empty();
     }
     return Optional.of("its " + numMaps + " maps × " + numReduces + " reduces put " + blocks + " blocks, and the "
-        + room.workers() + " live workers hold " + room.forOneOwner() + " more for one user ("
+        + workers + " live workers hold " + Math.max(0, forOneOwner) + " more for one user ("
         + ScacheOptions.WORKER_BLOCKS_MAX.key() + ", " + ScacheOptions.WORKER_BLOCKS_APPLICATION_SHARE.key() + ")");
   }
 

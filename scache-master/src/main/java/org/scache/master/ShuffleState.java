@@ -82,14 +82,7 @@ final class ShuffleState {
     }
     byReduce.computeIfAbsent(id.reduceId(), r -> new ReduceBlocks(holders, shape.map(ShuffleSpec::numMaps).orElse(0)))
         .put(id.mapId(), id.attempt(), size, holder);
-    java.util.Set<Integer> attempts = reportedAttempts.get(id.mapId());
-    if (attempts == null) {
-      reportedAttempts.put(id.mapId(), java.util.Set.of(id.attempt()));
-    } else if (!attempts.contains(id.attempt())) {
-      java.util.Set<Integer> more = new java.util.HashSet<>(attempts);
-      more.add(id.attempt());
-      reportedAttempts.put(id.mapId(), more);
-    }
+    reportedAttempts.computeIfAbsent(id.mapId(), m -> new java.util.HashSet<>(2)).add(id.attempt());
   }
 
   void mapFinished(int mapId, int attempt) {
@@ -97,7 +90,10 @@ final class ShuffleState {
     lostMaps.remove(mapId);
     // blocks of the map's other attempts are dropped by the workers; forget them here too, looking up each
     // such attempt's block of every reduce (a map's end costs its reduces, not the shuffle's blocks)
-    java.util.Set<Integer> attempts = reportedAttempts.getOrDefault(mapId, java.util.Set.of());
+    java.util.Set<Integer> attempts = reportedAttempts.get(mapId);
+    if (attempts == null) {
+      return;
+    }
     for (int other : attempts) {
       if (other != attempt) {
         for (ReduceBlocks blocks : byReduce.values()) {
@@ -105,9 +101,7 @@ final class ShuffleState {
         }
       }
     }
-    if (attempts.size() > 1 || (attempts.size() == 1 && !attempts.contains(attempt))) {
-      reportedAttempts.put(mapId, java.util.Set.of(attempt));
-    }
+    attempts.removeIf(other -> other != attempt);
   }
 
   int finishedMaps() {

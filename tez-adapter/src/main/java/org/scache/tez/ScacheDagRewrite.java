@@ -141,8 +141,8 @@ final class ScacheDagRewrite {
       }
       int maps = e.from.getTotalTasks();
       int reduces = e.to.getTotalTasks();
-      BlockRoom rest = new BlockRoom(Math.max(0, left), room.inAll(), room.workers(), room.unknownWorkers());
-      Optional<String> tooWide = ShuffleRoom.problem(rest, maps, reduces);
+      Optional<String> tooWide = room.workers() == 0 ? Optional.empty()
+          : ShuffleRoom.problem(left, room.workers(), maps, reduces);
       if (tooWide.isPresent()) {
         out.add(new PlannedEdge(e.from, e.to, e.edge,
             EdgeVerdict.tez("it does not fit in SCache with the DAG's other edges: " + tooWide.get())));

@@ -14,7 +14,6 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapred.ShuffleHandler;
@@ -28,8 +27,6 @@ import org.apache.tez.dag.api.client.DAGStatus;
 import org.apache.tez.dag.api.client.StatusGetOpts;
 import org.apache.tez.dag.library.vertexmanager.ShuffleVertexManager;
 import org.apache.tez.test.MiniTezCluster;
-import org.scache.client.ScacheClient;
-import org.scache.common.WorkerInfo;
 import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
 import org.scache.hadoop.MiniScacheYarnCluster;
@@ -148,16 +145,12 @@ final class MiniScacheTezCluster implements AutoCloseable {
 
   /** The counters of every SCache worker of the NodeManagers, summed. */
   Map<String, Long> workerStats() {
-    Map<String, Long> sum = new TreeMap<>();
-    for (WorkerInfo w : master.liveWorkers()) {
-      try (ScacheClient c = ScacheClient.create(ScacheConf.empty()
-          .with(ScacheOptions.CLIENT_MASTER_ADDRESS, "127.0.0.1:" + master.port())
-          .with(ScacheOptions.CLIENT_WORKER_ADDRESS, w.address()), "stats-reader",
-          "unused".getBytes(StandardCharsets.UTF_8))) {
-        c.workerStats().forEach((k, v) -> sum.merge(k, v, Long::sum));
-      }
-    }
-    return sum;
+    return NodeManagerWorkers.summedStats(master);
+  }
+
+  /** The counters of each SCache worker of the NodeManagers, by worker id. */
+  Map<String, Map<String, Long>> statsByWorker() {
+    return NodeManagerWorkers.statsByWorker(master);
   }
 
   ScacheMaster master() {

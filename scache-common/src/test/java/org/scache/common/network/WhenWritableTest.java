@@ -77,30 +77,25 @@ class WhenWritableTest {
     channel.config().setWriteBufferWaterMark(new WriteBufferWaterMark(8, 16));
     List<String> dropped = new ArrayList<>();
     role.writes.submit(role.ctx, ctx -> ctx.write(Unpooled.wrappedBuffer(new byte[32])));
-    role.writes.submit(role.ctx, new WhenWritable.PendingWrite() {
-      @Override
-      public void write(ChannelHandlerContext ctx) {
-        throw new AssertionError("never made");
-      }
-
-      @Override
-      public void drop() {
-        dropped.add("waiting");
-      }
-    });
+    role.writes.submit(role.ctx, neverMade(dropped, "waiting"));
     channel.close();
-    role.writes.submit(role.ctx, new WhenWritable.PendingWrite() {
-      @Override
-      public void write(ChannelHandlerContext ctx) {
-        throw new AssertionError("never made");
-      }
-
-      @Override
-      public void drop() {
-        dropped.add("late");
-      }
-    });
+    role.writes.submit(role.ctx, neverMade(dropped, "late"));
     assertEquals(List.of("waiting", "late"), dropped);
     channel.finishAndReleaseAll();
+  }
+
+  /** A write that must not be made: its drop is recorded in {@code dropped} as {@code name}. */
+  private static WhenWritable.PendingWrite neverMade(List<String> dropped, String name) {
+    return new WhenWritable.PendingWrite() {
+      @Override
+      public void write(ChannelHandlerContext ctx) {
+        throw new AssertionError("never made");
+      }
+
+      @Override
+      public void drop() {
+        dropped.add(name);
+      }
+    };
   }
 }
