@@ -42,7 +42,13 @@ final class BenchJobs {
     /** The paper's single-shuffle test: random keys, several values each, grouped by key. */
     GROUPBY,
     /** 100-byte records sorted by key through a range partitioner, the input first written to files. */
-    TERASORT;
+    TERASORT,
+    /** Twenty shuffles of tiny stages one after the other: what a stage and a task cost beyond their work. */
+    CHAIN,
+    /** A join of two inputs, then an aggregation of the joined pairs: three shuffles. */
+    JOIN,
+    /** Spark's PageRank example, five iterations over a cached graph: eleven shuffles. */
+    PAGERANK;
 
     static Program parse(String s) {
       return valueOf(s.trim().toUpperCase(java.util.Locale.ROOT));

@@ -16,12 +16,14 @@ import java.util.function.Function;
  * One application's run of one program on one shuffle, as its driver measured it: the output's digest,
  * the job's, the map stage's and the reduce stage's times (epoch ms), and the reduce tasks' shuffle
  * reads. {@code onPlacedHost} counts the reduce tasks that ran on the host SCache placed them on (-1 on
- * Spark's sort shuffle, which places nothing).
+ * Spark's sort shuffle, which places nothing, and for a program of several shuffles); {@code processLocalTasks}
+ * and {@code anyHostTasks} count the tasks Spark launched with their data in the executor's memory, and those it
+ * launched wherever a slot was free after its locality wait (its preferred hosts busy or none given).
  */
 record RunFigures(String program, String shuffle, String output, long jobStart, long jobEnd, long mapStart,
     long mapEnd, long reduceStart, long reduceEnd, long shuffleBytes, int reduceTasks, long fetchWaitMedianMs,
     long fetchWaitMaxMs, long fetchWaitTotalMs, long localBytes, long remoteBytes, int onPlacedHost, long mapCpuMs,
-    long reduceCpuMs) {
+    long reduceCpuMs, int processLocalTasks, int anyHostTasks) {
 
   long jobMs() {
     return jobEnd - jobStart;
@@ -70,7 +72,9 @@ record RunFigures(String program, String shuffle, String output, long jobStart, 
         reduceTasks.stream().mapToLong(StageFigures.Task::remoteBytes).sum(), onPlaced,
         figures.tasks().stream().filter(t -> t.successful() && mapIds.contains(t.stageId()))
             .mapToLong(StageFigures.Task::cpuMs).sum(),
-        reduceTasks.stream().mapToLong(StageFigures.Task::cpuMs).sum());
+        reduceTasks.stream().mapToLong(StageFigures.Task::cpuMs).sum(),
+        (int) figures.tasks().stream().filter(t -> t.successful() && t.locality().equals("PROCESS_LOCAL")).count(),
+        (int) figures.tasks().stream().filter(t -> t.successful() && t.locality().equals("ANY")).count());
   }
 
   /**
@@ -82,12 +86,13 @@ record RunFigures(String program, String shuffle, String output, long jobStart, 
         .toList();
     List<Integer> reduces = figures.stages().stream().filter(s -> s.shuffleReadBytes() > 0)
         .map(StageFigures.Stage::id).toList();
-    StringBuilder sb = new StringBuilder("kind,stage,partition,host,launch_ms,finish_ms,fetch_wait_ms,successful\n");
+    StringBuilder sb = new StringBuilder(
+        "kind,stage,partition,host,launch_ms,finish_ms,fetch_wait_ms,successful,locality\n");
     for (StageFigures.Task t : figures.tasks()) {
       String kind = maps.contains(t.stageId()) ? "map" : reduces.contains(t.stageId()) ? "reduce" : "other";
       sb.append(String.join(",", kind, Integer.toString(t.stageId()), Integer.toString(t.partition()), t.host(),
           Long.toString(t.launch()), Long.toString(t.finish()), Long.toString(t.fetchWaitMs()),
-          Boolean.toString(t.successful()))).append('\n');
+          Boolean.toString(t.successful()), t.locality())).append('\n');
     }
     return sb.toString();
   }

@@ -21,7 +21,7 @@ import org.scache.spark.ScacheShuffleManager;
  * (a notebook, a series of queries) has run jobs before the one that is measured.
  *
  * <pre>
- * SparkBenchDriver --program groupby|terasort|teragen --shuffle sort|scache --size BYTES --maps 24
+ * SparkBenchDriver --program groupby|terasort|chain|join|pagerank|teragen --shuffle sort|scache --size BYTES --maps 24
  *     --reduces 12 --spark-master spark://ctl:7077 --scache-master ctl:17010 --scache-worker-port 17020
  *     --executors 3 --executor-cores 2 --executor-memory 1024m --extra-class-path a:b --data DIR --figures FILE
  *     [--warm-jobs 0 --warm-size BYTES] [--value-bytes 92]
@@ -57,11 +57,16 @@ public final class SparkBenchDriver {
       String output = switch (program) {
         case GROUPBY -> BenchJobs.groupBy(sc, size, maps, reduces, valueBytes);
         case TERASORT -> BenchJobs.teraSort(sc, o.get("data"), reduces);
+        case CHAIN -> StageJobs.chain(sc, maps, reduces);
+        case JOIN -> StageJobs.joinThenAggregate(sc, size, maps, reduces);
+        case PAGERANK -> StageJobs.pageRank(sc, size, maps, reduces);
       };
       long end = System.currentTimeMillis();
       sc.sc().listenerBus().waitUntilEmpty();
-      // each warm-up GroupBy registered one shuffle: the measured job's first is the next
-      Map<Integer, String> placed = scache ? placedHosts(warmJobs) : null;
+      // each warm-up GroupBy registered one shuffle: the measured job's first is the next (the reduce tasks of a
+      // program of one shuffle are compared with its placement)
+      boolean oneShuffle = program == BenchJobs.Program.GROUPBY || program == BenchJobs.Program.TERASORT;
+      Map<Integer, String> placed = scache && oneShuffle ? placedHosts(warmJobs) : null;
       RunFigures run = RunFigures.of(program.label(), o.get("shuffle"), output, start, end, figures,
           placed == null ? null : placed::get);
       run.write(Path.of(o.get("figures")));

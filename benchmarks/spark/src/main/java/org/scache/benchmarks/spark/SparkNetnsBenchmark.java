@@ -31,8 +31,9 @@ import org.scache.benchmarks.harness.netns.StageCpu;
  * map stage, and how many reduce tasks ran where SCache placed them, with SCache's ratio to the sort
  * shuffle. Every run's output digest must equal the sort shuffle's, or the benchmark fails.
  *
- * <p>Before the measured runs, {@code --warmup} rounds run a GroupBy of at most {@value #WARMUP_MAX_BYTES}
- * bytes on each shuffle on unshaped links, unmeasured: the cluster's daemons (Spark's master and workers,
+ * <p>Before the measured runs, {@code --warmup} rounds run each program of {@code --warmup-programs} (a GroupBy by
+ * default) on at most {@value #WARMUP_MAX_BYTES} bytes on each shuffle on unshaped links, unmeasured: the cluster's
+ * daemons (Spark's master and workers,
  * SCache's master and workers) are long-lived services, whose one-time class loading and compilation a
  * cluster pays once, not in every job; each application's executors and driver start afresh either way.
  * {@code --warmup 0} measures freshly started daemons instead. With {@code --warm-jobs N} each measured
@@ -122,6 +123,9 @@ public final class SparkNetnsBenchmark {
     o.put("links", "40");
     o.put("repetitions", "2");
     o.put("warmup", "1");
+    // the programs each warm-up round runs on both shuffles (terasort excepted), so that the long-lived daemons,
+    // as in a cluster that has run for days, have compiled the paths the measured programs take
+    o.put("warmup-programs", "groupby");
     // unmeasured GroupBys each application runs on its executors before the measured job, and their size
     o.put("warm-jobs", "0");
     o.put("warm-size", "64m");
@@ -188,25 +192,31 @@ public final class SparkNetnsBenchmark {
   }
 
   /**
-   * Runs a GroupBy of {@code size} bytes on each shuffle, {@code rounds} times, on unshaped links, and
-   * keeps no figures but the outputs' agreement; returns how many outputs differed.
+   * Runs each program of {@code --warmup-programs} on {@code size} bytes on each shuffle, {@code rounds} times, on
+   * unshaped links, and keeps no figures but the outputs' agreement; returns how many outputs differed.
    */
   private int warmUp(int rounds, long size) throws IOException, InterruptedException {
     int mismatches = 0;
     cluster.shapeNodeLinks(0);
     for (int round = 1; round <= rounds; round++) {
-      String first = null;
-      for (String shuffle : SHUFFLES) {
-        Path figures = results.resolve("warmup-" + round + "-" + shuffle + ".properties");
-        driver(BenchJobs.Program.GROUPBY.label(), shuffle, size, figures, 0);
-        RunFigures run = RunFigures.read(figures);
-        System.out.printf(Locale.ROOT, "warm-up %d, not measured: groupby of %s on %s, %.1f s%n", round,
-            ByteSize.format(size), shuffle, run.jobMs() / 1e3);
-        if (first == null) {
-          first = run.output();
-        } else if (!first.equals(run.output())) {
-          mismatches++;
-          System.out.println("OUTPUT DIFFERS: " + run.output() + " against " + first);
+      for (String name : options.get("warmup-programs").split(",")) {
+        BenchJobs.Program program = BenchJobs.Program.parse(name);
+        if (program == BenchJobs.Program.TERASORT) {
+          throw new IllegalArgumentException("--warmup-programs cannot run terasort, which needs its input first");
+        }
+        String first = null;
+        for (String shuffle : SHUFFLES) {
+          Path figures = results.resolve("warmup-" + round + "-" + program.label() + "-" + shuffle + ".properties");
+          driver(program.label(), shuffle, size, figures, 0);
+          RunFigures run = RunFigures.read(figures);
+          System.out.printf(Locale.ROOT, "warm-up %d, not measured: %s of %s on %s, %.1f s%n", round,
+              program.label(), ByteSize.format(size), shuffle, run.jobMs() / 1e3);
+          if (first == null) {
+            first = run.output();
+          } else if (!first.equals(run.output())) {
+            mismatches++;
+            System.out.println("OUTPUT DIFFERS: " + run.output() + " against " + first);
+          }
         }
       }
     }
@@ -297,12 +307,12 @@ public final class SparkNetnsBenchmark {
     RunFigures f = r.run;
     return String.format(Locale.ROOT, "%-8s %4s Mbit/s #%d %-6s job %6.1f s  maps %6.1f s  reduces %6.1f s  "
         + "fetch wait/task %5.2f s (max %5.2f)  sent during maps %3.0f%%  a node sent %3d-%3d MB  placed %s  "
-        + "cpu maps %5.1f s reduces %5.1f s",
+        + "cpu maps %5.1f s reduces %5.1f s  tasks process-local %d, on any host %d",
         f.program(), r.mbit == 0 ? "-" : Integer.toString(r.mbit), r.repetition, f.shuffle(), f.jobMs() / 1e3,
         f.mapStageMs() / 1e3, f.reduceStageMs() / 1e3, f.fetchWaitMedianMs() / 1e3, f.fetchWaitMaxMs() / 1e3,
         100 * r.shareDuringMaps(), r.leastSentByNode / 1_000_000, r.mostSentByNode / 1_000_000,
         f.onPlacedHost() < 0 ? "-" : f.onPlacedHost() + "/" + f.reduceTasks(),
-        f.mapCpuMs() / 1e3, f.reduceCpuMs() / 1e3);
+        f.mapCpuMs() / 1e3, f.reduceCpuMs() / 1e3, f.processLocalTasks(), f.anyHostTasks());
   }
 
   private String summary() {

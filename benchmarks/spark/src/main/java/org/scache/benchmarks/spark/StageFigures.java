@@ -24,10 +24,11 @@ final class StageFigures extends SparkListener {
 
   /**
    * A finished task: its stage and partition, the host it ran on, its times (epoch ms), how long it
-   * waited for shuffle data, the shuffle bytes it read locally and remotely, and its CPU time.
+   * waited for shuffle data, the shuffle bytes it read locally and remotely, its CPU time, and the locality
+   * level Spark launched it at (PROCESS_LOCAL, NODE_LOCAL, NO_PREF, RACK_LOCAL or ANY).
    */
   record Task(int stageId, int partition, String host, long launch, long finish, boolean successful,
-      long fetchWaitMs, long localBytes, long remoteBytes, long cpuMs) {}
+      long fetchWaitMs, long localBytes, long remoteBytes, long cpuMs, String locality) {}
 
   private final List<Stage> stages = new ArrayList<>();
   private final List<Task> tasks = new ArrayList<>();
@@ -53,7 +54,7 @@ final class StageFigures extends SparkListener {
         m == null ? 0 : m.shuffleReadMetrics().fetchWaitTime(),
         m == null ? 0 : m.shuffleReadMetrics().localBytesRead(),
         m == null ? 0 : m.shuffleReadMetrics().remoteBytesRead(),
-        m == null ? 0 : m.executorCpuTime() / 1_000_000));
+        m == null ? 0 : m.executorCpuTime() / 1_000_000, t.taskLocality().toString()));
   }
 
   synchronized void clear() {
