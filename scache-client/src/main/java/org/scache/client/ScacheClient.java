@@ -65,11 +65,24 @@ public final class ScacheClient implements AutoCloseable {
   private final Credentials credentials;
   /** A submitter credential sent with the registration (empty: none). */
   private final String submitterCredential;
-  /** A peer to call, and whether a call waits out a master failover (the master answers it, directly or not). */
-  private record Target(Locator locator, boolean waitsForFailover) {}
+  /**
+   * A peer to call, whether a call waits out a master failover (the master answers it, directly or not), and
+   * whether a NOT_READY answer is tried again after the usual backoff or given to the caller at once.
+   */
+  private record Target(Locator locator, boolean waitsForFailover, boolean retriesNotReady) {
+    Target(Locator locator, boolean waitsForFailover) {
+      this(locator, waitsForFailover, true);
+    }
+  }
+
+  /** The first wait between two asks of a placement not made yet; doubled up to {@link #PLACEMENT_POLL_MAX_MILLIS}. */
+  private static final long PLACEMENT_POLL_FIRST_MILLIS = 2;
+  private static final long PLACEMENT_POLL_MAX_MILLIS = 64;
 
   private final Locator masterLocator;
   private final Target master;
+  /** The master, a NOT_READY answer given back at once (the caller asks again when it chooses). */
+  private final Target masterAnswerNow;
   private final Target worker;
   /** The node's worker, for a call that the worker forwards to the master. */
   private final Target workerToMaster;
@@ -107,6 +120,7 @@ public final class ScacheClient implements AutoCloseable {
     this.workerAddress = conf.get(ScacheOptions.CLIENT_WORKER_ADDRESS);
     boolean failover = masterLocator.canMove();
     this.master = new Target(masterLocator, failover);
+    this.masterAnswerNow = new Target(masterLocator, failover, false);
     this.worker = new Target(Locator.fixed(workerAddress), false);
     this.workerToMaster = new Target(worker.locator(), failover);
     this.failoverWait = conf.get(ScacheOptions.CLIENT_MASTER_FAILOVER_WAIT);
@@ -224,6 +238,38 @@ public final class ScacheClient implements AutoCloseable {
           r.release();
           return answer.placement();
         });
+  }
+
+  /**
+   * Where each reduce of the shuffle is placed, as soon as the master has placed it: asked again at short,
+   * growing intervals (2 ms, doubling up to 64 ms) while it answers NOT_READY, for at most {@code wait}; then
+   * fails with NOT_READY. What a scheduler waits on when it is about to launch the reduces, whose placement
+   * the maps' last ends decide.
+   */
+  public CompletableFuture<ShufflePlacement> awaitScheduleResult(int shuffleId, Duration wait) {
+    CompletableFuture<ShufflePlacement> result = new CompletableFuture<>();
+    askForSchedule(shuffleId, clock.nanos() + wait.toNanos(), PLACEMENT_POLL_FIRST_MILLIS, result);
+    return result;
+  }
+
+  private void askForSchedule(int shuffleId, long deadlineNanos, long nextWaitMillis,
+      CompletableFuture<ShufflePlacement> result) {
+    call(masterAnswerNow, () -> new GetScheduleResult(appId, shuffleId), NO_PAYLOAD).whenComplete((r, e) -> {
+      if (e == null) {
+        ScheduleResult answer = r.as(ScheduleResult.class);
+        r.release();
+        result.complete(answer.placement());
+        return;
+      }
+      ScacheException se = ScacheException.from(e);
+      long leftMillis = TimeUnit.NANOSECONDS.toMillis(deadlineNanos - clock.nanos());
+      if (se.status() != org.scache.common.protocol.Status.NOT_READY || leftMillis <= 0) {
+        result.completeExceptionally(se);
+        return;
+      }
+      CompletableFuture.delayedExecutor(Math.min(nextWaitMillis, leftMillis), TimeUnit.MILLISECONDS).execute(() ->
+          askForSchedule(shuffleId, deadlineNanos, Math.min(nextWaitMillis * 2, PLACEMENT_POLL_MAX_MILLIS), result));
+    });
   }
 
   public void unregisterShuffle(int shuffleId) {
@@ -503,7 +549,8 @@ public final class ScacheClient implements AutoCloseable {
             .execute(() -> attempt(target, request, payload, busyTimeout, n, busy + 1, startNanos, result));
         return;
       }
-      if (se.status().isTransient()) {
+      boolean answeredNow = se.status() == org.scache.common.protocol.Status.NOT_READY && !target.retriesNotReady();
+      if (se.status().isTransient() && !answeredNow) {
         target.locator().failed(to);
       }
       long elapsed = clock.nanos() - startNanos;
@@ -511,7 +558,7 @@ public final class ScacheClient implements AutoCloseable {
       boolean waits = masterLocator.canMove()
           && (target.waitsForFailover() || se.status() == org.scache.common.protocol.Status.NOT_LEADER);
       boolean failingOver = waits && elapsed < failoverWait.toNanos();
-      if (!se.status().isTransient() || (n >= maxAttempts && !failingOver)) {
+      if (!se.status().isTransient() || answeredNow || (n >= maxAttempts && !failingOver)) {
         String limit = waits ? ScacheOptions.CLIENT_MASTER_FAILOVER_WAIT.key()
             : ScacheOptions.CLIENT_RETRY_MAX.key();
         result.completeExceptionally(n == 1 ? se : new ScacheException(se.status(), "gave up on " + to

@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiFunction;
 import org.junit.jupiter.api.Test;
@@ -105,6 +106,38 @@ class ScacheClientTest {
       assertEquals(Optional.empty(), got.workerOf(3));
     }
     assertEquals(new GetScheduleResult(APP, 4), connections.sent().get(0).message());
+  }
+
+  @Test
+  void awaitScheduleResult_asksAgainWhileTheMasterHasNotPlacedTheShuffle_thenAnswersItsPlacement() {
+    ShufflePlacement placed = new ShufflePlacement(APP, 4, "heuristic-minheap",
+        List.of(new ReduceAssignment(0, W2, 0)));
+    AtomicInteger asks = new AtomicInteger();
+    ScriptedConnections connections = new ScriptedConnections((peer, m) -> {
+      if (asks.incrementAndGet() < 6) {
+        throw refuse(Status.NOT_READY); // more asks than the retries of a call, each answered at once
+      }
+      return answer(new ScheduleResult(placed));
+    });
+    try (ScacheClient c = client(connections, Clock.SYSTEM)) {
+      assertEquals(placed, c.awaitScheduleResult(4, Duration.ofSeconds(10)).join());
+    }
+    assertEquals(6, connections.sent().size());
+    assertTrue(connections.sent().stream().allMatch(s -> MASTER.equals(s.peer())
+        && new GetScheduleResult(APP, 4).equals(s.message())));
+  }
+
+  @Test
+  void awaitScheduleResult_pastItsWait_failsNotReady() {
+    ScriptedConnections connections = new ScriptedConnections((peer, m) -> {
+      throw refuse(Status.NOT_READY);
+    });
+    try (ScacheClient c = client(connections, Clock.SYSTEM)) {
+      CompletionException e = assertThrows(CompletionException.class,
+          () -> c.awaitScheduleResult(4, Duration.ofMillis(30)).join());
+      assertEquals(Status.NOT_READY, ScacheException.from(e).status());
+    }
+    assertTrue(connections.sent().size() >= 2, "asked more than once within its wait");
   }
 
   @Test

@@ -16,6 +16,7 @@ import org.scache.client.ShuffleHints;
 import org.scache.client.ShuffleRoom;
 import org.scache.common.Clock;
 import org.scache.common.DaemonThreads;
+import org.scache.common.protocol.BlockRoom;
 import org.scache.common.shuffle.MapSample;
 import org.scache.common.shuffle.PartitionerKind;
 import org.scache.common.shuffle.ShufflePlacement;
@@ -33,6 +34,8 @@ final class DriverShuffles implements AutoCloseable {
   private static final String SQL_EXECUTION_ID = "spark.sql.execution.id";
   /** How long a placement answered by the master is reused: a later shuffle of its stage may move its reduces. */
   private static final long PLACEMENT_REUSE_NANOS = TimeUnit.SECONDS.toNanos(1);
+  /** How long the workers' room answered by the master is reused. */
+  static final long ROOM_REUSE_MILLIS = 1000;
 
   private record Cached(ShufflePlacement placement, long atNanos) {}
 
@@ -43,6 +46,8 @@ final class DriverShuffles implements AutoCloseable {
   private final Map<Integer, Cached> placements = new ConcurrentHashMap<>();
   private final ExecutorService sampling = Executors.newSingleThreadExecutor(DaemonThreads.named("scache-sampling"));
   private boolean registered;
+  private BlockRoom room;
+  private long roomAtNanos;
 
   DriverShuffles(ApplicationClient client, SparkScacheConf conf, Clock clock) {
     this.client = client;
@@ -52,15 +57,26 @@ final class DriverShuffles implements AutoCloseable {
 
   /**
    * Why a shuffle of {@code numMaps} × {@code numReduces} blocks does not fit in the cluster's workers
-   * ({@link ShuffleRoom}); empty when it does, or when the master cannot tell (the puts find out then).
+   * ({@link ShuffleRoom}); empty when it does, or when the master cannot tell (the puts find out then). The
+   * master's answer is reused for {@value #ROOM_REUSE_MILLIS} ms: a job of many shuffles creates them one after
+   * the other, and the workers report their blocks only at their heartbeats.
    */
   Optional<String> tooWide(int numMaps, int numReduces) {
     try {
-      return ShuffleRoom.problem(registeredClient().blockRoom(), numMaps, numReduces);
+      return ShuffleRoom.problem(blockRoom(), numMaps, numReduces);
     } catch (RuntimeException e) {
       LOG.debug("the master did not tell the workers' room: {}", e.toString());
       return Optional.empty();
     }
+  }
+
+  private synchronized BlockRoom blockRoom() {
+    long now = clock.nanos();
+    if (room == null || now - roomAtNanos >= TimeUnit.MILLISECONDS.toNanos(ROOM_REUSE_MILLIS)) {
+      room = registeredClient().blockRoom();
+      roomAtNanos = now;
+    }
+    return room;
   }
 
   /**
@@ -141,7 +157,9 @@ final class DriverShuffles implements AutoCloseable {
       return Optional.of(cached.placement());
     }
     try {
-      ShufflePlacement p = client.get().getScheduleResultAsync(shuffleId).get(wait.toMillis(), TimeUnit.MILLISECONDS);
+      // asked again every few ms while the master waits for the maps' last ends, which the map tasks do not wait for
+      ShufflePlacement p = client.get().awaitScheduleResult(shuffleId, wait)
+          .get(wait.toMillis() + PLACEMENT_REUSE_NANOS / 1_000_000, TimeUnit.MILLISECONDS);
       placements.put(shuffleId, new Cached(p, clock.nanos()));
       return Optional.of(p);
     } catch (InterruptedException e) {

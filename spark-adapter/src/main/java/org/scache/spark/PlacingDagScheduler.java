@@ -1,5 +1,6 @@
 package org.scache.spark;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -9,6 +10,7 @@ import org.apache.spark.SparkContext;
 import org.apache.spark.TaskContext;
 import org.apache.spark.rdd.RDD;
 import org.apache.spark.scheduler.DAGScheduler;
+import org.apache.spark.scheduler.ExecutorCacheTaskLocation;
 import org.apache.spark.scheduler.JobWaiter;
 import org.apache.spark.scheduler.TaskLocation;
 import org.apache.spark.scheduler.TaskLocation$;
@@ -24,9 +26,10 @@ import scala.runtime.BoxedUnit;
 /**
  * Spark's DAG scheduler, with one change: a task that reads reduce partitions of SCache shuffles
  * prefers the host of the worker the master placed them on (paper III-B, IV-A), so Spark launches it
- * where its input was prefetched; Spark falls back to other hosts after its locality wait, and the
- * task then reads remotely. It also creates a job's shuffle dependencies in the submitting thread,
- * before the job is queued, so that shuffles which need sampling are sampled before their maps run.
+ * where its input was prefetched, beside the executors caching a partition it reads; Spark falls back to other
+ * hosts after its locality wait, and the task then reads remotely. It also creates a job's shuffle dependencies
+ * in the submitting thread, before the job is queued, so that shuffles which need sampling are sampled before
+ * their maps run.
  */
 final class PlacingDagScheduler extends DAGScheduler {
   private final ScacheShuffleManager manager;
@@ -36,14 +39,26 @@ final class PlacingDagScheduler extends DAGScheduler {
     this.manager = manager;
   }
 
+  /**
+   * Spark's preferred locations of the task, with the placed host of the SCache reduces it reads first when the
+   * master placed them: the task runs where its shuffle input was prefetched, and still in the executor that
+   * caches a partition it reads (PageRank's links, an iteration's cached input), which Spark prefers at its
+   * process-local level. A task that reads no placed shuffle keeps Spark's locations alone.
+   */
   @Override
   public Seq<TaskLocation> getPreferredLocs(RDD<?> rdd, int partition) {
+    Seq<TaskLocation> spark = super.getPreferredLocs(rdd, partition);
     // the super constructor starts the event loop before this class's fields are set
     Optional<String> host = manager == null ? Optional.empty() : placedHost(rdd, partition);
-    if (host.isPresent()) {
-      return JavaConverters.asScalaBuffer(List.of(TaskLocation$.MODULE$.apply(host.get()))).toSeq();
+    if (host.isEmpty()) {
+      return spark;
     }
-    return super.getPreferredLocs(rdd, partition);
+    List<TaskLocation> locations = new ArrayList<>();
+    locations.add(TaskLocation$.MODULE$.apply(host.get()));
+    // a cached partition's executors; the map outputs' hosts Spark names for a shuffle read are SCache's to place
+    JavaConverters.seqAsJavaList(spark).stream().filter(l -> l instanceof ExecutorCacheTaskLocation)
+        .forEach(locations::add);
+    return JavaConverters.asScalaBuffer(locations).toSeq();
   }
 
   @Override

@@ -20,6 +20,7 @@ import org.apache.spark.storage.BlockManagerId$;
 import org.scache.client.BlockBuffers;
 import org.scache.client.MasterCheck;
 import org.scache.common.Clock;
+import org.scache.common.ScacheException;
 import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
 import org.scache.common.ha.Locator;
@@ -96,7 +97,13 @@ public final class ScacheShuffleManager implements ShuffleManager {
       LOG.warn("shuffle {} uses Spark's sort shuffle: it does not fit in SCache: {}", shuffleId, tooWide.get());
       return sort.registerShuffle(shuffleId, dependency);
     }
-    driver().register(shuffleId, dependency, numMaps);
+    try {
+      driver().register(shuffleId, dependency, numMaps);
+    } catch (ScacheException e) {
+      // refused (a limit of the application's, a master that cannot be reached): the job goes on without SCache
+      LOG.warn("shuffle {} uses Spark's sort shuffle: SCache did not register it: {}", shuffleId, e.getMessage());
+      return sort.registerShuffle(shuffleId, dependency);
+    }
     return new ScacheShuffleHandle<>(shuffleId, dependency, appId(), numMaps);
   }
 

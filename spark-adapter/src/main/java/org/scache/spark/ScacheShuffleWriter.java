@@ -1,7 +1,6 @@
 package org.scache.spark;
 
 import java.io.IOException;
-import java.util.concurrent.CompletionException;
 import org.apache.spark.Partitioner;
 import org.apache.spark.ShuffleDependency;
 import org.apache.spark.SparkEnv;
@@ -20,6 +19,8 @@ import org.apache.spark.util.collection.ExternalSorter;
 import org.scache.client.BlockBuffers;
 import org.scache.client.ScacheClient;
 import org.scache.common.ScacheException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import scala.Option;
 import scala.Product2;
 import scala.collection.Iterator;
@@ -32,11 +33,12 @@ import scala.reflect.ClassTag$;
  * serialized and compressed straight into its partition's stream; otherwise Spark's own sorter
  * partitions the records (combining them on the map side when the shuffle asks for it) and
  * serializes and compresses each partition; each partition becomes one SCache block on this node's worker, put while
- * the next
- * is written. The map is then declared finished with this task attempt as its attempt, and the
- * map status carries the true block sizes.
+ * the next is written. Once every block is stored, the map is declared finished with this task attempt as its
+ * attempt, without waiting for the master's answer (a map's end costs its task no round trip), and the map status
+ * carries the true block sizes.
  */
 final class ScacheShuffleWriter<K, V, C> extends ShuffleWriter<K, V> {
+  private static final Logger LOG = LoggerFactory.getLogger(ScacheShuffleWriter.class);
   private final ScacheShuffleHandle<K, V, C> handle;
   private final ScacheClient client;
   private final long mapTaskId;
@@ -93,14 +95,16 @@ final class ScacheShuffleWriter<K, V, C> extends ShuffleWriter<K, V> {
       sorter.writePartitionedMapOutput(handle.shuffleId(), mapTaskId, out, metrics);
     }
     lengths = out.commitAllPartitions(new long[0]).getPartitionLengths();
-    long start = System.nanoTime();
-    try {
-      client.mapFinishedAsync(handle.shuffleId(), mapIndex, attempt).join();
-    } catch (CompletionException e) {
-      throw new IOException("SCache did not take map " + mapIndex + " of shuffle " + handle.shuffleId() + ": "
-          + ScacheException.from(e).getMessage(), e.getCause());
-    }
-    metrics.incWriteTime(out.putNanos() + System.nanoTime() - start);
+    // the task does not wait for the master's answer: Spark starts the reduces once the driver has every map's
+    // status, and the driver first waits for their placement, which the master makes once it has every map's end
+    int shuffleId = handle.shuffleId();
+    client.mapFinishedAsync(shuffleId, mapIndex, attempt).whenComplete((v, e) -> {
+      if (e != null) {
+        LOG.warn("SCache did not take the end of map {} (attempt {}) of shuffle {}: {}; its reduces read its blocks "
+            + "one by one", mapIndex, attempt, shuffleId, ScacheException.from(e).getMessage());
+      }
+    });
+    metrics.incWriteTime(out.putNanos());
     status = MapStatus$.MODULE$.apply(location, lengths, mapTaskId);
   }
 

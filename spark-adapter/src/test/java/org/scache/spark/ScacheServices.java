@@ -35,8 +35,19 @@ final class ScacheServices implements AutoCloseable {
     return new ScacheServices(hosts, workerPort, reserveBytes, workerSettings);
   }
 
+  /** As {@link #start(List, int, long, ScacheConf)}, the master set by {@code masterSettings} too. */
+  static ScacheServices start(List<String> hosts, int workerPort, long reserveBytes, ScacheConf workerSettings,
+      ScacheConf masterSettings) throws Exception {
+    return new ScacheServices(hosts, workerPort, reserveBytes, workerSettings, masterSettings);
+  }
+
   private ScacheServices(List<String> hosts, int workerPort, long reserveBytes, ScacheConf workerSettings)
       throws Exception {
+    this(hosts, workerPort, reserveBytes, workerSettings, ScacheConf.empty());
+  }
+
+  private ScacheServices(List<String> hosts, int workerPort, long reserveBytes, ScacheConf workerSettings,
+      ScacheConf masterSettings) throws Exception {
     ScacheConf conf = ScacheConf.empty()
         .with(ScacheOptions.SECURITY_CLUSTER_SECRET, CLUSTER_SECRET)
         .with(ScacheOptions.MASTER_BIND_HOST, "127.0.0.1")
@@ -45,7 +56,11 @@ final class ScacheServices implements AutoCloseable {
         .with(ScacheOptions.MASTER_HTTP_PORT, 0)
         .with(ScacheOptions.MASTER_HEARTBEAT_INTERVAL.key(), "200ms")
         .with(ScacheOptions.MASTER_WORKER_EXPIRY.key(), "3s");
-    master = ScacheMaster.start(conf);
+    ScacheConf masterConf = conf;
+    for (Map.Entry<String, String> setting : masterSettings.asMap().entrySet()) {
+      masterConf = masterConf.with(setting.getKey(), setting.getValue());
+    }
+    master = ScacheMaster.start(masterConf);
     Path spill = Files.createTempDirectory("scache-spark-spill");
     for (int i = 0; i < hosts.size(); i++) {
       String host = hosts.get(i);

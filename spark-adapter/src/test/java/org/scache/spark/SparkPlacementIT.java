@@ -125,6 +125,59 @@ class SparkPlacementIT {
     }
   }
 
+  /**
+   * One PageRank-like iteration: the links, grouped into 6 partitions and cached, joined with ranks summed through
+   * a shuffle of the same partitioner; each task of the join's stage reads a cached partition and a placed reduce.
+   */
+  private static List<String> iterationOverCachedLinks(JavaSparkContext sc) {
+    org.apache.spark.api.java.JavaPairRDD<Integer, Iterable<Integer>> links = sc.parallelize(
+        ShuffleJobs.numbers(6_000), 6).mapToPair(i -> new Tuple2<>(i % 600, (i * 31) % 600)).groupByKey(6).cache();
+    links.count();
+    org.apache.spark.api.java.JavaPairRDD<Integer, Integer> ranks = links
+        .flatMapToPair(kv -> {
+          List<Tuple2<Integer, Integer>> out = new ArrayList<>();
+          kv._2().forEach(to -> out.add(new Tuple2<>(to, 1)));
+          return out.iterator();
+        }).reduceByKey(Integer::sum, 6);
+    List<String> out = new ArrayList<>(links.join(ranks).map(kv -> {
+      int n = 0;
+      for (Integer ignored : kv._2()._1()) {
+        n++;
+      }
+      return kv._1() + ":" + n + "/" + kv._2()._2();
+    }).collect());
+    out.sort(null);
+    return out;
+  }
+
+  @Test
+  void taskReadingACachedPartitionAndAPlacedReduce_runsInTheExecutorCachingIt() throws Exception {
+    List<String> viaSort;
+    try (JavaSparkContext sc = new JavaSparkContext(SparkConfs.base("local[2]", "cached-sort-it"))) {
+      viaSort = iterationOverCachedLinks(sc);
+    }
+    Map<Integer, Map<Integer, String>> localityByStage = new ConcurrentHashMap<>();
+    List<String> viaScache;
+    try (JavaSparkContext sc = new JavaSparkContext(placedConf("cached-placement-it"))) {
+      sc.sc().addSparkListener(new SparkListener() {
+        @Override
+        public void onTaskEnd(SparkListenerTaskEnd end) {
+          localityByStage.computeIfAbsent(end.stageId(), s -> new ConcurrentHashMap<>())
+              .put(end.taskInfo().index(), end.taskInfo().taskLocality().toString());
+        }
+      });
+      awaitExecutors(sc, 2);
+      viaScache = iterationOverCachedLinks(sc);
+      sc.sc().listenerBus().waitUntilEmpty();
+    }
+    assertEquals(viaSort, viaScache, "the same output as Spark's sort shuffle");
+    int lastStage = localityByStage.keySet().stream().max(Integer::compare).orElseThrow();
+    Map<Integer, String> levels = localityByStage.get(lastStage);
+    assertEquals(6, levels.size());
+    assertTrue(levels.values().stream().allMatch("PROCESS_LOCAL"::equals),
+        "every task of the join ran in the executor caching its links: " + levels);
+  }
+
   @Test
   void mapsRunMostlyOnOneHost_reducesMoveThereWhenTheMapsAreDone_andRunWhereTheyMoved() throws Exception {
     String busy = HOSTS.get(0);
@@ -273,13 +326,13 @@ class SparkPlacementIT {
     }
   }
 
-  private static void awaitExecutors(JavaSparkContext sc, int n) {
+  static void awaitExecutors(JavaSparkContext sc, int n) {
     org.scache.common.testing.Await.until(() -> sc.sc().statusTracker().getExecutorInfos().length >= n + 1,
         java.time.Duration.ofSeconds(60), "executors registered");
   }
 
   /** A port no address in {@code hosts} has in use. */
-  private static int portFreeOnEvery(List<String> hosts) throws Exception {
+  static int portFreeOnEvery(List<String> hosts) throws Exception {
     for (int tries = 0; tries < 50; tries++) {
       int port;
       try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName(hosts.get(0)))) {
