@@ -26,6 +26,7 @@ import org.scache.common.network.ClientConnections;
 import org.scache.common.network.ClientTransport;
 import org.scache.common.network.Reply;
 import org.scache.common.protocol.AskBlockRoom;
+import org.scache.common.protocol.BlockLocations;
 import org.scache.common.protocol.BlockRoom;
 import org.scache.common.protocol.BlocksData;
 import org.scache.common.protocol.GetBlock;
@@ -33,6 +34,7 @@ import org.scache.common.protocol.GetReduceInput;
 import org.scache.common.protocol.GetScheduleResult;
 import org.scache.common.protocol.GetWorkerStats;
 import org.scache.common.protocol.ListWorkers;
+import org.scache.common.protocol.LocateBlocks;
 import org.scache.common.protocol.MapFinished;
 import org.scache.common.protocol.Message;
 import org.scache.common.protocol.PinReduceInput;
@@ -44,6 +46,7 @@ import org.scache.common.protocol.RegisterShuffle;
 import org.scache.common.protocol.RemoveApplication;
 import org.scache.common.protocol.ReportSamples;
 import org.scache.common.protocol.ScheduleResult;
+import org.scache.common.protocol.Status;
 import org.scache.common.protocol.UnregisterShuffle;
 import org.scache.common.protocol.WorkerStats;
 import org.scache.common.protocol.Workers;
@@ -241,10 +244,11 @@ public final class ScacheClient implements AutoCloseable {
   }
 
   /**
-   * Where each reduce of the shuffle is placed, as soon as the master has placed it: asked again at short,
-   * growing intervals (2 ms, doubling up to 64 ms) while it answers NOT_READY, for at most {@code wait}; then
-   * fails with NOT_READY. What a scheduler waits on when it is about to launch the reduces, whose placement
-   * the maps' last ends decide.
+   * Where each reduce of the shuffle is placed, once every map of the shuffle has ended: the master may move
+   * reduces at each map's end, so the placement is final only then. Asked again at short, growing intervals
+   * (2 ms, doubling up to 64 ms) while maps are still running or the master answers NOT_READY, for at most
+   * {@code wait}; then fails with NOT_READY. What a scheduler waits on when it is about to launch the reduces,
+   * whose maps' ends it did not wait for.
    */
   public CompletableFuture<ShufflePlacement> awaitScheduleResult(int shuffleId, Duration wait) {
     CompletableFuture<ShufflePlacement> result = new CompletableFuture<>();
@@ -254,7 +258,17 @@ public final class ScacheClient implements AutoCloseable {
 
   private void askForSchedule(int shuffleId, long deadlineNanos, long nextWaitMillis,
       CompletableFuture<ShufflePlacement> result) {
-    call(masterAnswerNow, () -> new GetScheduleResult(appId, shuffleId), NO_PAYLOAD).whenComplete((r, e) -> {
+    // the shuffle's map count and finished maps come with any block lookup: one map's block of one reduce is the
+    // smallest
+    call(masterAnswerNow, () -> new LocateBlocks(appId, shuffleId, 0, 0), NO_PAYLOAD).thenCompose(r -> {
+      BlockLocations maps = r.as(BlockLocations.class);
+      r.release();
+      if (maps.finishedMaps() < maps.numMaps()) {
+        return CompletableFuture.failedFuture(new ScacheException(Status.NOT_READY, maps.finishedMaps() + " of "
+            + maps.numMaps() + " maps of shuffle " + shuffleId + " have ended"));
+      }
+      return call(masterAnswerNow, () -> new GetScheduleResult(appId, shuffleId), NO_PAYLOAD);
+    }).whenComplete((r, e) -> {
       if (e == null) {
         ScheduleResult answer = r.as(ScheduleResult.class);
         r.release();
@@ -263,7 +277,7 @@ public final class ScacheClient implements AutoCloseable {
       }
       ScacheException se = ScacheException.from(e);
       long leftMillis = TimeUnit.NANOSECONDS.toMillis(deadlineNanos - clock.nanos());
-      if (se.status() != org.scache.common.protocol.Status.NOT_READY || leftMillis <= 0) {
+      if (se.status() != Status.NOT_READY || leftMillis <= 0) {
         result.completeExceptionally(se);
         return;
       }
@@ -454,7 +468,7 @@ public final class ScacheClient implements AutoCloseable {
           BlocksData meta = r.as(BlocksData.class);
           if (meta.totalBytes() != r.payloadBytes()) {
             r.release();
-            throw new ScacheException(org.scache.common.protocol.Status.MALFORMED_MESSAGE, "the worker sent "
+            throw new ScacheException(Status.MALFORMED_MESSAGE, "the worker sent "
                 + meta.totalBytes() + " bytes of blocks in a payload of another length");
           }
           ByteBuffer all = copyOut(r.payload());
@@ -535,7 +549,7 @@ public final class ScacheClient implements AutoCloseable {
         return;
       }
       ScacheException se = ScacheException.from(e);
-      if (se.status() == org.scache.common.protocol.Status.RETRY_LATER) {
+      if (se.status() == Status.RETRY_LATER) {
         long waited = clock.nanos() - startNanos;
         if (waited >= busyTimeout.toNanos()) {
           result.completeExceptionally(new ScacheException(se.status(), "the worker at " + to
@@ -549,14 +563,14 @@ public final class ScacheClient implements AutoCloseable {
             .execute(() -> attempt(target, request, payload, busyTimeout, n, busy + 1, startNanos, result));
         return;
       }
-      boolean answeredNow = se.status() == org.scache.common.protocol.Status.NOT_READY && !target.retriesNotReady();
+      boolean answeredNow = se.status() == Status.NOT_READY && !target.retriesNotReady();
       if (se.status().isTransient() && !answeredNow) {
         target.locator().failed(to);
       }
       long elapsed = clock.nanos() - startNanos;
       // the master answers the call, or the worker could not ask it (NOT_LEADER): wait for a new leader
       boolean waits = masterLocator.canMove()
-          && (target.waitsForFailover() || se.status() == org.scache.common.protocol.Status.NOT_LEADER);
+          && (target.waitsForFailover() || se.status() == Status.NOT_LEADER);
       boolean failingOver = waits && elapsed < failoverWait.toNanos();
       if (!se.status().isTransient() || answeredNow || (n >= maxAttempts && !failingOver)) {
         String limit = waits ? ScacheOptions.CLIENT_MASTER_FAILOVER_WAIT.key()

@@ -29,8 +29,8 @@ import org.scache.common.ScacheException;
  * copied one after the other into the worker's memory) when the writer closes the partition, while
  * the task goes on. The memory the buffers take is acquired from
  * {@link PartitionMemory}; a buffer that cannot get more goes on in a local file, and is read back
- * whole when it is put. At most {@code maxPendingBytes} of puts are outstanding;
- * {@link #commitAllPartitions} waits for them all.
+ * whole when it is put. While the task writes, at most {@code maxPendingBytes} of puts are outstanding;
+ * {@link #commitAllPartitions} does not wait for the last ones, {@link #whenStored} tells when they are stored.
  */
 final class PartitionBlockWriter implements ShuffleMapOutputWriter {
   private final ScacheClient client;
@@ -48,6 +48,7 @@ final class PartitionBlockWriter implements ShuffleMapOutputWriter {
   private long pendingBytes;
   private long putNanos;
   private long spilledBytes;
+  private CompletableFuture<Void> stored = CompletableFuture.completedFuture(null);
 
   private record Pending(CompletableFuture<Void> put, long bytes, long reserved) {}
 
@@ -101,13 +102,43 @@ final class PartitionBlockWriter implements ShuffleMapOutputWriter {
     };
   }
 
-  /** Waits for every partition to be stored; the lengths are those of the blocks put. */
+  /**
+   * The lengths of the blocks put. It does not wait for the worker to answer the puts still in flight (their bytes
+   * are in its memory, or on their way over the socket): {@link #whenStored} completes once it has; a put that
+   * has already failed fails the commit. The task's memory for the partitions is given back here, and each
+   * partition's chunks go back to the executor's pool once its put is answered.
+   */
   @Override
   public MapOutputCommitMessage commitAllPartitions(long[] checksums) throws IOException {
-    while (!pending.isEmpty()) {
-      awaitOldest();
+    List<CompletableFuture<Void>> puts = new ArrayList<>(pending.size());
+    for (Pending p : pending) {
+      if (p.put().isCompletedExceptionally()) {
+        awaitFailed(p);
+      }
+      puts.add(p.put());
+      memory.release(p.reserved());
     }
+    pending.clear();
+    pendingBytes = 0;
+    stored = CompletableFuture.allOf(puts.toArray(CompletableFuture[]::new)).exceptionally(e -> {
+      throw new CompletionException(new IOException("SCache did not store a block of map " + mapIndex
+          + " of shuffle " + shuffleId + ": " + ScacheException.from(e).getMessage(), e));
+    });
     return MapOutputCommitMessage.of(lengths.clone());
+  }
+
+  /** Completes once every block committed is stored; fails naming the map if one could not be. */
+  CompletableFuture<Void> whenStored() {
+    return stored;
+  }
+
+  private void awaitFailed(Pending failed) throws IOException {
+    try {
+      failed.put().join();
+    } catch (CompletionException e) {
+      throw new IOException("SCache did not store a block of map " + mapIndex + " of shuffle " + shuffleId + ": "
+          + ScacheException.from(e).getMessage(), e.getCause());
+    }
   }
 
   @Override

@@ -34,8 +34,8 @@ import scala.reflect.ClassTag$;
  * partitions the records (combining them on the map side when the shuffle asks for it) and
  * serializes and compresses each partition; each partition becomes one SCache block on this node's worker, put while
  * the next is written. Once every block is stored, the map is declared finished with this task attempt as its
- * attempt, without waiting for the master's answer (a map's end costs its task no round trip), and the map status
- * carries the true block sizes.
+ * attempt; the task waits for neither (its end costs it no round trip), and the map status carries the true block
+ * sizes.
  */
 final class ScacheShuffleWriter<K, V, C> extends ShuffleWriter<K, V> {
   private static final Logger LOG = LoggerFactory.getLogger(ScacheShuffleWriter.class);
@@ -95,13 +95,15 @@ final class ScacheShuffleWriter<K, V, C> extends ShuffleWriter<K, V> {
       sorter.writePartitionedMapOutput(handle.shuffleId(), mapTaskId, out, metrics);
     }
     lengths = out.commitAllPartitions(new long[0]).getPartitionLengths();
-    // the task does not wait for the master's answer: Spark starts the reduces once the driver has every map's
-    // status, and the driver first waits for their placement, which the master makes once it has every map's end
+    // the task waits neither for the worker's answers to its last puts nor for the master's to its end: Spark starts
+    // the reduces once the driver has every map's status, and the driver first waits for their placement, which the
+    // master makes once it has every map's end, sent once the worker has stored every block. A block that could not
+    // be stored after all is missing to its reduces, which fail to fetch it, and Spark runs the map again.
     int shuffleId = handle.shuffleId();
-    client.mapFinishedAsync(shuffleId, mapIndex, attempt).whenComplete((v, e) -> {
+    out.whenStored().thenCompose(v -> client.mapFinishedAsync(shuffleId, mapIndex, attempt)).whenComplete((v, e) -> {
       if (e != null) {
-        LOG.warn("SCache did not take the end of map {} (attempt {}) of shuffle {}: {}; its reduces read its blocks "
-            + "one by one", mapIndex, attempt, shuffleId, ScacheException.from(e).getMessage());
+        LOG.warn("SCache did not take map {} (attempt {}) of shuffle {}: {}; its reduces read what of it is stored "
+            + "block by block", mapIndex, attempt, shuffleId, ScacheException.from(e).getMessage());
       }
     });
     metrics.incWriteTime(out.putNanos());

@@ -82,6 +82,7 @@ class PartitionBlockWriterIT {
         p0.close();
         p1.close();
         long[] lengths = out.commitAllPartitions(new long[0]).getPartitionLengths();
+        out.whenStored().join();
 
         assertArrayEquals(new long[] {big.length, small.length}, lengths);
         assertTrue(out.spilledBytes() > 0, "the big partition went on in a file");
@@ -116,6 +117,7 @@ class PartitionBlockWriterIT {
             writeInRandomPieces(out.getPartitionWriter(p).openStream(), data[map][p], random);
           }
           long[] lengths = out.commitAllPartitions(new long[0]).getPartitionLengths();
+          out.whenStored().join();
           for (int p = 0; p < sizes.length; p++) {
             assertEquals(data[map][p].length, lengths[p]);
           }
