@@ -25,7 +25,8 @@ public final class SparkScacheOptions {
           + "spark.scache.worker.rpc.port.");
   public static final ConfigEntry<Duration> PLACEMENT_WAIT = OPTIONS.duration("spark.scache.placement.wait", "2s",
       "How long the placing scheduler waits for the master's placement of a shuffle when it submits the tasks "
-          + "that read it; past it the tasks are submitted without SCache's preference.");
+          + "that read it (once every map of the shuffle has ended at the master, whose map ends may move reduces); "
+          + "past it the tasks are submitted without SCache's preference.");
   public static final ConfigEntry<Boolean> SAMPLING_ENABLED = OPTIONS.bool("spark.scache.sampling.enabled", false,
       "Sample the map input of range- and custom-partitioned shuffles before their map stage, so that the master "
           + "places their reduces before any map has run; the sampling job reads the map side's input once more. Off, "
