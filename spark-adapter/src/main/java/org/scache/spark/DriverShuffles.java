@@ -34,6 +34,8 @@ final class DriverShuffles implements AutoCloseable {
   private static final String SQL_EXECUTION_ID = "spark.sql.execution.id";
   /** How long a placement answered by the master is reused: a later shuffle of its stage may move its reduces. */
   private static final long PLACEMENT_REUSE_NANOS = TimeUnit.SECONDS.toNanos(1);
+  /** How long past the placement wait the answer to the last ask of the master is waited for. */
+  private static final long LAST_ASK_MILLIS = 1000;
   /** How long the workers' room answered by the master is reused. */
   static final long ROOM_REUSE_MILLIS = 1000;
 
@@ -159,7 +161,7 @@ final class DriverShuffles implements AutoCloseable {
     try {
       // asked again every few ms while the master waits for the maps' last ends, which the map tasks do not wait for
       ShufflePlacement p = client.get().awaitScheduleResult(shuffleId, wait)
-          .get(wait.toMillis() + PLACEMENT_REUSE_NANOS / 1_000_000, TimeUnit.MILLISECONDS);
+          .get(wait.toMillis() + LAST_ASK_MILLIS, TimeUnit.MILLISECONDS);
       placements.put(shuffleId, new Cached(p, clock.nanos()));
       return Optional.of(p);
     } catch (InterruptedException e) {

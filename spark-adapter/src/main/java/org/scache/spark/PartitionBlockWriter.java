@@ -121,8 +121,7 @@ final class PartitionBlockWriter implements ShuffleMapOutputWriter {
     pending.clear();
     pendingBytes = 0;
     stored = CompletableFuture.allOf(puts.toArray(CompletableFuture[]::new)).exceptionally(e -> {
-      throw new CompletionException(new IOException("SCache did not store a block of map " + mapIndex
-          + " of shuffle " + shuffleId + ": " + ScacheException.from(e).getMessage(), e));
+      throw new CompletionException(notStored(e));
     });
     return MapOutputCommitMessage.of(lengths.clone());
   }
@@ -136,9 +135,15 @@ final class PartitionBlockWriter implements ShuffleMapOutputWriter {
     try {
       failed.put().join();
     } catch (CompletionException e) {
-      throw new IOException("SCache did not store a block of map " + mapIndex + " of shuffle " + shuffleId + ": "
-          + ScacheException.from(e).getMessage(), e.getCause());
+      throw notStored(e);
     }
+  }
+
+  /** The failure of a put of this map, as the task reports it. */
+  private IOException notStored(Throwable e) {
+    return new IOException("SCache did not store a block of map " + mapIndex + " of shuffle " + shuffleId + ": "
+        + ScacheException.from(e).getMessage(), e instanceof CompletionException && e.getCause() != null
+        ? e.getCause() : e);
   }
 
   @Override
@@ -197,8 +202,7 @@ final class PartitionBlockWriter implements ShuffleMapOutputWriter {
     try {
       oldest.put().join();
     } catch (CompletionException e) {
-      throw new IOException("SCache did not store a block of map " + mapIndex + " of shuffle " + shuffleId + ": "
-          + ScacheException.from(e).getMessage(), e.getCause());
+      throw notStored(e);
     } finally {
       putNanos += System.nanoTime() - start;
       pendingBytes -= oldest.bytes();
