@@ -43,6 +43,14 @@ final class ScacheDagRewrite {
     }
   }
 
+  /**
+   * What the rewrite decided for the DAG: its edges through SCache and on Tez's shuffle, and whether SCache was
+   * unusable; {@link #NOT_SWITCHED} when the switch is off.
+   */
+  record Outcome(int throughScache, int onTez, boolean scacheUnusable) {
+    static final Outcome NOT_SWITCHED = new Outcome(0, 0, false);
+  }
+
   private final DAG dag;
   private final Configuration dagConf;
   private final String name;
@@ -54,26 +62,28 @@ final class ScacheDagRewrite {
   }
 
   /** Decides and applies; on anything unexpected the DAG keeps Tez's shuffle where it has not been changed. */
-  void apply() throws AMUserCodeException {
+  Outcome apply() throws AMUserCodeException {
     if (!TezScacheSettings.enabled(dagConf)) {
       LOG.info("SCache: {} runs on Tez's own shuffle: {} is false", name, TezScacheOptions.ENABLED.key());
-      return;
+      return Outcome.NOT_SWITCHED;
     }
     List<PlannedEdge> edges = plan();
-    if (edges.stream().anyMatch(e -> EdgeVerdict.isScacheClass(e.edge.getEdgeProperty().getEdgeSource()
-        .getClassName()) || EdgeVerdict.isScacheClass(e.edge.getEdgeProperty().getEdgeDestination().getClassName()))) {
+    long built = edges.stream().filter(e -> EdgeVerdict.isScacheClass(e.edge.getEdgeProperty().getEdgeSource()
+        .getClassName()) || EdgeVerdict.isScacheClass(e.edge.getEdgeProperty().getEdgeDestination().getClassName()))
+        .count();
+    if (built > 0) {
       LOG.info("SCache: {} was built with ScacheTezDag; its edges are kept as built", name);
-      return;
+      return new Outcome((int) built, edges.size() - (int) built, false);
     }
     if (edges.isEmpty()) {
       LOG.info("SCache: {} has no edges; nothing to shuffle", name);
-      return;
+      return Outcome.NOT_SWITCHED;
     }
     long candidates = edges.stream().filter(e -> e.verdict.scache()).count();
     if (candidates == 0) {
       LOG.warn("SCache: {} has no edge SCache can serve; it runs on Tez's own shuffle", name);
       logEdges(edges, Map.of());
-      return;
+      return new Outcome(0, edges.size(), false);
     }
     Optional<String> unusable = ConsumerManagers.unavailable(edges.get(0).to);
     if (unusable.isEmpty()) {
@@ -87,11 +97,12 @@ final class ScacheDagRewrite {
     if (unusable.isPresent()) {
       LOG.warn("SCache is not usable ({}); {} runs on Tez's own shuffle", unusable.get(), name);
       logEdges(edges, Map.of());
-      return;
+      return new Outcome(0, edges.size(), true);
     }
     Map<PlannedEdge, Integer> ordinals = switchEdges(edges);
     LOG.info("SCache: {}: {} of its {} edges go through SCache", name, ordinals.size(), edges.size());
     logEdges(edges, ordinals);
+    return new Outcome(ordinals.size(), edges.size() - ordinals.size(), false);
   }
 
   /** Every edge of the DAG, consumers and producers in vertex order, with its verdict. */

@@ -12,7 +12,8 @@ import org.apache.tez.dag.app.dag.impl.DAGSchedulerNaturalOrder;
  * {@code tez.am.dag.scheduler.class} in tez-site.xml. The application master creates it once per
  * DAG, after the DAG's vertices and edges exist and before any vertex is initialized or any task
  * is scheduled, which is when {@link ScacheDagRewrite} switches the DAG's edges to SCache (when
- * {@code scache.tez.shuffle.enabled} is true). Scheduling itself is Tez's.
+ * {@code scache.tez.shuffle.enabled} is true) and {@link DagCounters} puts what it decided in the DAG's counters.
+ * Scheduling itself is Tez's.
  */
 @SuppressWarnings("rawtypes")
 public class ScacheDagScheduler extends DAGSchedulerNaturalOrder {
@@ -23,7 +24,7 @@ public class ScacheDagScheduler extends DAGSchedulerNaturalOrder {
       throw new TezUncheckedException("SCache's DAG scheduler needs Tez's DAGImpl, not " + dag.getClass().getName());
     }
     try {
-      new ScacheDagRewrite(dag, impl.getConf()).apply();
+      DagCounters.record(dag, new ScacheDagRewrite(dag, impl.getConf()).apply());
     } catch (AMUserCodeException e) {
       throw new TezUncheckedException("SCache could not switch the edges of DAG " + dag.getName(), e);
     }

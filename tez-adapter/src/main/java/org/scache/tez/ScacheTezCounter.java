@@ -1,6 +1,9 @@
 package org.scache.tez;
 
-/** Counters of the Tez adapter, in the task counters of the producers and consumers that use SCache. */
+/**
+ * Counters of the Tez adapter: in the task counters of the producers and consumers that use SCache, and (the
+ * {@code DAG_} ones) in the DAG's own counters, set by the configuration switch when the DAG is initialized.
+ */
 public enum ScacheTezCounter {
   /** Producer: partitions put on the node's worker. */
   BLOCKS_PUT,
@@ -19,5 +22,11 @@ public enum ScacheTezCounter {
   /** Consumer: tasks that ran elsewhere (their input was fetched from the scheduled worker or the producers). */
   CONSUMERS_OFF_SCHEDULED_WORKER,
   /** Consumer: tasks whose partitions had no schedule when they read. */
-  CONSUMERS_WITHOUT_SCHEDULE
+  CONSUMERS_WITHOUT_SCHEDULE,
+  /** DAG: edges that go through SCache (switched by the configuration switch, or built with ScacheTezDag). */
+  DAG_EDGES_THROUGH_SCACHE,
+  /** DAG, with the switch on: edges that stay on Tez's shuffle; the application master's log says why, per edge. */
+  DAG_EDGES_ON_TEZ_SHUFFLE,
+  /** DAG: 1 when the switch was on but SCache was not usable (master unreachable, no live worker), 0 otherwise. */
+  DAG_SCACHE_UNUSABLE
 }

@@ -88,7 +88,9 @@ class TezConfigurationSwitchIT {
     assertSameLines(tez, scache);
     assertOnTez(tez);
     assertEveryShuffledByteThroughScache(scache);
+    assertSameShuffleBytes(tez, scache);
     assertEdgeLog("stock-owc", 2, 0);
+    assertDagCounters(scache, 2, 0, false);
   }
 
   @Test
@@ -114,18 +116,19 @@ class TezConfigurationSwitchIT {
 
   @Test
   void stockMapReduceWordCount_onYarnTez_throughScache_sameOutput() throws Exception {
-    Map<String, Long> before = cluster.workerStats();
     assertTrue(mapReduceWordCount(false, "mr-wordcount-tez"), "the job on Tez's shuffle succeeded");
-    Map<String, Long> tezDelta = delta(before);
-    before = cluster.workerStats();
+    Result tez = history("mr-wordcount-tez", out("mr-wordcount-tez"));
+    Map<String, Long> before = cluster.workerStats();
     assertTrue(mapReduceWordCount(true, "mr-wordcount-scache"), "the job through SCache succeeded");
-    Map<String, Long> scacheDelta = delta(before);
-    assertEquals(sortedLines(out("mr-wordcount-tez")), sortedLines(out("mr-wordcount-scache")));
-    assertTrue(!sortedLines(out("mr-wordcount-tez")).isEmpty(), "the job wrote counts");
-    assertEquals(0L, tezDelta.getOrDefault("put.blocks", 0L), "Tez's run put nothing in SCache: " + tezDelta);
-    assertWorkersMovedTheShuffle(scacheDelta);
+    Result scache = history("mr-wordcount-scache", out("mr-wordcount-scache"));
+    assertSameLines(tez, scache);
+    assertOnTez(tez);
+    assertEveryShuffledByteThroughScache(scache);
+    assertSameShuffleBytes(tez, scache);
+    assertWorkersMovedTheShuffle(delta(before));
     // YARNRunner's DAG: MapProcessor -> ReduceProcessor, one ordered edge with a legacy input
     assertEdgeLog("mr-wordcount-scache", 1, 0);
+    assertDagCounters(scache, 1, 0, false);
   }
 
   @Test
@@ -137,6 +140,7 @@ class TezConfigurationSwitchIT {
         out("owc-unreachable"), 2, true, false, "stock-owc-unreachable"), out("owc-unreachable"));
     assertOnTez(fallback);
     assertTrue(!sortedLines(fallback.out).isEmpty(), "the DAG wrote its output");
+    assertDagCounters(fallback, 0, 2, true);
     List<String> lines = amLog("DAG stock-owc-unreachable [");
     assertEquals(1, lines.stream().filter(l -> l.contains("SCache is not usable (")
         && l.contains("runs on Tez's own shuffle")).count(), lines::toString);
@@ -151,26 +155,27 @@ class TezConfigurationSwitchIT {
     assertSameLines(tez, scache);
     assertOnTez(tez);
     assertEveryShuffledByteThroughScache(scache);
+    assertSameShuffleBytes(tez, scache);
     assertEdgeLog("OrderedWordCount7", 2, 0);
+    assertDagCounters(scache, 2, 0, false);
   }
 
   @Test
   void stockSortMergeJoin_twoInputsIntoOneVertex_throughScache_sameOutput() throws Exception {
     Path left = cluster.writeWords("join-left", 2, 3_000, 5000, 1, 4);
     Path right = cluster.writeWords("join-right", 2, 3_000, 5000, 1, 5);
-    Map<String, Long> before = cluster.workerStats();
     assertEquals(0, new SortMergeJoinExample().run(conf(false), new String[] {left.toString(), right.toString(), "3",
         out("smj-tez")}, null));
-    Map<String, Long> tezDelta = delta(before);
-    before = cluster.workerStats();
+    Result tez = history("SortMergeJoinExample", out("smj-tez"));
     assertEquals(0, new SortMergeJoinExample().run(conf(true), new String[] {left.toString(), right.toString(), "3",
         out("smj-scache")}, null));
-    Map<String, Long> scacheDelta = delta(before);
-    assertEquals(sortedLines(out("smj-tez")), sortedLines(out("smj-scache")));
-    assertTrue(!sortedLines(out("smj-tez")).isEmpty(), "the join wrote rows");
-    assertEquals(0L, tezDelta.getOrDefault("put.blocks", 0L), "Tez's run put nothing in SCache: " + tezDelta);
-    assertWorkersMovedTheShuffle(scacheDelta);
+    Result scache = history("SortMergeJoinExample", out("smj-scache"));
+    assertSameLines(tez, scache);
+    assertOnTez(tez);
+    assertEveryShuffledByteThroughScache(scache);
+    assertSameShuffleBytes(tez, scache);
     assertEdgeLog("SortMergeJoinExample", 2, 0);
+    assertDagCounters(scache, 2, 0, false);
   }
 
   @Test
@@ -178,18 +183,18 @@ class TezConfigurationSwitchIT {
     // UnionExample runs in an application of its own, with the configuration it is given; each of its three
     // producer vertices reads the whole input, one task per file
     Path unionWords = cluster.writeWords("union-words", 1, 3_000, 2000, 8, 12);
-    Map<String, Long> before = cluster.workerStats();
     assertTrue(new UnionExample().run(unionWords.toString(), out("union-tez"), conf(false)));
-    Map<String, Long> tezDelta = delta(before);
-    before = cluster.workerStats();
+    Result tez = history("UnionExample", out("union-tez"));
     assertTrue(new UnionExample().run(unionWords.toString(), out("union-scache"), conf(true)));
-    Map<String, Long> scacheDelta = delta(before);
-    assertEquals(sortedLines(out("union-tez")), sortedLines(out("union-scache")));
+    Result scache = history("UnionExample", out("union-scache"));
+    assertSameLines(tez, scache);
     assertEquals(sortedLines(out("union-tez") + "-all-parts"), sortedLines(out("union-scache") + "-all-parts"));
-    assertEquals(0L, tezDelta.getOrDefault("put.blocks", 0L), "Tez's run put nothing in SCache: " + tezDelta);
+    assertOnTez(tez);
     // three producer vertices (map1, map2 in the group, map3) into one checker task
-    assertWorkersMovedTheShuffle(scacheDelta);
+    assertEveryShuffledByteThroughScache(scache);
+    assertSameShuffleBytes(tez, scache);
     assertEdgeLog("UnionExample", 3, 0);
+    assertDagCounters(scache, 3, 0, false);
   }
 
   @Test
@@ -197,16 +202,18 @@ class TezConfigurationSwitchIT {
     Path in1 = cluster.writeWords("cp-1", 1, 40, 30, 1, 21);
     Path in2 = cluster.writeWords("cp-2", 1, 40, 30, 1, 22);
     Path in3 = cluster.writeWords("cp-3", 1, 40, 30, 1, 23);
-    Map<String, Long> before = cluster.workerStats();
     assertEquals(0, new CartesianProduct().run(conf(false), new String[] {"-unpartitioned", in1.toString(),
         in2.toString(), in3.toString(), out("cp-tez")}, null));
+    Result tez = history("CartesianProduct", out("cp-tez"));
     assertEquals(0, new CartesianProduct().run(conf(true), new String[] {"-unpartitioned", in1.toString(),
         in2.toString(), in3.toString(), out("cp-scache")}, null));
-    Map<String, Long> d = delta(before);
-    assertEquals(sortedLines(out("cp-tez")), sortedLines(out("cp-scache")));
-    assertTrue(!sortedLines(out("cp-tez")).isEmpty(), "the product wrote rows");
-    assertEquals(0L, d.getOrDefault("put.blocks", 0L), "nothing of either run went through SCache: " + d);
+    Result switched = history("CartesianProduct", out("cp-scache"));
+    assertSameLines(tez, switched);
+    // inputs this small travel inside Tez's events, so no shuffle counts bytes; neither run put any in SCache
+    assertEquals(0, tez.counters.findCounter(ScacheTezCounter.BLOCKS_PUT).getValue());
+    assertEquals(0, switched.counters.findCounter(ScacheTezCounter.BLOCKS_PUT).getValue());
     assertEdgeLog("CartesianProduct", 0, 3);
+    assertDagCounters(switched, 0, 3, false);
     List<String> reasons = amLog("SCache: DAG CartesianProduct [");
     assertEquals(2, reasons.stream().filter(l -> l.contains("stays on Tez's shuffle: custom edge (edge manager "
         + "org.apache.tez.runtime.library.cartesianproduct.CartesianProductEdgeManager)")).count(), reasons::toString);
@@ -280,6 +287,11 @@ class TezConfigurationSwitchIT {
     return new Result(status, status.getDAGCounters(), out);
   }
 
+  /** The last DAG named {@code dagName} that a stock driver ran, with its counters from Tez's history. */
+  private static Result history(String dagName, String out) throws Exception {
+    return new Result(null, DagHistory.lastFinished(cluster.yarnDir(), dagName), out);
+  }
+
   // ---------------------------------------------------------------- checks
 
   private static void assertSameLines(Result tez, Result scache) throws IOException {
@@ -304,6 +316,20 @@ class TezConfigurationSwitchIT {
         c.findCounter(ScacheTezCounter.BLOCKS_READ).getValue(), "every block put was read once");
     assertEquals(c.findCounter(ScacheTezCounter.BYTES_READ).getValue(),
         c.findCounter(TaskCounter.SHUFFLE_BYTES).getValue(), "every shuffled byte came from SCache");
+  }
+
+  /** SCache's consumers read exactly the bytes Tez's shuffle moved for the same program and input. */
+  private static void assertSameShuffleBytes(Result tez, Result scache) {
+    assertEquals(tez.counters.findCounter(TaskCounter.SHUFFLE_BYTES).getValue(),
+        scache.counters.findCounter(ScacheTezCounter.BYTES_READ).getValue(),
+        "SCache read the bytes Tez's shuffle moves");
+  }
+
+  /** The DAG's own counters say what the switch decided. */
+  private static void assertDagCounters(Result r, int throughScache, int onTez, boolean unusable) {
+    assertEquals(throughScache, r.counters.findCounter(ScacheTezCounter.DAG_EDGES_THROUGH_SCACHE).getValue());
+    assertEquals(onTez, r.counters.findCounter(ScacheTezCounter.DAG_EDGES_ON_TEZ_SHUFFLE).getValue());
+    assertEquals(unusable ? 1 : 0, r.counters.findCounter(ScacheTezCounter.DAG_SCACHE_UNUSABLE).getValue());
   }
 
   private static void assertWorkersMovedTheShuffle(Map<String, Long> delta) {
