@@ -23,7 +23,7 @@ import org.scache.common.config.ScacheOptions;
  * {@code conf/core-site.xml}, {@code yarn-site.xml} and {@code mapred-site.xml}. Closing it leaves the
  * cluster running; whoever started it stops it.
  */
-final class ConfiguredCluster implements SortCluster {
+public final class ConfiguredCluster implements SortCluster {
   static final String PROPERTIES = "cluster.properties";
   static final String NODE_MANAGERS = "nodemanagers";
   static final String DATA_DIR = "data.dir";
@@ -49,7 +49,7 @@ final class ConfiguredCluster implements SortCluster {
     this.zooKeeper = zooKeeper;
   }
 
-  static ConfiguredCluster open(Path dir) {
+  public static ConfiguredCluster open(Path dir) {
     Path file = dir.resolve(PROPERTIES);
     Properties p = new Properties();
     try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
@@ -115,7 +115,7 @@ final class ConfiguredCluster implements SortCluster {
   }
 
   /** How a client of this cluster finds its master (or the leader) and, unless null, {@code worker}. */
-  ScacheConf scacheConf(String worker) {
+  public ScacheConf scacheConf(String worker) {
     ScacheConf conf = ScacheConf.empty().with(ScacheOptions.CLIENT_MASTER_ADDRESS, master)
         .with(ScacheOptions.SECURITY_CLUSTER_SECRET, secret);
     if (!zooKeeper.isEmpty()) {

@@ -20,7 +20,7 @@ import org.apache.log4j.PropertyConfigurator;
  * logs through log4j, java.util.logging, and what the daemons and the examples write to standard output
  * and error) goes to one log file instead, so the report stays readable.
  */
-final class Console {
+public final class Console {
   private final PrintStream out;
   private final Path logFile;
   private final long start = System.nanoTime();
@@ -31,7 +31,7 @@ final class Console {
   }
 
   /** Sends all logging and stray output of this JVM to {@code logFile} (appended) and returns the console. */
-  static Console start(Path logFile) throws IOException {
+  public static Console start(Path logFile) throws IOException {
     Files.createDirectories(logFile.toAbsolutePath().getParent());
     PrintStream original = System.out;
     PrintStream log = new PrintStream(new FileOutputStream(logFile.toFile(), true), true, StandardCharsets.UTF_8);
@@ -71,22 +71,22 @@ final class Console {
     return new Console(original, logFile);
   }
 
-  Path logFile() {
+  public Path logFile() {
     return logFile;
   }
 
   /** A line with the time since start in front. */
-  void phase(String text) {
+  public void phase(String text) {
     out.printf("[%s] %s%n", clock(), text);
   }
 
   /** A line under the last phase line. */
-  void detail(String text) {
+  public void detail(String text) {
     out.printf("        %s%n", text);
   }
 
   /** Lines as they are, for the report. */
-  void print(String text) {
+  public void print(String text) {
     out.print(text.endsWith("\n") ? text : text + "\n");
     out.flush();
   }
@@ -95,7 +95,7 @@ final class Console {
    * Ends a benchmark that succeeded: writes {@code summary} into {@code results/summary.txt}, prints it, and
    * the time the benchmark took since {@code startedNanos}.
    */
-  void finish(Path results, String summary, long startedNanos) throws IOException {
+  public void finish(Path results, String summary, long startedNanos) throws IOException {
     Files.writeString(results.resolve("summary.txt"), summary, StandardCharsets.UTF_8);
     print("\n" + summary);
     phase(String.format(Locale.ROOT, "benchmark done in %.0f s; every run: %s", secondsSince(startedNanos),
@@ -103,14 +103,14 @@ final class Console {
   }
 
   /** Reports a benchmark that failed with {@code e}; its details are in the log file. */
-  void failed(Throwable e) {
+  public void failed(Throwable e) {
     print("\nBENCHMARK FAILED: " + e);
     e.printStackTrace();
     print("details: " + logFile);
   }
 
   /** Seconds since {@code nanoTime}. */
-  static double secondsSince(long nanoTime) {
+  public static double secondsSince(long nanoTime) {
     return (System.nanoTime() - nanoTime) / 1e9;
   }
 

@@ -4,14 +4,14 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** {@code --name value} options, checked against the ones a program knows, each with its default and help. */
-final class Options {
-  record Option(String name, String defaultValue, String help) {}
+public final class Options {
+  public record Option(String name, String defaultValue, String help) {}
 
   private final String usage;
   private final Map<String, Option> known = new LinkedHashMap<>();
   private final Map<String, String> given = new LinkedHashMap<>();
 
-  Options(String usage, Option... options) {
+  public Options(String usage, Option... options) {
     this.usage = usage;
     for (Option o : options) {
       known.put(o.name, o);
@@ -19,7 +19,7 @@ final class Options {
   }
 
   /** Reads {@code args}; false when they ask for the help, which has then been printed. */
-  boolean parse(String[] args) {
+  public boolean parse(String[] args) {
     for (int i = 0; i < args.length; i++) {
       String a = args[i];
       if (a.equals("--help") || a.equals("-h")) {
@@ -46,7 +46,7 @@ final class Options {
     return true;
   }
 
-  String get(String name) {
+  public String get(String name) {
     Option o = known.get(name);
     if (o == null) {
       throw new IllegalArgumentException("no option " + name);
@@ -54,7 +54,7 @@ final class Options {
     return given.getOrDefault(name, o.defaultValue);
   }
 
-  int getInt(String name) {
+  public int getInt(String name) {
     String v = get(name);
     try {
       return Integer.parseInt(v.trim());
@@ -63,7 +63,7 @@ final class Options {
     }
   }
 
-  String help() {
+  public String help() {
     StringBuilder sb = new StringBuilder(usage).append("\noptions:\n");
     for (Option o : known.values()) {
       sb.append(String.format("  --%-14s %s", o.name + " X", o.help));

@@ -32,6 +32,7 @@ public record ClassPaths(List<Path> hadoop, List<Path> full) {
   private static boolean isScache(Path p) {
     String s = p.toString();
     return s.contains("/org/scache/") || s.endsWith("/target/classes") || s.endsWith("/target/test-classes")
-        || p.getFileName().toString().startsWith("scache-") || p.getFileName().toString().startsWith("hadoop-adapter");
+        || List.of("scache-", "hadoop-adapter", "yarn-adapter", "tez-adapter").stream()
+            .anyMatch(p.getFileName().toString()::startsWith);
   }
 }
