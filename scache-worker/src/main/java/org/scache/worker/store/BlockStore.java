@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import org.scache.common.BlockId;
 import org.scache.common.Clock;
 import org.scache.common.ScacheException;
@@ -152,22 +153,14 @@ public final class BlockStore {
    * @throws ScacheException when the quota has no room for it
    */
   boolean addInMemory(BlockId id, ByteBuf data) {
-    boolean added = false;
+    boolean[] taken = {false};
     try {
-      RoomForMapBlocks.Admission admission = RoomForMapBlocks.FITS;
-      synchronized (this) {
-        if (!index.contains(id)) {
-          admission = room.admit(id);
-          if (admission.fits()) {
-            index.add(new StoredBlock(id, data, false, clock.nanos()));
-            added = true;
-          }
-        }
-      }
-      settle(admission);
-      return added;
+      return admitAndAdd(id, () -> {
+        taken[0] = true;
+        return new StoredBlock(id, data, false, clock.nanos());
+      });
     } finally {
-      if (!added) {
+      if (!taken[0]) {
         data.release();
       }
     }
@@ -199,13 +192,21 @@ public final class BlockStore {
    * @throws ScacheException when the quota has no room for it (the caller frees {@code at})
    */
   boolean addSpilled(BlockId id, long size, SpillStore.Location at) {
+    return admitAndAdd(id, () -> new StoredBlock(id, size, at, clock.nanos()));
+  }
+
+  /**
+   * Adds the block {@code block} makes when {@code id} is not held yet and the room for map blocks admits it, then
+   * settles the admission (outside the lock); whether it was added.
+   */
+  private boolean admitAndAdd(BlockId id, Supplier<StoredBlock> block) {
     boolean added = false;
     RoomForMapBlocks.Admission admission = RoomForMapBlocks.FITS;
     synchronized (this) {
       if (!index.contains(id)) {
         admission = room.admit(id);
         if (admission.fits()) {
-          index.add(new StoredBlock(id, size, at, clock.nanos()));
+          index.add(block.get());
           added = true;
         }
       }

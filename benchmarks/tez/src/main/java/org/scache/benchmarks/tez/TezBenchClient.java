@@ -5,19 +5,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
-import org.apache.tez.client.TezClient;
 import org.apache.tez.common.counters.TaskCounter;
 import org.apache.tez.common.counters.TezCounters;
-import org.apache.tez.dag.api.DAG;
 import org.apache.tez.dag.api.TezConfiguration;
-import org.apache.tez.dag.api.client.DAGClient;
 import org.apache.tez.dag.api.client.DAGStatus;
-import org.apache.tez.dag.api.client.StatusGetOpts;
-import org.apache.tez.examples.OrderedWordCount;
 import org.scache.benchmarks.hadoop.ConfiguredCluster;
 import org.scache.benchmarks.hadoop.Console;
 import org.scache.benchmarks.hadoop.Options;
@@ -29,12 +23,11 @@ import org.scache.tez.ScacheTezCounter;
 import org.scache.tez.TezScacheOptions;
 
 /**
- * The job client of {@link TezNetnsBenchmark}, run on the cluster's control host: tez-examples' stock
- * {@code OrderedWordCount} (tokenizer, summation, sorter: two ordered scatter-gather edges), unchanged, on Tez's
- * own shuffle and with SCache's configuration switch (docs/deploy-tez.md), the two alternated. Each run is an
- * application of its own whose DAG is timed from its submission to its end; every output is compared, as a
- * multiset of lines, with the first run's. Writes {@code runs.csv} and {@code summary.txt} into the results
- * directory.
+ * The job client of {@link TezNetnsBenchmark}, run on the cluster's control host: a stock tez-examples program
+ * ({@link TezPrograms}), unchanged, on Tez's own shuffle and with SCache's configuration switch
+ * (docs/deploy-tez.md), the two alternated. Each run is a session of its own whose DAG is timed from its
+ * submission to its end; every output is compared, as a multiset of lines, with the first run's. Writes
+ * {@code runs.csv} and {@code summary.txt} into the results directory.
  */
 public final class TezBenchClient {
   /** Which shuffle a run used. */
@@ -64,30 +57,33 @@ public final class TezBenchClient {
   private final Path results;
   private final Path tezAdapterJar;
   private final Console console;
+  private final TezPrograms program;
   private final int maps;
   private final int reduces;
   private List<String> reference;
 
-  private TezBenchClient(ConfiguredCluster cluster, Path results, Path tezAdapterJar, Console console, int maps,
-      int reduces) {
+  private TezBenchClient(ConfiguredCluster cluster, Path results, Path tezAdapterJar, Console console,
+      TezPrograms program, int maps, int reduces) {
     this.cluster = cluster;
     this.results = results;
     this.tezAdapterJar = tezAdapterJar;
     this.console = console;
+    this.program = program;
     this.maps = maps;
     this.reduces = reduces;
   }
 
   public static void main(String[] args) {
-    Options options = new Options("tez-examples' OrderedWordCount on a running cluster, Tez's shuffle against SCache",
+    Options options = new Options("a stock tez-examples program on a running cluster, Tez's shuffle against SCache",
         new Options.Option("cluster", "", "the cluster's run directory (cluster.properties, conf/)"),
         new Options.Option("results", "", "where runs.csv and summary.txt go"),
         new Options.Option("tez-adapter", "", "the Tez adapter jar the DAGs name in tez.aux.uris"),
-        new Options.Option("size", "256m", "bytes of words counted per measured run"),
-        new Options.Option("maps", "12", "tokenizer tasks (one input file each)"),
-        new Options.Option("reduces", "6", "summation tasks (OrderedWordCount's partitions)"),
+        new Options.Option("program", "owc", "owc (OrderedWordCount) or join (SortMergeJoinExample)"),
+        new Options.Option("size", "256m", "bytes of input per measured run"),
+        new Options.Option("maps", "12", "input tasks (one input file each)"),
+        new Options.Option("reduces", "6", "tasks of the first shuffle's consumer (the program's partitions)"),
         new Options.Option("repetitions", "3", "measured runs of each shuffle, alternated"),
-        new Options.Option("warmup", "32m", "bytes of words counted once on each shuffle first, unmeasured (0: none)"));
+        new Options.Option("warmup", "32m", "bytes of input run once on each shuffle first, unmeasured (0: none)"));
     int exit;
     try {
       if (!options.parse(args)) {
@@ -97,8 +93,8 @@ public final class TezBenchClient {
       Files.createDirectories(results);
       Console console = Console.start(results.resolve("client.log"));
       TezBenchClient client = new TezBenchClient(ConfiguredCluster.open(Path.of(options.get("cluster"))), results,
-          Path.of(options.get("tez-adapter")).toAbsolutePath(), console, options.getInt("maps"),
-          options.getInt("reduces"));
+          Path.of(options.get("tez-adapter")).toAbsolutePath(), console, TezPrograms.of(options.get("program")),
+          options.getInt("maps"), options.getInt("reduces"));
       String warmup = options.get("warmup").trim();
       exit = client.run(ByteSize.parse(options.get("size")), options.getInt("repetitions"),
           warmup.equals("0") ? 0 : ByteSize.parse(warmup));
@@ -112,15 +108,16 @@ public final class TezBenchClient {
   private int run(long size, int repetitions, long warmup) {
     try {
       if (warmup > 0) {
-        Path words = WordInput.write(cluster.dir().resolve("tez-words-" + ByteSize.tag(warmup)), warmup, maps);
+        Path in = program.input(cluster.dir(), warmup, maps);
         reference = null;
         for (Shuffle s : Shuffle.values()) {
-          Run r = runOnce(words, -1, s);
+          Run r = runOnce(in, -1, s);
           console.phase(String.format(Locale.ROOT, "warm-up on %s: DAG %.1f s", s, r.dagSeconds()));
         }
       }
-      Path words = WordInput.write(cluster.dir().resolve("tez-words-" + ByteSize.tag(size)), size, maps);
-      console.phase(String.format(Locale.ROOT, "%s of words in %d files: %s", ByteSize.format(size), maps, words));
+      Path words = program.input(cluster.dir(), size, maps);
+      console.phase(String.format(Locale.ROOT, "%s of %s's input in %d files: %s", ByteSize.format(size),
+          program.stockName(), maps, words));
       reference = null;
       List<Run> runs = new ArrayList<>();
       StringBuilder csv = new StringBuilder(CSV_HEADER);
@@ -147,15 +144,15 @@ public final class TezBenchClient {
     }
   }
 
-  /** Runs OrderedWordCount over {@code words} on {@code shuffle} in an application of its own. */
-  private Run runOnce(Path words, int repetition, Shuffle shuffle) throws Exception {
+  /** Runs the program over {@code input} on {@code shuffle} in a session of its own. */
+  private Run runOnce(Path input, int repetition, Shuffle shuffle) throws Exception {
     Path out = cluster.dir().resolve("tez-out-" + shuffle.name().toLowerCase(Locale.ROOT) + "-" + repetition);
     Directories.deleteRecursively(out);
     TezConfiguration conf = conf(shuffle == Shuffle.SCACHE);
-    String name = "owc-" + shuffle.name().toLowerCase(Locale.ROOT) + "-" + (repetition + 1);
-    DAG dag = OrderedWordCount.createDAG(conf, words.toString(), out.toString(), reduces, true, false, name);
+    String name = program.name().toLowerCase(Locale.ROOT) + "-" + shuffle.name().toLowerCase(Locale.ROOT) + "-"
+        + (repetition + 1);
     long appStart = System.nanoTime();
-    TezClient client = TezClient.create(name, conf, true);
+    ObservedTezClient client = new ObservedTezClient(name, conf);
     client.start();
     DAGStatus status;
     long start;
@@ -165,8 +162,7 @@ public final class TezBenchClient {
       client.waitTillReady();
       start = System.currentTimeMillis();
       long dagStart = System.nanoTime();
-      DAGClient dagClient = client.submitDAG(dag);
-      status = dagClient.waitForCompletionWithStatusUpdates(EnumSet.of(StatusGetOpts.GET_COUNTERS));
+      status = program.run(client, conf, input, out, reduces, name);
       dagSeconds = Console.secondsSince(dagStart);
       end = System.currentTimeMillis();
     } finally {
@@ -183,7 +179,7 @@ public final class TezBenchClient {
     return run;
   }
 
-  /** The same words with the same counts as the first run over this input, in any order. */
+  /** The same lines as the first run's over this input, in any order. */
   private void checkOutput(String name, Path out) throws IOException {
     List<String> lines = WordInput.sortedLines(out);
     if (lines.isEmpty()) {
@@ -242,9 +238,8 @@ public final class TezBenchClient {
   }
 
   private String summary(long size, List<Run> runs) {
-    StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "OrderedWordCount of %s (%d tokenizers, %d "
-        + "summation tasks, 1 sorter), %d runs of each shuffle, outputs equal:%n", ByteSize.format(size), maps,
-        reduces, runs.size() / 2));
+    StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%s of %s (%s), %d runs of each shuffle, outputs "
+        + "equal:%n", program.stockName(), ByteSize.format(size), program.shape(maps, reduces), runs.size() / 2));
     for (Shuffle s : Shuffle.values()) {
       List<Run> of = runs.stream().filter(r -> r.shuffle() == s).toList();
       sb.append(String.format(Locale.ROOT, "  %-6s DAG median %6.1f s (runs %s), application median %6.1f s%n", s,
@@ -253,11 +248,16 @@ public final class TezBenchClient {
     }
     List<Run> tez = runs.stream().filter(r -> r.shuffle() == Shuffle.TEZ).toList();
     List<Run> scache = runs.stream().filter(r -> r.shuffle() == Shuffle.SCACHE).toList();
-    sb.append(String.format(Locale.ROOT, "  SCache / Tez: DAG %.2f, application %.2f%n",
-        Stats.ratio(median(scache, true), median(tez, true)), Stats.ratio(median(scache, false), median(tez, false))));
+    List<Double> pairs = new ArrayList<>();
+    for (int i = 0; i < Math.min(tez.size(), scache.size()); i++) {
+      pairs.add(Stats.ratio(scache.get(i).dagSeconds(), tez.get(i).dagSeconds()));
+    }
+    sb.append(String.format(Locale.ROOT, "  SCache / Tez: DAG %.2f (median of the pairs %s), application %.2f%n",
+        Stats.median(pairs), pairs.stream().map(r -> String.format(Locale.ROOT, "%.2f", r)).toList(),
+        Stats.ratio(median(scache, false), median(tez, false))));
     Run last = scache.get(scache.size() - 1);
-    sb.append(String.format(Locale.ROOT, "  shuffled: Tez %s (SHUFFLE_BYTES), SCache %s read of %s put; summation "
-        + "and sorter tasks on the worker placed for them: %d, elsewhere %d, without placement %d (last SCache run)%n",
+    sb.append(String.format(Locale.ROOT, "  shuffled: Tez %s (SHUFFLE_BYTES), SCache %s read of %s put; consumer "
+        + "tasks on the worker placed for them: %d, elsewhere %d, without placement %d (last SCache run)%n",
         ByteSize.format(tez.get(0).counter(TaskCounter.SHUFFLE_BYTES)),
         ByteSize.format(last.counter(ScacheTezCounter.BYTES_READ)),
         ByteSize.format(last.counter(ScacheTezCounter.BYTES_PUT)),

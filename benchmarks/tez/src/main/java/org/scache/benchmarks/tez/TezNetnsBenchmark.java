@@ -19,11 +19,12 @@ import org.scache.benchmarks.harness.netns.Directories;
 import org.scache.benchmarks.harness.netns.LinkSampler;
 
 /**
- * A stock multi-stage Tez DAG on the namespaced cluster ({@link NetnsCluster}: a ResourceManager, the SCache master
- * and the job client on the control host, a NodeManager with its SCache worker on each node host), Tez's shuffle
- * against SCache switched on by configuration alone, at the given node link rates: for each, a fresh cluster, its
- * node links shaped, and {@link TezBenchClient} run on the control host. The links' counters are read four times a
- * second, so that each run also reports the bytes the nodes sent. Results go to {@code target/tez-netns-benchmark/}.
+ * Stock multi-stage Tez DAGs (tez-examples' OrderedWordCount, SortMergeJoinExample) on the namespaced cluster
+ * ({@link NetnsCluster}: a ResourceManager, the SCache master and the job client on the control host, a NodeManager
+ * with its SCache worker on each node host), Tez's shuffle against SCache switched on by configuration alone, at the
+ * given node link rates: for each, a fresh cluster, its node links shaped, and {@link TezBenchClient} run on the
+ * control host once per program. The links' counters are read four times a second, so that each run also reports
+ * the bytes the nodes sent. Results go to {@code target/tez-netns-benchmark/}.
  */
 public final class TezNetnsBenchmark {
   private static final String NAME = "tez-netns-benchmark";
@@ -31,16 +32,18 @@ public final class TezNetnsBenchmark {
   private TezNetnsBenchmark() {}
 
   public static void main(String[] args) {
-    Options options = new Options("tez-examples' OrderedWordCount on a cluster of separate daemons in network "
+    Options options = new Options("stock tez-examples programs on a cluster of separate daemons in network "
         + "namespaces, Tez's shuffle against SCache, at several link speeds (root)",
         new Options.Option("nodes", "3", "NodeManager hosts"),
         new Options.Option("links", "40", "node link rates in Mbit/s, comma-separated; 0: unshaped (40: the paper's "
             + "network per core on two cores)"),
-        new Options.Option("size", "256m", "bytes of words counted per measured run"),
-        new Options.Option("maps", "12", "tokenizer tasks"),
-        new Options.Option("reduces", "6", "summation tasks"),
+        new Options.Option("programs", "owc,join", "owc (OrderedWordCount), join (SortMergeJoinExample), "
+            + "comma-separated; each on the same fresh cluster"),
+        new Options.Option("size", "256m", "bytes of input per measured run"),
+        new Options.Option("maps", "12", "input tasks"),
+        new Options.Option("reduces", "6", "tasks of the first shuffle's consumer"),
         new Options.Option("repetitions", "3", "measured runs of each shuffle per link rate, alternated"),
-        new Options.Option("warmup", "32m", "on each fresh cluster, count this much once on each shuffle first, "
+        new Options.Option("warmup", "32m", "per program, run this much input once on each shuffle first, "
             + "unmeasured (0: none)"));
     int exit;
     try {
@@ -51,7 +54,9 @@ public final class TezNetnsBenchmark {
       for (String l : options.get("links").split(",")) {
         links.add(Integer.parseInt(l.trim()));
       }
-      exit = run(options.getInt("nodes"), links, List.of("--size", options.get("size"), "--maps",
+      List<String> programs = List.of(options.get("programs").split(","));
+      programs.forEach(TezPrograms::of);
+      exit = run(options.getInt("nodes"), links, programs, List.of("--size", options.get("size"), "--maps",
           options.get("maps"), "--reduces", options.get("reduces"), "--repetitions", options.get("repetitions"),
           "--warmup", options.get("warmup")), ByteSize.parse(options.get("size")));
     } catch (IllegalArgumentException e) {
@@ -61,7 +66,7 @@ public final class TezNetnsBenchmark {
     System.exit(exit);
   }
 
-  static int run(int nodes, List<Integer> links, List<String> clientOptions, long size) {
+  static int run(int nodes, List<Integer> links, List<String> programs, List<String> clientOptions, long size) {
     Path module = Path.of("").toAbsolutePath();
     Path results = module.resolve("target").resolve(NAME);
     Console console;
@@ -90,22 +95,25 @@ public final class TezNetnsBenchmark {
           cluster.shapeNodeLinks(mbit);
           console.detail(String.format(Locale.ROOT, "ready in %.1f s: %s; logs in %s", Console.secondsSince(t),
               cluster.nodeNames(), cluster.runDir().resolve("logs")));
-          List<String> client = new ArrayList<>(List.of("--cluster", cluster.runDir().toString(), "--results",
-              linkResults.toString(), "--tez-adapter", tezAdapter.toString()));
-          client.addAll(clientOptions);
-          List<LinkSampler.Sample> samples;
-          try (LinkSampler sampler = cluster.sampleLinks(250)) {
-            int code = cluster.runClient("tez-" + link, TezBenchClient.class.getName(), client, Duration.ofHours(2),
-                line -> console.detail("  " + line));
-            if (code != 0) {
-              throw new IllegalStateException("the Tez client failed (exit " + code + "); see " + linkResults);
+          for (String program : programs) {
+            Path programResults = linkResults.resolve(program.trim());
+            List<String> client = new ArrayList<>(List.of("--cluster", cluster.runDir().toString(), "--results",
+                programResults.toString(), "--tez-adapter", tezAdapter.toString(), "--program", program.trim()));
+            client.addAll(clientOptions);
+            List<LinkSampler.Sample> samples;
+            try (LinkSampler sampler = cluster.sampleLinks(250)) {
+              int code = cluster.runClient("tez-" + link + "-" + program.trim(), TezBenchClient.class.getName(),
+                  client, Duration.ofHours(2), line -> console.detail("  " + line));
+              if (code != 0) {
+                throw new IllegalStateException("the Tez client failed (exit " + code + "); see " + programResults);
+              }
+              samples = sampler.samples();
             }
-            samples = sampler.samples();
+            String sent = sentByRun(programResults.resolve("runs.csv"), samples, cluster.nodeNames());
+            Files.writeString(programResults.resolve("network.txt"), sent, StandardCharsets.UTF_8);
+            summary.append("links ").append(link).append(":\n")
+                .append(Files.readString(programResults.resolve("summary.txt"), StandardCharsets.UTF_8)).append(sent);
           }
-          String sent = sentByRun(linkResults.resolve("runs.csv"), samples, cluster.nodeNames());
-          Files.writeString(linkResults.resolve("network.txt"), sent, StandardCharsets.UTF_8);
-          summary.append("links ").append(link).append(":\n")
-              .append(Files.readString(linkResults.resolve("summary.txt"), StandardCharsets.UTF_8)).append(sent);
           console.phase("links " + link + ": stopping the cluster");
         }
       }
