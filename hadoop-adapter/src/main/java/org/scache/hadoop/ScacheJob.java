@@ -75,9 +75,34 @@ public final class ScacheJob {
    * copy before the class name gives the JVM its flags (or nothing on older JDKs).
    */
   static String appMasterLaunch(Configuration conf) {
-    boolean addOpens = conf.getBoolean(MRJobConfig.MAPREDUCE_JVM_ADD_OPENS_JAVA_OPT,
-        MRJobConfig.MAPREDUCE_JVM_ADD_OPENS_JAVA_OPT_DEFAULT);
-    return (addOpens ? ApplicationConstants.JVM_ADD_OPENS_VAR + " " : "") + ScacheAppMaster.class.getName();
+    Optional<String> placeholder = ADD_OPENS_PLACEHOLDER;
+    boolean addOpens = placeholder.isPresent() && conf.getBoolean(ADD_OPENS_KEY, true);
+    return (addOpens ? placeholder.get() + " " : "") + ScacheAppMaster.class.getName();
+  }
+
+  /**
+   * The NodeManager's placeholder for the JDK 17 flags ({@code ApplicationConstants.JVM_ADD_OPENS_VAR},
+   * {@code <ADD_OPENS>}), read at run time: Hadoop 3.3 has no such placeholder, and a copy of it compiled in would
+   * reach its shell as a redirection.
+   */
+  private static final Optional<String> ADD_OPENS_PLACEHOLDER = addOpensPlaceholder();
+  /** {@code MRJobConfig.MAPREDUCE_JVM_ADD_OPENS_JAVA_OPT}, which Hadoop 3.3 has not either (default true). */
+  private static final String ADD_OPENS_KEY = "mapreduce.jvm.add-opens-as-default";
+
+  /**
+   * Whether this Hadoop adds the JDK 17 flags to its containers' command lines itself (3.4 does; on 3.3 a job on
+   * JDK 17 names them in its own JVM options).
+   */
+  public static boolean hadoopAddsJdk17Opens() {
+    return ADD_OPENS_PLACEHOLDER.isPresent();
+  }
+
+  private static Optional<String> addOpensPlaceholder() {
+    try {
+      return Optional.of((String) ApplicationConstants.class.getField("JVM_ADD_OPENS_VAR").get(null));
+    } catch (ReflectiveOperationException | ClassCastException e) {
+      return Optional.empty();
+    }
   }
 
   /** Whether this job configuration has the switch on. */

@@ -177,8 +177,22 @@ public final class MiniScacheYarnCluster implements AutoCloseable {
       job.setInt(org.apache.hadoop.mapreduce.Job.COMPLETION_POLL_INTERVAL_KEY, QUICK_HEARTBEAT_MS);
       job.setInt(org.apache.hadoop.mapreduce.Job.PROGRESS_MONITOR_POLL_INTERVAL_KEY, QUICK_HEARTBEAT_MS);
     }
+    if (!ScacheJob.hadoopAddsJdk17Opens()) {
+      // Hadoop 3.3 on JDK 17: what 3.4's NodeManager would add to every container's command line
+      for (String key : new String[] {MRJobConfig.MAP_JAVA_OPTS, MRJobConfig.REDUCE_JAVA_OPTS,
+          MRJobConfig.MR_AM_COMMAND_OPTS}) {
+        job.set(key, job.get(key, key.equals(MRJobConfig.MR_AM_COMMAND_OPTS) ? MRJobConfig.DEFAULT_MR_AM_COMMAND_OPTS
+            : "") + " " + JDK17_OPENS);
+      }
+    }
     return job;
   }
+
+  /** The JDK 17 flags Hadoop 3.4 gives its containers ({@code mapreduce.jvm.add-opens-as-default}). */
+  public static final String JDK17_OPENS = String.join(" ", java.util.stream.Stream.of("java.io", "java.lang",
+      "java.lang.reflect", "java.math", "java.net", "java.nio", "java.text", "java.util", "java.util.concurrent",
+      "java.util.zip", "sun.nio.ch", "sun.security.util", "sun.security.x509")
+      .map(p -> "--add-opens=java.base/" + p + "=ALL-UNNAMED").toList());
 
   /** The counters of every SCache worker of the NodeManagers, summed. */
   public java.util.Map<String, Long> workerStats() {

@@ -7,7 +7,8 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapred.JobConf;
-import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.hadoop.util.StringUtils;
 
 /**
  * Gives the application master the named cache files a task finds in its working directory: every cache file
@@ -29,7 +30,8 @@ final class CacheFileLinks {
   }
 
   void linkIntoWorkingDirectory() throws IOException {
-    URI[] files = Job.getCacheFiles(conf);
+    // the job's cache files as Job.getCacheFiles reads them, which Hadoop 3.3 has not as a static method
+    URI[] files = StringUtils.stringToURI(conf.getStrings(MRJobConfig.CACHE_FILES));
     if (files == null) {
       return;
     }
