@@ -13,6 +13,7 @@ import java.util.logging.LogManager;
 import java.util.logging.SimpleFormatter;
 import java.util.logging.StreamHandler;
 import org.apache.log4j.PropertyConfigurator;
+import org.scache.benchmarks.harness.netns.Directories;
 
 /**
  * Where the demo and the benchmark print: this JVM's standard output as it was at start, one line per
@@ -69,6 +70,16 @@ public final class Console {
     System.setOut(log);
     System.setErr(log);
     return new Console(original, logFile);
+  }
+
+  /**
+   * Empties {@code results} (a benchmark's results of its last invocation), then starts the console with its log
+   * file {@code results/<name>.log}.
+   */
+  public static Console startIn(Path results, String name) throws IOException {
+    Directories.deleteRecursively(results);
+    Files.createDirectories(results);
+    return start(results.resolve(name + ".log"));
   }
 
   public Path logFile() {

@@ -15,7 +15,6 @@ import org.scache.benchmarks.harness.ByteSize;
 import org.scache.benchmarks.harness.MachineSpeed;
 import org.scache.benchmarks.harness.chart.LinkRateChart;
 import org.scache.benchmarks.harness.chart.RatioByLinkChart;
-import org.scache.benchmarks.harness.netns.Directories;
 import org.scache.benchmarks.harness.netns.LinkSampler;
 import org.scache.benchmarks.harness.netns.ProcessCpuSampler;
 import org.scache.benchmarks.harness.netns.StageCpu;
@@ -67,7 +66,7 @@ public final class NetnsBenchmark {
   }
 
   /** A link rate in Mbit/s as the options give it; {@code none} (unshaped) is 0. */
-  static int parseLink(String text) {
+  public static int parseLink(String text) {
     String t = text.trim();
     try {
       return t.equals("none") ? 0 : Integer.parseInt(t);
@@ -87,7 +86,8 @@ public final class NetnsBenchmark {
     return NetnsCluster.checkWorkerSettings(TerasortBenchmark.settings(text));
   }
 
-  static String linkName(int mbit) {
+  /** A link rate's name in results and reports: {@code 40mbit}, or {@code unshaped} for 0. */
+  public static String linkName(int mbit) {
     return mbit <= 0 ? "unshaped" : mbit + "mbit";
   }
 
@@ -97,9 +97,7 @@ public final class NetnsBenchmark {
     Path results = module.resolve("target").resolve(NAME);
     Console console;
     try {
-      Directories.deleteRecursively(results);
-      Files.createDirectories(results);
-      console = Console.start(results.resolve(NAME + ".log"));
+      console = Console.startIn(results, NAME);
     } catch (IOException e) {
       System.err.println("cannot write into " + results + ": " + e);
       return 1;

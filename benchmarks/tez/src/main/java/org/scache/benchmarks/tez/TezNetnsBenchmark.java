@@ -10,12 +10,12 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.scache.benchmarks.hadoop.Console;
+import org.scache.benchmarks.hadoop.NetnsBenchmark;
 import org.scache.benchmarks.hadoop.Options;
 import org.scache.benchmarks.hadoop.netns.ClassPaths;
 import org.scache.benchmarks.hadoop.netns.NetnsCluster;
 import org.scache.benchmarks.harness.ByteSize;
 import org.scache.benchmarks.harness.MachineSpeed;
-import org.scache.benchmarks.harness.netns.Directories;
 import org.scache.benchmarks.harness.netns.LinkSampler;
 
 /**
@@ -35,7 +35,7 @@ public final class TezNetnsBenchmark {
     Options options = new Options("stock tez-examples programs on a cluster of separate daemons in network "
         + "namespaces, Tez's shuffle against SCache, at several link speeds (root)",
         new Options.Option("nodes", "3", "NodeManager hosts"),
-        new Options.Option("links", "40", "node link rates in Mbit/s, comma-separated; 0: unshaped (40: the paper's "
+        new Options.Option("links", "40", "node link rates in Mbit/s, comma-separated; none: unshaped (40: the paper's "
             + "network per core on two cores)"),
         new Options.Option("programs", "owc,join", "owc (OrderedWordCount), join (SortMergeJoinExample), "
             + "comma-separated; each on the same fresh cluster"),
@@ -52,7 +52,7 @@ public final class TezNetnsBenchmark {
       }
       List<Integer> links = new ArrayList<>();
       for (String l : options.get("links").split(",")) {
-        links.add(Integer.parseInt(l.trim()));
+        links.add(NetnsBenchmark.parseLink(l));
       }
       List<String> programs = List.of(options.get("programs").split(","));
       programs.forEach(TezPrograms::of);
@@ -71,9 +71,7 @@ public final class TezNetnsBenchmark {
     Path results = module.resolve("target").resolve(NAME);
     Console console;
     try {
-      Directories.deleteRecursively(results);
-      Files.createDirectories(results);
-      console = Console.start(results.resolve(NAME + ".log"));
+      console = Console.startIn(results, NAME);
     } catch (IOException e) {
       System.err.println("cannot write into " + results + ": " + e);
       return 1;
@@ -85,7 +83,7 @@ public final class TezNetnsBenchmark {
       ClassPaths classPaths = ClassPaths.of(module);
       Path tezAdapter = module.resolve("target").resolve("netns-lib").resolve("tez-adapter.jar");
       for (int mbit : links) {
-        String link = mbit <= 0 ? "unshaped" : mbit + "mbit";
+        String link = NetnsBenchmark.linkName(mbit);
         Path linkResults = results.resolve(link);
         console.phase(String.format(Locale.ROOT, "links %s: starting %d NodeManager hosts, the control host and the "
             + "SCache master", link, nodes));
