@@ -3,16 +3,8 @@ package org.scache.tez;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.FileVisitResult;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import org.apache.tez.common.counters.TezCounters;
 
@@ -45,46 +37,12 @@ final class DagHistory {
     }
   }
 
-  /**
-   * The history files under {@code logRoot}: the cluster's directories change while it runs (containers' working
-   * directories come and go), so what disappears during the walk is passed over.
-   */
-  private static List<Path> historyFiles(Path logRoot) throws IOException {
-    List<Path> files = new ArrayList<>();
-    Files.walkFileTree(logRoot, new SimpleFileVisitor<>() {
-      @Override
-      public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-        if (file.getFileName().toString().startsWith("history.txt")) {
-          files.add(file);
-        }
-        return FileVisitResult.CONTINUE;
-      }
-
-      @Override
-      public FileVisitResult visitFileFailed(Path file, IOException e) {
-        return FileVisitResult.CONTINUE;
-      }
-
-      @Override
-      public FileVisitResult postVisitDirectory(Path dir, IOException e) {
-        return FileVisitResult.CONTINUE;
-      }
-    });
-    return files;
-  }
-
   private static TezCounters read(Path logRoot, String dagName) throws IOException {
     String last = null;
     long lastSubmitted = -1;
     Map<String, JsonNode> finished = new HashMap<>();
-    for (Path f : historyFiles(logRoot)) {
-      String text;
-      try {
-        text = Files.readString(f, StandardCharsets.UTF_8);
-      } catch (NoSuchFileException e) {
-        continue; // its application's logs were just removed
-      }
-      for (String entity : text.split("\u0001")) {
+    for (Path f : ClusterLogFiles.named(logRoot, "history.txt")) {
+      for (String entity : ClusterLogFiles.text(f).split("\u0001")) {
         if (entity.isBlank()) {
           continue;
         }

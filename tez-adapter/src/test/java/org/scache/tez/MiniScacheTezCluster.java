@@ -206,14 +206,10 @@ final class MiniScacheTezCluster implements AutoCloseable {
   /** The lines with {@code marker} of every container's syslog (application masters' included). */
   List<String> containerLogLines(String marker) throws IOException {
     List<String> out = new ArrayList<>();
-    try (Stream<Path> files = Files.walk(yarnDir)) {
-      for (Path f : (Iterable<Path>) files::iterator) {
-        if (Files.isRegularFile(f) && f.getFileName().toString().startsWith("syslog")) {
-          for (String line : Files.readAllLines(f, StandardCharsets.UTF_8)) {
-            if (line.contains(marker)) {
-              out.add(line);
-            }
-          }
+    for (Path f : ClusterLogFiles.named(yarnDir, "syslog")) {
+      for (String line : ClusterLogFiles.lines(f)) {
+        if (line.contains(marker)) {
+          out.add(line);
         }
       }
     }

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -13,7 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.examples.WordCount;
 import org.apache.hadoop.fs.FileSystem;
@@ -360,14 +358,10 @@ class TezConfigurationSwitchIT {
   /** The lines with {@code marker} of the application master's log files that speak of DAG {@code dagName}. */
   private static List<String> amLogOfDag(String dagName, String marker) throws IOException {
     List<String> out = new ArrayList<>();
-    try (Stream<Path> files = Files.walk(cluster.yarnDir())) {
-      for (Path f : (Iterable<Path>) files::iterator) {
-        if (Files.isRegularFile(f) && f.getFileName().toString().startsWith("syslog")) {
-          List<String> lines = Files.readAllLines(f, StandardCharsets.UTF_8);
-          if (lines.stream().anyMatch(l -> l.contains("SCache: DAG " + dagName + " ["))) {
-            lines.stream().filter(l -> l.contains(marker)).forEach(out::add);
-          }
-        }
+    for (Path f : ClusterLogFiles.named(cluster.yarnDir(), "syslog")) {
+      List<String> lines = ClusterLogFiles.lines(f);
+      if (lines.stream().anyMatch(l -> l.contains("SCache: DAG " + dagName + " ["))) {
+        lines.stream().filter(l -> l.contains(marker)).forEach(out::add);
       }
     }
     return out;

@@ -337,19 +337,7 @@ class TezThroughScacheIT {
 
   /** The lines containing {@code marker} of every container log of the cluster (the session is still running). */
   private static java.util.List<String> logLines(String marker) throws IOException {
-    java.util.List<String> out = new java.util.ArrayList<>();
-    try (Stream<Path> files = Files.walk(cluster.yarnDir())) {
-      for (Path f : (Iterable<Path>) files::iterator) {
-        if (Files.isRegularFile(f) && f.getFileName().toString().startsWith("syslog")) {
-          for (String line : Files.readAllLines(f, java.nio.charset.StandardCharsets.UTF_8)) {
-            if (line.contains(marker)) {
-              out.add(line);
-            }
-          }
-        }
-      }
-    }
-    return out;
+    return cluster.containerLogLines(marker);
   }
 
   // ---------------------------------------------------------------- data
