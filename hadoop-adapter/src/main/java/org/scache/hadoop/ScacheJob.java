@@ -29,6 +29,14 @@ import org.slf4j.LoggerFactory;
  */
 public final class ScacheJob {
   private static final Logger LOG = LoggerFactory.getLogger(ScacheJob.class);
+  /**
+   * The NodeManager's placeholder for the JDK 17 flags ({@code ApplicationConstants.JVM_ADD_OPENS_VAR},
+   * {@code <ADD_OPENS>}), read at run time: Hadoop 3.3 has no such placeholder, and a copy of it compiled in would
+   * reach its shell as a redirection.
+   */
+  private static final Optional<String> ADD_OPENS_PLACEHOLDER = addOpensPlaceholder();
+  /** {@code MRJobConfig.MAPREDUCE_JVM_ADD_OPENS_JAVA_OPT}, which Hadoop 3.3 has not either (default true). */
+  private static final String ADD_OPENS_KEY = "mapreduce.jvm.add-opens-as-default";
 
   private ScacheJob() {}
 
@@ -75,19 +83,9 @@ public final class ScacheJob {
    * copy before the class name gives the JVM its flags (or nothing on older JDKs).
    */
   static String appMasterLaunch(Configuration conf) {
-    Optional<String> placeholder = ADD_OPENS_PLACEHOLDER;
-    boolean addOpens = placeholder.isPresent() && conf.getBoolean(ADD_OPENS_KEY, true);
-    return (addOpens ? placeholder.get() + " " : "") + ScacheAppMaster.class.getName();
+    boolean addOpens = ADD_OPENS_PLACEHOLDER.isPresent() && conf.getBoolean(ADD_OPENS_KEY, true);
+    return (addOpens ? ADD_OPENS_PLACEHOLDER.get() + " " : "") + ScacheAppMaster.class.getName();
   }
-
-  /**
-   * The NodeManager's placeholder for the JDK 17 flags ({@code ApplicationConstants.JVM_ADD_OPENS_VAR},
-   * {@code <ADD_OPENS>}), read at run time: Hadoop 3.3 has no such placeholder, and a copy of it compiled in would
-   * reach its shell as a redirection.
-   */
-  private static final Optional<String> ADD_OPENS_PLACEHOLDER = addOpensPlaceholder();
-  /** {@code MRJobConfig.MAPREDUCE_JVM_ADD_OPENS_JAVA_OPT}, which Hadoop 3.3 has not either (default true). */
-  private static final String ADD_OPENS_KEY = "mapreduce.jvm.add-opens-as-default";
 
   /**
    * Whether this Hadoop adds the JDK 17 flags to its containers' command lines itself (3.4 does; on 3.3 a job on

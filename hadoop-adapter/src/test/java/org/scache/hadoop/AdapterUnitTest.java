@@ -61,9 +61,8 @@ class AdapterUnitTest {
     ScacheJob.installPlugPoints(conf);
     ScacheJob.installPlugPoints(conf);
     // Hadoop 3.4's NodeManager replaces the placeholder with the JDK 17 flags; Hadoop 3.3 has none
-    boolean placeholder = java.util.Arrays.stream(org.apache.hadoop.yarn.api.ApplicationConstants.class.getFields())
-        .anyMatch(f -> f.getName().equals("JVM_ADD_OPENS_VAR"));
-    assertEquals("-Xmx512m " + (placeholder ? "<ADD_OPENS> " : "") + "org.scache.hadoop.appmaster.ScacheAppMaster",
+    assertEquals("-Xmx512m " + (ScacheJob.hadoopAddsJdk17Opens() ? "<ADD_OPENS> " : "")
+        + "org.scache.hadoop.appmaster.ScacheAppMaster",
         conf.get(MRJobConfig.MR_AM_COMMAND_OPTS));
     assertEquals(ScacheMapOutputCollector.class.getName(), conf.get(MRJobConfig.MAP_OUTPUT_COLLECTOR_CLASS_ATTR));
     assertEquals(ScacheShuffleConsumerPlugin.class.getName(), conf.get(MRConfig.SHUFFLE_CONSUMER_PLUGIN));

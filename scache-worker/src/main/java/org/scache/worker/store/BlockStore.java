@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;
-import java.util.function.Supplier;
 import org.scache.common.BlockId;
 import org.scache.common.Clock;
 import org.scache.common.ScacheException;
@@ -153,17 +152,15 @@ public final class BlockStore {
    * @throws ScacheException when the quota has no room for it
    */
   boolean addInMemory(BlockId id, ByteBuf data) {
-    boolean[] taken = {false};
+    RoomForMapBlocks.Admission admission = null;
     try {
-      return admitAndAdd(id, () -> {
-        taken[0] = true;
-        return new StoredBlock(id, data, false, clock.nanos());
-      });
+      admission = admitAndAdd(new StoredBlock(id, data, false, clock.nanos()));
     } finally {
-      if (!taken[0]) {
+      if (admission == null || !admission.fits()) {
         data.release();
       }
     }
+    return settled(admission);
   }
 
   /**
@@ -192,27 +189,31 @@ public final class BlockStore {
    * @throws ScacheException when the quota has no room for it (the caller frees {@code at})
    */
   boolean addSpilled(BlockId id, long size, SpillStore.Location at) {
-    return admitAndAdd(id, () -> new StoredBlock(id, size, at, clock.nanos()));
+    return settled(admitAndAdd(new StoredBlock(id, size, at, clock.nanos())));
   }
 
   /**
-   * Adds the block {@code block} makes when {@code id} is not held yet and the room for map blocks admits it, then
-   * settles the admission (outside the lock); whether it was added.
+   * Adds {@code block} when its id is not held yet and the room for map blocks admits it; the admission (whether
+   * it fit, what it dropped), or null when a block of the same id is held.
    */
-  private boolean admitAndAdd(BlockId id, Supplier<StoredBlock> block) {
-    boolean added = false;
-    RoomForMapBlocks.Admission admission = RoomForMapBlocks.FITS;
-    synchronized (this) {
-      if (!index.contains(id)) {
-        admission = room.admit(id);
-        if (admission.fits()) {
-          index.add(block.get());
-          added = true;
-        }
-      }
+  private synchronized RoomForMapBlocks.Admission admitAndAdd(StoredBlock block) {
+    if (index.contains(block.id())) {
+      return null;
+    }
+    RoomForMapBlocks.Admission admission = room.admit(block.id());
+    if (admission.fits()) {
+      index.add(block);
+    }
+    return admission;
+  }
+
+  /** Settles {@code admission} outside the lock ({@link #settle}); whether the block was added (false: held). */
+  private boolean settled(RoomForMapBlocks.Admission admission) {
+    if (admission == null) {
+      return false;
     }
     settle(admission);
-    return added;
+    return true;
   }
 
   public synchronized boolean contains(BlockId id) {

@@ -6,7 +6,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Random;
-import org.scache.benchmarks.harness.netns.Directories;
 
 /**
  * The two inputs SortMergeJoinExample joins: lines of 100 bytes whose first 16 are a key drawn from twice as many
@@ -17,23 +16,20 @@ final class JoinInput {
   static final String LEFT = "left";
   static final String RIGHT = "right";
   private static final int LINE = 100;
-  private static final String DONE = "_COMPLETE";
 
   private JoinInput() {}
 
   /** Writes (once) {@code bytes} in all, half a side, {@code files} files in all, into {@code dir}. */
   static Path write(Path dir, long bytes, int files) throws IOException {
-    Path done = dir.resolve(DONE);
     String tag = bytes + "/" + files;
-    if (Files.exists(done) && Files.readString(done, StandardCharsets.UTF_8).equals(tag)) {
+    if (InputDirs.current(dir, tag)) {
       return dir;
     }
-    Directories.deleteRecursively(dir);
     long linesPerSide = bytes / 2 / LINE;
     int perSide = Math.max(1, files / 2);
     writeSide(dir.resolve(LEFT), linesPerSide, perSide, 2 * linesPerSide, 7);
     writeSide(dir.resolve(RIGHT), linesPerSide, files - perSide, 2 * linesPerSide, 11);
-    Files.writeString(done, tag, StandardCharsets.UTF_8);
+    InputDirs.written(dir, tag);
     return dir;
   }
 

@@ -10,14 +10,12 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.Stream;
-import org.scache.benchmarks.harness.netns.Directories;
 
 /** The words the benchmark counts, and the lines a word count wrote. */
 final class WordInput {
   /** Distinct words: a summation output of about a tenth of the tokenizers' at 256 MiB. */
   static final int VOCABULARY = 2_000_000;
   private static final int WORDS_PER_LINE = 10;
-  private static final String DONE = "_COMPLETE";
 
   private WordInput() {}
 
@@ -26,12 +24,10 @@ final class WordInput {
    * {@link #VOCABULARY} with a fixed seed; a directory already written for the same size is kept.
    */
   static Path write(Path dir, long bytes, int files) throws IOException {
-    Path done = dir.resolve(DONE);
-    if (Files.exists(done) && Files.readString(done, StandardCharsets.UTF_8).equals(bytes + "/" + files)) {
+    String tag = bytes + "/" + files;
+    if (InputDirs.current(dir, tag)) {
       return dir;
     }
-    Directories.deleteRecursively(dir);
-    Files.createDirectories(dir);
     Random rnd = new Random(42);
     long perFile = bytes / files;
     for (int f = 0; f < files; f++) {
@@ -50,8 +46,7 @@ final class WordInput {
         }
       }
     }
-    // not a part file: FileInputFormat skips names starting with '_'
-    Files.writeString(done, bytes + "/" + files, StandardCharsets.UTF_8);
+    InputDirs.written(dir, tag);
     return dir;
   }
 

@@ -13,11 +13,11 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.scache.benchmarks.harness.netns.HostProcess;
 import org.scache.benchmarks.harness.netns.LinkSampler;
 import org.scache.benchmarks.harness.netns.LogFollower;
 import org.scache.benchmarks.harness.netns.NodeNetwork;
+import org.scache.hadoop.MiniScacheYarnCluster;
 
 /**
  * A Hadoop cluster of separate daemons on this machine, one network namespace per host
@@ -40,10 +40,6 @@ public final class NetnsCluster implements AutoCloseable {
   /** What each NodeManager offers to containers, as the mini cluster's {@code TerasortCluster}. */
   static final int NODE_MANAGER_MEMORY_MB = 2048;
   static final String SECRET = "netns-cluster-secret";
-  static final String JAVA_OPENS = String.join(" ", Stream.of("java.io", "java.lang", "java.lang.reflect",
-      "java.math", "java.net", "java.nio", "java.text", "java.util", "java.util.concurrent", "java.util.zip",
-      "sun.nio.ch", "sun.security.util", "sun.security.x509").map(p -> "--add-opens=java.base/" + p + "=ALL-UNNAMED")
-      .toList());
   private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
   private static final String SPILL_DISKS = "spill-disks";
   private static final Pattern WORKER_REGISTERED = Pattern.compile("worker (\\S+) registered from");
@@ -289,7 +285,8 @@ public final class NetnsCluster implements AutoCloseable {
     opts.addAll(List.of("-Xmx" + heap, "-Djava.net.preferIPv4Stack=true",
         "-Dhadoop.home.dir=" + runDir, "-Dhadoop.log.dir=" + runDir.resolve("logs"),
         "-Dyarn.log.dir=" + runDir.resolve("logs")));
-    opts.addAll(List.of(JAVA_OPENS.split(" ")));
+    // the JDK 17 flags Hadoop 3.4 gives its containers, for every daemon's JVM
+    opts.addAll(List.of(MiniScacheYarnCluster.JDK17_OPENS.split(" ")));
     Map<String, String> env = Map.of("JAVA_HOME", System.getProperty("java.home"),
         "HADOOP_CONF_DIR", confDir(host).toString());
     HostProcess p = HostProcess.start(name, host, opts, cp, mainClass, args, env,
