@@ -87,7 +87,7 @@ final class ScacheShuffleReader<K, C> implements ShuffleReader<K, C> {
     }
     Option<Ordering<K>> ordering = dep.keyOrdering();
     if (ordering.isDefined()) {
-      ExternalSorter<K, C, C> sorter = new ExternalSorter<>(context, Option.empty(), Option.empty(), ordering,
+      ExternalSorter<K, C, C> sorter = SparkLine.sorter(context, Option.empty(), Option.empty(), ordering,
           dep.serializer());
       return new InterruptibleIterator<>(context, sorter.insertAllAndUpdateMetrics(aggregated));
     }

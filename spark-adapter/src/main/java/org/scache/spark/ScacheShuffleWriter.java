@@ -6,7 +6,6 @@ import org.apache.spark.ShuffleDependency;
 import org.apache.spark.SparkEnv;
 import org.apache.spark.TaskContext;
 import org.apache.spark.scheduler.MapStatus;
-import org.apache.spark.scheduler.MapStatus$;
 import org.apache.spark.serializer.SerializationStream;
 import org.apache.spark.serializer.SerializerInstance;
 import org.apache.spark.serializer.SerializerManager;
@@ -82,11 +81,11 @@ final class ScacheShuffleWriter<K, V, C> extends ShuffleWriter<K, V> {
       writeStraight(dep, records, out);
     } else {
       if (dep.mapSideCombine()) {
-        sorter = new ExternalSorter<K, V, C>(context, dep.aggregator(), Option.apply(dep.partitioner()),
+        sorter = SparkLine.<K, V, C>sorter(context, dep.aggregator(), Option.apply(dep.partitioner()),
             dep.keyOrdering(), dep.serializer());
       } else {
         // as Spark's sort shuffle: neither combined nor sorted here; a sortByKey sorts on the reduce side
-        sorter = new ExternalSorter<K, V, V>(context, Option.empty(), Option.apply(dep.partitioner()), Option.empty(),
+        sorter = SparkLine.<K, V, V>sorter(context, Option.empty(), Option.apply(dep.partitioner()), Option.empty(),
             dep.serializer());
       }
       sorter.insertAll(records);
@@ -107,7 +106,7 @@ final class ScacheShuffleWriter<K, V, C> extends ShuffleWriter<K, V> {
       }
     });
     metrics.incWriteTime(out.putNanos());
-    status = MapStatus$.MODULE$.apply(location, lengths, mapTaskId);
+    status = SparkLine.mapStatus(location, lengths, mapTaskId);
   }
 
   /** Serializes and compresses each record into its partition's stream; closing a stream puts the partition. */

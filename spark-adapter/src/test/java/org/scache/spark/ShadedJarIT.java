@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,16 +21,21 @@ class ShadedJarIT {
 
   @Test
   void applicationWithSparksJarsAndTheShadedJarOnly_shufflesThroughScache() throws Exception {
-    Path shaded = Path.of("target").toAbsolutePath().resolve("spark-adapter-" + System.getProperty("project.version",
-        "0.1.0-SNAPSHOT") + "-spark.jar");
-    assertTrue(Files.isRegularFile(shaded), "build the module first: " + shaded);
+    // the module's shaded jar: spark-adapter's for Spark 3.5, spark4-adapter's for Spark 4
+    Path shaded;
+    try (Stream<Path> jars = Files.list(Path.of("target").toAbsolutePath())) {
+      shaded = jars.filter(j -> j.getFileName().toString().endsWith("-spark.jar")).findFirst().orElse(null);
+    }
+    assertTrue(shaded != null && Files.isRegularFile(shaded), "build the module first: no target/*-spark.jar");
     List<String> classPath = new ArrayList<>();
     for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
       boolean scacheModule = entry.contains(File.separator + "org" + File.separator + "scache" + File.separator)
           || entry.contains("scache-") || entry.endsWith(File.separator + "classes")
-          || entry.contains("spark-adapter");
-      // Spark's own jars (its Netty among them) and this module's test classes (the job)
-      if (!scacheModule || entry.endsWith("test-classes")) {
+          || entry.contains("-adapter");
+      // Spark's own jars (its Netty among them) and the Spark adapter's test classes (the job)
+      boolean adapterTests = entry.endsWith("test-classes")
+          || Path.of(entry).getFileName().toString().matches("spark\\d*-adapter-.*-tests\\.jar");
+      if (!scacheModule || adapterTests) {
         classPath.add(entry);
       }
     }
