@@ -125,6 +125,12 @@ final class SparkNetnsCluster implements AutoCloseable {
     return classPaths;
   }
 
+  /** The Scala version Spark's jars on this class path were built for (2.12 for Spark 3.5, 2.13 for Spark 4). */
+  private static String scalaBinaryVersion() {
+    String full = scala.util.Properties.versionNumberString();
+    return full.substring(0, full.lastIndexOf('.'));
+  }
+
   private Path sparkHome() {
     return runDir.resolve("spark-home");
   }
@@ -189,7 +195,7 @@ final class SparkNetnsCluster implements AutoCloseable {
     Map<String, String> env = Map.of("JAVA_HOME", System.getProperty("java.home"),
         "SPARK_HOME", sparkHome().toString(),
         "SPARK_CONF_DIR", log4j().getParent().toString(),
-        "SPARK_SCALA_VERSION", "2.12",
+        "SPARK_SCALA_VERSION", scalaBinaryVersion(),
         "SPARK_LOCAL_IP", host.address());
     HostProcess p = HostProcess.start(name, host, opts, cp, mainClass, args, env,
         runDir.resolve("logs").resolve(name + ".log"));
