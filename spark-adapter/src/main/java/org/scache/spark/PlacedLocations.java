@@ -14,11 +14,12 @@ import org.scache.common.WorkerInfo;
 import org.scache.common.shuffle.ShufflePlacement;
 
 /**
- * The preferred locations {@link PlacingDagScheduler} gives a task that reads reduce partitions of SCache shuffles:
- * the host most of them were placed on, then the executors caching a partition the task reads (PageRank's links, an
- * iteration's cached input), which Spark prefers at its process-local level. The map outputs' hosts Spark names for a
- * shuffle read are SCache's to place, so they are left out. Written once for every Spark line: the scheduler of each
- * line converts its Scala sequences to and from these lists.
+ * The preferred locations {@link PlacingDagScheduler} gives a task that reads reduce partitions of SCache shuffles,
+ * so that Spark launches it where its input was prefetched (paper III-B, IV-A) and, after its locality wait,
+ * elsewhere, where the task then reads remotely: the host most of them were placed on, then the executors caching a
+ * partition the task reads (PageRank's links, an iteration's cached input), which Spark prefers at its process-local
+ * level. The map outputs' hosts Spark names for a shuffle read are SCache's to place, so they are left out. Written
+ * once for every Spark line: the scheduler of each line converts its Scala sequences to and from these lists.
  */
 final class PlacedLocations {
   private PlacedLocations() {}

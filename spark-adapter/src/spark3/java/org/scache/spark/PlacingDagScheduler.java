@@ -16,12 +16,10 @@ import scala.collection.Seq;
 import scala.runtime.BoxedUnit;
 
 /**
- * Spark's DAG scheduler, with one change: a task that reads reduce partitions of SCache shuffles
- * prefers the host of the worker the master placed them on (paper III-B, IV-A), so Spark launches it
- * where its input was prefetched, beside the executors caching a partition it reads ({@link PlacedLocations});
- * Spark falls back to other hosts after its locality wait, and the task then reads remotely. It also creates a job's
- * shuffle dependencies in the submitting thread, before the job is queued, so that shuffles which need sampling are
- * sampled before their maps run. Spark 3.5's form: Scala 2.12's {@code scala.collection.Seq} in the overrides.
+ * Spark's DAG scheduler, with two changes: a task reading SCache shuffles prefers the host their reduces were placed on
+ * ({@link PlacedLocations}), and a job's shuffle dependencies are created in the submitting thread, before the job is
+ * queued, so that shuffles which need sampling are sampled before their maps run ({@link ShuffleLineage}).
+ * Spark 3.5's form: Scala 2.12's {@code scala.collection.Seq} in the overrides.
  */
 final class PlacingDagScheduler extends DAGScheduler {
   private final ScacheShuffleManager manager;
