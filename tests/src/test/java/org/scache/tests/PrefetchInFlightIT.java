@@ -73,7 +73,8 @@ class PrefetchInFlightIT {
           .mapToInt(ReduceAssignment::reduceId).findFirst().orElseThrow();
 
       long remoteBefore = cluster.stat(1, "read.remote.blocks");
-      long prefetchedBefore = cluster.stat(1, "read.prefetched.blocks");
+      long prefetchedBefore = cluster.stat(1, "prefetch.blocks");
+      long readPrefetchedBefore = cluster.stat(1, "read.prefetched.blocks");
       // every map runs on worker 0: the reduce placed on worker 1 has all its input to prefetch
       for (int m = 0; m < MAPS; m++) {
         for (int r = 0; r < 2; r++) {
@@ -81,6 +82,11 @@ class PrefetchInFlightIT {
         }
         mapSide.mapFinished(shuffle, m, 0);
       }
+      // the master tells worker 1 of each finished map over a connection of its own, which a read may overtake;
+      // the read starts once worker 1 knows every block is on its way (one block per fetch: batches < a block)
+      Await.until(() -> cluster.stat(1, "prefetch.blocks") - prefetchedBefore
+          + cluster.stat(1, "prefetch.backlog.blocks") + cluster.stat(1, "prefetch.inflight") >= MAPS,
+          Duration.ofSeconds(20), "worker 1 knows the blocks to copy");
       ReduceInput input = reduceSide.getReduceInput(shuffle, reduce);
 
       assertEquals(MAPS, input.blocks().size());
@@ -91,7 +97,7 @@ class PrefetchInFlightIT {
       }
       assertEquals(0, cluster.stat(1, "read.remote.blocks") - remoteBefore,
           "no block on its way was fetched a second time");
-      assertEquals(MAPS, cluster.stat(1, "read.prefetched.blocks") - prefetchedBefore,
+      assertEquals(MAPS, cluster.stat(1, "read.prefetched.blocks") - readPrefetchedBefore,
           "every block was read from its prefetched copy");
     } finally {
       mapSide.removeApplication();
