@@ -23,4 +23,10 @@ public interface InFlightCopies {
   default CompletableFuture<Void> whenAnySettled(Collection<BlockId> ids) {
     return whenSettled(ids);
   }
+
+  /**
+   * A read here fetched {@code ids} from their holders: a copy of them is of no use any more, neither
+   * queued nor announced later (a master's notice of a finished map can arrive after its reduce read it).
+   */
+  default void readFromHolders(Collection<BlockId> ids) {}
 }

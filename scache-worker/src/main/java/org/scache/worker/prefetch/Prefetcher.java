@@ -104,6 +104,14 @@ public final class Prefetcher implements InFlightCopies {
       return size() > 10_000;
     }
   });
+  /** Blocks a read here fetched from their holders, the latest {@link #READ_KEPT}: not copied here after it. */
+  private final Set<BlockId> readFromHolders = java.util.Collections.newSetFromMap(new LinkedHashMap<>() {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<BlockId, Boolean> eldest) {
+      return size() > READ_KEPT;
+    }
+  });
+  private static final int READ_KEPT = 16_384;
   /** A reduce of a shuffle whose blocks are being located to be copied here. */
   private record Located(ShuffleKey shuffle, int reduceId) {}
 
@@ -303,6 +311,22 @@ public final class Prefetcher implements InFlightCopies {
     return null;
   }
 
+  @Override
+  public void readFromHolders(Collection<BlockId> ids) {
+    if (!limits.enabled()) {
+      return;
+    }
+    List<CompletableFuture<Void>> done = List.of();
+    synchronized (this) {
+      readFromHolders.addAll(ids);
+      if (ids.stream().anyMatch(wanted::contains)) {
+        Set<BlockId> read = new HashSet<>(ids);
+        done = purge(read::contains);
+      }
+    }
+    done.forEach(f -> f.complete(null));
+  }
+
   /** Puts those of {@code ids} on their way here first in their queues; a future for each, when it settles. */
   private List<CompletableFuture<Void>> claim(Collection<BlockId> ids) {
     List<CompletableFuture<Void>> waits = new ArrayList<>();
@@ -359,7 +383,7 @@ public final class Prefetcher implements InFlightCopies {
       }
       for (BlockLocation b : blocks) {
         if (b.holder().workerId().equals(self.workerId()) || wanted.contains(b.blockId())
-            || store.contains(b.blockId())) {
+            || store.contains(b.blockId()) || readFromHolders.contains(b.blockId())) {
           continue;
         }
         wanted.add(b.blockId());

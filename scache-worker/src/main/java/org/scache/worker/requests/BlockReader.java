@@ -313,6 +313,7 @@ public final class BlockReader {
   /** Fetches blocks from their holder; a holder that cannot be reached means the blocks are lost. */
   private CompletableFuture<BlockBatch> fetch(WorkerInfo holder, List<BlockId> ids) {
     return holders.fetch(holder, ids).thenApply(b -> {
+      copies.readFromHolders(ids);
       counters.remoteReadBlocks.add(ids.size());
       counters.remoteReadBytes.add(b.payload().readableBytes());
       return b;

@@ -262,6 +262,25 @@ class PrefetcherTest {
   }
 
   @Test
+  void blocksAReadFetchedFromTheirHolder_areNotCopied_whenTheirNoticeComesLate_norWhenQueued() {
+    cluster.hold(A, block(0, 0), 10).hold(A, block(1, 0), 10);
+    cluster.holdFetches();
+    Prefetcher p = prefetcher(1, 10, 0);
+    schedule(p, placement(new ReduceAssignment(0, SELF, 0, 30)));
+    assertEquals(1, p.backlog()[0], "one fetch in flight, one block queued");
+
+    p.readFromHolders(List.of(block(1, 0)));
+    p.onMapOutput(SHUFFLE, B, List.of(new BlockSize(block(3, 0), 10)));
+    p.readFromHolders(List.of(block(3, 0)));
+    p.readFromHolders(List.of(block(4, 0)));
+    p.onMapOutput(SHUFFLE, B, List.of(new BlockSize(block(4, 0), 10)));
+
+    assertEquals(0, p.backlog()[0]);
+    cluster.releaseAll();
+    assertEquals(List.of(new ScriptedCluster.Fetch(A, List.of(block(0, 0)))), cluster.fetches());
+  }
+
+  @Test
   void aForgottenShuffle_hasItsQueueDropped_itsWaitsSettled_andLateAnnouncementsIgnored() {
     cluster.hold(A, block(0, 0), 10).hold(A, block(1, 0), 10).hold(A, block(2, 0), 10);
     cluster.holdFetches();
