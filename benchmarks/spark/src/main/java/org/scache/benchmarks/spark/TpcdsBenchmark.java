@@ -28,7 +28,9 @@ import org.scache.benchmarks.harness.netns.ProcessCpuSampler;
  * <p>Before the measured runs, {@code --warmup} rounds (default 1) run the same queries once on each shuffle,
  * unmeasured, on unshaped links: long-lived daemons (Spark's master and workers, SCache's master and
  * workers) have then compiled their code, as in a cluster that has served queries before; each
- * application still starts its own executors. {@code --warmup 0} measures freshly started daemons.
+ * application still starts its own executors. {@code --warmup 0} measures freshly started daemons;
+ * {@code --warmup-queries} warms them with other queries than the measured ones. {@code --queries all} runs every
+ * query text Spark ships (q1 to q99, with the variants of q14, q23, q24 and q39).
  *
  * <p>{@code mvn -B -ntp -q -pl benchmarks/spark exec:exec@spark-tpcds-benchmark -Dspark.bench.args="--links 40"};
  * {@code --help} lists the options. Runs as root (network namespaces, tc).
@@ -91,6 +93,7 @@ public final class TpcdsBenchmark {
     Map<String, String> o = new LinkedHashMap<>();
     o.put("scale", "1");
     o.put("queries", "q3,q5,q17,q25,q29,q47,q57,q64,q75,q78,q95");
+    o.put("warmup-queries", "");
     o.put("shuffle-partitions", "200");
     o.put("links", "40");
     o.put("repetitions", "2");
@@ -123,7 +126,7 @@ public final class TpcdsBenchmark {
         for (int rep = 1; rep <= repetitions; rep++) {
           for (String shuffle : rep % 2 == 1 ? SHUFFLES : List.of("scache", "sort")) {
             Path figures = results.resolve("queries-" + mbit + "mbit-" + rep + "-" + shuffle + ".csv");
-            queries("tpcds-" + mbit + "mbit-" + rep + "-" + shuffle, shuffle, figures);
+            queries("tpcds-" + mbit + "mbit-" + rep + "-" + shuffle, shuffle, figures, options.get("queries"));
             List<LinkSampler.Sample> samples = sampler.samples();
             for (QueryFigures q : QueryFigures.read(figures)) {
               rows.add(new Row(mbit, rep, q, LinkSampler.sentBetween(samples, cluster.nodeNames(), q.start(), q.end()),
@@ -160,7 +163,8 @@ public final class TpcdsBenchmark {
       Map<String, String> expected = new HashMap<>();
       for (String shuffle : SHUFFLES) {
         Path figures = results.resolve("warmup-" + round + "-" + shuffle + ".csv");
-        queries("tpcds-warmup-" + round + "-" + shuffle, shuffle, figures);
+        queries("tpcds-warmup-" + round + "-" + shuffle, shuffle, figures,
+            options.get("warmup-queries").isEmpty() ? options.get("queries") : options.get("warmup-queries"));
         long ms = 0;
         for (QueryFigures q : QueryFigures.read(figures)) {
           ms += q.millis();
@@ -178,15 +182,35 @@ public final class TpcdsBenchmark {
     return problems;
   }
 
-  /** One application that runs the queries on {@code shuffle}, its figures in {@code figures}. */
-  private void queries(String name, String shuffle, Path figures) throws IOException, InterruptedException {
-    driver(name, List.of("--mode", "queries", "--shuffle", shuffle,
-        "--query-texts", cluster.classPaths().jobClasses().getParent().resolve("tpcds-queries").resolve("tpcds")
-            .toString(), "--queries", options.get("queries"),
-        "--shuffle-partitions", options.get("shuffle-partitions"), "--figures", figures.toString()));
+  /**
+   * One application that runs {@code queries} (names of Spark's query texts, comma-separated, or {@code all} for
+   * every text, q1 to q99 with their variants) on {@code shuffle}, its figures in {@code figures}.
+   */
+  private void queries(String name, String shuffle, Path figures, String queries)
+      throws IOException, InterruptedException {
+    Path texts = cluster.classPaths().jobClasses().getParent().resolve("tpcds-queries").resolve("tpcds");
+    String list = queries.equals("all") ? allQueries(texts) : queries;
+    driver(name, List.of("--mode", "queries", "--shuffle", shuffle, "--query-texts", texts.toString(),
+        "--queries", list, "--shuffle-partitions", options.get("shuffle-partitions"),
+        "--figures", figures.toString()), Duration.ofMinutes(Math.max(60, 5L * list.split(",").length)));
+  }
+
+  /** Every query text's name, by query number, then variant: q1, q2, ..., q14a, q14b, ..., q99. */
+  static String allQueries(Path texts) throws IOException {
+    try (var files = Files.list(texts)) {
+      return files.map(f -> f.getFileName().toString()).filter(f -> f.matches("q\\d+[a-z]?\\.sql"))
+          .map(f -> f.substring(0, f.length() - ".sql".length()))
+          .sorted(java.util.Comparator.comparingInt((String q) -> Integer.parseInt(q.replaceAll("\\D", "")))
+              .thenComparing(q -> q))
+          .collect(java.util.stream.Collectors.joining(","));
+    }
   }
 
   private void driver(String name, List<String> modeArgs) throws IOException, InterruptedException {
+    driver(name, modeArgs, Duration.ofMinutes(60));
+  }
+
+  private void driver(String name, List<String> modeArgs, Duration timeout) throws IOException, InterruptedException {
     SparkNetnsCluster.NodeShape shape = cluster.shape();
     List<String> args = new ArrayList<>(modeArgs);
     args.addAll(List.of("--parquet", parquet.toString(),
@@ -196,7 +220,7 @@ public final class TpcdsBenchmark {
             Integer.toString(shape.cores()),
         "--executor-memory", shape.executorMemoryMb() + "m",
         "--extra-class-path", cluster.classPaths().adapterJar() + ":" + cluster.classPaths().jobClasses()));
-    int code = cluster.runDriver(name, TpcdsDriver.class.getName(), args, Duration.ofMinutes(60), l -> {
+    int code = cluster.runDriver(name, TpcdsDriver.class.getName(), args, timeout, l -> {
       if (l.startsWith("QUERY ") || l.startsWith("LOADED ")) {
         System.out.println(l);
       }
