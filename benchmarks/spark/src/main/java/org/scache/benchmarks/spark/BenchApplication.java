@@ -47,7 +47,8 @@ final class BenchApplication {
   /**
    * The configuration of an application named {@code name} on the shuffle {@code --shuffle} names
    * ({@code sort} or {@code scache}), with Kryo as its serializer and one executor per node, and the
-   * settings of {@code --spark-conf} if given.
+   * settings of {@code --spark-conf} if given ({@code spark.executor.extraJavaOptions} there adds to the JDK opens the
+   * executors need, as one option without spaces, for example a flight recording).
    */
   static SparkConf conf(Map<String, String> o, String name) {
     int executors = Integer.parseInt(o.get("executors"));
@@ -76,7 +77,10 @@ final class BenchApplication {
         if (eq <= 0) {
           throw new IllegalArgumentException("--spark-conf takes key=value settings, not " + setting);
         }
-        conf.set(setting.substring(0, eq), setting.substring(eq + 1));
+        String key = setting.substring(0, eq);
+        String value = setting.substring(eq + 1);
+        // the executors' own options come after the JDK opens Spark needs, which they keep
+        conf.set(key, key.equals("spark.executor.extraJavaOptions") ? conf.get(key) + " " + value : value);
       }
     }
     return conf;

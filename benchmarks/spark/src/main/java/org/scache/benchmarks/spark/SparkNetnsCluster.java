@@ -37,12 +37,13 @@ final class SparkNetnsCluster implements AutoCloseable {
 
   /**
    * What each node offers: Spark task slots and executor memory, and the SCache worker's reserve; and
-   * the JVM options the SCache workers get besides their own (a JFR recording, for example).
+   * the JVM options the SCache workers get besides their own (a JFR recording, for example), and those the
+   * applications' drivers get (a GC log, for example).
    */
   record NodeShape(int cores, int executorMemoryMb, long scacheReserveBytes, List<String> scacheJavaOptions,
-      String tcpCongestionControl) {
+      String tcpCongestionControl, List<String> driverJavaOptions) {
     NodeShape(int cores, int executorMemoryMb, long scacheReserveBytes) {
-      this(cores, executorMemoryMb, scacheReserveBytes, List.of(), "");
+      this(cores, executorMemoryMb, scacheReserveBytes, List.of(), "", List.of());
     }
 
     /** The options a benchmark's command line sets the cluster with, and their defaults. */
@@ -54,16 +55,21 @@ final class SparkNetnsCluster implements AutoCloseable {
       // JVM options for the SCache master and workers, for example a JFR recording (-XX:StartFlightRecording=...)
       // or settings as system properties (-Dscache.worker.fetch.receive.buffer.bytes=64k)
       o.put("scache-java-opts", "");
+      // JVM options for the applications' drivers besides their 1 GiB heap, for example a GC log (-Xlog:gc:file=...)
+      o.put("driver-java-opts", "");
       // the hosts' TCP congestion control (cubic, bbr, ...); empty: the machine's
       o.put("tcp", "");
     }
 
     /** The shape the options of {@link #defaults} give. */
     static NodeShape of(Map<String, String> o) {
-      String javaOptions = o.get("scache-java-opts").trim();
       return new NodeShape(Integer.parseInt(o.get("cores")), Integer.parseInt(o.get("executor-memory-mb")),
-          ByteSize.parse(o.get("reserve")), javaOptions.isEmpty() ? List.of() : List.of(javaOptions.split("\\s+")),
-          o.get("tcp").trim());
+          ByteSize.parse(o.get("reserve")), words(o.get("scache-java-opts")), o.get("tcp").trim(),
+          words(o.get("driver-java-opts")));
+    }
+
+    private static List<String> words(String options) {
+      return options.isBlank() ? List.of() : List.of(options.trim().split("\\s+"));
     }
   }
 
@@ -234,7 +240,8 @@ final class SparkNetnsCluster implements AutoCloseable {
   @SuppressWarnings("try") // the follower echoes the driver's log while it is open, unreferenced
   int runDriver(String name, String mainClass, List<String> args, Duration timeout, Consumer<String> echo)
       throws IOException, InterruptedException {
-    HostProcess driver = startJvm(name, network.control(), classPaths.driver(), mainClass, args, "1g");
+    HostProcess driver = startJvm(name, network.control(), classPaths.driver(), mainClass, args, "1g",
+        shape.driverJavaOptions());
     try (LogFollower follower = new LogFollower(driver.log(), echo)) {
       return driver.waitFor(timeout);
     } finally {

@@ -99,6 +99,8 @@ public final class TpcdsBenchmark {
     o.put("repetitions", "2");
     o.put("file-mib", "32");
     o.put("warmup", "1");
+    // which shuffle goes first in the odd repetitions (the other goes first in the even ones)
+    o.put("first", "sort");
     SparkNetnsCluster.NodeShape.defaults(o);
     return o;
   }
@@ -116,6 +118,9 @@ public final class TpcdsBenchmark {
   }
 
   private int run() throws IOException, InterruptedException {
+    if (!SHUFFLES.contains(options.get("first"))) {
+      throw new IllegalArgumentException("--first is sort or scache, not " + options.get("first"));
+    }
     int repetitions = Integer.parseInt(options.get("repetitions"));
     int warmUpProblems = warmUp(Integer.parseInt(options.get("warmup")));
     try (LinkSampler sampler = cluster.sampleLinks(250);
@@ -124,7 +129,8 @@ public final class TpcdsBenchmark {
         int mbit = Integer.parseInt(link.trim());
         cluster.shapeNodeLinks(mbit);
         for (int rep = 1; rep <= repetitions; rep++) {
-          for (String shuffle : rep % 2 == 1 ? SHUFFLES : List.of("scache", "sort")) {
+          for (String shuffle : (rep % 2 == 1) == options.get("first").equals("sort") ? SHUFFLES
+              : List.of("scache", "sort")) {
             Path figures = results.resolve("queries-" + mbit + "mbit-" + rep + "-" + shuffle + ".csv");
             queries("tpcds-" + mbit + "mbit-" + rep + "-" + shuffle, shuffle, figures, options.get("queries"));
             List<LinkSampler.Sample> samples = sampler.samples();
