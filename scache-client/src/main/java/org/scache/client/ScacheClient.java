@@ -40,6 +40,7 @@ import org.scache.common.protocol.Message;
 import org.scache.common.protocol.PinReduceInput;
 import org.scache.common.protocol.PinReduceInputPart;
 import org.scache.common.protocol.PutBlock;
+import org.scache.common.protocol.ReadInPlace;
 import org.scache.common.protocol.ReduceCommitted;
 import org.scache.common.protocol.RegisterApplication;
 import org.scache.common.protocol.RegisterShuffle;
@@ -377,6 +378,15 @@ public final class ScacheClient implements AutoCloseable {
 
   public CompletableFuture<Void> reduceCommittedAsync(int shuffleId, int reduceId) {
     return ack(master, () -> new ReduceCommitted(appId, shuffleId, reduceId));
+  }
+
+  /**
+   * Declares that the shuffle is read map by map, each map's output on the host its map ran on, not by reduce where
+   * the master placed its reduces: the workers stop prefetching its blocks, which would only take the links its reads
+   * need. Its reduces can still be read; a block not copied is read from its holder.
+   */
+  public CompletableFuture<Void> readInPlaceAsync(int shuffleId) {
+    return ack(master, () -> new ReadInPlace(appId, shuffleId));
   }
 
   /** The bytes of block {@code id}, read through this node's worker from wherever it is stored. */

@@ -29,6 +29,9 @@ final class MasterMetrics {
       .help("Reduces of earlier shuffles moved by a later shuffle of their stage (Algorithm 2).").register(registry);
   private final Counter movedAtMapEnd = Counter.builder().name("scache_master_reduces_moved_at_map_end")
       .help("Reduces moved once their shuffle's maps were done, to even out the workers' links.").register(registry);
+  private final Counter readInPlace = Counter.builder().name("scache_master_shuffles_read_in_place")
+      .help("Shuffles their applications read map by map where the maps ran (Spark SQL's local shuffle reads): the "
+          + "workers stopped prefetching them.").register(registry);
   private final Histogram computeTime = Histogram.builder().name("scache_master_schedule_compute_seconds")
       .unit(Unit.SECONDS).help("Time the master took to predict and place one shuffle.").classicOnly()
       .classicUpperBounds(0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5).register(registry);
@@ -65,6 +68,10 @@ final class MasterMetrics {
 
   void movedAtMapEnd(int reduces) {
     movedAtMapEnd.inc(reduces);
+  }
+
+  void readInPlace() {
+    readInPlace.inc();
   }
 
   void reduceRead(boolean onPlacedWorker, long remoteBytes) {

@@ -19,6 +19,7 @@ import org.scache.common.protocol.LocateBlocks;
 import org.scache.common.protocol.MapFinished;
 import org.scache.common.protocol.MapOutputReady;
 import org.scache.common.protocol.Message;
+import org.scache.common.protocol.ReadInPlace;
 import org.scache.common.protocol.ReduceCommitted;
 import org.scache.common.protocol.RegisterApplication;
 import org.scache.common.protocol.RegisterShuffle;
@@ -151,6 +152,7 @@ final class MasterRequests {
       case REPORT_ROUNDS -> reportRounds((ReportRounds) m);
       case REPORT_LOST_BLOCKS -> reportLostBlocks((ReportLostBlocks) m);
       case REDUCE_COMMITTED -> reduceCommitted((ReduceCommitted) m);
+      case READ_IN_PLACE -> readInPlace((ReadInPlace) m);
       case LIST_WORKERS -> new Workers(workers.live());
       case ASK_BLOCK_ROOM -> blockRoom.of(workers.live());
       case REPORT_BLOCK_ROOM -> reportBlockRoom((ReportBlockRoom) m);
@@ -339,6 +341,20 @@ final class MasterRequests {
   /** A reducer committed: every worker frees its input blocks. */
   private Message reduceCommitted(ReduceCommitted m) {
     applications.requireSecret(m.appId());
+    notifier.tellAll(workers.live(), m);
+    return new Ack();
+  }
+
+  /**
+   * The application reads a shuffle where its maps ran: every worker stops prefetching it. The master's notices of
+   * its finished maps still go out, since they also void the maps' other attempts on the workers.
+   */
+  private Message readInPlace(ReadInPlace m) {
+    applications.requireSecret(m.appId());
+    ShuffleKey key = new ShuffleKey(m.appId(), m.shuffleId());
+    shuffles.withExisting(key, s -> s);
+    metrics.readInPlace();
+    LOG.info("{} is read where its maps ran: its blocks are no longer prefetched", key);
     notifier.tellAll(workers.live(), m);
     return new Ack();
   }

@@ -38,6 +38,8 @@ public final class WorkerStatsCatalog {
     counter("prefetch.fetches", "Fetches made to prefetch blocks.");
     counter("prefetch.failures", "Prefetch fetches that failed (the blocks are read from their holder later).");
     counter("prefetch.skipped.blocks", "Prefetched blocks not kept (no room, or their shuffle was removed).");
+    counter("prefetch.dropped.blocks", "Blocks queued to be prefetched here and dropped before their copy: their "
+        + "reduce moved to another worker, or their application reads their shuffle where its maps ran.");
     gauge("prefetch.backlog.blocks", "Blocks queued to be prefetched here and not yet asked for.");
     gauge("prefetch.backlog.bytes", "Bytes queued to be prefetched here and not yet asked for: how far prefetch lags.");
     gauge("prefetch.inflight", "Prefetch fetches under way.");

@@ -46,6 +46,8 @@ final class DriverShuffles implements AutoCloseable {
   private final Clock clock;
   private final ShuffleStages stages = new ShuffleStages();
   private final Map<Integer, Cached> placements = new ConcurrentHashMap<>();
+  /** Shuffles the application reads where their maps ran, as told to the master. */
+  private final java.util.Set<Integer> readInPlace = ConcurrentHashMap.newKeySet();
   private final ExecutorService sampling = Executors.newSingleThreadExecutor(DaemonThreads.named("scache-sampling"));
   private boolean registered;
   private BlockRoom room;
@@ -173,9 +175,27 @@ final class DriverShuffles implements AutoCloseable {
     }
   }
 
+  /**
+   * Tells the master, once and without waiting, that the shuffle is read where its maps ran, so that the workers
+   * stop copying its blocks to its reduces' hosts: adaptive execution chose local reads once its maps were done.
+   */
+  void readInPlace(int shuffleId) {
+    if (!readInPlace.add(shuffleId)) {
+      return;
+    }
+    LOG.info("shuffle {} is read map by map where its maps ran (adaptive execution's local reads): SCache stops "
+        + "prefetching it", shuffleId);
+    client.get().readInPlaceAsync(shuffleId).whenComplete((v, e) -> {
+      if (e != null) {
+        LOG.debug("the master did not take that shuffle {} is read in place: {}", shuffleId, e.toString());
+      }
+    });
+  }
+
   /** Frees the shuffle's blocks on every worker. */
   void unregister(int shuffleId) {
     placements.remove(shuffleId);
+    readInPlace.remove(shuffleId);
     try {
       client.get().unregisterShuffle(shuffleId);
     } catch (RuntimeException e) {

@@ -24,10 +24,17 @@ import org.scache.common.shuffle.ShufflePlacement;
 final class PlacedLocations {
   private PlacedLocations() {}
 
-  /** The host most of the partition's reduces were placed on, if the master placed them. */
+  /**
+   * The host most of the partition's reduces were placed on, if the master placed them. A shuffle the partition reads
+   * map by map, on its maps' hosts, is no longer prefetched: its placement does not say where it is read.
+   */
   static Optional<String> placedHost(ScacheShuffleManager manager, RDD<?> rdd, int partition) {
     Map<String, Integer> votes = new HashMap<>();
     for (ShuffleReads.Read read : ShuffleReads.of(rdd, partition)) {
+      if (read.inPlace()) {
+        manager.readInPlace(read.shuffleId());
+        continue;
+      }
       Optional<ShufflePlacement> placement = manager.placement(read.shuffleId());
       if (placement.isEmpty()) {
         continue;

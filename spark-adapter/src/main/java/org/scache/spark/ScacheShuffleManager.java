@@ -158,6 +158,16 @@ public final class ScacheShuffleManager implements ShuffleManager {
     return driver().placement(shuffleId, conf.get(SparkScacheOptions.PLACEMENT_WAIT));
   }
 
+  /**
+   * The application reads an SCache shuffle map by map where its maps ran (driver only; Spark SQL's local shuffle
+   * reads): the workers stop prefetching its reduces, said once per shuffle.
+   */
+  void readInPlace(int shuffleId) {
+    if (active) {
+      driver().readInPlace(shuffleId);
+    }
+  }
+
   @Override
   public void stop() {
     sort.stop();

@@ -10,7 +10,9 @@ import org.apache.spark.NarrowDependency;
 import org.apache.spark.Partition;
 import org.apache.spark.ShuffleDependency;
 import org.apache.spark.rdd.RDD;
+import org.apache.spark.sql.execution.CoalescedMapperPartitionSpec;
 import org.apache.spark.sql.execution.CoalescedPartitionSpec;
+import org.apache.spark.sql.execution.PartialMapperPartitionSpec;
 import org.apache.spark.sql.execution.PartialReducerPartitionSpec;
 import scala.collection.Iterator;
 
@@ -19,12 +21,23 @@ import scala.collection.Iterator;
  * partition through its narrow lineage, down to the RDDs that read shuffles. A shuffled RDD of the
  * RDD API (ShuffledRDD, CoGroupedRDD, ...) reads reduce {@code i} in its partition {@code i}; Spark
  * SQL's ShuffledRowRDD says in its partition's spec which reduces it reads (a coalesced range, or one
- * reduce of a skew split). A partition that reads one map's output (SQL's local shuffle reader) is
- * left to Spark, which prefers that map's node.
+ * reduce of a skew split). A partition that reads map outputs (SQL's local shuffle reader: part of one map's output,
+ * or the whole output of a range of maps) reads them on their hosts, where Spark prefers to run it.
  */
 final class ShuffleReads {
-  /** Reduces {@code [startReduce, endReduce)} of shuffle {@code shuffleId}. */
-  record Read(int shuffleId, int startReduce, int endReduce) {}
+  /**
+   * Reduces {@code [startReduce, endReduce)} of shuffle {@code shuffleId}; or, {@code inPlace}, the output of some of
+   * its maps, read on their hosts (no reduce range).
+   */
+  record Read(int shuffleId, int startReduce, int endReduce, boolean inPlace) {
+    static Read reduces(int shuffleId, int startReduce, int endReduce) {
+      return new Read(shuffleId, startReduce, endReduce, false);
+    }
+
+    static Read mapOutputs(int shuffleId) {
+      return new Read(shuffleId, 0, 0, true);
+    }
+  }
 
   private static final String SQL_SHUFFLED_ROW_RDD = "org.apache.spark.sql.execution.ShuffledRowRDD";
 
@@ -62,7 +75,7 @@ final class ShuffleReads {
       return sqlRead(rdd.partitions()[partition], shuffleId);
     }
     if (rdd.partitions().length == dep.partitioner().numPartitions()) {
-      return Optional.of(new Read(shuffleId, partition, partition + 1));
+      return Optional.of(Read.reduces(shuffleId, partition, partition + 1));
     }
     return Optional.empty();
   }
@@ -77,10 +90,13 @@ final class ShuffleReads {
     }
     if (spec instanceof CoalescedPartitionSpec c) {
       return c.endReducerIndex() > c.startReducerIndex()
-          ? Optional.of(new Read(shuffleId, c.startReducerIndex(), c.endReducerIndex())) : Optional.empty();
+          ? Optional.of(Read.reduces(shuffleId, c.startReducerIndex(), c.endReducerIndex())) : Optional.empty();
     }
     if (spec instanceof PartialReducerPartitionSpec r) {
-      return Optional.of(new Read(shuffleId, r.reducerIndex(), r.reducerIndex() + 1));
+      return Optional.of(Read.reduces(shuffleId, r.reducerIndex(), r.reducerIndex() + 1));
+    }
+    if (spec instanceof PartialMapperPartitionSpec || spec instanceof CoalescedMapperPartitionSpec) {
+      return Optional.of(Read.mapOutputs(shuffleId));
     }
     return Optional.empty();
   }

@@ -138,6 +138,22 @@ final class ShuffleJobs {
     return new Tuple2<>(rows, joined.queryExecution().executedPlan().toString());
   }
 
+  /**
+   * A Spark SQL join of a large and a small table, planned as a sort-merge join, which adaptive execution turns into a
+   * broadcast join once both sides' maps ran; the large side is then read map by map where its maps ran (its local
+   * shuffle read). Returns the rows and the final plan.
+   */
+  static Tuple2<List<String>, String> sqlJoinBroadcastAtRunTime(SparkSession spark) {
+    spark.conf().set("spark.sql.autoBroadcastJoinThreshold", "-1");
+    spark.conf().set("spark.sql.adaptive.autoBroadcastJoinThreshold", "1m");
+    Dataset<Row> large = spark.range(0, 120_000).selectExpr("id % 500 AS k", "id AS v");
+    Dataset<Row> small = spark.range(0, 100).selectExpr("id AS k", "id * 10 AS w");
+    Dataset<Row> joined = large.join(small, "k").selectExpr("v * w AS p")
+        .agg(functions.count("p").as("n"), functions.sum("p").as("s"), functions.max("p").as("m"));
+    List<String> rows = sorted(joined.collectAsList().stream().map(Row::toString).collect(Collectors.toList()));
+    return new Tuple2<>(rows, joined.queryExecution().executedPlan().toString());
+  }
+
   /** The adaptive configuration of the SQL jobs: coalescing on, small skew thresholds, no broadcast joins. */
   static org.apache.spark.SparkConf adaptive(org.apache.spark.SparkConf conf) {
     return conf.set("spark.sql.adaptive.enabled", "true")

@@ -265,6 +265,36 @@ class SparkPlacementIT {
   }
 
   @Test
+  void sqlJoinBroadcastOnceItsMapsRan_readsTheLargeSideWhereItsMapsRan_andScacheStopsPrefetchingIt() throws Exception {
+    SparkConf conf = placedConf("local-read-it")
+        .set("spark.sql.adaptive.enabled", "true")
+        .set("spark.sql.adaptive.localShuffleReader.enabled", "true")
+        .set("spark.sql.shuffle.partitions", "8");
+    long before = scache.masterCounter("scache_master_shuffles_read_in_place_total");
+    Tuple2<List<String>, String> viaScache;
+    SparkSession session = SparkSession.builder().config(conf).getOrCreate();
+    try {
+      awaitExecutors(JavaSparkContext.fromSparkContext(session.sparkContext()), 2);
+      viaScache = ShuffleJobs.sqlJoinBroadcastAtRunTime(session);
+    } finally {
+      session.stop();
+    }
+    long inPlace = scache.masterCounter("scache_master_shuffles_read_in_place_total") - before;
+    System.out.printf("SPARK-LOCAL-READ %d shuffles read where their maps ran; plan:%n%s%n", inPlace, viaScache._2());
+    assertTrue(viaScache._2().contains("BroadcastHashJoin") && viaScache._2().contains("local"),
+        "adaptive execution broadcast the small side and read the large one locally:\n" + viaScache._2());
+    assertTrue(inPlace >= 1, "the driver told the master that a shuffle is read where its maps ran");
+    SparkSession sort = SparkSession.builder().config(SparkConfs.base("local[2]", "local-read-it-sort")
+        .set("spark.sql.adaptive.enabled", "true").set("spark.sql.shuffle.partitions", "8")).getOrCreate();
+    try {
+      assertEquals(ShuffleJobs.sqlJoinBroadcastAtRunTime(sort)._1(), viaScache._1(),
+          "the same rows as Spark's sort shuffle");
+    } finally {
+      sort.stop();
+    }
+  }
+
+  @Test
   void executorLostDuringTheMapStage_theJobFinishesRight_withNoStageSubmittedAgain() throws Exception {
     SparkConf conf = SparkConfs.scache(SparkConfs.base(spark.masterUrl(), "executor-loss-it"), scache.masterAddress())
         .set("spark.scache.worker.rpc.port", Integer.toString(workerPort))

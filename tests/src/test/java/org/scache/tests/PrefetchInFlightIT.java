@@ -26,7 +26,8 @@ import org.scache.common.testing.Await;
 /**
  * A reduce that starts while its input is still on its way to its worker (prefetch paced at 1 MiB/s
  * here, as on a slow link) waits for the prefetch and reads every block once: the worker fetches
- * nothing a second time from the blocks' holder.
+ * nothing a second time from the blocks' holder. A shuffle its application reads where its maps ran
+ * is no longer copied.
  */
 class PrefetchInFlightIT {
   private static final int MAPS = 4;
@@ -53,24 +54,7 @@ class PrefetchInFlightIT {
     ScacheClient reduceSide = cluster.client(1, app, "secret");
     try {
       mapSide.registerApplication();
-      mapSide.registerShuffle(shuffle, MAPS, 2, PartitionerKind.RANGE, ShuffleHints.NONE);
-      List<MapSample> samples = new ArrayList<>();
-      for (int m = 0; m < MAPS; m++) {
-        samples.add(new MapSample(m, 2L * BLOCK, 12, List.of(6, 6)));
-      }
-      mapSide.reportSamples(shuffle, samples);
-      AtomicReference<ShufflePlacement> placed = new AtomicReference<>();
-      Await.until(() -> {
-        try {
-          placed.set(mapSide.getScheduleResult(shuffle));
-          return true;
-        } catch (ScacheException notYet) {
-          return false;
-        }
-      }, Duration.ofSeconds(20), "the sampled shuffle is placed");
-      String worker1 = cluster.worker(1).info().workerId();
-      int reduce = placed.get().assignments().stream().filter(a -> a.worker().workerId().equals(worker1))
-          .mapToInt(ReduceAssignment::reduceId).findFirst().orElseThrow();
+      int reduce = placedOnWorker1(mapSide, shuffle);
 
       long remoteBefore = cluster.stat(1, "read.remote.blocks");
       long prefetchedBefore = cluster.stat(1, "prefetch.blocks");
@@ -104,6 +88,74 @@ class PrefetchInFlightIT {
       mapSide.close();
       reduceSide.close();
     }
+  }
+
+  @Test
+  void aShuffleReadWhereItsMapsRan_isNoLongerPrefetched_andItsReducesAreStillReadWhole() throws Exception {
+    String app = "app-in-place";
+    int shuffle = 1;
+    ScacheClient mapSide = cluster.client(0, app, "secret");
+    ScacheClient reduceSide = cluster.client(1, app, "secret");
+    try {
+      mapSide.registerApplication();
+      int reduce = placedOnWorker1(mapSide, shuffle);
+      long prefetchedBefore = cluster.stat(1, "prefetch.blocks");
+      long droppedBefore = cluster.stat(1, "prefetch.dropped.blocks");
+      for (int m = 0; m < MAPS; m++) {
+        for (int r = 0; r < 2; r++) {
+          mapSide.putBlock(new BlockId(app, shuffle, m, 0, r), BlockData.bytes(seed(m, r), BLOCK));
+        }
+        mapSide.mapFinished(shuffle, m, 0);
+      }
+      Await.until(() -> cluster.stat(1, "prefetch.blocks") - prefetchedBefore
+          + cluster.stat(1, "prefetch.backlog.blocks") + cluster.stat(1, "prefetch.inflight") >= MAPS,
+          Duration.ofSeconds(20), "worker 1 knows the blocks to copy");
+
+      reduceSide.readInPlaceAsync(shuffle).join();
+
+      Await.until(() -> cluster.stat(1, "prefetch.backlog.blocks") == 0 && cluster.stat(1, "prefetch.inflight") == 0,
+          Duration.ofSeconds(20), "worker 1 copies no more");
+      long dropped = cluster.stat(1, "prefetch.dropped.blocks") - droppedBefore;
+      long copied = cluster.stat(1, "prefetch.blocks") - prefetchedBefore;
+      assertTrue(dropped >= 1, "queued blocks were dropped: " + dropped + ", copied " + copied);
+      assertTrue(copied < MAPS, "not every block was copied: " + copied);
+      for (int m = 0; m < MAPS; m++) {
+        BlockId id = new BlockId(app, shuffle, m, 0, reduce);
+        assertTrue(BlockData.matches(seed(m, reduce), reduceSide.getBlock(id)),
+            id + " read map by map differs");
+      }
+      ReduceInput input = reduceSide.getReduceInput(shuffle, reduce);
+      assertEquals(MAPS, input.blocks().size());
+      for (int m = 0; m < MAPS; m++) {
+        assertTrue(BlockData.matches(seed(m, reduce), BLOCK, input.blocks().get(m).data()), m + " differs");
+      }
+    } finally {
+      mapSide.removeApplication();
+      mapSide.close();
+      reduceSide.close();
+    }
+  }
+
+  /** Registers a sampled shuffle of {@link #MAPS} maps and two reduces; the reduce the master placed on worker 1. */
+  private static int placedOnWorker1(ScacheClient client, int shuffle) {
+    client.registerShuffle(shuffle, MAPS, 2, PartitionerKind.RANGE, ShuffleHints.NONE);
+    List<MapSample> samples = new ArrayList<>();
+    for (int m = 0; m < MAPS; m++) {
+      samples.add(new MapSample(m, 2L * BLOCK, 12, List.of(6, 6)));
+    }
+    client.reportSamples(shuffle, samples);
+    AtomicReference<ShufflePlacement> placed = new AtomicReference<>();
+    Await.until(() -> {
+      try {
+        placed.set(client.getScheduleResult(shuffle));
+        return true;
+      } catch (ScacheException notYet) {
+        return false;
+      }
+    }, Duration.ofSeconds(20), "the sampled shuffle is placed");
+    String worker1 = cluster.worker(1).info().workerId();
+    return placed.get().assignments().stream().filter(a -> a.worker().workerId().equals(worker1))
+        .mapToInt(ReduceAssignment::reduceId).findFirst().orElseThrow();
   }
 
   private static long seed(int map, int reduce) {

@@ -31,6 +31,7 @@ public enum MessageType {
   REPORT_SAMPLES(40, MaySend.APPLICATION_OR_CLUSTER, ReportSamples::read),
   SHUFFLE_SCHEDULED(41, MaySend.CLUSTER, ShuffleScheduled::read),
   MAP_OUTPUT_READY(42, MaySend.CLUSTER, MapOutputReady::read),
+  READ_IN_PLACE(43, MaySend.APPLICATION_OR_CLUSTER, ReadInPlace::read),
   // local shared-memory access (60-69)
   OPEN_LOCAL(60, MaySend.APPLICATION_OR_CLUSTER, OpenLocal::read),
   LEASE_MEMORY(61, MaySend.APPLICATION_OR_CLUSTER, LeaseMemory::read),

@@ -42,6 +42,7 @@ import org.scache.common.protocol.PinReduceInputPart;
 import org.scache.common.protocol.PinnedBlock;
 import org.scache.common.protocol.PinnedReduceInput;
 import org.scache.common.protocol.PutBlock;
+import org.scache.common.protocol.ReadInPlace;
 import org.scache.common.protocol.ReduceCommitted;
 import org.scache.common.protocol.ReducePart;
 import org.scache.common.protocol.RegisterApplication;
@@ -144,6 +145,7 @@ public final class SampleMessages {
           new RoundState("app-\u00fc-2", 0, 7, false)));
       case ROUNDS_INCOMPLETE -> new RoundsIncomplete(APP, 3, List.of(0, 2, 5));
       case REDUCE_COMMITTED -> new ReduceCommitted(APP, 3, 7);
+      case READ_IN_PLACE -> new ReadInPlace(APP, 3);
       case REPORT_LOST_BLOCKS -> new ReportLostBlocks("worker-1", List.of(BLOCK_1, BLOCK_2));
       case REPORT_WORKER_ACTIVITY -> new ReportWorkerActivity("worker-1", 1L << 33, 5L << 30, List.of(
           new ShuffleActivity(APP, 3, 1 << 20, 7, 0, List.of(new ShuffleActivity.ReduceRead(2, true, 5, 0),

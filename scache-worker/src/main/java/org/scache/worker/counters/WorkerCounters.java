@@ -26,6 +26,7 @@ public final class WorkerCounters {
   public final LongAdder prefetchFetches = new LongAdder();
   public final LongAdder prefetchFailures = new LongAdder();
   public final LongAdder prefetchSkippedBlocks = new LongAdder();
+  public final LongAdder prefetchDroppedBlocks = new LongAdder();
   public final LongAdder prefetchedReadBlocks = new LongAdder();
   public final LongAdder localCommits = new LongAdder();
   public final LongAdder localPins = new LongAdder();
@@ -66,6 +67,7 @@ public final class WorkerCounters {
     m.put("prefetch.fetches", prefetchFetches.sum());
     m.put("prefetch.failures", prefetchFailures.sum());
     m.put("prefetch.skipped.blocks", prefetchSkippedBlocks.sum());
+    m.put("prefetch.dropped.blocks", prefetchDroppedBlocks.sum());
     m.put("read.prefetched.blocks", prefetchedReadBlocks.sum());
     m.put("shm.commit.blocks", localCommits.sum());
     m.put("shm.pin.blocks", localPins.sum());

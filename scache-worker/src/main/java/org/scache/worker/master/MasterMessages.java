@@ -12,8 +12,9 @@ import org.scache.worker.store.BlockStore;
 /**
  * Where every message the master sends a worker arrives, as domain values: a shuffle's placement
  * (learned by the store's rounds, by the placement's peers, then acted on by the prefetcher), the
- * rounds some worker keeps only in part, and a map's output ready after the placement (its other
- * attempts are void, and its blocks of reduces placed here are copied).
+ * rounds some worker keeps only in part, a map's output ready after the placement (its other
+ * attempts are void, and its blocks of reduces placed here are copied), and a shuffle read where its maps ran (its
+ * blocks are no longer copied).
  */
 public final class MasterMessages {
   private final BlockStore store;
@@ -33,6 +34,11 @@ public final class MasterMessages {
   /** The rounds of a shuffle that some worker keeps only in part, cluster-wide. */
   public void roundsIncomplete(ShuffleKey shuffle, List<Integer> rounds) {
     store.incompleteInCluster(shuffle, rounds);
+  }
+
+  /** The application reads the shuffle where its maps ran: its blocks are no longer copied here. */
+  public void readInPlace(ShuffleKey shuffle) {
+    prefetcher.readInPlace(shuffle);
   }
 
   /** Map {@code mapId} finished after its shuffle was placed; {@code holder} holds its final attempt's blocks. */

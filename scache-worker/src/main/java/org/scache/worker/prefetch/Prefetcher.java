@@ -173,14 +173,18 @@ public final class Prefetcher implements InFlightCopies {
    */
   private void dropMovedAway(String appId, List<ReduceMove> moves) {
     List<CompletableFuture<Void>> done = new ArrayList<>();
+    int dropped;
     synchronized (this) {
+      int queued = wanted.size();
       for (ReduceMove move : moves) {
         if (move.changesWorker() && move.from().workerId().equals(self.workerId())) {
           ShuffleKey key = new ShuffleKey(appId, move.shuffleId());
           done.addAll(purge(id -> id.reduceId() == move.reduceId() && id.shuffle().equals(key)));
         }
       }
+      dropped = queued - wanted.size();
     }
+    counters.prefetchDroppedBlocks.add(dropped);
     done.forEach(f -> f.complete(null));
   }
 
@@ -227,6 +231,26 @@ public final class Prefetcher implements InFlightCopies {
     }
     done.forEach(f -> f.complete(null));
     landing.awaitLandingInProgress();
+  }
+
+  /**
+   * The application reads the shuffle map by map where its maps ran, not by reduce here: its queued blocks are
+   * dropped (reads waiting for them fetch them from their holders), copies under way are not kept, and its later
+   * announcements are ignored. Copies that landed before stay until the shuffle is removed.
+   */
+  public void readInPlace(ShuffleKey key) {
+    List<CompletableFuture<Void>> done;
+    int dropped;
+    synchronized (this) {
+      active.remove(key);
+      removed.add(key);
+      int queued = wanted.size();
+      done = purge(id -> id.shuffle().equals(key));
+      dropped = queued - wanted.size();
+    }
+    counters.prefetchDroppedBlocks.add(dropped);
+    done.forEach(f -> f.complete(null));
+    LOG.info("{} is read where its maps ran: {} queued blocks not copied here", key, dropped);
   }
 
   /** Stops copying blocks of the application. */

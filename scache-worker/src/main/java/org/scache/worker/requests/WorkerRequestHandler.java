@@ -23,6 +23,7 @@ import org.scache.common.protocol.PayloadChunk;
 import org.scache.common.protocol.PinReduceInput;
 import org.scache.common.protocol.PinReduceInputPart;
 import org.scache.common.protocol.PutBlock;
+import org.scache.common.protocol.ReadInPlace;
 import org.scache.common.protocol.ReduceCommitted;
 import org.scache.common.protocol.RemoveApplication;
 import org.scache.common.protocol.RoundsIncomplete;
@@ -135,6 +136,10 @@ public final class WorkerRequestHandler extends RequestDispatcher {
         RoundsIncomplete m = (RoundsIncomplete) message;
         acknowledge(ctx, id, () -> w.fromMaster().roundsIncomplete(new ShuffleKey(m.appId(), m.shuffleId()),
             m.rounds()));
+      }
+      case READ_IN_PLACE -> {
+        ReadInPlace m = (ReadInPlace) message;
+        acknowledge(ctx, id, () -> w.fromMaster().readInPlace(new ShuffleKey(m.appId(), m.shuffleId())));
       }
       case MAP_OUTPUT_READY -> {
         MapOutputReady m = (MapOutputReady) message;

@@ -300,6 +300,27 @@ class PrefetcherTest {
   }
 
   @Test
+  void aShuffleReadWhereItsMapsRan_hasItsQueueDropped_itsWaitsSettled_andLaterMapOutputsIgnored() {
+    cluster.hold(A, block(0, 0), 10).hold(A, block(1, 0), 10).hold(A, block(2, 0), 10);
+    cluster.holdFetches();
+    Prefetcher p = prefetcher(1, 10, 0);
+    schedule(p, placement(new ReduceAssignment(0, SELF, 0, 30)));
+    CompletableFuture<Void> settled = p.whenSettled(List.of(block(2, 0)));
+    assertEquals(2, p.backlog()[0], "one fetch in flight, two blocks queued");
+
+    p.readInPlace(SHUFFLE);
+
+    assertTrue(settled.isDone(), "a read waiting for a dropped block reads it from its holder");
+    assertEquals(0, p.backlog()[0]);
+    assertEquals(2, counters.prefetchDroppedBlocks.sum());
+    cluster.releaseAll();
+    assertFalse(storage.store().contains(block(0, 0)), "the copy under way is not kept");
+    cluster.hold(B, block(5, 0), 10);
+    p.onMapOutput(SHUFFLE, B, List.of(new BlockSize(block(5, 0), 10)));
+    assertEquals(1, cluster.fetches().size(), "a map finished later is not copied");
+  }
+
+  @Test
   void aReadWhileItsReduceIsBeingLocated_waitsForTheBlocksToBeQueued_andThenForTheirCopies() {
     cluster.hold(A, block(0, 0), 10);
     cluster.holdLocates();
