@@ -11,10 +11,10 @@ public record BlockId(String appId, int shuffleId, int mapId, int attempt, int r
   public BlockId {
     Objects.requireNonNull(appId, "appId");
     Checks.require(!appId.isEmpty(), "application id must not be empty");
-    Checks.require(shuffleId >= 0, "shuffle id must not be negative: %s", shuffleId);
-    Checks.require(mapId >= 0, "map id must not be negative: %s", mapId);
-    Checks.require(attempt >= 0, "map attempt must not be negative: %s", attempt);
-    Checks.require(reduceId >= 0, "reduce id must not be negative: %s", reduceId);
+    Checks.requireNonNegative(shuffleId, "shuffle id");
+    Checks.requireNonNegative(mapId, "map id");
+    Checks.requireNonNegative(attempt, "map attempt");
+    Checks.requireNonNegative(reduceId, "reduce id");
   }
 
   /** The shuffle this block belongs to. */

@@ -17,7 +17,6 @@ import org.scache.common.shuffle.ReduceMove;
 import org.scache.common.shuffle.ShufflePlacement;
 import org.scache.common.shuffle.ShuffleSpec;
 import org.scache.master.predict.LinearRegressionPredictor;
-import org.scache.master.predict.ObservedMapOutput;
 import org.scache.master.predict.ReducePrediction;
 import org.scache.master.predict.SamplingPredictor;
 import org.scache.master.schedule.AccumulatedScheduler;
@@ -181,12 +180,7 @@ final class CoScheduler {
       }
       hostOf[r] = w;
     }
-    long[][] held = new long[reduces][index.size()];
-    s.finalOutputs(reduces).values().forEach(out -> out.host().map(index::get).ifPresent(w -> {
-      for (int r = 0; r < reduces; r++) {
-        held[r][w] += out.blockBytes()[r];
-      }
-    }));
+    long[][] held = s.finalOutputs(reduces).bytesByReduceAndWorker(index);
     int slots = shape.slotsPerWorker() == ShuffleSpec.MASTER_SLOTS ? slotsPerWorker : shape.slotsPerWorker();
     int most = (reduces + index.size() - 1) / index.size() + slots;
     List<MapEndBalance.Move> chosen = new MapEndBalance(BALANCE_MIN_GAIN).moves(held, hostOf, most);
@@ -272,10 +266,7 @@ final class CoScheduler {
     for (int m = 0; m < inputs.length; m++) {
       inputs[m] = shape.mapInputBytes().isEmpty() ? 1 : shape.mapInputBytes().get(m);
     }
-    List<ObservedMapOutput> observed = new ArrayList<>();
-    s.finalOutputs(shape.numReduces()).forEach((map, out) ->
-        out.host().ifPresent(h -> observed.add(new ObservedMapOutput(map, h, out.blockBytes()))));
-    return new LinearRegressionPredictor(shape.numReduces()).predict(inputs, observed);
+    return new LinearRegressionPredictor(shape.numReduces()).predict(inputs, s.finalOutputs(shape.numReduces()));
   }
 
   /**
@@ -285,7 +276,7 @@ final class CoScheduler {
   private static List<ReducePrediction> bySampling(ShuffleState s, ShuffleSpec shape, List<WorkerInfo> live) {
     Map<String, String> workerOnHost = new HashMap<>();
     live.forEach(w -> workerOnHost.putIfAbsent(w.host(), w.workerId()));
-    Map<Integer, ShuffleState.MapOutput> outputs = s.finalOutputs(shape.numReduces());
+    FinalOutputs outputs = s.finalOutputs(shape.numReduces());
     List<SplitSample> splits = new ArrayList<>(shape.numMaps());
     List<Optional<String>> hosts = new ArrayList<>(shape.numMaps());
     int capacity = 0;
@@ -294,8 +285,7 @@ final class CoScheduler {
       int[] counts = sample.countsPerReduce().stream().mapToInt(Integer::intValue).toArray();
       splits.add(SplitSample.of(sample.inputBytes(), sample.capacity(), counts));
       capacity = sample.capacity();
-      ShuffleState.MapOutput out = outputs.get(m);
-      Optional<String> holder = out == null ? Optional.empty() : out.host();
+      Optional<String> holder = outputs.holder(m);
       hosts.add(holder.isPresent() ? holder : sample.expectedHost().map(workerOnHost::get));
     }
     int samplesPerReduce = capacity / shape.numReduces();

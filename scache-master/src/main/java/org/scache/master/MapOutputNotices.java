@@ -34,21 +34,27 @@ final class MapOutputNotices {
     if (schedule.isEmpty()) {
       return List.of();
     }
-    Map<List<String>, List<BlockSize>> byTargetAndHolder = new LinkedHashMap<>();
+    // by target worker, then by holder (one, unless the map's blocks were reported by several workers); each block
+    // is looked up in place, so a map's end allocates little beyond the notices' own blocks
+    Map<String, Map<String, List<BlockSize>>> byTargetAndHolder = new LinkedHashMap<>();
     Map<String, WorkerInfo> targets = new LinkedHashMap<>();
     for (ReduceAssignment a : schedule.get().assignments()) {
-      Optional<ShuffleState.BlockEntry> block = s.block(a.reduceId(), mapId, attempt);
-      if (block.isEmpty() || block.get().holder().equals(a.worker().workerId())) {
+      ReduceBlocks reported = s.reduceBlocks(a.reduceId());
+      String holder = reported == null ? null : reported.holderOf(mapId, attempt);
+      String target = a.worker().workerId();
+      if (holder == null || holder.equals(target)) {
         continue;
       }
-      targets.put(a.worker().workerId(), a.worker());
+      targets.putIfAbsent(target, a.worker());
       BlockId id = new BlockId(s.shuffle().appId(), s.shuffle().shuffleId(), mapId, attempt, a.reduceId());
-      byTargetAndHolder.computeIfAbsent(List.of(a.worker().workerId(), block.get().holder()), k -> new ArrayList<>())
-          .add(new BlockSize(id, block.get().size()));
+      byTargetAndHolder.computeIfAbsent(target, t -> new LinkedHashMap<>(2))
+          .computeIfAbsent(holder, h -> new ArrayList<>()).add(
+              new BlockSize(id, reported.sizeOf(mapId, attempt)));
     }
     List<Notice> notices = new ArrayList<>();
-    byTargetAndHolder.forEach((key, blocks) -> liveWorker.apply(key.get(1)).ifPresent(holder ->
-        notices.add(new Notice(targets.get(key.get(0)), s.shuffle(), mapId, attempt, holder, blocks))));
+    byTargetAndHolder.forEach((target, byHolder) -> byHolder.forEach((holder, blocks) ->
+        liveWorker.apply(holder).ifPresent(h -> notices.add(new Notice(targets.get(target), s.shuffle(), mapId,
+            attempt, h, blocks)))));
     return notices;
   }
 }

@@ -78,6 +78,24 @@ final class ReduceBlocks {
     return others.get(key(mapId, attempt));
   }
 
+  /** The size of a map attempt's block, read without building its entry; -1 if none is recorded. */
+  long sizeOf(int mapId, int attempt) {
+    if (mapId >= 0 && mapId < attempts.length && attempts[mapId] == attempt && attempt != NONE) {
+      return sizes[mapId];
+    }
+    ShuffleState.BlockEntry other = others.isEmpty() ? null : others.get(key(mapId, attempt));
+    return other == null ? -1 : other.size();
+  }
+
+  /** The worker holding a map attempt's block; null if none is recorded. */
+  String holderOf(int mapId, int attempt) {
+    if (mapId >= 0 && mapId < attempts.length && attempts[mapId] == attempt && attempt != NONE) {
+      return holders.name(holderOf[mapId]);
+    }
+    ShuffleState.BlockEntry other = others.isEmpty() ? null : others.get(key(mapId, attempt));
+    return other == null ? null : other.holder();
+  }
+
   /** Forgets the block of a map attempt; whether there was one. */
   boolean remove(int mapId, int attempt) {
     if (mapId >= 0 && mapId < attempts.length && attempts[mapId] == attempt && attempt != NONE) {

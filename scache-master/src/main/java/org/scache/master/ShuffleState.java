@@ -129,6 +129,11 @@ final class ShuffleState {
     return blocks == null ? Optional.empty() : Optional.ofNullable(blocks.get(mapId, attempt));
   }
 
+  /** The reported blocks of one reduce, read in place (sizes and holders without building entries); null if none. */
+  ReduceBlocks reduceBlocks(int reduceId) {
+    return byReduce.get(reduceId);
+  }
+
   /** Every reported attempt's block of one map for one reduce. */
   List<BlockEntry> blocksOf(int reduceId, int mapId) {
     ReduceBlocks blocks = byReduce.get(reduceId);
@@ -270,37 +275,28 @@ final class ShuffleState {
   }
 
   /**
-   * Per finished, not lost map: its final-attempt block size for every reduce (0 where none) and
-   * the worker holding its output (all blocks of a map attempt are put on one worker), or none if it
-   * stored nothing.
+   * The final-attempt outputs of the finished, not lost maps over reduces {@code [0, numReduces)}, read in place
+   * ({@link FinalOutputs}); valid while this shuffle's guard is held.
    */
-  Map<Integer, MapOutput> finalOutputs(int numReduces) {
-    Map<Integer, MapOutput> out = new java.util.TreeMap<>();
-    for (int map : availableMaps()) {
-      out.put(map, new MapOutput(new long[numReduces], new String[1]));
-    }
+  FinalOutputs finalOutputs(int numReduces) {
+    ReduceBlocks[] reduces = new ReduceBlocks[numReduces];
     byReduce.forEach((reduce, blocks) -> {
-      if (reduce >= numReduces) {
-        return;
+      if (reduce < numReduces) {
+        reduces[reduce] = blocks;
       }
-      blocks.forEach(b -> {
-        MapOutput o = out.get(b.mapId());
-        if (o != null && Integer.valueOf(b.attempt()).equals(finalAttempts.get(b.mapId()))) {
-          o.blockBytes()[reduce] = b.size();
-          if (o.holder()[0] == null) {
-            o.holder()[0] = b.holder();
-          }
-        }
-      });
     });
-    return out;
-  }
-
-  /** A finished map's block sizes by reduce and its holder ({@code holder[0]}, null if unknown). */
-  record MapOutput(long[] blockBytes, String[] holder) {
-    Optional<String> host() {
-      return Optional.ofNullable(holder[0]);
+    int maps = shape.map(ShuffleSpec::numMaps).orElse(0);
+    for (int map : finalAttempts.keySet()) {
+      maps = Math.max(maps, map + 1);
     }
+    int[] attemptOf = new int[maps];
+    java.util.Arrays.fill(attemptOf, -1);
+    finalAttempts.forEach((map, attempt) -> {
+      if (!lostMaps.contains(map)) {
+        attemptOf[map] = attempt;
+      }
+    });
+    return new FinalOutputs(reduces, attemptOf);
   }
 
   /** Moves reduce {@code reduceId} of the stored schedule to another worker and round (a re-shuffle). */

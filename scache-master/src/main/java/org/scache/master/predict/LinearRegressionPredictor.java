@@ -41,22 +41,21 @@ public final class LinearRegressionPredictor {
    * @return one fit per reduce id, in reduce id order
    */
   public List<LinearFit> fit(long[] mapInputBytes, List<ObservedMapOutput> observed) {
-    ObservedMapOutput[] byMap = index(mapInputBytes, observed);
-    List<ObservedMapOutput> seen = new ArrayList<>();
-    for (ObservedMapOutput output : byMap) {
-      if (output != null) {
-        seen.add(output);
-      }
-    }
-    double[] x = new double[seen.size()];
+    return fit(mapInputBytes, checked(mapInputBytes, observed));
+  }
+
+  /** As {@link #fit(long[], List)}, on observations read in place; holds one reduce's observations at a time. */
+  public List<LinearFit> fit(long[] mapInputBytes, ObservedOutputs observed) {
+    int[] seen = observedMaps(mapInputBytes, observed);
+    double[] x = new double[seen.length];
     for (int k = 0; k < x.length; k++) {
-      x[k] = mapInputBytes[seen.get(k).mapId()];
+      x[k] = mapInputBytes[seen[k]];
     }
     List<LinearFit> fits = new ArrayList<>(reduceCount);
-    double[] y = new double[seen.size()];
+    double[] y = new double[seen.length];
     for (int reduce = 0; reduce < reduceCount; reduce++) {
       for (int k = 0; k < y.length; k++) {
-        y[k] = seen.get(k).blockBytes(reduce);
+        y[k] = observed.blockBytes(seen[k], reduce);
       }
       fits.add(LinearFit.leastSquares(x, y));
     }
@@ -71,45 +70,59 @@ public final class LinearRegressionPredictor {
    * @return one prediction per reduce id, in reduce id order
    */
   public List<ReducePrediction> predict(long[] mapInputBytes, List<ObservedMapOutput> observed) {
-    ObservedMapOutput[] byMap = index(mapInputBytes, observed);
+    return predict(mapInputBytes, checked(mapInputBytes, observed));
+  }
+
+  /**
+   * As {@link #predict(long[], List)}, on observations read in place: besides the predictions it holds the fits and
+   * one entry per map, never a map × reduce matrix.
+   */
+  public List<ReducePrediction> predict(long[] mapInputBytes, ObservedOutputs observed) {
+    int[] seen = observedMaps(mapInputBytes, observed);
     List<LinearFit> fits = fit(mapInputBytes, observed);
-    List<Optional<String>> hosts = new ArrayList<>(byMap.length);
-    for (ObservedMapOutput output : byMap) {
-      hosts.add(output == null ? Optional.empty() : Optional.of(output.host()));
+    boolean[] isObserved = new boolean[mapInputBytes.length];
+    List<Optional<String>> hosts = new ArrayList<>(Collections.nCopies(mapInputBytes.length, Optional.empty()));
+    for (int map : seen) {
+      isObserved[map] = true;
+      hosts.set(map, Optional.of(observed.host(map)));
     }
     return HostShares.predictions(
         reduceCount,
         hosts,
         (map, reduce) ->
-            byMap[map] != null
-                ? byMap[map].blockBytes(reduce)
+            isObserved[map]
+                ? observed.blockBytes(map, reduce)
                 : fits.get(reduce).predict(mapInputBytes[map]));
   }
 
-  private ObservedMapOutput[] index(long[] mapInputBytes, List<ObservedMapOutput> observed) {
+  private int[] observedMaps(long[] mapInputBytes, ObservedOutputs observed) {
     Objects.requireNonNull(mapInputBytes, "mapInputBytes");
     Objects.requireNonNull(observed, "observed");
     require(mapInputBytes.length >= 1, "a shuffle has at least one map task");
     for (int map = 0; map < mapInputBytes.length; map++) {
       require(mapInputBytes[map] >= 0, "input size of map %d must not be negative but was %d", map, mapInputBytes[map]);
     }
-    ObservedMapOutput[] byMap = new ObservedMapOutput[mapInputBytes.length];
+    int[] maps = observed.maps();
+    for (int k = 0; k < maps.length; k++) {
+      require(maps[k] >= 0 && maps[k] < mapInputBytes.length, "observed map %d is outside the %d map tasks", maps[k],
+          mapInputBytes.length);
+      require(k == 0 || maps[k] > maps[k - 1], "observed maps must be ascending and distinct: %d after %d", maps[k],
+          k == 0 ? -1 : maps[k - 1]);
+    }
+    return maps;
+  }
+
+  private ObservedOutputs checked(long[] mapInputBytes, List<ObservedMapOutput> observed) {
+    Objects.requireNonNull(observed, "observed");
     for (ObservedMapOutput output : observed) {
       Objects.requireNonNull(output, "observed map output");
-      require(
-          output.mapId() < mapInputBytes.length,
-          "observed map %d is outside the %d map tasks",
-          output.mapId(),
-          mapInputBytes.length);
       require(
           output.reduceCount() == reduceCount,
           "map %d has %d reduce blocks but the shuffle has %d reduces",
           output.mapId(),
           output.reduceCount(),
           reduceCount);
-      require(byMap[output.mapId()] == null, "map %d is observed twice", output.mapId());
-      byMap[output.mapId()] = output;
     }
-    return byMap;
+    return ObservedOutputs.of(observed);
   }
 }

@@ -51,8 +51,8 @@ public final class ScaleBenchmark {
     PrintStream out = System.out;
     out.printf("Metadata at scale: %s, %d hosts, %s applications, heap %d MiB (%s)%n", points, hosts, apps,
         Runtime.getRuntime().maxMemory() >> 20, ManagementFactory.getRuntimeMXBean().getVmName());
-    out.printf("%-11s %5s %12s | %10s %10s %12s %12s | %10s %12s %12s%n", "M x R", "apps", "blocks", "worker B/b",
-        "1-byte B/b", "puts/s", "lookups/s", "master B/b", "reports/s", "ends ms");
+    out.printf("%-11s %5s %12s | %10s %10s %12s %12s | %10s %12s %12s %10s%n", "M x R", "apps", "blocks",
+        "worker B/b", "1-byte B/b", "puts/s", "lookups/s", "master B/b", "reports/s", "ends ms", "ends B/b");
     for (String point : points.split(",")) {
       String[] mr = point.trim().toLowerCase(Locale.ROOT).split("x");
       int maps = Integer.parseInt(mr[0]);
@@ -65,16 +65,19 @@ public final class ScaleBenchmark {
           continue;
         }
         Master m = master(maps, reduces, hosts, applications);
-        out.printf("%-11s %5d %,12d | %10s %10s %,12.0f %,12.0f | %10.1f %,12.0f %,12.1f%n", maps + "x" + reduces,
-            applications, (long) maps * reduces, w.bytesPerBlock(), oneByte.bytesPerBlock(), w.putsPerSecond(),
-            w.lookupsPerSecond(), m.bytesPerBlock(), m.reportsPerSecond(), m.placeMillis());
+        out.printf("%-11s %5d %,12d | %10s %10s %,12.0f %,12.0f | %10.1f %,12.0f %,12.1f %10.1f%n",
+            maps + "x" + reduces, applications, (long) maps * reduces, w.bytesPerBlock(), oneByte.bytesPerBlock(),
+            w.putsPerSecond(), w.lookupsPerSecond(), m.bytesPerBlock(), m.reportsPerSecond(), m.placeMillis(),
+            m.endsAllocatedPerBlock());
       }
     }
   }
 
   private record Worker(String bytesPerBlock, double putsPerSecond, double lookupsPerSecond) {}
 
-  private record Master(double bytesPerBlock, double reportsPerSecond, double placeMillis) {}
+  /** What the master's state took; the map ends' and placements' time, and what they allocated, per block. */
+  private record Master(double bytesPerBlock, double reportsPerSecond, double placeMillis,
+      double endsAllocatedPerBlock) {}
 
   /** One worker's store taking every block of the shuffle, its limit derived from the heap. */
   static Worker worker(int maps, int reduces, int blockBytes) throws Exception {
@@ -173,6 +176,8 @@ public final class ScaleBenchmark {
       double reportSeconds = (System.nanoTime() - t0) / 1e9;
       long heap = usedHeap() - before;
       // every map ends, in order; the master places the shuffle on the way (when enough maps have ended)
+      com.sun.management.ThreadMXBean thread = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+      long allocated = thread.getCurrentThreadAllocatedBytes();
       long t1 = System.nanoTime();
       for (int a = 0; a < applications; a++) {
         for (int m = 0; m < mapsPerApp; m++) {
@@ -184,7 +189,9 @@ public final class ScaleBenchmark {
         }
       }
       double placeMillis = (System.nanoTime() - t1) / 1e6 / applications;
-      return new Master((double) heap / Math.max(1, reports), reports / reportSeconds, placeMillis);
+      // the in-process requests run on this thread: what the ends and placements allocated, transient state included
+      double endsAllocated = (double) (thread.getCurrentThreadAllocatedBytes() - allocated) / Math.max(1, reports);
+      return new Master((double) heap / Math.max(1, reports), reports / reportSeconds, placeMillis, endsAllocated);
     }
   }
 
