@@ -160,11 +160,14 @@ final class DriverShuffles implements AutoCloseable {
     if (cached != null && clock.nanos() - cached.atNanos() < PLACEMENT_REUSE_NANOS) {
       return Optional.of(cached.placement());
     }
+    long start = clock.nanos();
     try {
       // asked again every few ms while the master waits for the maps' last ends, which the map tasks do not wait for
       ShufflePlacement p = client.get().awaitScheduleResult(shuffleId, wait)
           .get(wait.toMillis() + LAST_ASK_MILLIS, TimeUnit.MILLISECONDS);
       placements.put(shuffleId, new Cached(p, clock.nanos()));
+      LOG.debug("shuffle {}: placement answered after {} us", shuffleId,
+          TimeUnit.NANOSECONDS.toMicros(clock.nanos() - start));
       return Optional.of(p);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
