@@ -14,15 +14,15 @@ import org.scache.common.shuffle.BlockSize;
 import org.scache.worker.spill.SpillStore;
 
 /**
- * The {@link BlockStore}'s blocks, by id and by shuffle, with their exact accounting: every held block
- * counts once, its bytes in memory or on disk, in the {@link BlockQuota} and in the {@link BlockOrder}.
- * Not thread-safe: guarded by the store, which checks each change against a block's state first.
+ * The {@link BlockStore}'s blocks, by id (and by shuffle through the {@link BlockOrder}, which keeps them so for its
+ * rounds: one set per shuffle, not two), with their exact accounting: every held block counts once, its bytes in
+ * memory or on disk, in the {@link BlockQuota} and in the {@link BlockOrder}. Not thread-safe: guarded by the store,
+ * which checks each change against a block's state first.
  */
 final class BlockIndex {
   private final BlockQuota quota;
   private final BlockOrder order;
   private final Map<BlockId, StoredBlock> blocks = new HashMap<>();
-  private final Map<ShuffleKey, Set<BlockId>> byShuffle = new HashMap<>();
   /** The prefetched copies held, per application oldest first: what makes room when a map's block meets the limit. */
   private final Map<String, Set<StoredBlock>> copies = new HashMap<>();
   private long memoryBytes;
@@ -51,7 +51,6 @@ final class BlockIndex {
   void add(StoredBlock b) {
     blocks.put(b.id(), b);
     quota.added(b.id());
-    byShuffle.computeIfAbsent(b.id().shuffle(), k -> new HashSet<>()).add(b.id());
     if (b.isCopy()) {
       copies.computeIfAbsent(b.id().appId(), a -> new java.util.LinkedHashSet<>()).add(b);
     }
@@ -95,13 +94,6 @@ final class BlockIndex {
       }
     }
     order.remove(b);
-    Set<BlockId> ids = byShuffle.get(b.id().shuffle());
-    if (ids != null) {
-      ids.remove(b.id());
-      if (ids.isEmpty()) {
-        byShuffle.remove(b.id().shuffle());
-      }
-    }
     if (b.inMemory()) {
       memoryBytes -= b.size();
     } else if (b.spilled().isPresent()) {
@@ -113,11 +105,7 @@ final class BlockIndex {
 
   /** The blocks of {@code shuffle} whose ids {@code which} selects. */
   List<StoredBlock> of(ShuffleKey shuffle, Predicate<BlockId> which) {
-    Set<BlockId> ids = byShuffle.get(shuffle);
-    if (ids == null) {
-      return List.of();
-    }
-    return ids.stream().filter(which).map(blocks::get).toList();
+    return order.blocksOf(shuffle).stream().filter(b -> which.test(b.id())).toList();
   }
 
   /** The oldest prefetched copy of an application {@code whose} accepts. */
@@ -132,13 +120,13 @@ final class BlockIndex {
 
   /** The shuffles of {@code appId} this index holds blocks of. */
   List<ShuffleKey> shufflesOf(String appId) {
-    return byShuffle.keySet().stream().filter(k -> k.appId().equals(appId)).toList();
+    return order.shuffles().stream().filter(k -> k.appId().equals(appId)).toList();
   }
 
   /** Applications this index holds blocks of. */
   Set<String> applications() {
     Set<String> apps = new HashSet<>();
-    byShuffle.keySet().forEach(k -> apps.add(k.appId()));
+    order.shuffles().forEach(k -> apps.add(k.appId()));
     return apps;
   }
 
@@ -184,7 +172,6 @@ final class BlockIndex {
   void clear() {
     blocks.values().forEach(StoredBlock::release);
     blocks.clear();
-    byShuffle.clear();
     copies.clear();
     order.clear();
     memoryBytes = 0;

@@ -31,14 +31,25 @@ final class BlockOrder {
   /** A round of a shuffle: the unit the paper's all-or-nothing constraint keeps whole. */
   record RoundKey(ShuffleKey shuffle, int round) {}
 
-  /** A block with the policy's view of it when it was placed; {@code counted}: the round its spilled bytes count in. */
-  private record Ranked(SpillCandidate candidate, StoredBlock block, RoundKey round, boolean counted) {}
+  /**
+   * A block with the policy's view of it when it was placed; {@code counted}: its spilled bytes count in its round.
+   * Its round is the candidate's, not kept a second time: a block costs the heap it must.
+   */
+  private record Ranked(SpillCandidate candidate, StoredBlock block, boolean counted) {
+    /** The block's round when it was placed; null if its shuffle was not placed then. */
+    RoundKey round() {
+      return candidate.scheduled() ? new RoundKey(block.id().shuffle(), candidate.round()) : null;
+    }
+
+    boolean inRound(int round) {
+      return candidate.scheduled() && candidate.round() == round;
+    }
+  }
 
   private final SpillPolicy policy;
   private final PlacementBook rounds;
   private final TreeSet<Ranked> inMemory;
   private final TreeSet<Ranked> spilledUnread;
-  private final Map<StoredBlock, Ranked> ranked = new IdentityHashMap<>();
   private final Map<ShuffleKey, Set<StoredBlock>> byShuffle = new HashMap<>();
   private final Map<RoundKey, Integer> spilledUnreadInRound = new HashMap<>();
   /** Rounds that became, or stopped being, kept in part here while a change was placed. */
@@ -70,8 +81,9 @@ final class BlockOrder {
     while (!turned.isEmpty()) {
       RoundKey k = turned.poll();
       for (StoredBlock other : byShuffle.getOrDefault(k.shuffle(), Set.of()).toArray(StoredBlock[]::new)) {
-        Ranked r = ranked.get(other);
-        if (other != b && r != null && k.equals(r.round())) {
+        Ranked r = (Ranked) other.orderEntry();
+        // every block of the set is of the round's shuffle
+        if (other != b && r != null && r.inRound(k.round())) {
           placeOne(other);
         }
       }
@@ -88,7 +100,7 @@ final class BlockOrder {
 
   /** Forgets a block removed from the store. */
   void remove(StoredBlock b) {
-    Ranked r = ranked.remove(b);
+    Ranked r = take(b);
     if (r == null) {
       return;
     }
@@ -106,6 +118,16 @@ final class BlockOrder {
     }
     // the blocks of a round this removal made whole move down the victim order
     placeTurnedRounds(null);
+  }
+
+  /** Every block of the shuffle: the store's one index of its blocks by shuffle. */
+  Set<StoredBlock> blocksOf(ShuffleKey shuffle) {
+    return Collections.unmodifiableSet(byShuffle.getOrDefault(shuffle, Set.of()));
+  }
+
+  /** The shuffles of which a block is held. */
+  Set<ShuffleKey> shuffles() {
+    return Collections.unmodifiableSet(byShuffle.keySet());
   }
 
   /** The shuffle's rounds or the master's view of them changed: every block of it is placed again. */
@@ -128,7 +150,7 @@ final class BlockOrder {
    * the order that goes on where it was, whatever was evicted or moved meanwhile.
    */
   Optional<Victim> victimAfter(Victim previous) {
-    Ranked next = inMemory.higher(new Ranked(previous.rank(), previous.block(), null, false));
+    Ranked next = inMemory.higher(new Ranked(previous.rank(), previous.block(), false));
     return Optional.ofNullable(next).map(BlockOrder::victim);
   }
 
@@ -164,14 +186,14 @@ final class BlockOrder {
   void clear() {
     inMemory.clear();
     spilledUnread.clear();
-    ranked.clear();
+    byShuffle.values().forEach(members -> members.forEach(b -> b.orderEntry(null)));
     byShuffle.clear();
     spilledUnreadInRound.clear();
     turned.clear();
   }
 
   private void placeOne(StoredBlock b) {
-    Ranked old = ranked.remove(b);
+    Ranked old = take(b);
     if (old != null) {
       inMemory.remove(old);
       spilledUnread.remove(old);
@@ -192,13 +214,20 @@ final class BlockOrder {
       }
     }
     Ranked r = new Ranked(candidate(b.id(), b.size(), b.isCopy(), b.consumed(), b.lastAccessNanos(), placement), b,
-        round, counts);
-    ranked.put(b, r);
+        counts);
+    b.orderEntry(r);
     if (b.inMemory() && b.size() > 0) {
       inMemory.add(r);
     } else if (b.spilled().isPresent() && !b.inMemory() && !b.consumed()) {
       spilledUnread.add(r);
     }
+  }
+
+  /** The block's entry, which it no longer holds; null if it was not placed. */
+  private static Ranked take(StoredBlock b) {
+    Ranked r = (Ranked) b.orderEntry();
+    b.orderEntry(null);
+    return r;
   }
 
   private void count(RoundKey k) {

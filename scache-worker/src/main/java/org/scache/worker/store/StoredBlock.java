@@ -20,6 +20,8 @@ final class StoredBlock {
   private SpillStore.Location spilled;
   private boolean consumed;
   private long lastAccessNanos;
+  /** The {@link BlockOrder}'s entry for this block, kept here rather than in a map beside it; null until placed. */
+  private Object orderEntry;
 
   StoredBlock(BlockId id, ByteBuf data, boolean copy, long nowNanos) {
     this.id = id;
@@ -40,6 +42,14 @@ final class StoredBlock {
 
   BlockId id() {
     return id;
+  }
+
+  Object orderEntry() {
+    return orderEntry;
+  }
+
+  void orderEntry(Object entry) {
+    orderEntry = entry;
   }
 
   long size() {
