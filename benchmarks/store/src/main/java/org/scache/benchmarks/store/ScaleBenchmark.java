@@ -15,6 +15,7 @@ import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
 import org.scache.common.shuffle.BlockSize;
 import org.scache.common.shuffle.PartitionerKind;
+import org.scache.common.shuffle.ReduceAssignment;
 import org.scache.common.shuffle.ShufflePlacement;
 import org.scache.common.shuffle.ShuffleSpec;
 import org.scache.master.InProcessRequests;
@@ -79,7 +80,7 @@ public final class ScaleBenchmark {
   private record Master(double bytesPerBlock, double reportsPerSecond, double placeMillis,
       double endsAllocatedPerBlock) {}
 
-  /** One worker's store taking every block of the shuffle, its limit derived from the heap. */
+  /** One worker's store taking every block of a placed shuffle, its limit derived from the heap. */
   static Worker worker(int maps, int reduces, int blockBytes) throws Exception {
     Path dir = Files.createTempDirectory("scache-scale");
     long reserve = Math.max(8L << 20, (long) maps * reduces * MemoryPool.ALIGNMENT * Math.min(1, blockBytes));
@@ -91,6 +92,14 @@ public final class ScaleBenchmark {
       try {
         BlockPuts puts = storage.puts();
         BlockStore store = storage.store();
+        // the shuffle is placed, as it is for most of its blocks on a worker: each block has its round
+        List<ReduceAssignment> assignments = new ArrayList<>(reduces);
+        WorkerInfo self = new WorkerInfo("scale-w", "127.0.0.1", 1);
+        for (int r = 0; r < reduces; r++) {
+          assignments.add(new ReduceAssignment(r, self, r / 16, ReduceAssignment.UNKNOWN_SIZE));
+        }
+        store.scheduled(new ShufflePlacement("scale-app", 0, "scale", assignments), System.currentTimeMillis(),
+            List.of());
         long before = usedHeap();
         long t0 = System.nanoTime();
         long stored = 0;
