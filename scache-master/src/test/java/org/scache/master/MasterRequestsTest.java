@@ -25,6 +25,7 @@ import org.scache.common.protocol.LocateBlocks;
 import org.scache.common.protocol.MapFinished;
 import org.scache.common.protocol.MapOutputReady;
 import org.scache.common.protocol.Message;
+import org.scache.common.protocol.ReadInPlace;
 import org.scache.common.protocol.RegisterApplication;
 import org.scache.common.protocol.RegisterShuffle;
 import org.scache.common.protocol.RegisterWorker;
@@ -123,6 +124,18 @@ class MasterRequestsTest {
     assertEquals(((ShuffleScheduled) scheduled.get(0).message()).placement(), placed);
     assertEquals(2, placed.assignments().size());
     assertTrue(placed.workerOf(0).isPresent() && placed.workerOf(1).isPresent());
+  }
+
+  @Test
+  void readInPlace_ofAShuffleNeverRegistered_isUnknown_andOfARegisteredOne_isToldToEveryWorker() {
+    twoWorkersAndAnApplication();
+    ScacheException unknown = assertThrows(ScacheException.class, () -> master.serve(new ReadInPlace("app", 7)));
+    assertEquals(Status.UNKNOWN_SHUFFLE, unknown.status());
+    assertTrue(toldOf(ReadInPlace.class).isEmpty(), "no worker is told of an unknown shuffle");
+
+    master.serve(new RegisterShuffle(new ShuffleSpec("app", 0, 2, 2, PartitionerKind.HASH, 0)));
+    assertEquals(new Ack(), master.serve(new ReadInPlace("app", 0)));
+    assertEquals(List.of(W1, W2), toldOf(ReadInPlace.class).stream().map(Told::to).toList());
   }
 
   @Test
