@@ -57,20 +57,8 @@ class PrefetchInFlightIT {
       int reduce = placedOnWorker1(mapSide, shuffle);
 
       long remoteBefore = cluster.stat(1, "read.remote.blocks");
-      long prefetchedBefore = cluster.stat(1, "prefetch.blocks");
       long readPrefetchedBefore = cluster.stat(1, "read.prefetched.blocks");
-      // every map runs on worker 0: the reduce placed on worker 1 has all its input to prefetch
-      for (int m = 0; m < MAPS; m++) {
-        for (int r = 0; r < 2; r++) {
-          mapSide.putBlock(new BlockId(app, shuffle, m, 0, r), BlockData.bytes(seed(m, r), BLOCK));
-        }
-        mapSide.mapFinished(shuffle, m, 0);
-      }
-      // the master tells worker 1 of each finished map over a connection of its own, which a read may overtake;
-      // the read starts once worker 1 knows every block is on its way (one block per fetch: batches < a block)
-      Await.until(() -> cluster.stat(1, "prefetch.blocks") - prefetchedBefore
-          + cluster.stat(1, "prefetch.backlog.blocks") + cluster.stat(1, "prefetch.inflight") >= MAPS,
-          Duration.ofSeconds(20), "worker 1 knows the blocks to copy");
+      runMapsOnWorker0(mapSide, app, shuffle);
       ReduceInput input = reduceSide.getReduceInput(shuffle, reduce);
 
       assertEquals(MAPS, input.blocks().size());
@@ -99,17 +87,8 @@ class PrefetchInFlightIT {
     try {
       mapSide.registerApplication();
       int reduce = placedOnWorker1(mapSide, shuffle);
-      long prefetchedBefore = cluster.stat(1, "prefetch.blocks");
       long droppedBefore = cluster.stat(1, "prefetch.dropped.blocks");
-      for (int m = 0; m < MAPS; m++) {
-        for (int r = 0; r < 2; r++) {
-          mapSide.putBlock(new BlockId(app, shuffle, m, 0, r), BlockData.bytes(seed(m, r), BLOCK));
-        }
-        mapSide.mapFinished(shuffle, m, 0);
-      }
-      Await.until(() -> cluster.stat(1, "prefetch.blocks") - prefetchedBefore
-          + cluster.stat(1, "prefetch.backlog.blocks") + cluster.stat(1, "prefetch.inflight") >= MAPS,
-          Duration.ofSeconds(20), "worker 1 knows the blocks to copy");
+      long prefetchedBefore = runMapsOnWorker0(mapSide, app, shuffle);
 
       reduceSide.readInPlaceAsync(shuffle).join();
 
@@ -134,6 +113,26 @@ class PrefetchInFlightIT {
       mapSide.close();
       reduceSide.close();
     }
+  }
+
+  /**
+   * Runs every map on worker 0, so that the reduce placed on worker 1 has all its input to prefetch, and returns once
+   * worker 1 knows every block is on its way; returns worker 1's prefetched blocks before. The master tells worker 1
+   * of each finished map over a connection of its own, which a read could overtake; one block per fetch (batches
+   * are smaller than a block).
+   */
+  private static long runMapsOnWorker0(ScacheClient mapSide, String app, int shuffle) {
+    long prefetchedBefore = cluster.stat(1, "prefetch.blocks");
+    for (int m = 0; m < MAPS; m++) {
+      for (int r = 0; r < 2; r++) {
+        mapSide.putBlock(new BlockId(app, shuffle, m, 0, r), BlockData.bytes(seed(m, r), BLOCK));
+      }
+      mapSide.mapFinished(shuffle, m, 0);
+    }
+    Await.until(() -> cluster.stat(1, "prefetch.blocks") - prefetchedBefore
+        + cluster.stat(1, "prefetch.backlog.blocks") + cluster.stat(1, "prefetch.inflight") >= MAPS,
+        Duration.ofSeconds(20), "worker 1 knows the blocks to copy");
+    return prefetchedBefore;
   }
 
   /** Registers a sampled shuffle of {@link #MAPS} maps and two reduces; the reduce the master placed on worker 1. */
