@@ -5,7 +5,6 @@ import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -50,7 +49,7 @@ final class BlockOrder {
   private final PlacementBook rounds;
   private final TreeSet<Ranked> inMemory;
   private final TreeSet<Ranked> spilledUnread;
-  private final Map<ShuffleKey, Set<StoredBlock>> byShuffle = new HashMap<>();
+  private final Map<ShuffleKey, ShuffleBlocks> byShuffle = new HashMap<>();
   private final Map<RoundKey, Integer> spilledUnreadInRound = new HashMap<>();
   /** Rounds that became, or stopped being, kept in part here while a change was placed. */
   private final ArrayDeque<RoundKey> turned = new ArrayDeque<>();
@@ -80,7 +79,7 @@ final class BlockOrder {
     boolean any = !turned.isEmpty();
     while (!turned.isEmpty()) {
       RoundKey k = turned.poll();
-      for (StoredBlock other : byShuffle.getOrDefault(k.shuffle(), Set.of()).toArray(StoredBlock[]::new)) {
+      for (StoredBlock other : blocksOf(k.shuffle())) {
         Ranked r = (Ranked) other.orderEntry();
         // every block of the set is of the round's shuffle
         if (other != b && r != null && r.inRound(k.round())) {
@@ -109,20 +108,19 @@ final class BlockOrder {
     if (r.counted()) {
       uncount(r.round());
     }
-    Set<StoredBlock> members = byShuffle.get(b.id().shuffle());
-    if (members != null) {
-      members.remove(b);
-      if (members.isEmpty()) {
-        byShuffle.remove(b.id().shuffle());
-      }
+    ShuffleKey shuffle = b.id().shuffle();
+    ShuffleBlocks members = byShuffle.get(shuffle);
+    if (members != null && members.remove(b) && members.isEmpty()) {
+      byShuffle.remove(shuffle);
     }
     // the blocks of a round this removal made whole move down the victim order
     placeTurnedRounds(null);
   }
 
-  /** Every block of the shuffle: the store's one index of its blocks by shuffle. */
-  Set<StoredBlock> blocksOf(ShuffleKey shuffle) {
-    return Collections.unmodifiableSet(byShuffle.getOrDefault(shuffle, Set.of()));
+  /** Every block of the shuffle now (the store's one index of its blocks by shuffle), in a list of the caller's. */
+  java.util.List<StoredBlock> blocksOf(ShuffleKey shuffle) {
+    ShuffleBlocks members = byShuffle.get(shuffle);
+    return members == null ? java.util.List.of() : members.snapshot();
   }
 
   /** The shuffles of which a block is held. */
@@ -132,7 +130,7 @@ final class BlockOrder {
 
   /** The shuffle's rounds or the master's view of them changed: every block of it is placed again. */
   void placementChanged(ShuffleKey shuffle) {
-    for (StoredBlock b : byShuffle.getOrDefault(shuffle, Set.of()).toArray(StoredBlock[]::new)) {
+    for (StoredBlock b : blocksOf(shuffle)) {
       place(b);
     }
   }
@@ -186,7 +184,10 @@ final class BlockOrder {
   void clear() {
     inMemory.clear();
     spilledUnread.clear();
-    byShuffle.values().forEach(members -> members.forEach(b -> b.orderEntry(null)));
+    byShuffle.values().forEach(members -> {
+      members.snapshot().forEach(b -> b.orderEntry(null));
+      members.clear();
+    });
     byShuffle.clear();
     spilledUnreadInRound.clear();
     turned.clear();
@@ -198,7 +199,7 @@ final class BlockOrder {
       inMemory.remove(old);
       spilledUnread.remove(old);
     } else {
-      byShuffle.computeIfAbsent(b.id().shuffle(), k -> Collections.newSetFromMap(new IdentityHashMap<>())).add(b);
+      byShuffle.computeIfAbsent(b.id().shuffle(), k -> new ShuffleBlocks()).add(b);
     }
     Optional<PlacementBook.Placement> placement = rounds.placement(b.id().shuffle(), b.id().reduceId());
     RoundKey round = placement.map(pl -> new RoundKey(b.id().shuffle(), pl.round())).orElse(null);

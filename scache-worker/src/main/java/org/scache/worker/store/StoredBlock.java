@@ -22,6 +22,9 @@ final class StoredBlock {
   private long lastAccessNanos;
   /** The {@link BlockOrder}'s entry for this block, kept here rather than in a map beside it; null until placed. */
   private Object orderEntry;
+  /** This block's neighbours among its shuffle's blocks ({@link ShuffleBlocks}); guarded by the store. */
+  StoredBlock prevInShuffle;
+  StoredBlock nextInShuffle;
 
   StoredBlock(BlockId id, ByteBuf data, boolean copy, long nowNanos) {
     this.id = id;
