@@ -123,12 +123,6 @@ final class ShuffleState {
     return list;
   }
 
-  /** The block of one map attempt for one reduce, if reported. */
-  Optional<BlockEntry> block(int reduceId, int mapId, int attempt) {
-    ReduceBlocks blocks = byReduce.get(reduceId);
-    return blocks == null ? Optional.empty() : Optional.ofNullable(blocks.get(mapId, attempt));
-  }
-
   /** The reported blocks of one reduce, read in place (sizes and holders without building entries); null if none. */
   ReduceBlocks reduceBlocks(int reduceId) {
     return byReduce.get(reduceId);

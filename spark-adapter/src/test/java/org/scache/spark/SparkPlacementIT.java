@@ -265,7 +265,7 @@ class SparkPlacementIT {
   }
 
   @Test
-  void sqlJoinBroadcastOnceItsMapsRan_readsTheLargeSideWhereItsMapsRan_andScacheStopsPrefetchingIt() throws Exception {
+  void sqlJoinBroadcastOnceItsMapsRan_readsTheLargeSideLocally_andTellsScacheToStopPrefetchingIt() throws Exception {
     SparkConf conf = placedConf("local-read-it")
         .set("spark.sql.adaptive.enabled", "true")
         .set("spark.sql.adaptive.localShuffleReader.enabled", "true")

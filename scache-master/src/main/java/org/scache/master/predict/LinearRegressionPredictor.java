@@ -41,12 +41,16 @@ public final class LinearRegressionPredictor {
    * @return one fit per reduce id, in reduce id order
    */
   public List<LinearFit> fit(long[] mapInputBytes, List<ObservedMapOutput> observed) {
-    return fit(mapInputBytes, checked(mapInputBytes, observed));
+    return fit(mapInputBytes, checked(observed));
   }
 
   /** As {@link #fit(long[], List)}, on observations read in place; holds one reduce's observations at a time. */
   public List<LinearFit> fit(long[] mapInputBytes, ObservedOutputs observed) {
-    int[] seen = observedMaps(mapInputBytes, observed);
+    return fit(mapInputBytes, observed, observedMaps(mapInputBytes, observed));
+  }
+
+  /** Eq. 1 per reduce over the observed maps {@code seen}, checked. */
+  private List<LinearFit> fit(long[] mapInputBytes, ObservedOutputs observed, int[] seen) {
     double[] x = new double[seen.length];
     for (int k = 0; k < x.length; k++) {
       x[k] = mapInputBytes[seen[k]];
@@ -70,7 +74,7 @@ public final class LinearRegressionPredictor {
    * @return one prediction per reduce id, in reduce id order
    */
   public List<ReducePrediction> predict(long[] mapInputBytes, List<ObservedMapOutput> observed) {
-    return predict(mapInputBytes, checked(mapInputBytes, observed));
+    return predict(mapInputBytes, checked(observed));
   }
 
   /**
@@ -79,7 +83,7 @@ public final class LinearRegressionPredictor {
    */
   public List<ReducePrediction> predict(long[] mapInputBytes, ObservedOutputs observed) {
     int[] seen = observedMaps(mapInputBytes, observed);
-    List<LinearFit> fits = fit(mapInputBytes, observed);
+    List<LinearFit> fits = fit(mapInputBytes, observed, seen);
     boolean[] isObserved = new boolean[mapInputBytes.length];
     List<Optional<String>> hosts = new ArrayList<>(Collections.nCopies(mapInputBytes.length, Optional.empty()));
     for (int map : seen) {
@@ -112,7 +116,7 @@ public final class LinearRegressionPredictor {
     return maps;
   }
 
-  private ObservedOutputs checked(long[] mapInputBytes, List<ObservedMapOutput> observed) {
+  private ObservedOutputs checked(List<ObservedMapOutput> observed) {
     Objects.requireNonNull(observed, "observed");
     for (ObservedMapOutput output : observed) {
       Objects.requireNonNull(output, "observed map output");

@@ -173,16 +173,14 @@ public final class Prefetcher implements InFlightCopies {
    */
   private void dropMovedAway(String appId, List<ReduceMove> moves) {
     List<CompletableFuture<Void>> done = new ArrayList<>();
-    int dropped;
+    int dropped = 0;
     synchronized (this) {
-      int queued = wanted.size();
       for (ReduceMove move : moves) {
         if (move.changesWorker() && move.from().workerId().equals(self.workerId())) {
           ShuffleKey key = new ShuffleKey(appId, move.shuffleId());
-          done.addAll(purge(id -> id.reduceId() == move.reduceId() && id.shuffle().equals(key)));
+          dropped += purge(id -> id.reduceId() == move.reduceId() && id.shuffle().equals(key), done);
         }
       }
-      dropped = queued - wanted.size();
     }
     counters.prefetchDroppedBlocks.add(dropped);
     done.forEach(f -> f.complete(null));
@@ -222,12 +220,10 @@ public final class Prefetcher implements InFlightCopies {
 
   /** Stops copying blocks of the shuffle; returns once no copy of it can land any more. */
   public void forgetShuffle(ShuffleKey key) {
-    List<CompletableFuture<Void>> done;
+    List<CompletableFuture<Void>> done = new ArrayList<>();
     synchronized (this) {
-      active.remove(key);
       placed.remove(key);
-      removed.add(key);
-      done = purge(id -> id.shuffle().equals(key));
+      stopCopying(key, done);
     }
     done.forEach(f -> f.complete(null));
     landing.awaitLandingInProgress();
@@ -239,14 +235,10 @@ public final class Prefetcher implements InFlightCopies {
    * announcements are ignored. Copies that landed before stay until the shuffle is removed.
    */
   public void readInPlace(ShuffleKey key) {
-    List<CompletableFuture<Void>> done;
+    List<CompletableFuture<Void>> done = new ArrayList<>();
     int dropped;
     synchronized (this) {
-      active.remove(key);
-      removed.add(key);
-      int queued = wanted.size();
-      done = purge(id -> id.shuffle().equals(key));
-      dropped = queued - wanted.size();
+      dropped = stopCopying(key, done);
     }
     counters.prefetchDroppedBlocks.add(dropped);
     done.forEach(f -> f.complete(null));
@@ -255,30 +247,45 @@ public final class Prefetcher implements InFlightCopies {
 
   /** Stops copying blocks of the application. */
   public void forgetApplication(String appId) {
-    List<CompletableFuture<Void>> done;
+    List<CompletableFuture<Void>> done = new ArrayList<>();
     synchronized (this) {
       active.removeIf(k -> k.appId().equals(appId));
       placed.removeIf(k -> k.appId().equals(appId));
       removed.add(appId);
-      done = purge(id -> id.appId().equals(appId));
+      purge(id -> id.appId().equals(appId), done);
     }
     done.forEach(f -> f.complete(null));
     landing.awaitLandingInProgress();
   }
 
-  /** Drops the queued blocks {@code which} selects; the waits to complete, outside the lock. Guarded by this. */
-  private List<CompletableFuture<Void>> purge(java.util.function.Predicate<BlockId> which) {
-    List<CompletableFuture<Void>> done = new ArrayList<>();
+  /**
+   * Copies no more of the shuffle here and ignores its later announcements: its queued blocks are dropped, the waits
+   * for them added to {@code done}; how many were dropped. Guarded by this.
+   */
+  private int stopCopying(ShuffleKey key, List<CompletableFuture<Void>> done) {
+    active.remove(key);
+    removed.add(key);
+    return purge(id -> id.shuffle().equals(key), done);
+  }
+
+  /**
+   * Drops the queued blocks {@code which} selects, adding the waits for them, to complete outside the lock, to
+   * {@code done}; how many were dropped. Guarded by this.
+   */
+  private int purge(java.util.function.Predicate<BlockId> which, List<CompletableFuture<Void>> done) {
+    int dropped = 0;
     for (TreeSet<Wanted> q : queues.values()) {
-      q.removeIf(w -> {
+      Iterator<Wanted> it = q.iterator();
+      while (it.hasNext()) {
+        Wanted w = it.next();
         if (which.test(w.id())) {
+          it.remove();
           unwant(w.id(), done);
-          return true;
+          dropped++;
         }
-        return false;
-      });
+      }
     }
-    return done;
+    return dropped;
   }
 
   /** The block is no longer wanted; a read waiting for it is added to {@code done}. Guarded by this. */
@@ -340,12 +347,12 @@ public final class Prefetcher implements InFlightCopies {
     if (!limits.enabled()) {
       return;
     }
-    List<CompletableFuture<Void>> done = List.of();
+    List<CompletableFuture<Void>> done = new ArrayList<>();
     synchronized (this) {
       readFromHolders.addAll(ids);
       if (ids.stream().anyMatch(wanted::contains)) {
         Set<BlockId> read = new HashSet<>(ids);
-        done = purge(read::contains);
+        purge(read::contains, done);
       }
     }
     done.forEach(f -> f.complete(null));
