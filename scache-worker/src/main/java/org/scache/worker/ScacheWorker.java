@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import org.scache.common.BlockId;
 import org.scache.common.Clock;
 import org.scache.common.DaemonThreads;
 import org.scache.common.WorkerInfo;
@@ -228,6 +229,11 @@ public final class ScacheWorker implements AutoCloseable {
   /** The port of the worker's metrics endpoint, if it serves one. */
   public java.util.OptionalInt httpPort() {
     return http.map(h -> java.util.OptionalInt.of(h.port())).orElse(java.util.OptionalInt.empty());
+  }
+
+  /** Whether this worker's store holds block {@code id}, in memory or spilled; asks no other worker. */
+  public boolean holds(BlockId id) {
+    return storage.store().contains(id);
   }
 
   /** Counters and gauges as served by {@code GET_WORKER_STATS}, described by {@link WorkerStatsCatalog}. */

@@ -214,8 +214,13 @@ class PrefetchScheduleIT {
         assertEquals(move.toHost(), firstNow.assignments().get(r).worker().workerId(),
             "the earlier shuffle's reduce follows the re-shuffle");
         int w = HOSTS.indexOf(move.toHost());
-        awaitTrue(() -> readsLocally(cluster, w, clients.get(w), 10, r), Duration.ofSeconds(10),
-            "the earlier shuffle's input of moved reduce " + r + " is on its new worker " + move.toHost());
+        List<BlockId> input = new ArrayList<>();
+        for (int m = 0; m < maps; m++) {
+          input.add(new BlockId(app, 10, m, 0, r));
+        }
+        awaitHeld(cluster, w, input, "the earlier shuffle's input of moved reduce " + r + " is on its new worker "
+            + move.toHost());
+        assertTrue(readsLocally(cluster, w, clients.get(w), 10, r), "moved reduce " + r + " read locally");
         ReduceInput earlier = clients.get(w).getReduceInput(10, r);
         for (int m = 0; m < maps; m++) {
           assertTrue(BlockData.matches(seed(10, m, 0, r), sizesA[r], earlier.blocks().get(m).data()));
@@ -282,8 +287,10 @@ class PrefetchScheduleIT {
         }
         ScacheClient reader = w == 0 ? c0 : c2;
         int r = a.reduceId();
-        awaitTrue(() -> readsLocally(own, w, reader, shuffle, r), Duration.ofSeconds(10),
+        awaitHeld(own, w, List.of(new BlockId(app, shuffle, 0, 0, r), new BlockId(app, shuffle, 1, 1, r),
+            new BlockId(app, shuffle, 2, 0, r)),
             "the re-run map's blocks of reduce " + r + " were prefetched to worker-" + w);
+        assertTrue(readsLocally(own, w, reader, shuffle, r), "reduce " + r + " read on worker-" + w + " locally");
         ReduceInput in = reader.getReduceInput(shuffle, r);
         assertEquals(List.of(new BlockId(app, shuffle, 0, 0, r), new BlockId(app, shuffle, 1, 1, r),
             new BlockId(app, shuffle, 2, 0, r)), in.blocks().stream().map(ReduceInput.Block::blockId).toList());
@@ -296,6 +303,14 @@ class PrefetchScheduleIT {
   }
 
   // ---------------------------------------------------------------- helpers
+
+  /**
+   * Waits until worker {@code w} holds every one of {@code ids}, reading none of them: a block a read
+   * fetched from its holder is not copied to the reader's worker after it.
+   */
+  private static void awaitHeld(InProcessCluster c, int w, List<BlockId> ids, String what) {
+    awaitTrue(() -> ids.stream().allMatch(c.worker(w)::holds), Duration.ofSeconds(10), what);
+  }
 
   /** Reads the reduce's complete input through worker {@code w}; true if that made no remote read. */
   private static boolean readsLocally(InProcessCluster c, int w, ScacheClient reader, int shuffle, int reduce) {
