@@ -29,6 +29,7 @@ import org.scache.metrics.HttpLimits;
 import org.scache.metrics.PrometheusRoute;
 import org.scache.worker.cluster.NetworkPeerFetches;
 import org.scache.worker.cluster.PeerFetches;
+import org.scache.worker.cluster.PeerReceiveBuffer;
 import org.scache.worker.counters.WorkerCounters;
 import org.scache.worker.local.LeaseQuota;
 import org.scache.worker.local.LocalLeases;
@@ -68,6 +69,7 @@ public final class ScacheWorker implements AutoCloseable {
   /** The one clock the worker's parts time and order things by. */
   private final Clock clock = Clock.SYSTEM;
   private final ConnectionPool connections;
+  private final PeerReceiveBuffer receiveBuffer;
   private final MasterCalls masterCalls;
   private final AppSecrets secrets;
   private final ApplicationVouching vouching;
@@ -107,8 +109,9 @@ public final class ScacheWorker implements AutoCloseable {
       BlockStore store = storage.store();
       Credentials cluster = Credentials.cluster(clusterSecret);
       // the same connections carry the master's answers and other workers' blocks: only the blocks fill a window
-      connections = opened(opened, new ConnectionPool(transport, "scache-worker-client",
-          (int) Math.min(conf.get(ScacheOptions.WORKER_FETCH_RECEIVE_BUFFER), Integer.MAX_VALUE)));
+      receiveBuffer = new PeerReceiveBuffer(conf.get(ScacheOptions.WORKER_FETCH_RECEIVE_BUFFER),
+          conf.get(ScacheOptions.WORKER_NETWORK_LINK_MBIT));
+      connections = opened(opened, new ConnectionPool(transport, "scache-worker-client", receiveBuffer));
       Duration fetchTimeout = conf.get(ScacheOptions.WORKER_FETCH_TIMEOUT);
       masterCalls = opened(opened, new MasterCalls(Locator.master(conf, ScacheOptions.WORKER_MASTER_ADDRESS),
           connections, cluster, fetchTimeout));
@@ -135,13 +138,14 @@ public final class ScacheWorker implements AutoCloseable {
       masterLink = opened(opened, new MasterLink(masterCalls, info, storage,
           conf.get(ScacheOptions.WORKER_REPORT_BATCH), conf.get(ScacheOptions.WORKER_REPORT_INTERVAL),
           this::removeApplication, counters.activity));
+      masterLink.timeRoundTrips(clock, receiveBuffer::roundTrip);
       storage.reportTo(masterLink);
       masterLink.onRegistered(vouching::announceAgain);
       BlockReader reader = new BlockReader(store, storage.reads(), masterCalls, holders, info, fetchTimeout, counters,
           new ReduceInputLocator(masterCalls, timers, clock, conf.get(ScacheOptions.WORKER_REDUCE_INPUT_WAIT)),
           placements, prefetcher);
       applications = new ApplicationShuffles(store, prefetcher, masterLink, secrets, counters);
-      stats = new WorkerStats(counters, storage, prefetcher, server);
+      stats = new WorkerStats(counters, storage, prefetcher, server, receiveBuffer);
       LeaseQuota leaseQuota = LeaseQuota.of(reserve, conf.get(ScacheOptions.WORKER_LOCAL_LEASE_APPLICATION_SHARE),
           conf.get(ScacheOptions.WORKER_LOCAL_LEASES_PER_CONNECTION_MAX), secrets::ownerOf);
       Duration leaseTimeout = conf.get(ScacheOptions.WORKER_LOCAL_LEASE_TIMEOUT);

@@ -3,6 +3,7 @@ package org.scache.worker;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.scache.common.network.ScacheServer;
+import org.scache.worker.cluster.PeerReceiveBuffer;
 import org.scache.worker.counters.WorkerCounters;
 import org.scache.worker.prefetch.Prefetcher;
 import org.scache.worker.store.WorkerStorage;
@@ -17,8 +18,11 @@ final class WorkerStats {
   private final WorkerStorage storage;
   private final Prefetcher prefetcher;
   private final ScacheServer server;
+  private final PeerReceiveBuffer receiveBuffer;
 
-  WorkerStats(WorkerCounters counters, WorkerStorage storage, Prefetcher prefetcher, ScacheServer server) {
+  WorkerStats(WorkerCounters counters, WorkerStorage storage, Prefetcher prefetcher, ScacheServer server,
+      PeerReceiveBuffer receiveBuffer) {
+    this.receiveBuffer = receiveBuffer;
     this.counters = counters;
     this.storage = storage;
     this.prefetcher = prefetcher;
@@ -35,6 +39,8 @@ final class WorkerStats {
     m.put("connections.open", (long) server.openConnections());
     m.put("connections.refused", server.refusedConnections());
     m.put("connections.idle.closed", server.idleConnectionsClosed());
+    m.put("network.master.round.trip.micros", receiveBuffer.shortestRoundTripMicros());
+    m.put("fetch.receive.buffer.bytes", (long) receiveBuffer.getAsInt());
     return m;
   }
 }

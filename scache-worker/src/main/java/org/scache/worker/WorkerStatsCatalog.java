@@ -73,6 +73,11 @@ public final class WorkerStatsCatalog {
     gauge("connections.open", "Connections open to this worker.");
     counter("connections.refused", "Connections refused at a limit.");
     counter("connections.idle.closed", "Connections closed for being idle.");
+    gauge("network.master.round.trip.micros", "The shortest round trip to the master timed so far (a request on an "
+        + "open connection and its answer), in microseconds; -1 before the first.");
+    gauge("fetch.receive.buffer.bytes", "The receive buffer a new connection to another worker gets "
+        + "(scache.worker.fetch.receive.buffer.bytes, or derived from scache.worker.network.link.mbit and the round "
+        + "trip above); 0: the kernel's autotuning.");
   }
 
   private WorkerStatsCatalog() {}

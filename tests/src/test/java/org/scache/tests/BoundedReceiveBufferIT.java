@@ -3,6 +3,7 @@ package org.scache.tests;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -15,11 +16,13 @@ import org.scache.common.BlockId;
 import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
 import org.scache.common.shuffle.PartitionerKind;
+import org.scache.common.testing.Await;
 
 /**
  * Workers configured with a small receive buffer for their connections to each other
  * ({@code scache.worker.fetch.receive.buffer.bytes}): blocks of up to 8 MiB, 500 times that bound, still cross
- * from one worker to the other whole, byte for byte. That the bound reaches the socket is
+ * from one worker to the other whole, byte for byte; workers told their link's rate
+ * ({@code scache.worker.network.link.mbit}) derive the bound. That the bound reaches the socket is
  * {@code ScacheConnectionIntegrationTest}'s to show.
  */
 @Timeout(120)
@@ -80,6 +83,22 @@ class BoundedReceiveBufferIT {
       holder.removeApplication();
       holder.close();
       reader.close();
+    }
+  }
+
+  @Test
+  void workersToldTheirLinkRate_boundTheirConnectionsAtTwiceTheBandwidthDelayProduct_atLeast64KiB() throws Exception {
+    // loopback's round trip is tens of microseconds: at 40 Mbit/s the product is a few hundred bytes, so the floor
+    try (InProcessCluster told = InProcessCluster.start(2, 64L << 20, ScacheConf.empty()
+        .with(ScacheOptions.WORKER_NETWORK_LINK_MBIT.key(), "40"))) {
+      for (int w = 0; w < told.size(); w++) {
+        int worker = w;
+        Await.until(() -> told.stat(worker, "network.master.round.trip.micros") >= 0, Duration.ofSeconds(10),
+            "worker " + w + " timed a round trip to the master");
+        assertEquals(64 << 10, told.stat(w, "fetch.receive.buffer.bytes"));
+      }
+      assertEquals(0, cluster.stat(0, "fetch.receive.buffer.bytes") - BOUND,
+          "a configured bound is the bound, whatever the round trip");
     }
   }
 

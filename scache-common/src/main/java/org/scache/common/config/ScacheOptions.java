@@ -262,10 +262,17 @@ public final class ScacheOptions {
           + "every map to finish; then it fails with INPUT_INCOMPLETE. Keep it below the client request timeout.");
   public static final ConfigEntry<Long> WORKER_FETCH_RECEIVE_BUFFER = bytes(
       "scache.worker.fetch.receive.buffer.bytes", "0", "Receive buffer (SO_RCVBUF) of this worker's connections to "
-          + "other workers, which bring it prefetched and remotely read blocks; 0 leaves it to the kernel's "
-          + "autotuning. A bound keeps each connection's bytes in flight, and so its queue at a shared link, small, so "
-          + "that connections sharing a link with deep queues get equal shares. It also caps a connection at about "
-          + "this many bytes per round trip: keep it above the links' bandwidth-delay product.");
+          + "other workers, which bring it prefetched and remotely read blocks. A bound keeps each connection's bytes "
+          + "in flight, and so its queue at a shared link, small, so that connections sharing a link with deep "
+          + "queues get equal shares. It also caps a connection at about this many bytes per round trip: keep it "
+          + "above the links' bandwidth-delay product. 0 derives it from scache.worker.network.link.mbit when that "
+          + "is set, and otherwise leaves it to the kernel's autotuning.");
+  public static final ConfigEntry<Integer> WORKER_NETWORK_LINK_MBIT = intEntry("scache.worker.network.link.mbit", 0,
+      "How fast this node's network link is, in Mbit/s; 0 if not known. Known, and with "
+          + "scache.worker.fetch.receive.buffer.bytes at 0, the receive buffer of each new connection to another "
+          + "worker is twice the link's bandwidth-delay product over the shortest round trip to the master timed so "
+          + "far, at least 64 KiB and at most 16 MiB; a connection opened before the first round trip is timed is "
+          + "left to the kernel's autotuning.");
   public static final ConfigEntry<Boolean> WORKER_PREFETCH_ENABLED = bool("scache.worker.prefetch.enabled", true,
       "Copy the blocks of the reduces the master placed on this worker here as soon as they are known.");
   public static final ConfigEntry<Integer> WORKER_PREFETCH_MAX_INFLIGHT = intEntry(

@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntSupplier;
 import org.scache.common.Checks;
 import org.scache.common.ScacheException;
 import org.scache.common.protocol.ChannelBinding;
@@ -29,6 +30,7 @@ public final class ConnectionPool implements ClientConnections {
   private final TransportSettings settings;
   private final EventLoopGroup group;
   private final Bootstrap bootstrap;
+  private final IntSupplier receiveBufferBytes;
   private final Map<String, CompletableFuture<ScacheConnection>> connections = new ConcurrentHashMap<>();
 
   public ConnectionPool(TransportSettings settings, String threadName) {
@@ -40,15 +42,28 @@ public final class ConnectionPool implements ClientConnections {
    * connect so that the window they offer follows it; 0 leaves the buffer to the kernel's autotuning.
    */
   public ConnectionPool(TransportSettings settings, String threadName, int receiveBufferBytes) {
-    Checks.require(receiveBufferBytes >= 0, "a receive buffer cannot be negative: %s", receiveBufferBytes);
+    this(settings, threadName, fixed(receiveBufferBytes));
+  }
+
+  /**
+   * A pool whose connections each get the receive buffer (SO_RCVBUF) {@code receiveBufferBytes} gives when they
+   * are opened, set before they connect so that the window they offer follows it; 0 leaves the buffer to the
+   * kernel's autotuning.
+   */
+  public ConnectionPool(TransportSettings settings, String threadName, IntSupplier receiveBufferBytes) {
     this.settings = settings;
+    this.receiveBufferBytes = receiveBufferBytes;
     this.group = new NioEventLoopGroup(settings.ioThreads(), new DefaultThreadFactory(threadName, true));
-    Bootstrap b = new Bootstrap().group(group).channel(NioSocketChannel.class)
+    this.bootstrap = new Bootstrap().group(group).channel(NioSocketChannel.class)
         .option(ChannelOption.TCP_NODELAY, true)
         .option(ChannelOption.SO_KEEPALIVE, true)
         .option(ChannelOption.WRITE_BUFFER_WATER_MARK, settings.writeBufferWaterMark())
         .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) settings.connectTimeout().toMillis());
-    this.bootstrap = receiveBufferBytes > 0 ? b.option(ChannelOption.SO_RCVBUF, receiveBufferBytes) : b;
+  }
+
+  private static IntSupplier fixed(int receiveBufferBytes) {
+    Checks.require(receiveBufferBytes >= 0, "a receive buffer cannot be negative: %s", receiveBufferBytes);
+    return () -> receiveBufferBytes;
   }
 
   @Override
@@ -73,7 +88,12 @@ public final class ConnectionPool implements ClientConnections {
     ScacheConnection[] holder = new ScacheConnection[1];
     ChannelBinding binding = ChannelBinding.connecting(settings.payloadDigest());
     CompletableFuture<Void> greeted = new CompletableFuture<>();
-    ChannelFuture cf = bootstrap.clone().handler(new ChannelInitializer<SocketChannel>() {
+    Bootstrap b = bootstrap.clone();
+    int receiveBuffer = receiveBufferBytes.getAsInt();
+    if (receiveBuffer > 0) {
+      b.option(ChannelOption.SO_RCVBUF, receiveBuffer);
+    }
+    ChannelFuture cf = b.handler(new ChannelInitializer<SocketChannel>() {
       @Override
       protected void initChannel(SocketChannel ch) {
         ch.pipeline()

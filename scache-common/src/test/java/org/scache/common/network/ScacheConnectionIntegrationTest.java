@@ -143,6 +143,21 @@ class ScacheConnectionIntegrationTest {
   }
 
   @Test
+  void receiveBuffer_suppliedPerConnection_eachNewConnectionTakesTheBufferGivenWhenItOpens() throws Exception {
+    int bound = 8 << 10;
+    java.util.concurrent.atomic.AtomicInteger given = new java.util.concurrent.atomic.AtomicInteger();
+    try (ConnectionPool pool = new ConnectionPool(SETTINGS, "test-supplied-client", given::get)) {
+      ScacheConnection first = pool.get("127.0.0.1", server.port()).get(10, SECONDS);
+      // 0: the kernel's autotuning, which starts well above the bound (tcp_rmem's default, 64 KiB or more)
+      assertTrue(first.receiveBufferBytes() > 2 * bound, "autotuned receive buffer " + first.receiveBufferBytes());
+      pool.disconnect("127.0.0.1", server.port());
+      given.set(bound);
+      ScacheConnection second = pool.get("127.0.0.1", server.port()).get(10, SECONDS);
+      assertTrue(second.receiveBufferBytes() <= 2 * bound, "receive buffer " + second.receiveBufferBytes());
+    }
+  }
+
+  @Test
   void receiveBuffer_negative_isRefused() {
     assertThrows(IllegalArgumentException.class, () -> new ConnectionPool(SETTINGS, "test-negative", -1));
   }

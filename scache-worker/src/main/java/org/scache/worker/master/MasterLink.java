@@ -11,7 +11,9 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.LongConsumer;
 import org.scache.common.BlockId;
+import org.scache.common.Clock;
 import org.scache.common.DaemonThreads;
 import org.scache.common.ScacheException;
 import org.scache.common.ShuffleKey;
@@ -54,6 +56,8 @@ public final class MasterLink implements StoreEvents, AutoCloseable {
   private volatile boolean registered;
   /** Told each time this worker registers with a master (the first time, and after a restart or failover). */
   private volatile Runnable onRegistered = () -> { };
+  private Clock clock = Clock.SYSTEM;
+  private LongConsumer roundTrip = nanos -> { };
   private boolean fullReportNeeded = true;
   private ScheduledFuture<?> heartbeats;
   /** The flush that sends what waits, while something does (confined to {@link #thread}). */
@@ -75,6 +79,24 @@ public final class MasterLink implements StoreEvents, AutoCloseable {
   /** Runs {@code action} each time this worker registers with a master; set before {@link #start}. */
   public void onRegistered(Runnable action) {
     this.onRegistered = action;
+  }
+
+  /**
+   * Tells {@code roundTrip} how many nanoseconds, by {@code clock}, each request on an open connection to the
+   * master took with its answer (heartbeats, the block room report after registering); set before {@link #start}.
+   */
+  public void timeRoundTrips(Clock clock, LongConsumer roundTrip) {
+    this.clock = clock;
+    this.roundTrip = roundTrip;
+  }
+
+  /** {@code call}, its round trip timed from {@code startNanos} when it succeeds. */
+  private <T> CompletableFuture<T> timed(long startNanos, CompletableFuture<T> call) {
+    return call.whenComplete((v, e) -> {
+      if (e == null) {
+        roundTrip.accept(clock.nanos() - startNanos);
+      }
+    });
   }
 
   public void start() {
@@ -163,8 +185,9 @@ public final class MasterLink implements StoreEvents, AutoCloseable {
         bestEffort("REPORT_ROUNDS", master.reportRounds(self.workerId(), partial));
       }
       BlockQuota.Limits limits = storage.blockLimits();
-      bestEffort("REPORT_BLOCK_ROOM", master.reportBlockRoom(self.workerId(), limits.maxBlocks(),
-          limits.maxBlocksPerOwner()));
+      long sent = clock.nanos();
+      bestEffort("REPORT_BLOCK_ROOM", timed(sent, master.reportBlockRoom(self.workerId(), limits.maxBlocks(),
+          limits.maxBlocksPerOwner())));
       LOG.info("worker {} registered with master {}", self.workerId(), master);
       onRegistered.run();
       if (heartbeats == null || heartbeats.isCancelled()) {
@@ -180,8 +203,10 @@ public final class MasterLink implements StoreEvents, AutoCloseable {
   }
 
   private void heartbeat() {
-    master.heartbeat(self.workerId(), storage.reservedBytes(), storage.usedBytes(), storage.blockCount(),
-        List.copyOf(storage.applications())).whenCompleteAsync((removedApps, e) -> {
+    List<String> held = List.copyOf(storage.applications());
+    long sent = clock.nanos();
+    timed(sent, master.heartbeat(self.workerId(), storage.reservedBytes(), storage.usedBytes(), storage.blockCount(),
+        held)).whenCompleteAsync((removedApps, e) -> {
           if (e == null) {
             removedApps.forEach(onAppRemoved);
             reportActivity();

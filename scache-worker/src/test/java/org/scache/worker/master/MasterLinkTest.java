@@ -15,11 +15,13 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.scache.common.BlockId;
+import org.scache.common.Clock;
 import org.scache.common.ShuffleKey;
 import org.scache.common.WorkerInfo;
 import org.scache.common.auth.Credentials;
@@ -57,6 +59,9 @@ class MasterLinkTest {
   private final List<String> removedApps = new CopyOnWriteArrayList<>();
   private final AtomicInteger heartbeatsRefused = new AtomicInteger();
   private final AtomicInteger reportsRefused = new AtomicInteger();
+  private final List<Long> roundTrips = new CopyOnWriteArrayList<>();
+  /** Advances a millisecond each time it is read. */
+  private final AtomicLong ticks = new AtomicLong();
   private long heartbeatMillis = 60_000;
   private List<String> endedApps = List.of();
 
@@ -98,6 +103,17 @@ class MasterLinkTest {
     calls = new MasterCalls(Locator.fixed(MASTER), connections,
         Credentials.cluster("c".getBytes(StandardCharsets.UTF_8)), Duration.ofSeconds(5));
     link = new MasterLink(calls, SELF, storage, batchSize, flushInterval, removedApps::add, new ShuffleActivityLog());
+    link.timeRoundTrips(new Clock() {
+      @Override
+      public long millis() {
+        return ticks.incrementAndGet();
+      }
+
+      @Override
+      public long nanos() {
+        return ticks.incrementAndGet() * 1_000_000L;
+      }
+    }, roundTrips::add);
     link.start();
     Await.until(link::isRegistered, WAIT, "the link registers");
     return connections;
@@ -194,6 +210,19 @@ class MasterLinkTest {
     Await.until(() -> c.sentOfType(RegisterWorker.class).size() == 2, WAIT, "a second registration");
     Await.until(() -> reported(c).size() == 2, WAIT, "the inventory again");
     assertTrue(link.isRegistered());
+  }
+
+  @Test
+  void theBlockRoomReportAndEachHeartbeat_areTimedAsRoundTrips_againAfterRegisteringAgain() {
+    heartbeatMillis = 20;
+    ScriptedConnections c = start(100, NEVER);
+    Await.until(() -> roundTrips.size() >= 3, WAIT, "the block room report and two heartbeats are timed");
+    // each read of the clock is a millisecond later: a call and its answer are at least two reads apart
+    assertTrue(roundTrips.stream().allMatch(n -> n >= 1_000_000L), roundTrips.toString());
+    int before = roundTrips.size();
+    heartbeatsRefused.set(1);
+    Await.until(() -> c.sentOfType(RegisterWorker.class).size() == 2, WAIT, "the refused heartbeat's re-registration");
+    Await.until(() -> roundTrips.size() >= before + 2, WAIT, "the next block room report and heartbeat are timed");
   }
 
   @Test
