@@ -40,7 +40,7 @@ final class WorkerStats {
     m.put("connections.refused", server.refusedConnections());
     m.put("connections.idle.closed", server.idleConnectionsClosed());
     m.put("network.master.round.trip.micros", receiveBuffer.shortestRoundTripMicros());
-    m.put("fetch.receive.buffer.bytes", (long) receiveBuffer.getAsInt());
+    m.put("fetch.receive.buffer.bytes", (long) receiveBuffer.current());
     return m;
   }
 }

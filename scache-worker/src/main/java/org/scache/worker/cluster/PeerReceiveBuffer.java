@@ -49,27 +49,38 @@ public final class PeerReceiveBuffer implements IntSupplier {
     return rtt == Long.MAX_VALUE ? -1 : rtt / 1000;
   }
 
-  /** The buffer a connection opened now gets, in bytes; 0 for the kernel's autotuning. */
+  /** The buffer a connection opened now gets, in bytes, 0 for the kernel's autotuning; logged when it changes. */
   @Override
   public int getAsInt() {
+    long rtt = shortestRoundTripNanos;
+    int bytes = bytes(rtt);
+    if (configuredBytes == 0 && bytes > 0) {
+      logIfNew(bytes, rtt);
+    }
+    return bytes;
+  }
+
+  /** What {@link #getAsInt} would give, without logging it. */
+  public int current() {
+    return bytes(shortestRoundTripNanos);
+  }
+
+  private int bytes(long rtt) {
     if (configuredBytes > 0) {
       return configuredBytes;
     }
-    long rtt = shortestRoundTripNanos;
     if (linkBitsPerSecond == 0 || rtt == Long.MAX_VALUE) {
       return 0;
     }
     double bandwidthDelayBytes = linkBitsPerSecond / 8.0 * rtt / 1e9;
-    int bytes = (int) Math.max(FLOOR, Math.min(CEILING, 2 * bandwidthDelayBytes));
-    logIfNew(bytes, rtt);
-    return bytes;
+    return (int) Math.max(FLOOR, Math.min(CEILING, 2 * bandwidthDelayBytes));
   }
 
   private synchronized void logIfNew(int bytes, long rtt) {
     if (bytes != lastLogged) {
       lastLogged = bytes;
-      LOG.info("connections to other workers get a {}-byte receive buffer: twice a {} Mbit/s link's bandwidth-delay "
-          + "product over the shortest round trip to the master, {} µs, at least {}", bytes,
+      LOG.info("new connections to other workers get a {}-byte receive buffer: twice a {} Mbit/s link's "
+          + "bandwidth-delay product over the shortest round trip to the master, {} µs, at least {}", bytes,
           linkBitsPerSecond / 1_000_000, rtt / 1000, FLOOR);
     }
   }

@@ -40,6 +40,7 @@ class PeerReceiveBufferTest {
     assertEquals(5_000_000, b.getAsInt(), "a longer round trip (a queue on the link) does not raise it");
     b.roundTrip(MILLI);
     assertEquals(2_500_000, b.getAsInt());
+    assertEquals(2_500_000, b.current(), "what the stats show");
     assertEquals(1000, b.shortestRoundTripMicros());
   }
 
