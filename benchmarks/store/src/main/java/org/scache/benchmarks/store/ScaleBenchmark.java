@@ -1,18 +1,27 @@
 package org.scache.benchmarks.store;
 
+import io.netty.channel.ChannelHandlerContext;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.atomic.LongAdder;
 import org.scache.common.BlockId;
 import org.scache.common.ScacheException;
 import org.scache.common.WorkerInfo;
 import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
+import org.scache.common.network.RequestDispatcher;
+import org.scache.common.network.ScacheServer;
+import org.scache.common.network.TransportSettings;
+import org.scache.common.protocol.Ack;
+import org.scache.common.protocol.InboundFrame;
+import org.scache.common.protocol.ShuffleScheduled;
 import org.scache.common.shuffle.BlockSize;
 import org.scache.common.shuffle.PartitionerKind;
 import org.scache.common.shuffle.ReduceAssignment;
@@ -33,8 +42,11 @@ import org.scache.worker.store.WorkerStorage;
  * byte, which hold memory of the reserve too) and the master takes their
  * sizes from {@code hosts} workers, split over {@code apps} applications, and places every reduce. Printed per
  * point: worker heap per block (after full collections) and puts/s, lookups/s; master heap per block, reports/s,
- * and the time every map's end and the placement take, per application. A point the worker's block limit
- * (derived from this JVM's heap as a worker derives it) refuses says so. Real objects throughout, in this JVM.
+ * and the time every map's end and the placement take, per application; the messages the master sent the workers
+ * (each finished map's blocks, to the workers its reduces are placed on) and when the last was answered. A point the
+ * worker's block limit (derived from this JVM's heap as a worker derives it) refuses says so. Real objects
+ * throughout, in this JVM; the master's workers are ids at one endpoint that answers for them all, over one
+ * connection.
  */
 public final class ScaleBenchmark {
   private static final int BATCH = 1024;
@@ -52,8 +64,9 @@ public final class ScaleBenchmark {
     PrintStream out = System.out;
     out.printf("Metadata at scale: %s, %d hosts, %s applications, heap %d MiB (%s)%n", points, hosts, apps,
         Runtime.getRuntime().maxMemory() >> 20, ManagementFactory.getRuntimeMXBean().getVmName());
-    out.printf("%-11s %5s %12s | %10s %10s %12s %12s | %10s %12s %12s %10s%n", "M x R", "apps", "blocks",
-        "worker B/b", "1-byte B/b", "puts/s", "lookups/s", "master B/b", "reports/s", "ends ms", "ends B/b");
+    out.printf("%-11s %5s %12s | %10s %10s %12s %12s | %10s %12s %12s %10s %10s %10s %12s%n", "M x R", "apps",
+        "blocks", "worker B/b", "1-byte B/b", "puts/s", "lookups/s", "master B/b", "reports/s", "ends ms", "ends B/b",
+        "notices", "placements", "told ms");
     for (String point : points.split(",")) {
       String[] mr = point.trim().toLowerCase(Locale.ROOT).split("x");
       int maps = Integer.parseInt(mr[0]);
@@ -66,19 +79,63 @@ public final class ScaleBenchmark {
           continue;
         }
         Master m = master(maps, reduces, hosts, applications);
-        out.printf("%-11s %5d %,12d | %10s %10s %,12.0f %,12.0f | %10.1f %,12.0f %,12.1f %10.1f%n",
+        out.printf("%-11s %5d %,12d | %10s %10s %,12.0f %,12.0f | %10.1f %,12.0f %,12.1f %10.1f %,10d %,10d %,12.0f%n",
             maps + "x" + reduces, applications, (long) maps * reduces, w.bytesPerBlock(), oneByte.bytesPerBlock(),
             w.putsPerSecond(), w.lookupsPerSecond(), m.bytesPerBlock(), m.reportsPerSecond(), m.placeMillis(),
-            m.endsAllocatedPerBlock());
+            m.endsAllocatedPerBlock(), m.notices(), m.placementsSent(), m.noticedMillis());
       }
     }
   }
 
   private record Worker(String bytesPerBlock, double putsPerSecond, double lookupsPerSecond) {}
 
-  /** What the master's state took; the map ends' and placements' time, and what they allocated, per block. */
+  /**
+   * What the master's state took; the map ends' and placements' time, and what they allocated, per block; the
+   * notices and placements the workers were sent, and how long after the first map's end the last one arrived.
+   */
   private record Master(double bytesPerBlock, double reportsPerSecond, double placeMillis,
-      double endsAllocatedPerBlock) {}
+      double endsAllocatedPerBlock, long notices, long placementsSent, double noticedMillis) {}
+
+  /**
+   * The one endpoint every simulated worker's address names: it answers each message the master sends a worker
+   * (the notices of finished maps' blocks, the placements) as a worker would, and counts them.
+   */
+  private static final class WorkerSink extends RequestDispatcher {
+    static final LongAdder NOTICES = new LongAdder();
+    static final LongAdder PLACEMENTS = new LongAdder();
+    private static volatile long lastNanos = System.nanoTime();
+
+    static void reset() {
+      NOTICES.reset();
+      PLACEMENTS.reset();
+    }
+
+    @Override
+    protected void onRequest(ChannelHandlerContext ctx, InboundFrame frame) {
+      if (frame.message() instanceof ShuffleScheduled) {
+        PLACEMENTS.increment();
+      } else {
+        NOTICES.increment();
+      }
+      lastNanos = System.nanoTime();
+      reply(ctx, frame.requestId(), new Ack());
+    }
+
+    /**
+     * Waits until {@code placements} placements have arrived (each application's, at every worker) and then no
+     * message for {@code quiet}; returns when the last one arrived, by nanoTime.
+     */
+    static long settled(long placements, Duration quiet) throws InterruptedException {
+      long deadline = System.nanoTime() + Duration.ofMinutes(10).toNanos();
+      while (PLACEMENTS.sum() < placements && System.nanoTime() < deadline) {
+        Thread.sleep(20);
+      }
+      while (System.nanoTime() - lastNanos < quiet.toNanos()) {
+        Thread.sleep(20);
+      }
+      return lastNanos;
+    }
+  }
 
   /** One worker's store taking every block of a placed shuffle, its limit derived from the heap. */
   static Worker worker(int maps, int reduces, int blockBytes) throws Exception {
@@ -147,11 +204,14 @@ public final class ScaleBenchmark {
         .with(ScacheOptions.MASTER_WORKER_EXPIRY.key(), "1h")
         // the applications are registered at once, from this one process
         .with(ScacheOptions.MASTER_APPLICATIONS_REGISTRATIONS_PER_SECOND.key(), "1000000");
-    try (ScacheMaster master = ScacheMaster.start(conf)) {
+    WorkerSink.reset();
+    try (ScacheServer sink = ScacheServer.start("scale-workers", "127.0.0.1", 0, TransportSettings.from(conf),
+        WorkerSink::new); ScacheMaster master = ScacheMaster.start(conf)) {
       InProcessRequests requests = master.inProcess();
       List<WorkerInfo> workers = new ArrayList<>();
       for (int h = 0; h < hosts; h++) {
-        WorkerInfo w = new WorkerInfo("scale-w" + h, "127.0.0.1", 1 + h);
+        // every worker id at the one endpoint that answers for them all: the master's notices are real messages
+        WorkerInfo w = new WorkerInfo("scale-w" + h, "127.0.0.1", sink.port());
         workers.add(w);
         requests.registerWorker(w, 1L << 30, 0);
       }
@@ -200,7 +260,9 @@ public final class ScaleBenchmark {
       double placeMillis = (System.nanoTime() - t1) / 1e6 / applications;
       // the in-process requests run on this thread: what the ends and placements allocated, transient state included
       double endsAllocated = (double) (thread.getCurrentThreadAllocatedBytes() - allocated) / Math.max(1, reports);
-      return new Master((double) heap / Math.max(1, reports), reports / reportSeconds, placeMillis, endsAllocated);
+      double noticedMillis = (WorkerSink.settled((long) applications * hosts, Duration.ofSeconds(1)) - t1) / 1e6;
+      return new Master((double) heap / Math.max(1, reports), reports / reportSeconds, placeMillis, endsAllocated,
+          WorkerSink.NOTICES.sum(), WorkerSink.PLACEMENTS.sum(), noticedMillis);
     }
   }
 
