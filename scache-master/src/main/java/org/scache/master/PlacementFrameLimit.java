@@ -12,10 +12,11 @@ import org.scache.common.shuffle.ShuffleSpec;
 
 /**
  * Keeps every shuffle's placement answerable: a placement is answered (and told to the workers) in one frame, whose
- * metadata a peer takes up to {@code scache.network.frame.meta.max.bytes}. A registration whose placement could not
- * fit is refused with LIMIT_EXCEEDED, by the bytes a reduce takes on the live worker of the longest id and host (or
- * on a worker of a {@value #ASSUMED_NAME_BYTES}-byte id and host, if longer); a placement that still outgrows the
- * frame (workers of longer names joined later) is answered LIMIT_EXCEEDED, never left without an answer.
+ * metadata a peer takes up to {@code scache.network.frame.meta.max.bytes}. It names each of its workers once and
+ * then takes a fixed number of bytes a reduce. A registration whose placement could not fit is refused with
+ * LIMIT_EXCEEDED, counting every live worker as named (each at least as long as a worker of a
+ * {@value #ASSUMED_NAME_BYTES}-byte id and host); a placement that still outgrows the frame (workers joined later)
+ * is answered LIMIT_EXCEEDED, never left without an answer.
  */
 final class PlacementFrameLimit {
   /** Bytes of a frame's metadata kept for what surrounds a placement in a frame. */
@@ -33,24 +34,30 @@ final class PlacementFrameLimit {
   }
 
   /**
-   * The most reduces a shuffle of {@code appId} may have when a reduce's placement takes {@code bytesPerReduce}: the
-   * frame's metadata, less the headroom and the placement's own fields (ids and a policy name of up to
-   * {@value #POLICY_BYTES} bytes).
+   * The most reduces a shuffle of {@code appId} may have when its placement names workers taking {@code workerBytes}:
+   * the frame's metadata, less the headroom, the placement's own fields (ids and a policy name of up to
+   * {@value #POLICY_BYTES} bytes) and its workers, over the bytes a reduce takes.
    */
-  long maxReduces(String appId, int bytesPerReduce) {
-    long fields = 2 + appId.getBytes(StandardCharsets.UTF_8).length + 4 + 2 + POLICY_BYTES + 4;
-    return Math.max(0, (maxFrameMetaBytes - HEADROOM - fields) / bytesPerReduce);
+  long maxReduces(String appId, long workerBytes) {
+    long fields = 2 + appId.getBytes(StandardCharsets.UTF_8).length + 4 + 2 + POLICY_BYTES + 4 + 4;
+    return Math.max(0, (maxFrameMetaBytes - HEADROOM - fields - workerBytes) / ScheduleResult.bytesPerReduce());
+  }
+
+  /** The bytes a placement naming every one of {@code live} takes for them, each at least as long as assumed. */
+  static long workerBytes(Collection<WorkerInfo> live) {
+    int least = ScheduleResult.bytesPerWorker(ASSUMED);
+    return live.stream().mapToLong(w -> Math.max(least, ScheduleResult.bytesPerWorker(w))).sum();
   }
 
   /** Refuses {@code spec} with LIMIT_EXCEEDED when its placement, on workers like {@code live}, would not fit. */
   void checkRegistration(ShuffleSpec spec, Collection<WorkerInfo> live) {
-    int perReduce = Math.max(ScheduleResult.bytesPerReduce(ASSUMED),
-        live.stream().mapToInt(ScheduleResult::bytesPerReduce).max().orElse(0));
-    long most = maxReduces(spec.appId(), perReduce);
+    long workers = workerBytes(live);
+    long most = maxReduces(spec.appId(), workers);
     if (spec.numReduces() > most) {
       throw new ScacheException(Status.LIMIT_EXCEEDED, spec.appId() + "/shuffle_" + spec.shuffleId() + " has "
-          + spec.numReduces() + " reduces: its placement (~" + perReduce + " bytes a reduce) would not fit in the "
-          + maxFrameMetaBytes + " bytes of one frame's metadata (" + ScacheOptions.NETWORK_FRAME_META_MAX.key()
+          + spec.numReduces() + " reduces: its placement (" + ScheduleResult.bytesPerReduce() + " bytes a reduce, "
+          + workers + " naming the " + live.size() + " live workers) would not fit in the " + maxFrameMetaBytes
+          + " bytes of one frame's metadata (" + ScacheOptions.NETWORK_FRAME_META_MAX.key()
           + "), so it could never be answered; a shuffle may have at most " + most + " reduces here");
     }
   }

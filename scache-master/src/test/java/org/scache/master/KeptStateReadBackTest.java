@@ -96,7 +96,7 @@ class KeptStateReadBackTest {
     int apps = 5000;
     int secretBytes = StateLimits.DEFAULTS.maxSecretBytes();
     int reduces = (int) new PlacementFrameLimit(StateLimits.DEFAULTS.maxFrameMetaBytes()).maxReduces("app-10",
-        ScheduleResult.bytesPerReduce(new WorkerInfo("w".repeat(16), "h".repeat(32), 1)));
+        PlacementFrameLimit.workerBytes(WORKERS));
     long cost = ShuffleBudget.costOf(new ShuffleSpec("app-10", 0, 1, reduces, PartitionerKind.HASH, 0));
     long budget = 10 * cost + cost / 2;
     ScacheConf conf = ScacheConf.empty().with(ScacheOptions.MASTER_APPLICATIONS_MAX.key(), Integer.toString(apps))
@@ -152,8 +152,13 @@ class KeptStateReadBackTest {
     kept(store, "app-a", 0, 100, WORKERS);
     kept(store, "app-a", 1, 100, WORKERS);
     kept(store, "app-a", 2, 100, WORKERS);
+    // 10,000 reduces fit in 1 MiB (20 bytes each), but not on 2,000 workers of 450-byte names (about 900 KB more)
+    List<WorkerInfo> longNamed = new ArrayList<>();
+    for (int i = 0; i < 2000; i++) {
+      longNamed.add(new WorkerInfo("w".repeat(200) + i, "h".repeat(250), 1));
+    }
     store.registered(new ShuffleSpec("app-a", 3, 1, 10_000, PartitionerKind.HASH, 0));
-    store.placed(placement("app-a", 3, 10_000, List.of(new WorkerInfo("w".repeat(200), "h".repeat(250), 1))));
+    store.placed(placement("app-a", 3, 10_000, longNamed));
     kept(store, "app-a", 4, 100_000, WORKERS);
     Path shuffles = dir.resolve("shuffles").resolve(B64.encodeToString(bytes("app-a")));
     byte[] garbage = new byte[300];

@@ -112,8 +112,8 @@ class PlacementFrameLimitTest {
   @Test
   void aShuffleAtTheBound_isAnsweredInOneFrame_andOneReduceMoreIsRefused() {
     MasterRequests master = withWorkersAndApp(master(FRAME), W1, W2);
-    int most = (int) new PlacementFrameLimit(FRAME).maxReduces("app", ScheduleResult.bytesPerReduce(W1));
-    assertTrue(most > 200_000, "a placement of " + most + " reduces fits in 16 MiB");
+    int most = (int) new PlacementFrameLimit(FRAME).maxReduces("app", PlacementFrameLimit.workerBytes(List.of(W1, W2)));
+    assertTrue(most > 800_000, "a placement of " + most + " reduces fits in 16 MiB");
     ScacheException e = assertThrows(ScacheException.class, () -> master.serve(
         new RegisterShuffle(new ShuffleSpec("app", 1, 1, most + 1, PartitionerKind.HASH, 0))));
     assertEquals(Status.LIMIT_EXCEEDED, e.status(), e.getMessage());
@@ -130,11 +130,15 @@ class PlacementFrameLimitTest {
   void aPlacementThatOutgrewTheFrame_isAnsweredLimitExceeded_whereTheEncoderWouldSendNothing() {
     int smallFrame = 64 << 10;
     MasterRequests master = withWorkersAndApp(master(smallFrame), W1);
-    int most = (int) new PlacementFrameLimit(smallFrame).maxReduces("app", ScheduleResult.bytesPerReduce(W1));
+    int most = (int) new PlacementFrameLimit(smallFrame).maxReduces("app",
+        PlacementFrameLimit.workerBytes(List.of(W1)));
     master.serve(new RegisterShuffle(new ShuffleSpec("app", 0, 1, most, PartitionerKind.HASH, 0)));
-    // a worker of far longer names joined after the registration, and the reduces were placed on it
-    WorkerInfo longNamed = new WorkerInfo("w".repeat(200), "h".repeat(250), 17020);
-    master.serve(new RegisterWorker(longNamed, 1 << 30, 0));
+    // workers of far longer names joined after the registration, and the reduces were placed on them
+    WorkerInfo[] longNamed = new WorkerInfo[20];
+    for (int i = 0; i < longNamed.length; i++) {
+      longNamed[i] = new WorkerInfo("w".repeat(200) + i, "h".repeat(250) + i, 17020);
+      master.serve(new RegisterWorker(longNamed[i], 1 << 30, 0));
+    }
     place(0, most, longNamed);
     ScacheException e = assertThrows(ScacheException.class, () -> master.serve(new GetScheduleResult("app", 0)));
     assertEquals(Status.LIMIT_EXCEEDED, e.status(), e.getMessage());

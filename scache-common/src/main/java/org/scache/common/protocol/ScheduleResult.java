@@ -15,9 +15,14 @@ public record ScheduleResult(ShufflePlacement placement) implements Message {
     return PlacementForm.encodedBytes(placement);
   }
 
-  /** The bytes the placement of one reduce on {@code worker} takes in an answer. */
-  public static int bytesPerReduce(WorkerInfo worker) {
-    return PlacementForm.assignmentBytes(worker);
+  /** The bytes the placement of one reduce takes in an answer, besides its worker's, named once in the answer. */
+  public static int bytesPerReduce() {
+    return PlacementForm.ASSIGNMENT_BYTES;
+  }
+
+  /** The bytes {@code worker} takes in an answer that places reduces on it, however many. */
+  public static int bytesPerWorker(WorkerInfo worker) {
+    return PlacementForm.workerBytes(worker);
   }
 
   @Override

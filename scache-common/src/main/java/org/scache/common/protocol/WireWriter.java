@@ -56,6 +56,12 @@ final class WireWriter {
     return this;
   }
 
+  /** Bytes another writer wrote, as they are: no length before them. */
+  WireWriter writeWritten(byte[] written) {
+    out.writeBytes(written);
+    return this;
+  }
+
   /** A list: an i32 count, then each element as {@code element} writes it. */
   <T> WireWriter writeList(List<T> list, BiConsumer<WireWriter, T> element) {
     writeInt(list.size());

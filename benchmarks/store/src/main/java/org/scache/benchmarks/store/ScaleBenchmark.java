@@ -64,9 +64,9 @@ public final class ScaleBenchmark {
     PrintStream out = System.out;
     out.printf("Metadata at scale: %s, %d hosts, %s applications, heap %d MiB (%s)%n", points, hosts, apps,
         Runtime.getRuntime().maxMemory() >> 20, ManagementFactory.getRuntimeMXBean().getVmName());
-    out.printf("%-11s %5s %12s | %10s %10s %12s %12s | %10s %12s %12s %10s %10s %10s %12s%n", "M x R", "apps",
+    out.printf("%-11s %5s %12s | %10s %10s %12s %12s | %10s %12s %12s %10s %10s %10s %10s %10s%n", "M x R", "apps",
         "blocks", "worker B/b", "1-byte B/b", "puts/s", "lookups/s", "master B/b", "reports/s", "ends ms", "ends B/b",
-        "notices", "placements", "told ms");
+        "notices", "placements", "told ms", "send CPU s");
     for (String point : points.split(",")) {
       String[] mr = point.trim().toLowerCase(Locale.ROOT).split("x");
       int maps = Integer.parseInt(mr[0]);
@@ -79,10 +79,11 @@ public final class ScaleBenchmark {
           continue;
         }
         Master m = master(maps, reduces, hosts, applications);
-        out.printf("%-11s %5d %,12d | %10s %10s %,12.0f %,12.0f | %10.1f %,12.0f %,12.1f %10.1f %,10d %,10d %,12.0f%n",
-            maps + "x" + reduces, applications, (long) maps * reduces, w.bytesPerBlock(), oneByte.bytesPerBlock(),
-            w.putsPerSecond(), w.lookupsPerSecond(), m.bytesPerBlock(), m.reportsPerSecond(), m.placeMillis(),
-            m.endsAllocatedPerBlock(), m.notices(), m.placementsSent(), m.noticedMillis());
+        out.printf("%-11s %5d %,12d | %10s %10s %,12.0f %,12.0f | %10.1f %,12.0f %,12.1f %10.1f %,10d %,10d %,10.0f "
+            + "%10.1f%n", maps + "x" + reduces, applications, (long) maps * reduces, w.bytesPerBlock(),
+            oneByte.bytesPerBlock(), w.putsPerSecond(), w.lookupsPerSecond(), m.bytesPerBlock(), m.reportsPerSecond(),
+            m.placeMillis(), m.endsAllocatedPerBlock(), m.notices(), m.placementsSent(), m.noticedMillis(),
+            m.sendingSeconds());
       }
     }
   }
@@ -91,10 +92,12 @@ public final class ScaleBenchmark {
 
   /**
    * What the master's state took; the map ends' and placements' time, and what they allocated, per block; the
-   * notices and placements the workers were sent, and how long after the first map's end the last one arrived.
+   * notices and placements the workers were sent, how long after the first map's end the last one arrived (the one
+   * endpoint standing in for the workers decodes them all, on the same cores), and the CPU the master's threads that
+   * send to workers took.
    */
   private record Master(double bytesPerBlock, double reportsPerSecond, double placeMillis,
-      double endsAllocatedPerBlock, long notices, long placementsSent, double noticedMillis) {}
+      double endsAllocatedPerBlock, long notices, long placementsSent, double noticedMillis, double sendingSeconds) {}
 
   /**
    * The one endpoint every simulated worker's address names: it answers each message the master sends a worker
@@ -247,6 +250,7 @@ public final class ScaleBenchmark {
       // every map ends, in order; the master places the shuffle on the way (when enough maps have ended)
       com.sun.management.ThreadMXBean thread = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
       long allocated = thread.getCurrentThreadAllocatedBytes();
+      long sendingBefore = cpuNanos(thread, "scache-master-client");
       long t1 = System.nanoTime();
       for (int a = 0; a < applications; a++) {
         for (int m = 0; m < mapsPerApp; m++) {
@@ -261,9 +265,21 @@ public final class ScaleBenchmark {
       // the in-process requests run on this thread: what the ends and placements allocated, transient state included
       double endsAllocated = (double) (thread.getCurrentThreadAllocatedBytes() - allocated) / Math.max(1, reports);
       double noticedMillis = (WorkerSink.settled((long) applications * hosts, Duration.ofSeconds(1)) - t1) / 1e6;
+      double sendingSeconds = (cpuNanos(thread, "scache-master-client") - sendingBefore) / 1e9;
       return new Master((double) heap / Math.max(1, reports), reports / reportSeconds, placeMillis, endsAllocated,
-          WorkerSink.NOTICES.sum(), WorkerSink.PLACEMENTS.sum(), noticedMillis);
+          WorkerSink.NOTICES.sum(), WorkerSink.PLACEMENTS.sum(), noticedMillis, sendingSeconds);
     }
+  }
+
+  /** CPU time of the live threads whose names start with {@code prefix}. */
+  private static long cpuNanos(com.sun.management.ThreadMXBean threads, String prefix) {
+    long sum = 0;
+    for (java.lang.management.ThreadInfo t : threads.getThreadInfo(threads.getAllThreadIds())) {
+      if (t != null && t.getThreadName().startsWith(prefix)) {
+        sum += Math.max(0, threads.getThreadCpuTime(t.getThreadId()));
+      }
+    }
+    return sum;
   }
 
   private static String app(int a) {
