@@ -64,6 +64,7 @@ final class MasterRequests {
   private final CoScheduler coScheduler;
   private final IncompleteRounds incompleteRounds;
   private final WorkerNotifier notifier;
+  private final NoticeQueues noticeQueues;
   private final long heartbeatMillis;
   private final org.scache.common.Clock clock;
   private final MasterMetrics metrics;
@@ -106,6 +107,7 @@ final class MasterRequests {
     this.coScheduler = coScheduler;
     this.incompleteRounds = incompleteRounds;
     this.notifier = notifier;
+    this.noticeQueues = new NoticeQueues(notifier);
     this.heartbeatMillis = heartbeatMillis;
   }
 
@@ -382,7 +384,7 @@ final class MasterRequests {
       return scheduleIfDue(s);
     });
     made.ifPresent(this::broadcast);
-    notices.forEach(n -> notifier.tell(n.to(), new MapOutputReady(n.shuffle().appId(),
+    notices.forEach(n -> noticeQueues.tell(n.to(), new MapOutputReady(n.shuffle().appId(),
         n.shuffle().shuffleId(), n.mapId(), n.attempt(), n.holder(), n.blocks())));
     return new Ack();
   }

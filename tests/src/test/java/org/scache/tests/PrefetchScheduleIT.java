@@ -302,6 +302,49 @@ class PrefetchScheduleIT {
     }
   }
 
+  @Test
+  void aBurstOfMapEndsAfterThePlacement_hasEveryBlockPrefetched_whetherToldOneByOneOrTogether() throws Exception {
+    String app = "app-burst";
+    int shuffle = 2;
+    int maps = 60;
+    int reduces = 6;
+    List<ScacheClient> clients = clients(app);
+    try {
+      clients.get(0).registerApplication();
+      clients.get(0).registerShuffle(shuffle, maps, reduces, PartitionerKind.HASH);
+      int needed = (int) Math.ceil(THRESHOLD * maps);
+      for (int m = 0; m < needed; m++) {
+        runMap(clients.get(m % 3), app, shuffle, m, 0, reduces, 1000);
+      }
+      ShufflePlacement placed = clients.get(0).getScheduleResult(shuffle);
+      // the rest end together: while the master's first notice to a worker is unanswered, the next ones wait and
+      // go in one message
+      List<java.util.concurrent.CompletableFuture<Void>> ends = new ArrayList<>();
+      for (int m = needed; m < maps; m++) {
+        ScacheClient c = clients.get(m % 3);
+        for (int r = 0; r < reduces; r++) {
+          c.putBlock(new BlockId(app, shuffle, m, 0, r), BlockData.bytes(seed(shuffle, m, 0, r), 100 + r));
+        }
+      }
+      for (int m = needed; m < maps; m++) {
+        ends.add(clients.get(m % 3).mapFinishedAsync(shuffle, m, 0));
+      }
+      ends.forEach(java.util.concurrent.CompletableFuture::join);
+      for (ReduceAssignment a : placed.assignments()) {
+        int w = workerIndex(a);
+        List<BlockId> input = new ArrayList<>();
+        for (int m = 0; m < maps; m++) {
+          input.add(new BlockId(app, shuffle, m, 0, a.reduceId()));
+        }
+        awaitHeld(cluster, w, input, "every block of reduce " + a.reduceId() + " on worker-" + w);
+        assertTrue(readsLocally(cluster, w, clients.get(w), shuffle, a.reduceId()));
+      }
+    } finally {
+      clients.get(0).removeApplication();
+      clients.forEach(ScacheClient::close);
+    }
+  }
+
   // ---------------------------------------------------------------- helpers
 
   /**

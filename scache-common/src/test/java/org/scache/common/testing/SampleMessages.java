@@ -32,6 +32,7 @@ import org.scache.common.protocol.LocalSegments;
 import org.scache.common.protocol.LocateBlocks;
 import org.scache.common.protocol.MapFinished;
 import org.scache.common.protocol.MapOutputReady;
+import org.scache.common.protocol.MapOutputsReady;
 import org.scache.common.protocol.MemoryLease;
 import org.scache.common.protocol.Message;
 import org.scache.common.protocol.MessageType;
@@ -133,6 +134,9 @@ public final class SampleMessages {
           List.of(new ReduceMove(2, 1, WORKER_1, WORKER_2)), 1_700_000_000_000L);
       case MAP_OUTPUT_READY -> new MapOutputReady(APP, 3, 42, 1, WORKER_1,
           List.of(new BlockSize(BLOCK_1, BLOCK_1_SIZE)));
+      case MAP_OUTPUTS_READY -> new MapOutputsReady(List.of(new MapOutputReady(APP, 3, 42, 1, WORKER_1,
+          List.of(new BlockSize(BLOCK_1, BLOCK_1_SIZE))), new MapOutputReady(APP, 3, 43, 0, WORKER_2,
+          List.of(new BlockSize(BLOCK_2, BLOCK_2_SIZE)))));
       case OPEN_LOCAL -> new OpenLocal(APP);
       case LEASE_MEMORY -> new LeaseMemory(APP, 64L << 20);
       case COMMIT_LEASED -> new CommitLeased(BLOCK_1, 9, (1L << 30) + 4096, BLOCK_1_SIZE);

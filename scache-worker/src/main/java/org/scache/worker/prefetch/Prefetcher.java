@@ -413,8 +413,10 @@ public final class Prefetcher implements InFlightCopies {
         return;
       }
       for (BlockLocation b : blocks) {
+        // a notice made before its reduce moved away can arrive after the move
         if (b.holder().workerId().equals(self.workerId()) || wanted.contains(b.blockId())
-            || store.contains(b.blockId()) || readFromHolders.contains(b.blockId())) {
+            || store.contains(b.blockId()) || readFromHolders.contains(b.blockId())
+            || placements.placedElsewhere(key, b.blockId().reduceId(), self.workerId())) {
           continue;
         }
         wanted.add(b.blockId());

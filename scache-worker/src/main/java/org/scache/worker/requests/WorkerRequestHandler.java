@@ -18,6 +18,7 @@ import org.scache.common.protocol.GetReduceInput;
 import org.scache.common.protocol.InboundFrame;
 import org.scache.common.protocol.MapFinished;
 import org.scache.common.protocol.MapOutputReady;
+import org.scache.common.protocol.MapOutputsReady;
 import org.scache.common.protocol.Message;
 import org.scache.common.protocol.PayloadChunk;
 import org.scache.common.protocol.PinReduceInput;
@@ -145,6 +146,11 @@ public final class WorkerRequestHandler extends RequestDispatcher {
         MapOutputReady m = (MapOutputReady) message;
         acknowledge(ctx, id, () -> w.fromMaster().mapOutputReady(new ShuffleKey(m.appId(), m.shuffleId()),
             m.mapId(), m.attempt(), m.holder(), m.blocks()));
+      }
+      case MAP_OUTPUTS_READY -> {
+        MapOutputsReady m = (MapOutputsReady) message;
+        acknowledge(ctx, id, () -> m.notices().forEach(n -> w.fromMaster().mapOutputReady(
+            new ShuffleKey(n.appId(), n.shuffleId()), n.mapId(), n.attempt(), n.holder(), n.blocks())));
       }
       case GET_WORKER_STATS -> reply(ctx, id, new WorkerStats(w.stats().get()));
       case OPEN_LOCAL, LEASE_MEMORY, COMMIT_LEASED, RELEASE_LEASE, PIN_BLOCK, UNPIN ->

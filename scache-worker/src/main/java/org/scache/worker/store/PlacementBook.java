@@ -99,6 +99,13 @@ public final class PlacementBook {
     return out;
   }
 
+  /** Whether the book places {@code reduceId} on a worker other than {@code self} (false while it does not know). */
+  public synchronized boolean placedElsewhere(ShuffleKey shuffle, int reduceId, String self) {
+    Shuffle s = shuffles.get(shuffle);
+    WorkerInfo w = s == null ? null : s.workerOfReduce.get(reduceId);
+    return w != null && !w.workerId().equals(self);
+  }
+
   /** The placement of a reduce, empty while its shuffle is not placed. */
   public synchronized Optional<Placement> placement(ShuffleKey shuffle, int reduceId) {
     Shuffle s = shuffles.get(shuffle);

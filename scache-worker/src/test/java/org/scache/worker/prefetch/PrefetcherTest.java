@@ -369,6 +369,21 @@ class PrefetcherTest {
   }
 
   @Test
+  void aNoticeMadeBeforeItsReduceMovedAway_arrivingAfterTheMove_copiesNothing() {
+    Prefetcher p = prefetcher(4, 1 << 20, 0);
+    schedule(p, placement(new ReduceAssignment(0, SELF, 0, 20), new ReduceAssignment(1, SELF, 0, 20)));
+    ShufflePlacement moved = placement(new ReduceAssignment(0, SELF, 0, 20), new ReduceAssignment(1, B, 0, 20));
+    List<ReduceMove> moves = List.of(new ReduceMove(SHUFFLE.shuffleId(), 1, SELF, B));
+    storage.store().scheduled(moved, 0, moves);
+    p.onScheduled(moved, moves);
+    cluster.hold(A, block(5, 0), 40).hold(A, block(5, 1), 40);
+
+    p.onMapOutput(SHUFFLE, A, List.of(new BlockSize(block(5, 0), 40), new BlockSize(block(5, 1), 40)));
+
+    assertEquals(List.of(block(5, 0)), cluster.fetchedIds(), "reduce 1 is B's now");
+  }
+
+  @Test
   void aReduceMovedHere_whenItsShuffleHadNoneHere_isLocatedOnce_andCopied() {
     cluster.hold(A, block(0, 1), 10);
     Prefetcher p = prefetcher(4, 1 << 20, 0);
