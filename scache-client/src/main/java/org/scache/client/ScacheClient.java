@@ -52,6 +52,7 @@ import org.scache.common.protocol.UnregisterShuffle;
 import org.scache.common.protocol.WorkerStats;
 import org.scache.common.protocol.Workers;
 import org.scache.common.shuffle.BlockSize;
+import org.scache.common.shuffle.FinalAttempt;
 import org.scache.common.shuffle.MapSample;
 import org.scache.common.shuffle.PartitionerKind;
 import org.scache.common.shuffle.ShufflePlacement;
@@ -461,10 +462,22 @@ public final class ScacheClient implements AutoCloseable {
    * Through the worker's shared memory; where that cannot be used, the whole input comes as one part.
    */
   public ReduceInputParts readReduceInputInParts(int shuffleId, int reduceId) {
+    return readReduceInputInParts(shuffleId, reduceId, List.of());
+  }
+
+  /**
+   * As {@link #readReduceInputInParts(int, int)}, naming the attempt of each map whose block the reduce takes
+   * (its framework's record of the final attempts; the blocks of other attempts are not given): a worker that
+   * holds all those blocks gives them without asking the master where the reduce's blocks are, which saves a
+   * round trip to the master on every read of an input prefetched whole.
+   */
+  public ReduceInputParts readReduceInputInParts(int shuffleId, int reduceId, List<FinalAttempt> finalAttempts) {
     long wait = GetReduceInput.WORKER_DEFAULT_WAIT;
+    List<FinalAttempt> attempts = List.copyOf(finalAttempts);
     return new ReduceInputParts(have -> {
       AtomicBoolean whole = new AtomicBoolean();
-      return local.reduceInput(new PinReduceInputPart(appId, shuffleId, reduceId, wait, List.copyOf(have)),
+      return local.reduceInput(new PinReduceInputPart(appId, shuffleId, reduceId, wait, List.copyOf(have),
+          attempts),
           readBuffers, shuffleId, reduceId, () -> {
             whole.set(true);
             return getReduceInputOverSocket(shuffleId, reduceId, wait);

@@ -28,6 +28,8 @@ public final class WorkerStatsCatalog {
     counter("read.remote.blocks", "Blocks a reduce here had to fetch from another worker at read time.");
     counter("read.remote.bytes", "Bytes a reduce here had to fetch from another worker at read time.");
     counter("read.prefetched.blocks", "Blocks read here that had been prefetched here.");
+    counter("read.inputs.located.here", "Reduce inputs read without asking the master where their blocks are: the "
+        + "reader named the final attempt of every map, and this worker held all their blocks.");
     counter("fetch.served.blocks", "Blocks sent to other workers (their prefetches and remote reads).");
     counter("fetch.served.bytes", "Bytes sent to other workers.");
     counter("auth.failures", "Requests refused for a missing or wrong signature.");

@@ -21,6 +21,7 @@ import org.scache.client.ReduceInputParts;
 import org.scache.client.ScacheClient;
 import org.scache.common.BlockId;
 import org.scache.common.ScacheException;
+import org.scache.common.shuffle.FinalAttempt;
 
 /**
  * Reads the blocks of a task's reduce partitions through this node's worker: a task reading every
@@ -115,7 +116,8 @@ final class ReduceBlockSource {
       return readWhole(reduceId, expected).iterator();
     }
     close();
-    openParts = new InParts(client.readReduceInputInParts(shuffleId, reduceId), expected);
+    List<FinalAttempt> attempts = expected.stream().map(b -> new FinalAttempt(b.mapIndex(), b.attempt())).toList();
+    openParts = new InParts(client.readReduceInputInParts(shuffleId, reduceId, attempts), expected);
     return openParts;
   }
 

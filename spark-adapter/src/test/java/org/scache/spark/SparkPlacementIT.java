@@ -87,6 +87,7 @@ class SparkPlacementIT {
     long localBefore = scache.total("read.local.blocks");
     long prefetchedBefore = scache.total("prefetch.blocks");
     long remoteBefore = scache.total("read.remote.blocks");
+    long locatedHereBefore = scache.total("read.inputs.located.here");
     List<String> viaScache;
     ShufflePlacement placement;
     Set<String> executorHosts = new TreeSet<>();
@@ -114,11 +115,14 @@ class SparkPlacementIT {
     long local = scache.total("read.local.blocks") - localBefore;
     long prefetched = scache.total("prefetch.blocks") - prefetchedBefore;
     long remote = scache.total("read.remote.blocks") - remoteBefore;
+    long locatedHere = scache.total("read.inputs.located.here") - locatedHereBefore;
     System.out.printf("SPARK-PLACEMENT 6 of 6 reduces on their placed host; blocks read locally %d, prefetched %d, "
-        + "remotely %d%n", local, prefetched, remote);
+        + "remotely %d; inputs read without asking the master %d%n", local, prefetched, remote, locatedHere);
     assertTrue(local > 0, "the reduces read their input through their node's worker");
     assertTrue(prefetched > 0, "blocks were prefetched to the reduces' hosts");
     assertEquals(0, remote, "every reduce read its input on its own node");
+    assertTrue(locatedHere > 0, "a reduce whose input was prefetched whole named its maps' attempts and read it "
+        + "without asking the master");
 
     try (JavaSparkContext sc = new JavaSparkContext(SparkConfs.base("local[2]", "placement-it-sort"))) {
       assertEquals(wordCount(sc), viaScache, "the same output as Spark's sort shuffle");

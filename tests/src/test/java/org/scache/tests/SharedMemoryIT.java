@@ -205,7 +205,7 @@ class SharedMemoryIT {
       assertEquals(List.of(), socketParts.next().blocks());
       try (Raw raw = new Raw(0)) {
         ScacheException e = assertThrows(ScacheException.class,
-            () -> raw.call(new PinReduceInputPart(app, 0, 0, 0, List.of()), app));
+            () -> raw.call(new PinReduceInputPart(app, 0, 0, 0, List.of(), List.of()), app));
         assertEquals(Status.INVALID_ARGUMENT, e.status(), "the shared memory must be opened first");
       }
       here.removeApplication();
@@ -355,7 +355,7 @@ class SharedMemoryIT {
           () -> new ReleaseLease(lease.leaseId()),
           () -> new PinBlock(block),
           () -> new PinReduceInput(owner, 0, 0, 0),
-          () -> new PinReduceInputPart(owner, 0, 0, 0, List.of()),
+          () -> new PinReduceInputPart(owner, 0, 0, 0, List.of(), List.of()),
           () -> new Unpin(List.of(pin.pinId())));
       for (Supplier<Message> r : requests) {
         ScacheException e = assertThrows(ScacheException.class, () -> raw.call(r.get(), other), r.get().toString());

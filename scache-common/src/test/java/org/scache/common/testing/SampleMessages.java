@@ -70,6 +70,7 @@ import org.scache.common.protocol.WorkerStats;
 import org.scache.common.protocol.Workers;
 import org.scache.common.shuffle.BlockLocation;
 import org.scache.common.shuffle.BlockSize;
+import org.scache.common.shuffle.FinalAttempt;
 import org.scache.common.shuffle.MapSample;
 import org.scache.common.shuffle.PartitionerKind;
 import org.scache.common.shuffle.PredictorKind;
@@ -143,7 +144,8 @@ public final class SampleMessages {
       case RELEASE_LEASE -> new ReleaseLease(9);
       case PIN_BLOCK -> new PinBlock(BLOCK_2);
       case PIN_REDUCE_INPUT -> new PinReduceInput(APP, 3, 7, -1);
-      case PIN_REDUCE_INPUT_PART -> new PinReduceInputPart(APP, 3, 7, -1, List.of(0, 4, 1 << 20));
+      case PIN_REDUCE_INPUT_PART -> new PinReduceInputPart(APP, 3, 7, -1, List.of(0, 4, 1 << 20),
+          List.of(new FinalAttempt(1, 0), new FinalAttempt(2, 3)));
       case UNPIN -> new Unpin(List.of(5L, 6L, Long.MAX_VALUE));
       case REPORT_ROUNDS -> new ReportRounds("worker-1", List.of(new RoundState(APP, 3, 0, true),
           new RoundState("app-\u00fc-2", 0, 7, false)));

@@ -28,6 +28,7 @@ public final class WorkerCounters {
   public final LongAdder prefetchSkippedBlocks = new LongAdder();
   public final LongAdder prefetchDroppedBlocks = new LongAdder();
   public final LongAdder prefetchedReadBlocks = new LongAdder();
+  public final LongAdder readsLocatedHere = new LongAdder();
   public final LongAdder localCommits = new LongAdder();
   public final LongAdder localPins = new LongAdder();
   public final LongAdder spilledBlocks = new LongAdder();
@@ -69,6 +70,7 @@ public final class WorkerCounters {
     m.put("prefetch.skipped.blocks", prefetchSkippedBlocks.sum());
     m.put("prefetch.dropped.blocks", prefetchDroppedBlocks.sum());
     m.put("read.prefetched.blocks", prefetchedReadBlocks.sum());
+    m.put("read.inputs.located.here", readsLocatedHere.sum());
     m.put("shm.commit.blocks", localCommits.sum());
     m.put("shm.pin.blocks", localPins.sum());
     m.put("spill.blocks", spilledBlocks.sum());

@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -22,6 +23,7 @@ import org.scache.common.WorkerInfo;
 import org.scache.common.protocol.Status;
 import org.scache.common.shuffle.BlockLocation;
 import org.scache.common.shuffle.BlockSize;
+import org.scache.common.shuffle.FinalAttempt;
 import org.scache.worker.cluster.BlockBatch;
 import org.scache.worker.cluster.BlockLocator;
 import org.scache.worker.cluster.LocatedBlocks;
@@ -165,10 +167,16 @@ public final class BlockReader {
    * once, with the part that completes it.
    */
   CompletableFuture<ReduceInput> readReduceInputPart(ShuffleKey shuffle, int reduceId, long waitMillis,
-      Set<Integer> haveMaps) {
+      Set<Integer> haveMaps, List<FinalAttempt> finalAttempts) {
     boolean placementKnown = placements.isPlaced(shuffle);
     ReduceKey key = new ReduceKey(shuffle, reduceId);
     LocatedBlocks known = haveMaps.isEmpty() ? null : readsInParts.get(key);
+    if (known == null) {
+      known = heldHere(shuffle, reduceId, finalAttempts).orElse(null);
+      if (known != null && haveMaps.isEmpty()) {
+        counters.readsLocatedHere.increment();
+      }
+    }
     CompletableFuture<LocatedBlocks> located = known != null ? CompletableFuture.completedFuture(known)
         : inputs.locate(shuffle, reduceId, waitMillis).thenApply(found -> {
           if (found.complete()) {
@@ -204,6 +212,27 @@ public final class BlockReader {
             });
       });
     });
+  }
+
+  /**
+   * The reduce's blocks of the attempts the reader named, as located blocks, when this worker holds every one of
+   * them (in memory or spilled): then the master need not be asked where they are. Empty when none is named or one
+   * is not held here.
+   */
+  private Optional<LocatedBlocks> heldHere(ShuffleKey shuffle, int reduceId, List<FinalAttempt> attempts) {
+    if (attempts.isEmpty()) {
+      return Optional.empty();
+    }
+    List<BlockLocation> held = new ArrayList<>(attempts.size());
+    for (FinalAttempt a : attempts) {
+      BlockId id = new BlockId(shuffle.appId(), shuffle.shuffleId(), a.mapId(), a.attempt(), reduceId);
+      OptionalLong size = store.sizeOf(id);
+      if (size.isEmpty()) {
+        return Optional.empty();
+      }
+      held.add(new BlockLocation(id, size.getAsLong(), self));
+    }
+    return Optional.of(new LocatedBlocks(attempts.size(), attempts.size(), held));
   }
 
   /** Whether the block is read here: held here, or meant to be (then its loss is reported as such). */

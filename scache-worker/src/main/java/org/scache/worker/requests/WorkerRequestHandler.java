@@ -103,7 +103,8 @@ public final class WorkerRequestHandler extends RequestDispatcher {
       case PIN_REDUCE_INPUT_PART -> {
         PinReduceInputPart m = (PinReduceInputPart) message;
         localAccess().answerPinned(ctx, id, () -> w.reader().readReduceInputPart(
-            new ShuffleKey(m.appId(), m.shuffleId()), m.reduceId(), m.waitMillis(), Set.copyOf(m.haveMaps())));
+            new ShuffleKey(m.appId(), m.shuffleId()), m.reduceId(), m.waitMillis(), Set.copyOf(m.haveMaps()),
+            m.finalAttempts()));
       }
       case FETCH_BLOCKS -> w.reader().serveFetch(((FetchBlocks) message).blockIds()).whenComplete((b, e) -> {
         if (e != null) {

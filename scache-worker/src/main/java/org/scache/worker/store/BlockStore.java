@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.function.Predicate;
 import org.scache.common.BlockId;
@@ -218,6 +219,12 @@ public final class BlockStore {
 
   public synchronized boolean contains(BlockId id) {
     return index.contains(id);
+  }
+
+  /** The size of block {@code id} when it is held here, in memory or spilled; empty when it is not. */
+  public synchronized OptionalLong sizeOf(BlockId id) {
+    StoredBlock b = index.get(id);
+    return b == null ? OptionalLong.empty() : OptionalLong.of(b.size());
   }
 
   // ---------------------------------------------------------------- moves between memory and disk

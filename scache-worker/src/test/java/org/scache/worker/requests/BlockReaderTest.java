@@ -29,6 +29,7 @@ import org.scache.common.ShuffleKey;
 import org.scache.common.WorkerInfo;
 import org.scache.common.protocol.Status;
 import org.scache.common.shuffle.BlockSize;
+import org.scache.common.shuffle.FinalAttempt;
 import org.scache.common.shuffle.ReduceAssignment;
 import org.scache.common.shuffle.ShuffleActivity;
 import org.scache.common.shuffle.ShufflePlacement;
@@ -207,11 +208,12 @@ class BlockReaderTest {
     copies = ids -> landing;
     BlockReader reader = reader();
 
-    BlockReader.ReduceInput first = reader.readReduceInputPart(SHUFFLE, 0, NO_WAIT, Set.of()).join();
+    BlockReader.ReduceInput first = reader.readReduceInputPart(SHUFFLE, 0, NO_WAIT, Set.of(), List.of()).join();
     assertEquals(List.of(new BlockSize(block(0, 0), 10)), first.blocks().sizes());
     assertArrayEquals(concatenated(block(0, 0)), bytes(first.blocks().payload()));
 
-    CompletableFuture<BlockReader.ReduceInput> second = reader.readReduceInputPart(SHUFFLE, 0, NO_WAIT, Set.of(0));
+    CompletableFuture<BlockReader.ReduceInput> second =
+        reader.readReduceInputPart(SHUFFLE, 0, NO_WAIT, Set.of(0), List.of());
     assertFalse(second.isDone());
     storage.copies().land(List.of(new BlockSize(block(1, 0), 20)), Unpooled.wrappedBuffer(concatenated(block(1, 0))));
     landing.complete(null);
@@ -221,16 +223,52 @@ class BlockReaderTest {
     assertEquals(List.of(), counters.activity.drain(), "the read is counted once, when it is complete");
 
     // nothing else is on its way here (landing has settled): the rest comes from its holder
-    BlockReader.ReduceInput third = reader.readReduceInputPart(SHUFFLE, 0, NO_WAIT, Set.of(0, 1)).join();
+    BlockReader.ReduceInput third = reader.readReduceInputPart(SHUFFLE, 0, NO_WAIT, Set.of(0, 1), List.of()).join();
     assertArrayEquals(concatenated(block(2, 0)), bytes(third.blocks().payload()));
     assertEquals(List.of(new ScriptedCluster.Fetch(A, List.of(block(2, 0)))), cluster.fetches());
     assertEquals(List.of(new ShuffleActivity.ReduceRead(0, false, 30, 30)), counters.activity.drain().get(0).reads());
 
-    BlockReader.ReduceInput none = reader.readReduceInputPart(SHUFFLE, 0, NO_WAIT, Set.of(0, 1, 2)).join();
+    BlockReader.ReduceInput none = reader.readReduceInputPart(SHUFFLE, 0, NO_WAIT, Set.of(0, 1, 2), List.of()).join();
     assertEquals(List.of(), none.blocks().sizes());
     assertEquals(3, none.numMaps());
     assertEquals(List.of(), counters.activity.drain());
     assertEquals(1, cluster.locates(), "the input is located once for all its parts");
+  }
+
+  @Test
+  void aReducesInputReadInParts_whoseNamedAttemptsAreAllHeldHere_isReadWithoutAskingTheMaster() {
+    putHere(block(0, 0), 10);
+    BlockId secondAttempt = new BlockId(SHUFFLE.appId(), SHUFFLE.shuffleId(), 1, 1, 0);
+    putHere(block(1, 0), 20);
+    putHere(secondAttempt, 25);
+    List<FinalAttempt> named = List.of(new FinalAttempt(0, 0), new FinalAttempt(1, 1));
+    BlockReader reader = reader();
+
+    BlockReader.ReduceInput first = reader.readReduceInputPart(SHUFFLE, 0, NO_WAIT, Set.of(), named).join();
+    assertEquals(List.of(new BlockSize(block(0, 0), 10), new BlockSize(secondAttempt, 25)), first.blocks().sizes());
+    assertArrayEquals(concatenated(block(0, 0), secondAttempt), bytes(first.blocks().payload()));
+    BlockReader.ReduceInput none = reader.readReduceInputPart(SHUFFLE, 0, NO_WAIT, Set.of(0, 1), named).join();
+    assertEquals(List.of(), none.blocks().sizes());
+
+    assertEquals(0, cluster.locates());
+    assertEquals(1, counters.readsLocatedHere.sum());
+    assertEquals(List.of(new ShuffleActivity.ReduceRead(0, false, 35, 0)), counters.activity.drain().get(0).reads());
+  }
+
+  @Test
+  void aReducesInputReadInParts_withANamedAttemptNotHeldHere_isLocatedAtTheMaster_andTheRestFetched() {
+    putHere(block(0, 0), 10);
+    cluster.hold(A, block(1, 0), 20);
+    List<FinalAttempt> named = List.of(new FinalAttempt(0, 0), new FinalAttempt(1, 0));
+    BlockReader reader = reader();
+
+    BlockReader.ReduceInput first = reader.readReduceInputPart(SHUFFLE, 0, NO_WAIT, Set.of(), named).join();
+    BlockReader.ReduceInput second = reader.readReduceInputPart(SHUFFLE, 0, NO_WAIT, Set.of(0), named).join();
+
+    assertEquals(List.of(new BlockSize(block(0, 0), 10)), first.blocks().sizes());
+    assertArrayEquals(concatenated(block(1, 0)), bytes(second.blocks().payload()));
+    assertEquals(1, cluster.locates());
+    assertEquals(0, counters.readsLocatedHere.sum());
   }
 
   @Test

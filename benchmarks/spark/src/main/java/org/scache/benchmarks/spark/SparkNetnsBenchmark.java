@@ -126,6 +126,14 @@ public final class SparkNetnsBenchmark {
     // the programs each warm-up round runs on both shuffles (terasort excepted), so that the long-lived daemons,
     // as in a cluster that has run for days, have compiled the paths the measured programs take
     o.put("warmup-programs", "groupby");
+    // after those rounds, the warm-up programs again through SCache alone with daemon-maps x daemon-reduces
+    // blocks a shuffle, round after round until the SCache daemons' compilers use less than daemon-settled-jit CPU
+    // seconds in one, at most daemon-rounds rounds: a daemon compiles its code over many applications, and a short
+    // program of few blocks calls its methods too few times a round for the JVM's optimising compiler
+    o.put("daemon-rounds", "8");
+    o.put("daemon-settled-jit", "0.2");
+    o.put("daemon-maps", "36");
+    o.put("daemon-reduces", "36");
     // unmeasured GroupBys each application runs on its executors before the measured job, and their size
     o.put("warm-jobs", "0");
     o.put("warm-size", "64m");
@@ -141,7 +149,9 @@ public final class SparkNetnsBenchmark {
     Map<String, String> expected = new HashMap<>();
     int mismatches = 0;
     try (LinkSampler sampler = cluster.sampleLinks(250); ProcessCpuSampler cpu = new ProcessCpuSampler(ROLES, 500)) {
-      mismatches += warmUp(Integer.parseInt(options.get("warmup")), Math.min(size, WARMUP_MAX_BYTES));
+      Map<String, String> warmOutputs = new HashMap<>();
+      mismatches += warmUp(Integer.parseInt(options.get("warmup")), Math.min(size, WARMUP_MAX_BYTES), warmOutputs);
+      mismatches += settleDaemons(cpu, Math.min(size, WARMUP_MAX_BYTES), warmOutputs);
       for (String programName : options.get("programs").split(",")) {
         BenchJobs.Program program = BenchJobs.Program.parse(programName);
         if (program == BenchJobs.Program.TERASORT) {
@@ -195,7 +205,7 @@ public final class SparkNetnsBenchmark {
    * Runs each program of {@code --warmup-programs} on {@code size} bytes on each shuffle, {@code rounds} times, on
    * unshaped links, and keeps no figures but the outputs' agreement; returns how many outputs differed.
    */
-  private int warmUp(int rounds, long size) throws IOException, InterruptedException {
+  private int warmUp(int rounds, long size, Map<String, String> outputs) throws IOException, InterruptedException {
     int mismatches = 0;
     cluster.shapeNodeLinks(0);
     for (int round = 1; round <= rounds; round++) {
@@ -213,11 +223,54 @@ public final class SparkNetnsBenchmark {
               program.label(), ByteSize.format(size), shuffle, run.jobMs() / 1e3);
           if (first == null) {
             first = run.output();
+            outputs.putIfAbsent(program.label(), first);
           } else if (!first.equals(run.output())) {
             mismatches++;
             System.out.println("OUTPUT DIFFERS: " + run.output() + " against " + first);
           }
         }
+      }
+    }
+    return mismatches;
+  }
+
+  /**
+   * Runs each program of {@code --warmup-programs} through SCache alone, unmeasured, round after round until the
+   * SCache daemons' compiler threads use less than {@code --daemon-settled-jit} CPU seconds in a round, at most
+   * {@code --daemon-rounds} rounds, with {@code --daemon-maps} x {@code --daemon-reduces} blocks a shuffle; prints
+   * each round's compiler CPU. A round of a short program of few blocks calls each of the daemons' methods a few
+   * hundred times, below the count at which the JVM compiles it with its optimising compiler, so without these
+   * rounds the measured runs would carry compilation that a long-lived daemon has done once. Returns how many
+   * rounds' outputs differed from the first's.
+   */
+  private int settleDaemons(ProcessCpuSampler cpu, long size, Map<String, String> outputs)
+      throws IOException, InterruptedException {
+    int maxRounds = Integer.parseInt(options.get("daemon-rounds"));
+    double settled = Double.parseDouble(options.get("daemon-settled-jit"));
+    int mismatches = 0;
+    for (int round = 1; round <= maxRounds; round++) {
+      double jit = 0;
+      double seconds = 0;
+      for (String name : options.get("warmup-programs").split(",")) {
+        BenchJobs.Program program = BenchJobs.Program.parse(name);
+        Path figures = results.resolve("daemons-" + round + "-" + program.label() + ".properties");
+        driver(program.label(), "scache", size, figures, 0, options.get("daemon-maps"),
+            options.get("daemon-reduces"));
+        RunFigures run = RunFigures.read(figures);
+        Map<ProcessCpuSampler.Use, Double> use = cpu.secondsBetween(run.jobStart(), run.jobEnd());
+        jit += ProcessCpuSampler.seconds(use, "SCache workers", ProcessCpuSampler.Part.JIT)
+            + ProcessCpuSampler.seconds(use, "SCache master", ProcessCpuSampler.Part.JIT);
+        seconds += run.jobMs() / 1e3;
+        String expected = outputs.putIfAbsent(program.label() + " wide", run.output());
+        if (expected != null && !expected.equals(run.output())) {
+          mismatches++;
+          System.out.println("OUTPUT DIFFERS: " + run.output() + " against " + expected);
+        }
+      }
+      System.out.printf(Locale.ROOT, "daemons' warm-up %d through SCache, not measured: %.1f s, the SCache daemons' "
+          + "compilers %.2f CPU s%n", round, seconds, jit);
+      if (jit < settled) {
+        break;
       }
     }
     return mismatches;
@@ -281,9 +334,14 @@ public final class SparkNetnsBenchmark {
   /** Runs {@code program} as an application on {@code shuffle}, after {@code warmJobs} unmeasured GroupBys in it. */
   private void driver(String program, String shuffle, long size, Path figures, int warmJobs)
       throws IOException, InterruptedException {
+    driver(program, shuffle, size, figures, warmJobs, options.get("maps"), options.get("reduces"));
+  }
+
+  private void driver(String program, String shuffle, long size, Path figures, int warmJobs, String maps,
+      String reduces) throws IOException, InterruptedException {
     SparkNetnsCluster.NodeShape shape = cluster.shape();
     List<String> args = List.of("--program", program, "--shuffle", shuffle, "--size", Long.toString(size),
-        "--maps", options.get("maps"), "--reduces", options.get("reduces"),
+        "--maps", maps, "--reduces", reduces,
         "--spark-master", cluster.sparkMasterUrl(), "--scache-master", cluster.scacheMasterAddress(),
         "--scache-worker-port", Integer.toString(SparkNetnsCluster.SCACHE_WORKER_PORT),
         "--executors", Integer.toString(cluster.nodeNames().size()), "--executor-cores",
