@@ -15,11 +15,23 @@ import org.scache.common.protocol.Message;
  * (or could not be sent). Once a shuffle's reduces outnumber the workers, every map's end would otherwise send a
  * message to nearly every worker; this way a worker gets as many as it can answer, each carrying what waited, and the
  * master encodes, signs and sends that many. A notice waits at most one round trip; each worker's stay in order.
+ * What waited goes to the address the worker had at the latest notice: one that registered again meanwhile, at a new
+ * address, gets it there.
  */
 final class NoticeQueues {
   private final WorkerNotifier notifier;
-  /** The notices waiting for each worker with one message unanswered (empty: one unanswered, nothing waits). */
-  private final Map<String, List<MapOutputReady>> waiting = new HashMap<>();
+  /** The notices waiting for each worker with one message unanswered (none: one unanswered, nothing waits). */
+  private final Map<String, Waiting> waiting = new HashMap<>();
+
+  /** The notices waiting for one worker, and the worker as the latest of them named it. */
+  private static final class Waiting {
+    private WorkerInfo to;
+    private final List<MapOutputReady> notices = new ArrayList<>();
+
+    private Waiting(WorkerInfo to) {
+      this.to = to;
+    }
+  }
 
   NoticeQueues(WorkerNotifier notifier) {
     this.notifier = notifier;
@@ -28,12 +40,13 @@ final class NoticeQueues {
   /** Tells {@code to} of {@code notice} now, or with the next message once the unanswered one is answered. */
   void tell(WorkerInfo to, MapOutputReady notice) {
     synchronized (this) {
-      List<MapOutputReady> queue = waiting.get(to.workerId());
+      Waiting queue = waiting.get(to.workerId());
       if (queue != null) {
-        queue.add(notice);
+        queue.to = to;
+        queue.notices.add(notice);
         return;
       }
-      waiting.put(to.workerId(), new ArrayList<>());
+      waiting.put(to.workerId(), new Waiting(to));
     }
     send(to, notice);
   }
@@ -44,15 +57,16 @@ final class NoticeQueues {
 
   /** The unanswered message to {@code to} was answered, or could not be sent: what waited goes in one message. */
   private void sendWaiting(WorkerInfo to) {
-    List<MapOutputReady> next;
+    Waiting next;
     synchronized (this) {
       next = waiting.remove(to.workerId());
-      if (next == null || next.isEmpty()) {
+      if (next == null || next.notices.isEmpty()) {
         return;
       }
-      waiting.put(to.workerId(), new ArrayList<>());
+      waiting.put(to.workerId(), new Waiting(next.to));
     }
-    send(to, next.size() == 1 ? next.get(0) : new MapOutputsReady(next));
+    List<MapOutputReady> notices = next.notices;
+    send(next.to, notices.size() == 1 ? notices.get(0) : new MapOutputsReady(notices));
   }
 
   /** How many workers have a notice unanswered. */

@@ -75,4 +75,16 @@ class NoticeQueuesTest {
     told.get(1).answered().complete(null);
     assertEquals(0, queues.unanswered());
   }
+
+  @Test
+  void whatWaitedForAWorkerThatRegisteredAgainAtANewAddress_goesToTheNewAddress() {
+    WorkerInfo moved = new WorkerInfo(W1.workerId(), "h1-new", 11);
+    queues.tell(W1, notice(0));
+    queues.tell(moved, notice(1));
+
+    told.get(0).answered().complete(null);
+
+    assertEquals(moved, told.get(1).to());
+    assertEquals(notice(1), told.get(1).message());
+  }
 }

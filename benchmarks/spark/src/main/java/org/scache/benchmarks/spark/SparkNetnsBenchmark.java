@@ -36,7 +36,11 @@ import org.scache.benchmarks.harness.netns.StageCpu;
  * daemons (Spark's master and workers,
  * SCache's master and workers) are long-lived services, whose one-time class loading and compilation a
  * cluster pays once, not in every job; each application's executors and driver start afresh either way.
- * {@code --warmup 0} measures freshly started daemons instead. With {@code --warm-jobs N} each measured
+ * {@code --warmup 0} measures freshly started daemons instead. Then the same programs run through SCache alone
+ * with wider shuffles ({@code --daemon-maps} x {@code --daemon-reduces}) until the SCache daemons' compilers use
+ * less than {@code --daemon-settled-jit} CPU seconds in a round ({@code --daemon-rounds} at most, 0 for none): a
+ * short program's round calls their methods too few times for the optimising compiler, which a daemon serving
+ * applications for days has long run. With {@code --warm-jobs N} each measured
  * application first runs N GroupBys of {@code --warm-size} bytes, unmeasured, on the same executors and
  * links: its executors are then as warm as a long-lived application's, where the default measures a job
  * that starts its application's executors.
