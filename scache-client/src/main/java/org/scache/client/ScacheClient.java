@@ -26,7 +26,6 @@ import org.scache.common.network.ClientConnections;
 import org.scache.common.network.ClientTransport;
 import org.scache.common.network.Reply;
 import org.scache.common.protocol.AskBlockRoom;
-import org.scache.common.protocol.BlockLocations;
 import org.scache.common.protocol.BlockRoom;
 import org.scache.common.protocol.BlocksData;
 import org.scache.common.protocol.GetBlock;
@@ -34,7 +33,6 @@ import org.scache.common.protocol.GetReduceInput;
 import org.scache.common.protocol.GetScheduleResult;
 import org.scache.common.protocol.GetWorkerStats;
 import org.scache.common.protocol.ListWorkers;
-import org.scache.common.protocol.LocateBlocks;
 import org.scache.common.protocol.MapFinished;
 import org.scache.common.protocol.Message;
 import org.scache.common.protocol.PinReduceInput;
@@ -80,14 +78,13 @@ public final class ScacheClient implements AutoCloseable {
     }
   }
 
-  /** The first wait between two asks of a placement not made yet; doubled up to {@link #PLACEMENT_POLL_MAX_MILLIS}. */
-  private static final long PLACEMENT_POLL_FIRST_MILLIS = 2;
-  private static final long PLACEMENT_POLL_MAX_MILLIS = 64;
 
   private final Locator masterLocator;
   private final Target master;
   /** The master, a NOT_READY answer given back at once (the caller asks again when it chooses). */
   private final Target masterAnswerNow;
+  /** The pause before asking again for a placement the master answered NOT_READY. */
+  private static final long PLACEMENT_ASK_AGAIN_MILLIS = 5;
   private final Target worker;
   /** The node's worker, for a call that the worker forwards to the master. */
   private final Target workerToMaster;
@@ -247,30 +244,23 @@ public final class ScacheClient implements AutoCloseable {
 
   /**
    * Where each reduce of the shuffle is placed, once every map of the shuffle has ended: the master may move
-   * reduces at each map's end, so the placement is final only then. Asked again at short, growing intervals
-   * (2 ms, doubling up to 64 ms) while maps are still running or the master answers NOT_READY, for at most
-   * {@code wait}; then fails with NOT_READY. What a scheduler waits on when it is about to launch the reduces,
-   * whose maps' ends it did not wait for.
+   * reduces at each map's end, so the placement is final only then. One ask that the master answers as soon as the
+   * last map's end reaches it and the shuffle is placed, or with NOT_READY once {@code wait} is over (asked again
+   * while time is left, when the master's wait is shorter). What a scheduler waits on when it is about to launch
+   * the reduces, whose maps' ends it did not wait for.
    */
   public CompletableFuture<ShufflePlacement> awaitScheduleResult(int shuffleId, Duration wait) {
     CompletableFuture<ShufflePlacement> result = new CompletableFuture<>();
-    askForSchedule(shuffleId, clock.nanos() + wait.toNanos(), PLACEMENT_POLL_FIRST_MILLIS, result);
+    askForSchedule(shuffleId, clock.nanos() + wait.toNanos(), result);
     return result;
   }
 
-  private void askForSchedule(int shuffleId, long deadlineNanos, long nextWaitMillis,
-      CompletableFuture<ShufflePlacement> result) {
-    // the shuffle's map count and finished maps come with any block lookup: one map's block of one reduce is the
-    // smallest
-    call(masterAnswerNow, () -> new LocateBlocks(appId, shuffleId, 0, 0), NO_PAYLOAD).thenCompose(r -> {
-      BlockLocations maps = r.as(BlockLocations.class);
-      r.release();
-      if (maps.finishedMaps() < maps.numMaps()) {
-        return CompletableFuture.failedFuture(new ScacheException(Status.NOT_READY, maps.finishedMaps() + " of "
-            + maps.numMaps() + " maps of shuffle " + shuffleId + " have ended"));
-      }
-      return call(masterAnswerNow, () -> new GetScheduleResult(appId, shuffleId), NO_PAYLOAD);
-    }).whenComplete((r, e) -> {
+  private void askForSchedule(int shuffleId, long deadlineNanos, CompletableFuture<ShufflePlacement> result) {
+    // the master's answer must come before this client's request times out
+    long waitMillis = Math.max(0, Math.min(Math.min(TimeUnit.NANOSECONDS.toMillis(deadlineNanos - clock.nanos()),
+        timeout.toMillis() / 2), GetScheduleResult.MAX_WAIT_MILLIS));
+    GetScheduleResult ask = new GetScheduleResult(appId, shuffleId, waitMillis);
+    call(masterAnswerNow, () -> ask, NO_PAYLOAD).whenComplete((r, e) -> {
       if (e == null) {
         ScheduleResult answer = r.as(ScheduleResult.class);
         r.release();
@@ -278,13 +268,13 @@ public final class ScacheClient implements AutoCloseable {
         return;
       }
       ScacheException se = ScacheException.from(e);
-      long leftMillis = TimeUnit.NANOSECONDS.toMillis(deadlineNanos - clock.nanos());
-      if (se.status() != Status.NOT_READY || leftMillis <= 0) {
+      if (se.status() != Status.NOT_READY || deadlineNanos - clock.nanos() <= 0 || waitMillis == 0) {
         result.completeExceptionally(se);
         return;
       }
-      CompletableFuture.delayedExecutor(Math.min(nextWaitMillis, leftMillis), TimeUnit.MILLISECONDS).execute(() ->
-          askForSchedule(shuffleId, deadlineNanos, Math.min(nextWaitMillis * 2, PLACEMENT_POLL_MAX_MILLIS), result));
+      // a master answers NOT_READY at the end of the wait it was given: ask again at once, but not in a tight loop
+      CompletableFuture.delayedExecutor(PLACEMENT_ASK_AGAIN_MILLIS, TimeUnit.MILLISECONDS)
+          .execute(() -> askForSchedule(shuffleId, deadlineNanos, result));
     });
   }
 

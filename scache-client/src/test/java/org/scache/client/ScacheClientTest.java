@@ -26,12 +26,10 @@ import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
 import org.scache.common.network.Reply;
 import org.scache.common.protocol.Ack;
-import org.scache.common.protocol.BlockLocations;
 import org.scache.common.protocol.BlocksData;
 import org.scache.common.protocol.GetReduceInput;
 import org.scache.common.protocol.GetScheduleResult;
 import org.scache.common.protocol.ListWorkers;
-import org.scache.common.protocol.LocateBlocks;
 import org.scache.common.protocol.MapFinished;
 import org.scache.common.protocol.Message;
 import org.scache.common.protocol.PutBlock;
@@ -111,44 +109,32 @@ class ScacheClientTest {
   }
 
   @Test
-  void awaitScheduleResult_asksAgainWhileMapsRunOrTheMasterHasNotPlacedTheShuffle_thenAnswersItsPlacement() {
+  void awaitScheduleResult_asksOnceWithItsWait_andAnswersThePlacementTheMasterGivesWhenFinal() {
     ShufflePlacement placed = new ShufflePlacement(APP, 4, "heuristic-minheap",
         List.of(new ReduceAssignment(0, W2, 0)));
-    AtomicInteger lookups = new AtomicInteger();
-    AtomicInteger asks = new AtomicInteger();
-    ScriptedConnections connections = new ScriptedConnections((peer, m) -> {
-      if (m instanceof LocateBlocks) {
-        // two maps of four ended, then three, then all four
-        return answer(new BlockLocations(4, Math.min(4, 2 + lookups.getAndIncrement()), List.of()));
-      }
-      if (asks.incrementAndGet() < 4) {
-        throw refuse(Status.NOT_READY); // more asks than the retries of a call, each answered at once
-      }
-      return answer(new ScheduleResult(placed));
-    });
+    ScriptedConnections connections = new ScriptedConnections((peer, m) -> answer(new ScheduleResult(placed)));
     try (ScacheClient c = client(connections, Clock.SYSTEM)) {
       assertEquals(placed, c.awaitScheduleResult(4, Duration.ofSeconds(10)).join());
     }
-    assertEquals(List.of(new LocateBlocks(APP, 4, 0, 0), new LocateBlocks(APP, 4, 0, 0),
-        new LocateBlocks(APP, 4, 0, 0), new GetScheduleResult(APP, 4)),
-        connections.sent().stream().limit(4).map(ScriptedConnections.Sent::message).toList(),
-        "the placement is asked for once every map has ended");
-    assertEquals(4, asks.get());
-    assertTrue(connections.sent().stream().allMatch(s -> MASTER.equals(s.peer())));
+    assertEquals(1, connections.sent().size());
+    GetScheduleResult ask = (GetScheduleResult) connections.sent().get(0).message();
+    assertEquals(4, ask.shuffleId());
+    assertTrue(ask.waitMillis() > 0 && ask.waitMillis() <= 10_000, "the master is told how long to wait: " + ask);
+    assertEquals(MASTER, connections.sent().get(0).peer());
   }
 
   @Test
-  void awaitScheduleResult_whileAMapNeverEnds_failsNotReadyPastItsWait() {
-    ScriptedConnections connections = new ScriptedConnections(
-        (peer, m) -> answer(new BlockLocations(4, 3, List.of())));
+  void awaitScheduleResult_whileTheMasterAnswersNotReady_asksAgainUntilItsWaitIsOver_thenFailsNotReady() {
+    ScriptedConnections connections = new ScriptedConnections((peer, m) -> {
+      throw refuse(Status.NOT_READY);
+    });
     try (ScacheClient c = client(connections, Clock.SYSTEM)) {
       CompletionException e = assertThrows(CompletionException.class,
           () -> c.awaitScheduleResult(4, Duration.ofMillis(30)).join());
       assertEquals(Status.NOT_READY, ScacheException.from(e).status());
     }
-    assertTrue(connections.sent().size() >= 2, "asked more than once within its wait");
-    assertTrue(connections.sent().stream().noneMatch(s -> s.message() instanceof GetScheduleResult),
-        "no placement asked for while a map runs");
+    assertTrue(connections.sent().stream().allMatch(s -> s.message() instanceof GetScheduleResult),
+        "only the placement is asked for");
   }
 
   @Test

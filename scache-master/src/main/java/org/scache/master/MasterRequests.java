@@ -71,6 +71,7 @@ final class MasterRequests {
   private final ShuffleStore kept;
   private final PlacementFrameLimit frames;
   private final ApplicationAdmission admission;
+  private final PlacementWaiters placementWaiters = new PlacementWaiters(this::finalPlacement);
 
   MasterRequests(WorkerRegistry workers, ApplicationRegistry applications, ShuffleRegistry shuffles,
       CoScheduler coScheduler, IncompleteRounds incompleteRounds, WorkerNotifier notifier, long heartbeatMillis) {
@@ -129,6 +130,7 @@ final class MasterRequests {
       case REGISTER_APPLICATION -> admission.register((RegisterApplication) m, peer).thenApply(v -> new Ack());
       case UNREGISTER_SHUFFLE -> unregisterShuffle((UnregisterShuffle) m);
       case REMOVE_APPLICATION -> removeApplication(((RemoveApplication) m).appId());
+      case GET_SCHEDULE_RESULT -> scheduleResultWaiting((GetScheduleResult) m);
       default -> CompletableFuture.completedFuture(serve(m));
     };
   }
@@ -148,7 +150,8 @@ final class MasterRequests {
       case REGISTER_SHUFFLE -> registerShuffle(((RegisterShuffle) m).shuffle());
       case MAP_FINISHED -> mapFinished((MapFinished) m);
       case REPORT_SAMPLES -> reportSamples((ReportSamples) m);
-      case GET_SCHEDULE_RESULT -> scheduleResult((GetScheduleResult) m);
+      case GET_SCHEDULE_RESULT -> ((GetScheduleResult) m).waitMillis() > 0 ? joined(answer(m))
+          : scheduleResult((GetScheduleResult) m);
       case LOCATE_BLOCKS -> locate((LocateBlocks) m);
       case UNREGISTER_SHUFFLE, REMOVE_APPLICATION -> answer(m).join();
       case REPORT_ROUNDS -> reportRounds((ReportRounds) m);
@@ -308,6 +311,7 @@ final class MasterRequests {
   /** Tells every live worker of a new placement, so the workers it names start prefetching. */
   private void broadcast(CoScheduler.Decision d) {
     notifier.tellAll(workers.live(), new ShuffleScheduled(d.result(), d.moves(), d.submissionTimeMillis()));
+    placementWaiters.settleAll();
   }
 
   /**
@@ -386,6 +390,7 @@ final class MasterRequests {
     made.ifPresent(this::broadcast);
     notices.forEach(n -> noticeQueues.tell(n.to(), new MapOutputReady(n.shuffle().appId(),
         n.shuffle().shuffleId(), n.mapId(), n.attempt(), n.holder(), n.blocks())));
+    placementWaiters.settleAll();
     return new Ack();
   }
 
@@ -416,6 +421,29 @@ final class MasterRequests {
     });
   }
 
+  /**
+   * The answer to an ask that waits for {@code key}'s placement ({@link PlacementWaiters}): present once every map
+   * has ended and the shuffle is placed.
+   */
+  private Optional<Message> finalPlacement(ShuffleKey key) {
+    return shuffles.withExisting(key, s -> {
+      int numMaps = s.shape().map(ShuffleSpec::numMaps).orElse(Integer.MAX_VALUE);
+      if (s.schedule().isEmpty() || s.finishedMaps() < numMaps) {
+        return Optional.<Message>empty();
+      }
+      frames.checkAnswer(s.schedule().get());
+      return Optional.<Message>of(new ScheduleResult(s.schedule().get()));
+    });
+  }
+
+  /** A placement asked for with a wait, answered once final ({@link PlacementWaiters}); at once without one. */
+  private CompletableFuture<Message> scheduleResultWaiting(GetScheduleResult m) {
+    if (m.waitMillis() == 0) {
+      return CompletableFuture.completedFuture(scheduleResult(m));
+    }
+    return placementWaiters.await(new ShuffleKey(m.appId(), m.shuffleId()), m.waitMillis());
+  }
+
   private Message scheduleResult(GetScheduleResult m) {
     ShuffleKey key = new ShuffleKey(m.appId(), m.shuffleId());
     return shuffles.withExisting(key, s -> {
@@ -437,6 +465,7 @@ final class MasterRequests {
     shuffles.remove(key);
     kept.removed(key);
     incompleteRounds.forgetShuffle(key);
+    placementWaiters.settleAll();
     return notifier.tellAll(workers.live(), m).thenApply(told -> new Ack());
   }
 
@@ -447,6 +476,7 @@ final class MasterRequests {
     kept.applicationRemoved(appId);
     coScheduler.forgetApplication(appId);
     incompleteRounds.forgetApplication(appId);
+    placementWaiters.settleAll();
     LOG.info("application {} removed", appId);
     return notifier.tellAll(workers.live(), new RemoveApplication(appId)).thenApply(told -> new Ack());
   }

@@ -127,6 +127,37 @@ class MasterRequestsTest {
   }
 
   @Test
+  void scheduleResultAskedWithAWait_isAnsweredOnceTheLastMapEnds_notWhenTheShuffleIsFirstPlaced() {
+    twoWorkersAndAnApplication();
+    master.serve(new RegisterShuffle(new ShuffleSpec("app", 0, 3, 2, PartitionerKind.HASH, 0)));
+    CompletableFuture<Message> waiting = master.answer(new GetScheduleResult("app", 0, 10_000));
+    runMap(0, W1, 100, 10);
+    runMap(1, W2, 100, 10);
+    assertFalse(toldOf(ShuffleScheduled.class).isEmpty(), "placed after two maps of three");
+    assertFalse(waiting.isDone(), "the placement may still move until the last map ends");
+
+    runMap(2, W2, 100, 10);
+
+    ShufflePlacement placed = ((ScheduleResult) waiting.join()).placement();
+    assertEquals(((ScheduleResult) master.serve(new GetScheduleResult("app", 0))).placement(), placed);
+    ScheduleResult again = (ScheduleResult) master.answer(new GetScheduleResult("app", 0, 10_000)).join();
+    assertEquals(placed, again.placement(), "a final placement is answered at once");
+  }
+
+  @Test
+  void scheduleResultAskedWithAWait_ofAShuffleUnregisteredMeanwhile_failsUnknown_andOneNeverPlaced_isNotReady() {
+    twoWorkersAndAnApplication();
+    master.serve(new RegisterShuffle(new ShuffleSpec("app", 0, 3, 2, PartitionerKind.HASH, 0)));
+    CompletableFuture<Message> gone = master.answer(new GetScheduleResult("app", 0, 10_000));
+    master.serve(new UnregisterShuffle("app", 0));
+    assertEquals(Status.UNKNOWN_SHUFFLE, ScacheException.from(assertThrows(Exception.class, gone::join)).status());
+
+    master.serve(new RegisterShuffle(new ShuffleSpec("app", 1, 3, 2, PartitionerKind.HASH, 0)));
+    CompletableFuture<Message> never = master.answer(new GetScheduleResult("app", 1, 20));
+    assertEquals(Status.NOT_READY, ScacheException.from(assertThrows(Exception.class, never::join)).status());
+  }
+
+  @Test
   void readInPlace_ofAShuffleNeverRegistered_isUnknown_andOfARegisteredOne_isToldToEveryWorker() {
     twoWorkersAndAnApplication();
     ScacheException unknown = assertThrows(ScacheException.class, () -> master.serve(new ReadInPlace("app", 7)));

@@ -162,7 +162,7 @@ final class DriverShuffles implements AutoCloseable {
     }
     long start = clock.nanos();
     try {
-      // asked again every few ms while the master waits for the maps' last ends, which the map tasks do not wait for
+      // the master answers once the maps' last ends reach it, which the map tasks do not wait for
       ShufflePlacement p = client.get().awaitScheduleResult(shuffleId, wait)
           .get(wait.toMillis() + LAST_ASK_MILLIS, TimeUnit.MILLISECONDS);
       placements.put(shuffleId, new Cached(p, clock.nanos()));

@@ -112,7 +112,7 @@ public final class SampleMessages {
           1_700_000_000_000L, List.of(1L << 30, 0L, 12_345L, 1L << 40), 2, Optional.of(PredictorKind.SAMPLING), 4,
           true, true, 2));
       case MAP_FINISHED -> new MapFinished(APP, 3, 42, 1);
-      case GET_SCHEDULE_RESULT -> new GetScheduleResult(APP, 3);
+      case GET_SCHEDULE_RESULT -> new GetScheduleResult(APP, 3, 2_000);
       case UNREGISTER_SHUFFLE -> new UnregisterShuffle(APP, 3);
       case REMOVE_APPLICATION -> new RemoveApplication(APP);
       case LIST_WORKERS -> new ListWorkers();
