@@ -133,6 +133,7 @@ class ScacheClientTest {
           () -> c.awaitScheduleResult(4, Duration.ofMillis(30)).join());
       assertEquals(Status.NOT_READY, ScacheException.from(e).status());
     }
+    assertTrue(connections.sent().size() >= 2, "asked again within its wait: " + connections.sent().size());
     assertTrue(connections.sent().stream().allMatch(s -> s.message() instanceof GetScheduleResult),
         "only the placement is asked for");
   }
