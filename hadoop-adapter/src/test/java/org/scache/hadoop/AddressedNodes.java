@@ -2,13 +2,12 @@ package org.scache.hadoop;
 
 import java.io.IOException;
 import java.lang.reflect.Field;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.service.Service;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.MiniYARNCluster;
 import org.apache.hadoop.yarn.server.nodemanager.NodeManager;
+import org.scache.common.testing.ListenPorts;
 
 /**
  * Gives each NodeManager of a mini cluster an address of its own on the loopback network,
@@ -32,7 +31,8 @@ public final class AddressedNodes {
 
   /**
    * Has the NodeManagers talk to the ResourceManager over RPC (the kind a cluster class creates), which
-   * needs the ResourceManager's and the history server's ports before anything starts: free ones.
+   * needs the ResourceManager's and the history server's ports before anything starts: free ones outside
+   * the ephemeral range ({@link ListenPorts}).
    */
   public static void configure(Configuration conf) throws IOException {
     conf.setBoolean(YarnConfiguration.YARN_MINICLUSTER_USE_RPC, true);
@@ -41,7 +41,7 @@ public final class AddressedNodes {
         YarnConfiguration.RM_RESOURCE_TRACKER_ADDRESS, YarnConfiguration.RM_ADMIN_ADDRESS,
         YarnConfiguration.RM_WEBAPP_ADDRESS, "mapreduce.jobhistory.address", "mapreduce.jobhistory.webapp.address",
         "mapreduce.jobhistory.admin.address"}) {
-      conf.set(key, "127.0.0.1:" + freePort());
+      conf.set(key, "127.0.0.1:" + ListenPorts.free());
     }
   }
 
@@ -66,12 +66,6 @@ public final class AddressedNodes {
         super.serviceInit(conf);
       }
     };
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
-    }
   }
 
   private static Object read(Class<?> type, Object target, String name) {

@@ -3,8 +3,6 @@ package org.scache.spark;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -21,6 +19,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.scache.common.shuffle.ShufflePlacement;
+import org.scache.common.testing.ListenPorts;
 import scala.Tuple2;
 
 /**
@@ -36,7 +35,7 @@ class SparkPlacementIT {
 
   @BeforeAll
   static void start() throws Exception {
-    workerPort = portFreeOnEvery(HOSTS);
+    workerPort = ListenPorts.freeOnEvery(HOSTS);
     scache = ScacheServices.start(HOSTS, workerPort, 256L << 20);
     spark = new StandaloneSparkCluster(HOSTS, 1, 1024);
   }
@@ -365,27 +364,5 @@ class SparkPlacementIT {
   static void awaitExecutors(JavaSparkContext sc, int n) {
     org.scache.common.testing.Await.until(() -> sc.sc().statusTracker().getExecutorInfos().length >= n + 1,
         java.time.Duration.ofSeconds(60), "executors registered");
-  }
-
-  /** A port no address in {@code hosts} has in use. */
-  static int portFreeOnEvery(List<String> hosts) throws Exception {
-    for (int tries = 0; tries < 50; tries++) {
-      int port;
-      try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName(hosts.get(0)))) {
-        port = s.getLocalPort();
-      }
-      boolean free = true;
-      for (String h : hosts) {
-        try (ServerSocket s = new ServerSocket(port, 1, InetAddress.getByName(h))) {
-          s.getLocalPort();
-        } catch (java.io.IOException taken) {
-          free = false;
-        }
-      }
-      if (free) {
-        return port;
-      }
-    }
-    throw new IllegalStateException("no port free on every one of " + hosts);
   }
 }

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,6 +22,7 @@ import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
 import org.scache.common.shuffle.PartitionerKind;
 import org.scache.common.testing.Await;
+import org.scache.common.testing.ListenPorts;
 
 /**
  * The master and two workers as separate JVM processes, started from their main classes with a
@@ -48,8 +48,8 @@ class DaemonProcessIT {
 
   @Test
   void masterAndTwoWorkerProcesses_blockPutOnOneNode_isReadOnTheOther() throws Exception {
-    int masterPort = freePort();
-    int[] workerPorts = {freePort(), freePort()};
+    int masterPort = ListenPorts.free();
+    int[] workerPorts = {ListenPorts.free(), ListenPorts.free()};
     Path conf = dir.resolve("scache.properties");
     Files.writeString(conf, String.join("\n",
         "scache.security.cluster.secret=process-test-secret",
@@ -116,11 +116,5 @@ class DaemonProcessIT {
       }
     }
     return logs.toString();
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
   }
 }
