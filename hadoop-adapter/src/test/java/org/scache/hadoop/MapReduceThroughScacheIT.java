@@ -53,7 +53,7 @@ import org.scache.yarn.ScacheAuxService;
 @Timeout(value = 15, unit = TimeUnit.MINUTES)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class MapReduceThroughScacheIT {
-  private static final int REDUCERS_MANY = 32;
+  private static final int REDUCERS_MANY = 16;
   private static MiniScacheYarnCluster cluster;
   private static long started;
   /** The word counts of the first test, on Hadoop's shuffle and through SCache. */
@@ -229,17 +229,17 @@ class MapReduceThroughScacheIT {
   @Order(5)
   @Timeout(value = 12, unit = TimeUnit.MINUTES)
   void manyReducersMostlyEmpty_andNoReducers_sameOutput() throws Exception {
-    Path input = writeWords("few-keys-in", 2, 2_000, 12, 4);
-    // 32 reduces for 12 keys: most reduces read only empty blocks, and each node runs them in rounds (more would
-    // only add reduce JVMs: 200 took this test nine minutes on two cores, 64 a minute and a half)
+    Path input = writeWords("few-keys-in", 2, 2_000, 5, 4);
+    // 16 reduces for 5 keys: most reduces read only empty blocks, and each node runs them in rounds (more would
+    // only add reduce JVMs: 200 took this test nine minutes on two cores, 64 a minute and a half, 32 a minute)
     Consumer<Job> manyReducers = job -> {
       job.setCombinerClass(IntSumReducer.class);
       job.setNumReduceTasks(REDUCERS_MANY);
-      // 32 reduce JVMs on two cores, in a small heap
+      // 16 reduce JVMs on two cores, in a small heap
       job.getConfiguration().set(MRJobConfig.REDUCE_JAVA_OPTS, "-Xmx128m " + MiniScacheYarnCluster.QUICK_JVM_OPTS);
     };
     // Hadoop's shuffle in the local job runner: the same map, sort, shuffle and reduce code and output
-    // format, without 32 more reduce JVMs
+    // format, without 16 more reduce JVMs
     JobConf local = cluster.jobConf();
     local.set(MRConfig.FRAMEWORK_NAME, MRConfig.LOCAL_FRAMEWORK_NAME);
     Result hadoop = run("many-reducers-hadoop-local", input, local, manyReducers);

@@ -30,8 +30,9 @@ import org.scache.common.shuffle.FinalAttempt;
  * range of reduce partitions (coalesced by adaptive execution) asks for each reduce's whole input at
  * once, and asks ahead for the next reduces of the range while their bytes in flight stay under a bound
  * (Spark's {@code spark.reducer.maxSizeInFlight}), so that many small partitions do not wait for one
- * round trip after the other; a read of a range of maps (an adaptive skew split) asks for its blocks
- * one by one. Only the attempts the driver kept are used; a
+ * round trip after the other; a read of a range of maps (an adaptive skew split, or a local read map by
+ * map) asks for its blocks one by one, ahead of their reading under the same bound. Only the attempts the driver
+ * kept are used; a
  * block SCache cannot give becomes a fetch failure naming its map, so that Spark runs the map again.
  */
 final class ReduceBlockSource {
@@ -55,6 +56,12 @@ final class ReduceBlockSource {
   /** A reduce's input asked for ahead of its read. */
   private record Requested(CompletableFuture<ReduceInput> input, long bytes) {}
 
+  /** Of a read of a range of maps: its blocks to ask for next, in the order they are read. */
+  private final ArrayDeque<ExpectedBlock> blocksToRequest = new ArrayDeque<>();
+  /** Of a read of a range of maps: its blocks asked for ahead and not yet read, in the order they are read. */
+  private final ArrayDeque<Map.Entry<ExpectedBlock, CompletableFuture<ByteBuffer>>> blocksRequested =
+      new ArrayDeque<>();
+
   /**
    * A source for the reduces of {@code byReduce}, which are read in its order; with {@code everyMap}, one
    * reduce is read in parts, and of several, up to {@code maxBytesInFlight} of their inputs are asked for
@@ -72,6 +79,37 @@ final class ReduceBlockSource {
     if (everyMap && !inParts) {
       byReduce.forEach((reduce, blocks) -> toRequest.add(
           Map.entry(reduce, blocks.stream().mapToLong(ExpectedBlock::size).sum())));
+    }
+    if (!everyMap) {
+      byReduce.values().forEach(blocksToRequest::addAll);
+    }
+  }
+
+  /** Asks for the next blocks of a read of a range of maps while their bytes in flight stay under the bound. */
+  private void requestBlocksAhead() {
+    while (!blocksToRequest.isEmpty() && (blocksRequested.isEmpty()
+        || bytesInFlight + blocksToRequest.peek().size() <= maxBytesInFlight)) {
+      ExpectedBlock next = blocksToRequest.poll();
+      blocksRequested.add(Map.entry(next, client.getBlockAsync(blockId(next))));
+      bytesInFlight += next.size();
+    }
+  }
+
+  /** The bytes of {@code b}, a block of a read of a range of maps, asked for ahead where it was. */
+  private ByteBuffer aheadOrOne(ExpectedBlock b) throws FetchFailedException {
+    requestBlocksAhead();
+    Map.Entry<ExpectedBlock, CompletableFuture<ByteBuffer>> head = blocksRequested.peek();
+    if (head == null || !head.getKey().equals(b)) {
+      return one(b);
+    }
+    blocksRequested.poll();
+    bytesInFlight -= b.size();
+    try {
+      return head.getValue().join();
+    } catch (RuntimeException e) {
+      throw lost(b, ScacheException.from(e));
+    } finally {
+      requestBlocksAhead();
     }
   }
 
@@ -147,7 +185,8 @@ final class ReduceBlockSource {
     List<ReadBlock> out = new ArrayList<>(expected.size());
     for (ExpectedBlock b : expected) {
       ReduceInput.Block got = byMap.get(b.mapIndex());
-      out.add(counted(b, got != null && got.blockId().attempt() == b.attempt() ? got.data() : one(b)));
+      out.add(counted(b, got != null && got.blockId().attempt() == b.attempt() ? got.data()
+          : everyMap ? one(b) : aheadOrOne(b)));
     }
     metrics.incFetchWaitTime((System.nanoTime() - start) / 1_000_000);
     return out;
@@ -255,12 +294,20 @@ final class ReduceBlockSource {
   }
 
   private ByteBuffer one(ExpectedBlock b) throws FetchFailedException {
-    BlockId id = new BlockId(appId, shuffleId, b.mapIndex(), b.attempt(), b.reduceId());
     try {
-      return ByteBuffer.wrap(client.getBlock(id));
+      return ByteBuffer.wrap(client.getBlock(blockId(b)));
     } catch (ScacheException e) {
-      throw new FetchFailedException(b.location(), shuffleId, b.mapTaskId(), b.mapIndex(), b.reduceId(),
-          "SCache cannot read block " + id + ": " + e.getMessage(), e);
+      throw lost(b, e);
     }
+  }
+
+  private BlockId blockId(ExpectedBlock b) {
+    return new BlockId(appId, shuffleId, b.mapIndex(), b.attempt(), b.reduceId());
+  }
+
+  /** The failure that has Spark run the map of {@code b} again. */
+  private FetchFailedException lost(ExpectedBlock b, ScacheException e) {
+    return new FetchFailedException(b.location(), shuffleId, b.mapTaskId(), b.mapIndex(), b.reduceId(),
+        "SCache cannot read block " + blockId(b) + ": " + e.getMessage(), e);
   }
 }
