@@ -31,9 +31,9 @@ import org.scache.common.shuffle.FinalAttempt;
  * once, and asks ahead for the next reduces of the range while their bytes in flight stay under a bound
  * (Spark's {@code spark.reducer.maxSizeInFlight}), so that many small partitions do not wait for one
  * round trip after the other; a read of a range of maps (an adaptive skew split, or a local read map by
- * map) asks for its blocks one by one, ahead of their reading under the same bound. Only the attempts the driver
- * kept are used; a
- * block SCache cannot give becomes a fetch failure naming its map, so that Spark runs the map again.
+ * map) asks for its blocks one by one, ahead of their reading under the same bound. Only the attempts the
+ * driver kept are used; a block SCache cannot give becomes a fetch failure naming its map, so that Spark runs
+ * the map again.
  */
 final class ReduceBlockSource {
   /** A block's bytes, with what the reader needs to decode it. */
