@@ -78,13 +78,13 @@ public final class ScacheClient implements AutoCloseable {
     }
   }
 
+  /** The pause before asking again for a placement the master answered NOT_READY. */
+  private static final long PLACEMENT_ASK_AGAIN_MILLIS = 5;
 
   private final Locator masterLocator;
   private final Target master;
   /** The master, a NOT_READY answer given back at once (the caller asks again when it chooses). */
   private final Target masterAnswerNow;
-  /** The pause before asking again for a placement the master answered NOT_READY. */
-  private static final long PLACEMENT_ASK_AGAIN_MILLIS = 5;
   private final Target worker;
   /** The node's worker, for a call that the worker forwards to the master. */
   private final Target workerToMaster;

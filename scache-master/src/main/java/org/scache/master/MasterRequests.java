@@ -390,7 +390,8 @@ final class MasterRequests {
     made.ifPresent(this::broadcast);
     notices.forEach(n -> noticeQueues.tell(n.to(), new MapOutputReady(n.shuffle().appId(),
         n.shuffle().shuffleId(), n.mapId(), n.attempt(), n.holder(), n.blocks())));
-    placementWaiters.settleAll();
+    // only this shuffle's placement can have become final at its map's end
+    placementWaiters.settle(key);
     return new Ack();
   }
 
@@ -465,7 +466,7 @@ final class MasterRequests {
     shuffles.remove(key);
     kept.removed(key);
     incompleteRounds.forgetShuffle(key);
-    placementWaiters.settleAll();
+    placementWaiters.settle(key);
     return notifier.tellAll(workers.live(), m).thenApply(told -> new Ack());
   }
 

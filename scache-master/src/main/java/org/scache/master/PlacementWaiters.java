@@ -72,7 +72,8 @@ final class PlacementWaiters {
     return waiting.values().stream().mapToInt(List::size).sum();
   }
 
-  private void settle(ShuffleKey shuffle) {
+  /** Answers the waiting asks of {@code shuffle} if its placement is now final, or it is gone. */
+  void settle(ShuffleKey shuffle) {
     Optional<Message> now;
     try {
       now = placements.now(shuffle);
