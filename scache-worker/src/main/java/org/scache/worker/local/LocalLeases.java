@@ -263,7 +263,7 @@ public final class LocalLeases {
       counters.localReadBlocks.increment();
       counters.localReadBytes.add(p.length());
     }
-    return Optional.of(new PinnedRange(pinId, p.region().segment(), p.region().offset(), p.length()));
+    return Optional.of(new PinnedRange(pinId, p.segment(), p.offset(), p.length()));
   }
 
   /** Refuses a request that needs the shared memory when this connection has not opened it. */

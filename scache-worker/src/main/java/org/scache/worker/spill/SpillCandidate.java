@@ -7,16 +7,44 @@ import org.scache.common.BlockId;
  * prefetched copy of a block another worker holds, whether a reducer has read it, when it was last
  * used, and its place in the pre-schedule: the submission time of its shuffle, its round (the
  * reduces that run together) and whether that round is kept only in part somewhere in the cluster.
+ * The store's blocks are candidates themselves, ranked as they were when last placed in the order;
+ * {@link #of} makes one of a block not stored.
  *
- * @param scheduled false while the shuffle has no placement yet; {@code submissionTimeMillis} and
- *     {@code round} are then 0 and mean nothing
+ * <p>{@link #scheduled()} is false while the shuffle has no placement yet; {@link #submissionTimeMillis()} and
+ * {@link #round()} are then 0 and mean nothing.
  */
-public record SpillCandidate(BlockId id, long size, boolean copy, boolean consumed, long lastAccessNanos,
-    boolean scheduled, long submissionTimeMillis, int round, boolean roundIncomplete) {
+public interface SpillCandidate {
+  BlockId id();
+
+  long size();
+
+  boolean copy();
+
+  boolean consumed();
+
+  long lastAccessNanos();
+
+  boolean scheduled();
+
+  long submissionTimeMillis();
+
+  int round();
+
+  boolean roundIncomplete();
+
+  /** A candidate of these values. */
+  static SpillCandidate of(BlockId id, long size, boolean copy, boolean consumed, long lastAccessNanos,
+      boolean scheduled, long submissionTimeMillis, int round, boolean roundIncomplete) {
+    return new Values(id, size, copy, consumed, lastAccessNanos, scheduled, submissionTimeMillis, round,
+        roundIncomplete);
+  }
 
   /** A block of a shuffle that is not placed yet. */
-  public static SpillCandidate unscheduled(BlockId id, long size, boolean copy, boolean consumed,
-      long lastAccessNanos) {
-    return new SpillCandidate(id, size, copy, consumed, lastAccessNanos, false, 0, 0, false);
+  static SpillCandidate unscheduled(BlockId id, long size, boolean copy, boolean consumed, long lastAccessNanos) {
+    return of(id, size, copy, consumed, lastAccessNanos, false, 0, 0, false);
   }
+
+  /** A candidate's values, held. */
+  record Values(BlockId id, long size, boolean copy, boolean consumed, long lastAccessNanos, boolean scheduled,
+      long submissionTimeMillis, int round, boolean roundIncomplete) implements SpillCandidate {}
 }

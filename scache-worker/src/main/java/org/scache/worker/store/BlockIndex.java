@@ -22,7 +22,7 @@ import org.scache.worker.spill.SpillStore;
 final class BlockIndex {
   private final BlockQuota quota;
   private final BlockOrder order;
-  private final Map<BlockId, StoredBlock> blocks = new HashMap<>();
+  private final BlockTable blocks = new BlockTable();
   /** The prefetched copies held, per application oldest first: what makes room when a map's block meets the limit. */
   private final Map<String, Set<StoredBlock>> copies = new HashMap<>();
   private long memoryBytes;
@@ -39,7 +39,7 @@ final class BlockIndex {
   }
 
   boolean contains(BlockId id) {
-    return blocks.containsKey(id);
+    return blocks.get(id) != null;
   }
 
   /** Whether {@code b} is the block held under its id (not one removed meanwhile). */
@@ -49,7 +49,7 @@ final class BlockIndex {
 
   /** Adds a new block, in memory or spilled when it was put. */
   void add(StoredBlock b) {
-    blocks.put(b.id(), b);
+    blocks.put(b);
     quota.added(b.id());
     if (b.isCopy()) {
       copies.computeIfAbsent(b.id().appId(), a -> new java.util.LinkedHashSet<>()).add(b);
@@ -133,18 +133,18 @@ final class BlockIndex {
   /** Every block in memory or on disk whose spill location {@code where} accepts. */
   List<StoredBlock> spilledWhere(Predicate<SpillStore.Location> where) {
     List<StoredBlock> out = new ArrayList<>();
-    for (StoredBlock b : blocks.values()) {
+    blocks.forEach(b -> {
       if (!b.inMemory() && b.spilled().filter(where).isPresent()) {
         out.add(b);
       }
-    }
+    });
     return out;
   }
 
   /** Every block held but prefetched copies, with its size. */
   List<BlockSize> inventory() {
     List<BlockSize> list = new ArrayList<>(blocks.size());
-    blocks.values().forEach(b -> {
+    blocks.forEach(b -> {
       if (!b.isCopy()) {
         list.add(new BlockSize(b.id(), b.size()));
       }
@@ -170,7 +170,7 @@ final class BlockIndex {
 
   /** Releases every block's memory and forgets every block. */
   void clear() {
-    blocks.values().forEach(StoredBlock::release);
+    blocks.forEach(StoredBlock::release);
     blocks.clear();
     copies.clear();
     order.clear();

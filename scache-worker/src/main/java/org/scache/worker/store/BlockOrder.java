@@ -2,7 +2,6 @@ package org.scache.worker.store;
 
 import java.util.ArrayDeque;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
@@ -30,25 +29,11 @@ final class BlockOrder {
   /** A round of a shuffle: the unit the paper's all-or-nothing constraint keeps whole. */
   record RoundKey(ShuffleKey shuffle, int round) {}
 
-  /**
-   * A block with the policy's view of it when it was placed; {@code counted}: its spilled bytes count in its round.
-   * Its round is the candidate's, not kept a second time: a block costs the heap it must.
-   */
-  private record Ranked(SpillCandidate candidate, StoredBlock block, boolean counted) {
-    /** The block's round when it was placed; null if its shuffle was not placed then. */
-    RoundKey round() {
-      return candidate.scheduled() ? new RoundKey(block.id().shuffle(), candidate.round()) : null;
-    }
-
-    boolean inRound(int round) {
-      return candidate.scheduled() && candidate.round() == round;
-    }
-  }
-
   private final SpillPolicy policy;
   private final PlacementBook rounds;
-  private final TreeSet<Ranked> inMemory;
-  private final TreeSet<Ranked> spilledUnread;
+  /** Blocks, each its own entry ({@link StoredBlock} is a {@link SpillCandidate} as last placed). */
+  private final TreeSet<SpillCandidate> inMemory;
+  private final TreeSet<SpillCandidate> spilledUnread;
   private final Map<ShuffleKey, ShuffleBlocks> byShuffle = new HashMap<>();
   private final Map<RoundKey, Integer> spilledUnreadInRound = new HashMap<>();
   /** Rounds that became, or stopped being, kept in part here while a change was placed. */
@@ -57,9 +42,8 @@ final class BlockOrder {
   BlockOrder(SpillPolicy policy, PlacementBook rounds) {
     this.policy = policy;
     this.rounds = rounds;
-    Comparator<Ranked> order = Comparator.comparing(Ranked::candidate, policy.victimOrder());
-    this.inMemory = new TreeSet<>(order);
-    this.spilledUnread = new TreeSet<>(order);
+    this.inMemory = new TreeSet<>(policy.victimOrder());
+    this.spilledUnread = new TreeSet<>(policy.victimOrder());
   }
 
   SpillPolicy policy() {
@@ -80,9 +64,8 @@ final class BlockOrder {
     while (!turned.isEmpty()) {
       RoundKey k = turned.poll();
       for (StoredBlock other : blocksOf(k.shuffle())) {
-        Ranked r = (Ranked) other.orderEntry();
         // every block of the set is of the round's shuffle
-        if (other != b && r != null && r.inRound(k.round())) {
+        if (other != b && other.ranked() && other.scheduled() && other.round() == k.round()) {
           placeOne(other);
         }
       }
@@ -99,15 +82,15 @@ final class BlockOrder {
 
   /** Forgets a block removed from the store. */
   void remove(StoredBlock b) {
-    Ranked r = take(b);
-    if (r == null) {
+    if (!b.ranked()) {
       return;
     }
-    inMemory.remove(r);
-    spilledUnread.remove(r);
-    if (r.counted()) {
-      uncount(r.round());
+    inMemory.remove(b);
+    spilledUnread.remove(b);
+    if (b.rankedCounted()) {
+      uncount(roundOf(b));
     }
+    b.unrank();
     ShuffleKey shuffle = b.id().shuffle();
     ShuffleBlocks members = byShuffle.get(shuffle);
     if (members != null && members.remove(b) && members.isEmpty()) {
@@ -148,12 +131,13 @@ final class BlockOrder {
    * the order that goes on where it was, whatever was evicted or moved meanwhile.
    */
   Optional<Victim> victimAfter(Victim previous) {
-    Ranked next = inMemory.higher(new Ranked(previous.rank(), previous.block(), false));
+    SpillCandidate next = inMemory.higher(previous.rank());
     return Optional.ofNullable(next).map(BlockOrder::victim);
   }
 
-  private static Victim victim(Ranked r) {
-    return new Victim(r.block(), r.candidate());
+  private static Victim victim(SpillCandidate entry) {
+    StoredBlock b = (StoredBlock) entry;
+    return new Victim(b, b.rankNow());
   }
 
   /** Whether a block not stored yet would leave before every block in memory. */
@@ -163,12 +147,12 @@ final class BlockOrder {
     }
     SpillCandidate incoming = candidate(id, size, false, false, nowNanos,
         rounds.placement(id.shuffle(), id.reduceId()));
-    return policy.victimOrder().compare(incoming, inMemory.first().candidate()) < 0;
+    return policy.victimOrder().compare(incoming, inMemory.first()) < 0;
   }
 
   /** The spilled block no reducer has read that the policy would keep longest, if any. */
   Optional<StoredBlock> firstToLoadBack() {
-    return spilledUnread.isEmpty() ? Optional.empty() : Optional.of(spilledUnread.last().block());
+    return spilledUnread.isEmpty() ? Optional.empty() : Optional.of((StoredBlock) spilledUnread.last());
   }
 
   /** Rounds of which a block is spilled here and not read by a reducer yet. */
@@ -178,14 +162,14 @@ final class BlockOrder {
 
   /** Every block in memory, first victim first. */
   java.util.List<StoredBlock> victimsInOrder() {
-    return inMemory.stream().map(Ranked::block).toList();
+    return inMemory.stream().map(StoredBlock.class::cast).toList();
   }
 
   void clear() {
     inMemory.clear();
     spilledUnread.clear();
     byShuffle.values().forEach(members -> {
-      members.snapshot().forEach(b -> b.orderEntry(null));
+      members.snapshot().forEach(StoredBlock::unrank);
       members.clear();
     });
     byShuffle.clear();
@@ -194,17 +178,17 @@ final class BlockOrder {
   }
 
   private void placeOne(StoredBlock b) {
-    Ranked old = take(b);
-    if (old != null) {
-      inMemory.remove(old);
-      spilledUnread.remove(old);
+    RoundKey wasCounted = null;
+    if (b.ranked()) {
+      inMemory.remove(b);
+      spilledUnread.remove(b);
+      wasCounted = b.rankedCounted() ? roundOf(b) : null;
     } else {
       byShuffle.computeIfAbsent(b.id().shuffle(), k -> new ShuffleBlocks()).add(b);
     }
     Optional<PlacementBook.Placement> placement = rounds.placement(b.id().shuffle(), b.id().reduceId());
     RoundKey round = placement.map(pl -> new RoundKey(b.id().shuffle(), pl.round())).orElse(null);
-    boolean counts = round != null && !b.inMemory() && b.spilled().isPresent() && !b.consumed();
-    RoundKey wasCounted = old != null && old.counted() ? old.round() : null;
+    boolean counts = round != null && !b.inMemory() && b.spilled().isPresent() && !b.readByReducer();
     RoundKey nowCounted = counts ? round : null;
     if (!Objects.equals(wasCounted, nowCounted)) {
       if (wasCounted != null) {
@@ -214,21 +198,27 @@ final class BlockOrder {
         count(nowCounted);
       }
     }
-    Ranked r = new Ranked(candidate(b.id(), b.size(), b.isCopy(), b.consumed(), b.lastAccessNanos(), placement), b,
-        counts);
-    b.orderEntry(r);
+    if (placement.isEmpty()) {
+      b.rank(false, 0, 0, false, false);
+    } else {
+      int r = placement.get().round();
+      b.rank(true, placement.get().submissionTimeMillis(), r, partial(b.id().shuffle(), r), counts);
+    }
     if (b.inMemory() && b.size() > 0) {
-      inMemory.add(r);
-    } else if (b.spilled().isPresent() && !b.inMemory() && !b.consumed()) {
-      spilledUnread.add(r);
+      inMemory.add(b);
+    } else if (b.spilled().isPresent() && !b.inMemory() && !b.readByReducer()) {
+      spilledUnread.add(b);
     }
   }
 
-  /** The block's entry, which it no longer holds; null if it was not placed. */
-  private static Ranked take(StoredBlock b) {
-    Ranked r = (Ranked) b.orderEntry();
-    b.orderEntry(null);
-    return r;
+  /** The round a ranked block was placed in; null if its shuffle was not placed then. */
+  private static RoundKey roundOf(StoredBlock b) {
+    return b.scheduled() ? new RoundKey(b.id().shuffle(), b.round()) : null;
+  }
+
+  /** Whether a round is kept only in part: here (a block of it spilled, unread) or somewhere in the cluster. */
+  private boolean partial(ShuffleKey shuffle, int round) {
+    return spilledUnreadInRound.containsKey(new RoundKey(shuffle, round)) || rounds.incompleteInCluster(shuffle, round);
   }
 
   private void count(RoundKey k) {
@@ -256,9 +246,7 @@ final class BlockOrder {
       return SpillCandidate.unscheduled(id, size, copy, consumed, lastAccess);
     }
     int round = p.get().round();
-    boolean partial = spilledUnreadInRound.containsKey(new RoundKey(id.shuffle(), round))
-        || rounds.incompleteInCluster(id.shuffle(), round);
-    return new SpillCandidate(id, size, copy, consumed, lastAccess, true, p.get().submissionTimeMillis(),
-        p.get().round(), partial);
+    return SpillCandidate.of(id, size, copy, consumed, lastAccess, true, p.get().submissionTimeMillis(), round,
+        partial(id.shuffle(), round));
   }
 }

@@ -16,8 +16,12 @@ import org.scache.common.protocol.Status;
  * {@link BlockStore} calls it under its lock.
  */
 public final class BlockQuota {
-  /** Heap a block's entries are budgeted at when the limit is derived from the heap. */
-  static final long HEAP_BYTES_PER_BLOCK = 1024;
+  /**
+   * Heap a block's entries are budgeted at when the limit is derived from the heap: a stored block takes 130-170 bytes
+   * (its entry, its id, its slot in the index and, with bytes in memory, its place in the spill order), and what a
+   * block in flight costs beside it (its report to the master, its prefetch) takes the rest.
+   */
+  static final long HEAP_BYTES_PER_BLOCK = 256;
 
   private final ApplicationShares blocks;
 

@@ -154,11 +154,12 @@ public final class BlockStore {
    */
   boolean addInMemory(BlockId id, ByteBuf data) {
     RoomForMapBlocks.Admission admission = null;
+    StoredBlock block = new StoredBlock(id, data, false, clock.nanos());
     try {
-      admission = admitAndAdd(new StoredBlock(id, data, false, clock.nanos()));
+      admission = admitAndAdd(block);
     } finally {
       if (admission == null || !admission.fits()) {
-        data.release();
+        block.release();
       }
     }
     return settled(admission);
@@ -171,14 +172,15 @@ public final class BlockStore {
    */
   boolean addCopy(BlockId id, ByteBuf data) {
     boolean added;
+    StoredBlock block = new StoredBlock(id, data, true, clock.nanos());
     synchronized (this) {
       added = !index.contains(id) && quota.refusal(id) == null;
       if (added) {
-        index.add(new StoredBlock(id, data, true, clock.nanos()));
+        index.add(block);
       }
     }
     if (!added) {
-      data.release();
+      block.release();
     }
     return added;
   }
@@ -405,7 +407,7 @@ public final class BlockStore {
     boolean turned;
     synchronized (this) {
       StoredBlock b = index.get(id);
-      if (b == null || b.consumed()) {
+      if (b == null || b.readByReducer()) {
         return;
       }
       b.markConsumed();
@@ -425,7 +427,7 @@ public final class BlockStore {
   /** Whether a reducer has read the block (it is then kept only in case the reducer is retried). */
   public synchronized boolean isConsumed(BlockId id) {
     StoredBlock b = index.get(id);
-    return b != null && b.consumed();
+    return b != null && b.readByReducer();
   }
 
   /** Whether the block is held here and only on disk. */

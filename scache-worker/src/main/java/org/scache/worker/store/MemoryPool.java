@@ -197,6 +197,15 @@ public final class MemoryPool implements AutoCloseable {
     return new Region(segment, offset, align(length), slice);
   }
 
+  /**
+   * The {@code length} bytes at {@code offset} of a segment, which the caller holds (allocated and not freed), as a
+   * buffer of their own: how a block kept as a place in the reserve is read without a buffer object held for it.
+   */
+  ByteBuffer slice(int segment, long offset, int length) {
+    Checks.requireState(!closed, "memory pool is closed");
+    return segments.get(segment).slice((int) offset, length);
+  }
+
   /** Whether a block of this size could ever fit. */
   public boolean canEverHold(long length) {
     return align(length) <= maxRegion;

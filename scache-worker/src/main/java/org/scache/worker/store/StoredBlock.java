@@ -3,7 +3,9 @@ package org.scache.worker.store;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import org.scache.common.BlockId;
+import org.scache.worker.spill.SpillCandidate;
 import org.scache.worker.spill.SpillStore;
 
 /**
@@ -11,27 +13,73 @@ import org.scache.worker.spill.SpillStore;
  * in a spill file (an empty block holds neither memory nor disk). Also whether it is a prefetched
  * copy, whether a reducer has read it, and when it was last used. The mutable state is guarded by
  * the {@link BlockStore}.
+ *
+ * <p>A block that came whole into a region of the reserve keeps that region as two numbers, its place and a count
+ * of the readers holding its bytes, not as buffer objects (a filled {@link BlockBuffer} is handed over): each read
+ * makes a {@link ReserveView}, and the region goes back to the pool once the store has let go of it and the last
+ * view is released. Other bytes in memory (a block loaded back from disk, a buffer shared when it was taken) are
+ * kept as the buffer they came in.
+ *
+ * <p>The block is also its own entry in the {@link BlockOrder}: as a {@link SpillCandidate} it answers what the order
+ * saw when it last placed it (whether a reducer had read it, its last use, its round), frozen until placed again, so
+ * that the order's sets find it as they sorted it; {@link #readByReducer()} and {@link #lastUsedNanos()} are the
+ * block's state now.
  */
-final class StoredBlock {
+final class StoredBlock implements SpillCandidate {
+  private static final long NOWHERE = -1;
+  private static final int OFFSET_BITS = 40;
+  /** Set in {@link #holds} once the store let go of the region: the last reader then frees it. */
+  private static final int LET_GO = 1 << 30;
+  private static final byte RANKED = 1;
+  private static final byte RANKED_CONSUMED = 2;
+  private static final byte RANKED_SCHEDULED = 4;
+  private static final byte RANKED_ROUND_INCOMPLETE = 8;
+  /** Its spilled bytes count in its round's ({@link BlockOrder}). */
+  private static final byte RANKED_COUNTED = 16;
+  private static final AtomicIntegerFieldUpdater<StoredBlock> HOLDS =
+      AtomicIntegerFieldUpdater.newUpdater(StoredBlock.class, "holds");
+
   private final BlockId id;
   private final long size;
   private final boolean copy;
+  /** The bytes as a buffer, when they are not kept as a place in the reserve. */
   private ByteBuf data;
+  /** The pool of {@link #reserveAt}; null unless the block came whole into a region of it. */
+  private final MemoryPool pool;
+  /** Where the bytes lie in the pool (segment, offset) or NOWHERE; kept after the store let go, for the last reader. */
+  private final long reserveAt;
+  /** Whether the store still holds the region at {@link #reserveAt}. */
+  private boolean reserveHeld;
+  /** Readers holding views of the region, plus {@link #LET_GO} once the store let go of it. */
+  private volatile int holds;
   private SpillStore.Location spilled;
   private boolean consumed;
   private long lastAccessNanos;
-  /** The {@link BlockOrder}'s entry for this block, kept here rather than in a map beside it; null until placed. */
-  private Object orderEntry;
+  /** What the {@link BlockOrder} saw when it last placed this block: the RANKED_ flags, the last use and the round. */
+  private byte rankFlags;
+  private long rankedLastUse;
+  private long rankedSubmissionMillis;
+  private int rankedRound;
   /** This block's neighbours among its shuffle's blocks ({@link ShuffleBlocks}); guarded by the store. */
   StoredBlock prevInShuffle;
   StoredBlock nextInShuffle;
 
+  /** A block whose bytes are in {@code data}, which it takes: a filled region of the reserve is kept as a place. */
   StoredBlock(BlockId id, ByteBuf data, boolean copy, long nowNanos) {
     this.id = id;
-    this.data = data;
     this.size = data.readableBytes();
     this.copy = copy;
     this.lastAccessNanos = nowNanos;
+    if (data instanceof BlockBuffer b && b.canHandOver()) {
+      MemoryPool.Region region = b.handOver();
+      this.pool = b.pool();
+      this.reserveAt = ((long) region.segment() << OFFSET_BITS) | region.offset();
+      this.reserveHeld = true;
+    } else {
+      this.pool = null;
+      this.reserveAt = NOWHERE;
+      this.data = data;
+    }
   }
 
   /** A block that went straight to disk when it was put. */
@@ -41,22 +89,85 @@ final class StoredBlock {
     this.copy = false;
     this.spilled = spilled;
     this.lastAccessNanos = nowNanos;
+    this.pool = null;
+    this.reserveAt = NOWHERE;
   }
 
-  BlockId id() {
+  @Override
+  public BlockId id() {
     return id;
   }
 
-  Object orderEntry() {
-    return orderEntry;
-  }
-
-  void orderEntry(Object entry) {
-    orderEntry = entry;
-  }
-
-  long size() {
+  @Override
+  public long size() {
     return size;
+  }
+
+  @Override
+  public boolean copy() {
+    return copy;
+  }
+
+  /** The order saw it read by a reducer when it last placed it ({@link #readByReducer()} is now). */
+  @Override
+  public boolean consumed() {
+    return (rankFlags & RANKED_CONSUMED) != 0;
+  }
+
+  /** Its last use when the order last placed it ({@link #lastUsedNanos()} is now). */
+  @Override
+  public long lastAccessNanos() {
+    return rankedLastUse;
+  }
+
+  @Override
+  public boolean scheduled() {
+    return (rankFlags & RANKED_SCHEDULED) != 0;
+  }
+
+  @Override
+  public long submissionTimeMillis() {
+    return rankedSubmissionMillis;
+  }
+
+  @Override
+  public int round() {
+    return rankedRound;
+  }
+
+  @Override
+  public boolean roundIncomplete() {
+    return (rankFlags & RANKED_ROUND_INCOMPLETE) != 0;
+  }
+
+  /** Whether the order has placed this block (and not forgotten it since). */
+  boolean ranked() {
+    return (rankFlags & RANKED) != 0;
+  }
+
+  /** Whether its spilled bytes count in its round, as the order last placed it. */
+  boolean rankedCounted() {
+    return (rankFlags & RANKED_COUNTED) != 0;
+  }
+
+  /** The order places the block: its state now, and its round as the order sees it. */
+  void rank(boolean scheduled, long submissionMillis, int round, boolean roundIncomplete, boolean counted) {
+    rankFlags = (byte) (RANKED | (consumed ? RANKED_CONSUMED : 0) | (scheduled ? RANKED_SCHEDULED : 0)
+        | (roundIncomplete ? RANKED_ROUND_INCOMPLETE : 0) | (counted ? RANKED_COUNTED : 0));
+    rankedLastUse = lastAccessNanos;
+    rankedSubmissionMillis = submissionMillis;
+    rankedRound = round;
+  }
+
+  /** The order forgot the block. */
+  void unrank() {
+    rankFlags = 0;
+  }
+
+  /** Its rank as the order last placed it, held apart from the block (which may be placed again meanwhile). */
+  SpillCandidate rankNow() {
+    return SpillCandidate.of(id, size, copy, consumed(), rankedLastUse, scheduled(), rankedSubmissionMillis,
+        rankedRound, roundIncomplete());
   }
 
   boolean isCopy() {
@@ -64,7 +175,7 @@ final class StoredBlock {
   }
 
   boolean inMemory() {
-    return data != null;
+    return data != null || reserveHeld;
   }
 
   /** Where the block lies on disk, when it is spilled. */
@@ -72,7 +183,8 @@ final class StoredBlock {
     return Optional.ofNullable(spilled);
   }
 
-  boolean consumed() {
+  /** Whether a reducer has read the block. */
+  boolean readByReducer() {
     return consumed;
   }
 
@@ -80,7 +192,7 @@ final class StoredBlock {
     consumed = true;
   }
 
-  long lastAccessNanos() {
+  long lastUsedNanos() {
     return lastAccessNanos;
   }
 
@@ -90,6 +202,9 @@ final class StoredBlock {
 
   /** The block's bytes for one reader, who must release them; the memory stays until then. */
   ByteBuf retainedData() {
+    if (reserveHeld) {
+      return view();
+    }
     return data.isReadable() ? data.retainedDuplicate() : Unpooled.EMPTY_BUFFER;
   }
 
@@ -99,17 +214,57 @@ final class StoredBlock {
    * holds no pool memory (an empty or a spilled block).
    */
   Optional<PinnedBytes> pin() {
+    if (reserveHeld) {
+      return Optional.of(new PinnedBytes(view(), segment(), offset(), size));
+    }
     if (data instanceof BlockBuffer b) {
-      return Optional.of(new PinnedBytes(data.retainedDuplicate(), b.region(), data.readableBytes()));
+      return Optional.of(new PinnedBytes(data.retainedDuplicate(), b.region().segment(), b.region().offset(),
+          data.readableBytes()));
     }
     return Optional.empty();
   }
 
+  private ReserveView view() {
+    HOLDS.incrementAndGet(this);
+    return new ReserveView(pool.slice(segment(), offset(), (int) size), this);
+  }
+
+  /** A view of the region was released: the last one after the store let go gives the region back. */
+  void readerGone() {
+    if (HOLDS.decrementAndGet(this) == LET_GO) {
+      freeReserve();
+    }
+  }
+
+  /** The store lets go of the region; it goes back now, or when the last reader's view is released. */
+  private void letGoOfReserve() {
+    reserveHeld = false;
+    if (HOLDS.addAndGet(this, LET_GO) == LET_GO) {
+      freeReserve();
+    }
+  }
+
+  private void freeReserve() {
+    pool.freeRange(segment(), offset(), MemoryPool.align(size));
+  }
+
+  private int segment() {
+    return (int) (reserveAt >>> OFFSET_BITS);
+  }
+
+  private long offset() {
+    return reserveAt & ((1L << OFFSET_BITS) - 1);
+  }
+
   /** The block now lives at {@code location} only; its memory goes back when no reader holds it. */
   void spilledTo(SpillStore.Location location) {
+    spilled = location;
+    if (reserveHeld) {
+      letGoOfReserve();
+      return;
+    }
     ByteBuf old = data;
     data = null;
-    spilled = location;
     old.release();
   }
 
@@ -128,6 +283,10 @@ final class StoredBlock {
 
   /** Drops the store's hold: the memory reference, or returns the spill location to free. */
   Optional<SpillStore.Location> release() {
+    if (reserveHeld) {
+      letGoOfReserve();
+      return Optional.empty();
+    }
     if (data != null) {
       data.release();
       data = null;
@@ -140,6 +299,6 @@ final class StoredBlock {
 
   @Override
   public String toString() {
-    return id + (data != null ? "" : spilled != null ? " (spilled)" : " (released)") + (copy ? " (copy)" : "");
+    return id + (inMemory() ? "" : spilled != null ? " (spilled)" : " (released)") + (copy ? " (copy)" : "");
   }
 }

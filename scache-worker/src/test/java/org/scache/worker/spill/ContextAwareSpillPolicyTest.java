@@ -12,7 +12,7 @@ import org.scache.common.BlockId;
 class ContextAwareSpillPolicyTest {
   private static SpillCandidate placed(String name, int shuffle, long submitted, int round, int reduce,
       boolean incomplete) {
-    return new SpillCandidate(new BlockId("app", shuffle, 0, 0, reduce), 100, false, false, name.hashCode(), true,
+    return SpillCandidate.of(new BlockId("app", shuffle, 0, 0, reduce), 100, false, false, name.hashCode(), true,
         submitted, round, incomplete);
   }
 
@@ -31,9 +31,9 @@ class ContextAwareSpillPolicyTest {
     SpillCandidate laterRound0 = placed("d", 1, 2000, 0, 0, false);
     SpillCandidate incompleteEarly = placed("e", 0, 1000, 0, 1, true);
     SpillCandidate unplaced = SpillCandidate.unscheduled(new BlockId("app", 2, 0, 0, 0), 100, false, false, 0);
-    SpillCandidate copy = new SpillCandidate(new BlockId("app", 0, 1, 0, 0), 100, true, false, 0, true, 1000, 0,
+    SpillCandidate copy = SpillCandidate.of(new BlockId("app", 0, 1, 0, 0), 100, true, false, 0, true, 1000, 0,
         false);
-    SpillCandidate consumed = new SpillCandidate(new BlockId("app", 0, 2, 0, 0), 100, false, true, 0, true, 1000, 0,
+    SpillCandidate consumed = SpillCandidate.of(new BlockId("app", 0, 2, 0, 0), 100, false, true, 0, true, 1000, 0,
         false);
     List<BlockId> got = order(SpillPolicy.contextAware(), List.of(earlyRound0, earlyRound1, earlyRound1Larger,
         laterRound0, incompleteEarly, unplaced, copy, consumed));
@@ -43,8 +43,8 @@ class ContextAwareSpillPolicyTest {
 
   @Test
   void lru_ordersByLastUseOnly() {
-    SpillCandidate old = new SpillCandidate(new BlockId("app", 0, 0, 0, 0), 1, false, false, 10, true, 5, 9, false);
-    SpillCandidate recent = new SpillCandidate(new BlockId("app", 1, 0, 0, 0), 1, false, true, 20, true, 1, 0, true);
+    SpillCandidate old = SpillCandidate.of(new BlockId("app", 0, 0, 0, 0), 1, false, false, 10, true, 5, 9, false);
+    SpillCandidate recent = SpillCandidate.of(new BlockId("app", 1, 0, 0, 0), 1, false, true, 20, true, 1, 0, true);
     assertEquals(List.of(old.id(), recent.id()), order(SpillPolicy.lru(), List.of(recent, old)));
   }
 
@@ -75,7 +75,7 @@ class ContextAwareSpillPolicyTest {
     for (int i = 0; i < 400; i++) {
       BlockId id = new BlockId(random.nextBoolean() ? "app-a" : new String("app-b"), random.nextInt(3),
           random.nextInt(4), random.nextInt(2), random.nextInt(4));
-      candidates.add(new SpillCandidate(id, 100, random.nextInt(4) == 0, random.nextInt(4) == 0, random.nextLong(),
+      candidates.add(SpillCandidate.of(id, 100, random.nextInt(4) == 0, random.nextInt(4) == 0, random.nextLong(),
           random.nextBoolean(), 1000L * random.nextInt(3), random.nextInt(3), random.nextInt(3) == 0));
     }
     java.util.Comparator<SpillCandidate> written = SpillPolicy.contextAware().victimOrder();

@@ -100,7 +100,7 @@ class BlockOrderTest {
       List<StoredBlock> sorted = sorted(held, rounds, policy, keptInPart);
       assertEquals(sorted.stream().filter(b -> b.inMemory() && b.size() > 0).toList(), order.victimsInOrder(),
           "victims after step " + step);
-      List<StoredBlock> reloadable = sorted.stream().filter(b -> !b.inMemory() && !b.consumed()).toList();
+      List<StoredBlock> reloadable = sorted.stream().filter(b -> !b.inMemory() && !b.readByReducer()).toList();
       assertEquals(reloadable.isEmpty() ? Optional.empty() : Optional.of(reloadable.get(reloadable.size() - 1)),
           order.firstToLoadBack(), "first to load back after step " + step);
     }
@@ -116,7 +116,7 @@ class BlockOrderTest {
   private static Set<BlockOrder.RoundKey> keptInPart(List<StoredBlock> held, PlacementBook rounds) {
     Set<BlockOrder.RoundKey> out = new HashSet<>();
     for (StoredBlock b : held) {
-      if (!b.inMemory() && b.spilled().isPresent() && !b.consumed()) {
+      if (!b.inMemory() && b.spilled().isPresent() && !b.readByReducer()) {
         rounds.placement(b.id().shuffle(), b.id().reduceId())
             .ifPresent(p -> out.add(new BlockOrder.RoundKey(b.id().shuffle(), p.round())));
       }
@@ -131,8 +131,8 @@ class BlockOrderTest {
       BlockId id = b.id();
       Optional<PlacementBook.Placement> p = rounds.placement(id.shuffle(), id.reduceId());
       SpillCandidate c = p.isEmpty()
-          ? SpillCandidate.unscheduled(id, b.size(), b.isCopy(), b.consumed(), b.lastAccessNanos())
-          : new SpillCandidate(id, b.size(), b.isCopy(), b.consumed(), b.lastAccessNanos(), true,
+          ? SpillCandidate.unscheduled(id, b.size(), b.isCopy(), b.readByReducer(), b.lastUsedNanos())
+          : SpillCandidate.of(id, b.size(), b.isCopy(), b.readByReducer(), b.lastUsedNanos(), true,
               p.get().submissionTimeMillis(), p.get().round(),
               keptInPart.contains(new BlockOrder.RoundKey(id.shuffle(), p.get().round()))
                   || rounds.incompleteInCluster(id.shuffle(), p.get().round()));

@@ -111,6 +111,28 @@ class BlockStoreTest {
   }
 
   @Test
+  void blockReadByManyAndPinned_givesItsMemoryBackWhenTheLastOfThemReleases_inAnyOrder() {
+    BlockId id = new BlockId("a", 0, 0, 0, 0);
+    put(id, 300, 9);
+    ByteBuf first = store.read(id).orElseThrow();
+    PinnedBytes pinned = store.pin(id).orElseThrow();
+    ByteBuf second = store.read(id).orElseThrow();
+    assertEquals(300, pinned.length());
+    first.release();
+    store.removeApplication("a");
+    assertEquals(MemoryPool.align(300), pool.usedBytes(), "a pin and a reader still hold it");
+    pinned.reference().release();
+    assertEquals(MemoryPool.align(300), pool.usedBytes(), "a reader still holds it");
+    assertEquals(9, second.getByte(299));
+    second.release();
+    assertEquals(0, pool.usedBytes());
+    put(id, 300, 4);
+    ByteBuf again = store.read(id).orElseThrow();
+    assertEquals(4, again.getByte(0), "the region given back is taken again");
+    again.release();
+  }
+
+  @Test
   void abortedPut_givesItsMemoryBack_andEmptyBlocksTakeNone() {
     PendingPut p = storage.puts().begin(new BlockId("a", 0, 0, 0, 0), 4096);
     assertEquals(MemoryPool.align(4096), pool.usedBytes());

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.atomic.LongAdder;
+import javax.management.ObjectName;
 import org.scache.common.BlockId;
 import org.scache.common.ScacheException;
 import org.scache.common.WorkerInfo;
@@ -67,12 +68,15 @@ public final class ScaleBenchmark {
     out.printf("%-11s %5s %12s | %10s %10s %12s %12s | %10s %12s %12s %10s %10s %10s %10s %10s%n", "M x R", "apps",
         "blocks", "worker B/b", "1-byte B/b", "puts/s", "lookups/s", "master B/b", "reports/s", "ends ms", "ends B/b",
         "notices", "placements", "told ms", "send CPU s");
+    List<String> byClass = new ArrayList<>();
     for (String point : points.split(",")) {
       String[] mr = point.trim().toLowerCase(Locale.ROOT).split("x");
       int maps = Integer.parseInt(mr[0]);
       int reduces = Integer.parseInt(mr[1]);
       Worker w = worker(maps, reduces, 0);
       Worker oneByte = worker(maps, reduces, 1);
+      byClass.add(String.format("%-11s empty: %s%n%-11s 1 byte: %s", maps + "x" + reduces, w.heapByClass(), "",
+          oneByte.heapByClass()));
       for (String a : apps.split(",")) {
         int applications = Integer.parseInt(a.trim());
         if (applications > maps) {
@@ -86,9 +90,12 @@ public final class ScaleBenchmark {
             m.sendingSeconds());
       }
     }
+    out.println("Worker heap per block by class (a class histogram after the puts; at least a byte a block):");
+    byClass.forEach(out::println);
   }
 
-  private record Worker(String bytesPerBlock, double putsPerSecond, double lookupsPerSecond) {}
+  /** {@code heapByClass}: what a class histogram after the puts shows per stored block. */
+  private record Worker(String bytesPerBlock, double putsPerSecond, double lookupsPerSecond, String heapByClass) {}
 
   /**
    * What the master's state took; the map ends' and placements' time, and what they allocated, per block; the
@@ -193,7 +200,7 @@ public final class ScaleBenchmark {
         }
         double lookupSeconds = (System.nanoTime() - t1) / 1e9;
         String perBlock = refused != null ? refused : String.format("%.1f", (double) heap / Math.max(1, stored));
-        return new Worker(perBlock, stored / putSeconds, found / lookupSeconds);
+        return new Worker(perBlock, stored / putSeconds, found / lookupSeconds, heapByClass(stored));
       } finally {
         storage.close();
       }
@@ -269,6 +276,32 @@ public final class ScaleBenchmark {
       return new Master((double) heap / Math.max(1, reports), reports / reportSeconds, placeMillis, endsAllocated,
           WorkerSink.NOTICES.sum(), WorkerSink.PLACEMENTS.sum(), noticedMillis, sendingSeconds);
     }
+  }
+
+  /**
+   * The live heap's classes of at least a byte per block, with their bytes per block, largest first, from the JVM's
+   * class histogram (which collects first).
+   */
+  private static String heapByClass(long blocks) throws Exception {
+    Object histogram = ManagementFactory.getPlatformMBeanServer().invoke(
+        new ObjectName("com.sun.management:type=DiagnosticCommand"), "gcClassHistogram",
+        new Object[] {new String[0]}, new String[] {String[].class.getName()});
+    StringBuilder out = new StringBuilder();
+    double total = 0;
+    for (String line : histogram.toString().split("\n")) {
+      // "   1:       1000000       88000000  org.scache.worker.store.StoredBlock"
+      String[] f = line.trim().split("\\s+");
+      if (f.length < 4 || !f[0].endsWith(":")) {
+        continue;
+      }
+      double perBlock = Double.parseDouble(f[2]) / Math.max(1, blocks);
+      if (perBlock >= 1) {
+        String name = f[3].substring(f[3].lastIndexOf('.') + 1);
+        out.append(String.format("%s %.1f, ", name, perBlock));
+        total += perBlock;
+      }
+    }
+    return out.append(String.format("together %.1f B", total)).toString();
   }
 
   /** CPU time of the live threads whose names start with {@code prefix}. */

@@ -175,7 +175,7 @@ public final class SpillSimulator {
 
   private static SpillCandidate candidate(Block b, Map<RoundKey, Integer> spilled) {
     boolean incomplete = spilled.getOrDefault(new RoundKey(b.id.shuffleId(), b.round), 0) > 0;
-    return new SpillCandidate(b.id, b.bytes, false, false, b.seq, true, b.id.shuffleId(), b.round, incomplete);
+    return SpillCandidate.of(b.id, b.bytes, false, false, b.seq, true, b.id.shuffleId(), b.round, incomplete);
   }
 
   /** Stores an arriving block, spilling victims (possibly the block itself) by the policy. */

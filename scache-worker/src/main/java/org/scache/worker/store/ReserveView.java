@@ -1,0 +1,25 @@
+package org.scache.worker.store;
+
+import io.netty.buffer.UnpooledByteBufAllocator;
+import io.netty.buffer.UnpooledDirectByteBuf;
+import java.nio.ByteBuffer;
+
+/**
+ * One reader's buffer over the bytes of a block the store keeps as a place in the reserve ({@link StoredBlock}):
+ * made when the block is read, it holds the block's memory until released, as a retained duplicate of a
+ * {@link BlockBuffer} would.
+ */
+final class ReserveView extends UnpooledDirectByteBuf {
+  private final StoredBlock block;
+
+  ReserveView(ByteBuffer bytes, StoredBlock block) {
+    super(UnpooledByteBufAllocator.DEFAULT, bytes, bytes.capacity());
+    this.block = block;
+    writerIndex(bytes.capacity());
+  }
+
+  @Override
+  protected void deallocate() {
+    block.readerGone();
+  }
+}
