@@ -2,15 +2,21 @@ package org.scache.tests;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -18,8 +24,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.scache.client.ReduceInput;
 import org.scache.client.ScacheClient;
 import org.scache.common.BlockId;
+import org.scache.common.ScacheException;
 import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
+import org.scache.common.protocol.Status;
 import org.scache.common.shuffle.PartitionerKind;
 import org.scache.common.testing.Await;
 import org.scache.common.testing.ListenPorts;
@@ -88,6 +96,80 @@ class DaemonProcessIT {
           "both reads crossed from node1 to node0, or found the copy prefetched to node1");
       writer.removeApplication();
     }
+  }
+
+  @Test
+  void workerProcessOfSmallHeap_takesEmptyBlocksUpToItsHeapDerivedLimit_andKeepsServing() throws Exception {
+    int masterPort = ListenPorts.free();
+    int workerPort = ListenPorts.free();
+    Path conf = dir.resolve("scache.properties");
+    Files.writeString(conf, String.join("\n",
+        "scache.security.cluster.secret=process-test-secret",
+        "scache.master.bind.host=127.0.0.1",
+        "scache.master.rpc.port=" + masterPort,
+        "scache.worker.bind.host=127.0.0.1",
+        "scache.worker.advertised.host=127.0.0.1",
+        "scache.worker.master.address=127.0.0.1:" + masterPort,
+        "scache.worker.memory.reserve.bytes=8m", ""), StandardCharsets.UTF_8);
+    start("master", "org.scache.master.MasterMain", conf);
+    // the worker's block limit is derived from its heap (scache.worker.blocks.max 0): half of 64 MiB at 256 bytes a
+    // block, half of that for one user; the heap must hold every block the limit admits
+    start("worker0", "org.scache.worker.WorkerMain", conf, "-Xmx64m", "-Dscache.worker.rpc.port=" + workerPort,
+        "-Dscache.worker.identity.id=node0");
+    ScacheConf client = ScacheConf.empty().with(ScacheOptions.CLIENT_MASTER_ADDRESS, "127.0.0.1:" + masterPort)
+        .with(ScacheOptions.CLIENT_WORKER_ADDRESS, "127.0.0.1:" + workerPort);
+    long[] accepted = new long[2];
+    try (ScacheClient first = ScacheClient.create(client, "app-many-0", "s0".getBytes(StandardCharsets.UTF_8));
+        ScacheClient second = ScacheClient.create(client, "app-many-1", "s1".getBytes(StandardCharsets.UTF_8))) {
+      awaitWorkers(first, 1);
+      ScacheClient[] clients = {first, second};
+      for (int a = 0; a < 2; a++) {
+        clients[a].registerApplication();
+        accepted[a] = putEmptyBlocksUntilRefused(clients[a], "app-many-" + a);
+      }
+      long limit = first.workerStats().get("store.blocks");
+      assertEquals(accepted[0] + accepted[1], limit, "every accepted block is held");
+      assertTrue(accepted[0] >= 50_000 && accepted[0] == accepted[1],
+          "each user holds half of a 64 MiB worker's limit, about 65,536 blocks: " + accepted[0] + ", " + accepted[1]);
+      assertEquals(0, second.getBlock(new BlockId("app-many-1", 0, 0, 0, 0)).length, "a block held at the limit");
+      first.removeApplication();
+      try (ScacheClient later = ScacheClient.create(client, "app-later", "s2".getBytes(StandardCharsets.UTF_8))) {
+        later.registerApplication();
+        byte[] data = "served after the flood".getBytes(StandardCharsets.UTF_8);
+        later.putBlock(new BlockId("app-later", 0, 0, 0, 0), data);
+        assertArrayEquals(data, later.getBlock(new BlockId("app-later", 0, 0, 0, 0)));
+      }
+      second.removeApplication();
+    }
+    assertTrue(processes.get(1).isAlive(), "the worker process lives");
+    String log = Files.readString(dir.resolve("worker0.log"));
+    assertFalse(log.contains("OutOfMemoryError"), log);
+  }
+
+  /** Puts empty blocks of one map each, many in flight, until the worker refuses one; how many it took. */
+  private static long putEmptyBlocksUntilRefused(ScacheClient c, String app) throws InterruptedException {
+    Semaphore inFlight = new Semaphore(256);
+    AtomicLong taken = new AtomicLong();
+    AtomicReference<Throwable> refused = new AtomicReference<>();
+    ByteBuffer empty = ByteBuffer.allocate(0);
+    for (int m = 0; refused.get() == null && m < 1_000_000; m++) {
+      inFlight.acquire();
+      c.putBlockAsync(new BlockId(app, 0, m, 0, 0), empty).whenComplete((v, e) -> {
+        if (e == null) {
+          taken.incrementAndGet();
+        } else {
+          refused.compareAndSet(null, e);
+        }
+        inFlight.release();
+      });
+    }
+    inFlight.acquire(256);
+    Throwable e = refused.get();
+    while (e instanceof CompletionException && e.getCause() != null) {
+      e = e.getCause();
+    }
+    assertTrue(e instanceof ScacheException s && s.status() == Status.LIMIT_EXCEEDED, String.valueOf(e));
+    return taken.get();
   }
 
   private void start(String name, String mainClass, Path conf, String... props) throws IOException {
