@@ -58,16 +58,8 @@ class DaemonProcessIT {
   void masterAndTwoWorkerProcesses_blockPutOnOneNode_isReadOnTheOther() throws Exception {
     int masterPort = ListenPorts.free();
     int[] workerPorts = {ListenPorts.free(), ListenPorts.free()};
-    Path conf = dir.resolve("scache.properties");
-    Files.writeString(conf, String.join("\n",
-        "scache.security.cluster.secret=process-test-secret",
-        "scache.master.bind.host=127.0.0.1",
-        "scache.master.rpc.port=" + masterPort,
-        "scache.worker.bind.host=127.0.0.1",
-        "scache.worker.advertised.host=127.0.0.1",
-        "scache.worker.master.address=127.0.0.1:" + masterPort,
-        "scache.worker.memory.reserve.bytes=64m",
-        "scache.master.worker.heartbeat.interval=200ms", ""), StandardCharsets.UTF_8);
+    Path conf = propertiesFile(masterPort, "scache.worker.memory.reserve.bytes=64m",
+        "scache.master.worker.heartbeat.interval=200ms");
     start("master", "org.scache.master.MasterMain", conf);
     for (int i = 0; i < 2; i++) {
       start("worker" + i, "org.scache.worker.WorkerMain", conf, "-Dscache.worker.rpc.port=" + workerPorts[i],
@@ -102,15 +94,7 @@ class DaemonProcessIT {
   void workerProcessOfSmallHeap_takesEmptyBlocksUpToItsHeapDerivedLimit_andKeepsServing() throws Exception {
     int masterPort = ListenPorts.free();
     int workerPort = ListenPorts.free();
-    Path conf = dir.resolve("scache.properties");
-    Files.writeString(conf, String.join("\n",
-        "scache.security.cluster.secret=process-test-secret",
-        "scache.master.bind.host=127.0.0.1",
-        "scache.master.rpc.port=" + masterPort,
-        "scache.worker.bind.host=127.0.0.1",
-        "scache.worker.advertised.host=127.0.0.1",
-        "scache.worker.master.address=127.0.0.1:" + masterPort,
-        "scache.worker.memory.reserve.bytes=8m", ""), StandardCharsets.UTF_8);
+    Path conf = propertiesFile(masterPort, "scache.worker.memory.reserve.bytes=8m");
     start("master", "org.scache.master.MasterMain", conf);
     // the worker's block limit is derived from its heap (scache.worker.blocks.max 0): half of 64 MiB at 256 bytes a
     // block, half of that for one user; the heap must hold every block the limit admits
@@ -170,6 +154,22 @@ class DaemonProcessIT {
     }
     assertTrue(e instanceof ScacheException s && s.status() == Status.LIMIT_EXCEEDED, String.valueOf(e));
     return taken.get();
+  }
+
+  /** The daemons' properties file, as an operator writes it for a master and workers on this host, and {@code more}. */
+  private Path propertiesFile(int masterPort, String... more) throws IOException {
+    List<String> lines = new ArrayList<>(List.of(
+        "scache.security.cluster.secret=process-test-secret",
+        "scache.master.bind.host=127.0.0.1",
+        "scache.master.rpc.port=" + masterPort,
+        "scache.worker.bind.host=127.0.0.1",
+        "scache.worker.advertised.host=127.0.0.1",
+        "scache.worker.master.address=127.0.0.1:" + masterPort));
+    lines.addAll(List.of(more));
+    lines.add("");
+    Path conf = dir.resolve("scache.properties");
+    Files.writeString(conf, String.join("\n", lines), StandardCharsets.UTF_8);
+    return conf;
   }
 
   private void start(String name, String mainClass, Path conf, String... props) throws IOException {
