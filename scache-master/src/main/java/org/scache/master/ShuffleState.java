@@ -25,7 +25,7 @@ final class ShuffleState {
   private final ShuffleKey key;
   private Optional<ShuffleSpec> shape = Optional.empty();
   private final Map<Integer, ReduceBlocks> byReduce = new HashMap<>();
-  private final ReduceBlocks.Holders holders = new ReduceBlocks.Holders();
+  private final ReduceBlocks.PackedAttempts packed = new ReduceBlocks.PackedAttempts();
   private final Map<Integer, Integer> finalAttempts = new HashMap<>();
   /** The attempts of each map that reported blocks, so that a map's end finds its other attempts' blocks directly. */
   private final Map<Integer, java.util.Set<Integer>> reportedAttempts = new HashMap<>();
@@ -80,7 +80,7 @@ final class ShuffleState {
     if (Integer.valueOf(id.attempt()).equals(finalAttempts.get(id.mapId()))) {
       lostMaps.remove(id.mapId());
     }
-    byReduce.computeIfAbsent(id.reduceId(), r -> new ReduceBlocks(holders, shape.map(ShuffleSpec::numMaps).orElse(0)))
+    byReduce.computeIfAbsent(id.reduceId(), r -> new ReduceBlocks(packed, shape.map(ShuffleSpec::numMaps).orElse(0)))
         .put(id.mapId(), id.attempt(), size, holder);
     reportedAttempts.computeIfAbsent(id.mapId(), m -> new java.util.HashSet<>(2)).add(id.attempt());
   }
@@ -102,6 +102,30 @@ final class ShuffleState {
       }
     }
     attempts.removeIf(other -> other != attempt);
+    if (packed.attempt(mapId) != attempt) {
+      repack(mapId, attempt);
+    }
+  }
+
+  /**
+   * The map finished with an attempt other than the one its reduces pack (its first failed or lost the race): its
+   * blocks, kept apart so far and now the only ones of the map, are packed instead.
+   */
+  private void repack(int mapId, int attempt) {
+    String holder = null;
+    for (ReduceBlocks blocks : byReduce.values()) {
+      holder = blocks.holderOf(mapId, attempt);
+      if (holder != null) {
+        break;
+      }
+    }
+    if (holder == null) {
+      return;
+    }
+    packed.repack(mapId, attempt, packed.holders().indexOf(holder));
+    for (ReduceBlocks blocks : byReduce.values()) {
+      blocks.repacked(mapId, attempt);
+    }
   }
 
   int finishedMaps() {

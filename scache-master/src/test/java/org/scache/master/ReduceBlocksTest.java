@@ -10,7 +10,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class ReduceBlocksTest {
-  private final ReduceBlocks blocks = new ReduceBlocks(new ReduceBlocks.Holders(), 4);
+  private final ReduceBlocks.PackedAttempts packed = new ReduceBlocks.PackedAttempts();
+  private final ReduceBlocks blocks = new ReduceBlocks(packed, 4);
 
   private List<ShuffleState.BlockEntry> all() {
     List<ShuffleState.BlockEntry> out = new ArrayList<>();
@@ -51,5 +52,41 @@ class ReduceBlocksTest {
     assertTrue(all().isEmpty());
     blocks.put(1, 2, 4, "w2");
     assertEquals(new ShuffleState.BlockEntry(1, 2, 4, "w2"), blocks.get(1, 2), "a freed slot takes a new attempt");
+  }
+
+  @Test
+  void blocksOfAnotherHolderOrOfTwoGibibytes_areKeptApart_andFoundWithTheirHolderAndSize() {
+    ReduceBlocks other = new ReduceBlocks(packed, 4);
+    blocks.put(0, 0, 5, "w1");
+    other.put(0, 0, 6, "w2");
+    blocks.put(1, 0, 3L << 30, "w1");
+    assertEquals(new ShuffleState.BlockEntry(0, 0, 6, "w2"), other.get(0, 0), "a put redirected to another worker");
+    assertEquals("w1", blocks.holderOf(0, 0));
+    assertEquals(3L << 30, blocks.sizeOf(1, 0));
+    other.put(0, 0, 7, "w1");
+    assertEquals(new ShuffleState.BlockEntry(0, 0, 7, "w1"), other.get(0, 0), "reported again by the packed holder");
+    List<ShuffleState.BlockEntry> left = new ArrayList<>();
+    other.forEach(left::add);
+    assertEquals(List.of(new ShuffleState.BlockEntry(0, 0, 7, "w1")), left);
+  }
+
+  @Test
+  void attemptRepackedOnceTheFirstIsGone_isFoundAsBefore_andItsLaterReportsArePacked() {
+    ReduceBlocks other = new ReduceBlocks(packed, 4);
+    blocks.put(1, 0, 10, "w1");
+    other.put(1, 0, 11, "w1");
+    blocks.put(1, 1, 20, "w2");
+    other.put(1, 1, 21, "w2");
+    blocks.remove(1, 0);
+    other.remove(1, 0);
+    packed.repack(1, 1, packed.holders().indexOf("w2"));
+    blocks.repacked(1, 1);
+    other.repacked(1, 1);
+    assertEquals(new ShuffleState.BlockEntry(1, 1, 20, "w2"), blocks.get(1, 1));
+    assertEquals(21, other.sizeOf(1, 1));
+    assertNull(blocks.get(1, 0));
+    other.put(1, 1, 22, "w2");
+    assertEquals(new ShuffleState.BlockEntry(1, 1, 22, "w2"), other.get(1, 1));
+    assertEquals(List.of(new ShuffleState.BlockEntry(1, 1, 20, "w2")), all());
   }
 }
