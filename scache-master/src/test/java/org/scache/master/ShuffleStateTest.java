@@ -4,7 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.scache.common.BlockId;
 import org.scache.common.ScacheException;
@@ -65,5 +70,49 @@ class ShuffleStateTest {
     ScacheException e = assertThrows(ScacheException.class,
         () -> state.register(new ShuffleSpec("app", 0, 2, 4, PartitionerKind.HASH, 0)));
     assertEquals(Status.SHUFFLE_CONFLICT, e.status());
+  }
+
+  @Test
+  void randomReportsEndsAndDrops_keepEveryBlockAsAPlainMapOfBlocksWould() {
+    Random random = new Random(5);
+    // (reduce, map, attempt) -> block, and the attempts each map reported, as the state should keep them
+    Map<List<Integer>, ShuffleState.BlockEntry> reference = new HashMap<>();
+    for (int step = 0; step < 20_000; step++) {
+      int op = random.nextInt(10);
+      int map = random.nextInt(8);
+      int attempt = random.nextInt(3);
+      int reduce = random.nextInt(4);
+      String holder = "w" + random.nextInt(4);
+      if (op < 6) {
+        long size = random.nextInt(20) == 0 ? (3L << 30) + random.nextInt(5) : random.nextInt(1000);
+        state.report(new BlockId("app", 0, map, attempt, reduce), size, holder);
+        reference.put(List.of(reduce, map, attempt), new ShuffleState.BlockEntry(map, attempt, size, holder));
+      } else if (op < 8) {
+        state.mapFinished(map, attempt);
+        reference.keySet().removeIf(k -> k.get(1) == map && k.get(2) != attempt);
+      } else if (op == 8) {
+        state.dropBlock(new BlockId("app", 0, map, attempt, reduce), holder);
+        ShuffleState.BlockEntry held = reference.get(List.of(reduce, map, attempt));
+        if (held != null && held.holder().equals(holder)) {
+          reference.remove(List.of(reduce, map, attempt));
+        }
+      } else {
+        state.dropHolder(holder);
+        reference.values().removeIf(b -> b.holder().equals(holder));
+      }
+      for (int r = 0; r < 4; r++) {
+        for (int m = 0; m < 8; m++) {
+          Set<ShuffleState.BlockEntry> expected = new HashSet<>();
+          for (int a = 0; a < 3; a++) {
+            ShuffleState.BlockEntry b = reference.get(List.of(r, m, a));
+            if (b != null) {
+              expected.add(b);
+            }
+          }
+          assertEquals(expected, new HashSet<>(state.blocksOf(r, m)),
+              "reduce " + r + ", map " + m + " after step " + step);
+        }
+      }
+    }
   }
 }
