@@ -167,7 +167,7 @@ public final class ScaleBenchmark {
         }
         store.scheduled(new ShufflePlacement("scale-app", 0, "scale", assignments), System.currentTimeMillis(),
             List.of());
-        long before = usedHeap();
+        long before = settledHeap();
         long t0 = System.nanoTime();
         long stored = 0;
         String refused = null;
@@ -231,7 +231,7 @@ public final class ScaleBenchmark {
         requests.registerShuffle(new ShuffleSpec(app(a), 0, mapsPerApp, reduces, PartitionerKind.HASH,
             System.currentTimeMillis()));
       }
-      long before = usedHeap();
+      long before = settledHeap();
       long t0 = System.nanoTime();
       long reports = 0;
       for (int a = 0; a < applications; a++) {
@@ -317,6 +317,23 @@ public final class ScaleBenchmark {
 
   private static String app(int a) {
     return "scale-app-" + a;
+  }
+
+  /**
+   * The heap in use after full collections, once it stops falling: what the point before let go of (a closed
+   * daemon's threads finish shutting down for a moment after it closed) must not fall between a point's two readings.
+   */
+  private static long settledHeap() throws InterruptedException {
+    long used = usedHeap();
+    for (int i = 0; i < 20; i++) {
+      Thread.sleep(250);
+      long again = usedHeap();
+      if (again > used - (1 << 20)) {
+        return Math.min(used, again);
+      }
+      used = again;
+    }
+    return used;
   }
 
   /** The heap in use after full collections. */
