@@ -55,7 +55,7 @@ class ReduceBlocksTest {
   }
 
   @Test
-  void blocksOfAnotherHolderOrOfTwoGibibytes_areKeptApart_andFoundWithTheirHolderAndSize() {
+  void blocksOfAnotherHolderOrOfTwoGibibytes_areFoundWithTheirHolderAndSize_andReplacedByThePackedHolder() {
     ReduceBlocks other = new ReduceBlocks(packed, 4);
     blocks.put(0, 0, 5, "w1");
     other.put(0, 0, 6, "w2");
