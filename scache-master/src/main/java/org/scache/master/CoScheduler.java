@@ -180,7 +180,7 @@ final class CoScheduler {
       }
       hostOf[r] = w;
     }
-    long[][] held = s.finalOutputs(reduces).bytesByReduceAndWorker(index);
+    long[][] held = s.held().byReduceAndWorker(reduces, index);
     int slots = shape.slotsPerWorker() == ShuffleSpec.MASTER_SLOTS ? slotsPerWorker : shape.slotsPerWorker();
     int most = (reduces + index.size() - 1) / index.size() + slots;
     List<MapEndBalance.Move> chosen = new MapEndBalance(BALANCE_MIN_GAIN).moves(held, hostOf, most);
@@ -262,11 +262,8 @@ final class CoScheduler {
 
   /** Eq. 1 on the observed maps; unknown input sizes count as equal (then unobserved maps get the mean). */
   private static List<ReducePrediction> byRegression(ShuffleState s, ShuffleSpec shape) {
-    long[] inputs = new long[shape.numMaps()];
-    for (int m = 0; m < inputs.length; m++) {
-      inputs[m] = shape.mapInputBytes().isEmpty() ? 1 : shape.mapInputBytes().get(m);
-    }
-    return new LinearRegressionPredictor(shape.numReduces()).predict(inputs, s.finalOutputs(shape.numReduces()));
+    return new LinearRegressionPredictor(shape.numReduces()).predict(s.mapInputs(), s.regressionSums().orElseThrow(),
+        s.held(), s.storedMaps(shape.numMaps()));
   }
 
   /**
@@ -276,7 +273,6 @@ final class CoScheduler {
   private static List<ReducePrediction> bySampling(ShuffleState s, ShuffleSpec shape, List<WorkerInfo> live) {
     Map<String, String> workerOnHost = new HashMap<>();
     live.forEach(w -> workerOnHost.putIfAbsent(w.host(), w.workerId()));
-    FinalOutputs outputs = s.finalOutputs(shape.numReduces());
     List<SplitSample> splits = new ArrayList<>(shape.numMaps());
     List<Optional<String>> hosts = new ArrayList<>(shape.numMaps());
     int capacity = 0;
@@ -285,7 +281,7 @@ final class CoScheduler {
       int[] counts = sample.countsPerReduce().stream().mapToInt(Integer::intValue).toArray();
       splits.add(SplitSample.of(sample.inputBytes(), sample.capacity(), counts));
       capacity = sample.capacity();
-      Optional<String> holder = outputs.holder(m);
+      Optional<String> holder = s.holderOf(m);
       hosts.add(holder.isPresent() ? holder : sample.expectedHost().map(workerOnHost::get));
     }
     int samplesPerReduce = capacity / shape.numReduces();

@@ -28,33 +28,34 @@ final class MapOutputNotices {
 
   private MapOutputNotices() {}
 
-  static List<Notice> forFinishedMap(ShuffleState s, int mapId, int attempt,
+  /** The notices of map {@code mapId}'s end with {@code attempt}, whose blocks were {@code blocks} (null: none). */
+  static List<Notice> forFinishedMap(ShuffleState s, int mapId, int attempt, AttemptBlocks blocks,
       Function<String, Optional<WorkerInfo>> liveWorker) {
     Optional<ShufflePlacement> schedule = s.schedule();
-    if (schedule.isEmpty()) {
+    if (schedule.isEmpty() || blocks == null) {
       return List.of();
     }
-    // by target worker, then by holder (one, unless the map's blocks were reported by several workers); each block
-    // is looked up in place, so a map's end allocates little beyond the notices' own blocks
+    // by target worker, then by holder (one, unless the map's blocks were reported by several workers)
     Map<String, Map<String, List<BlockSize>>> byTargetAndHolder = new LinkedHashMap<>();
     Map<String, WorkerInfo> targets = new LinkedHashMap<>();
     for (ReduceAssignment a : schedule.get().assignments()) {
-      ReduceBlocks reported = s.reduceBlocks(a.reduceId());
-      String holder = reported == null ? null : reported.holderOf(mapId, attempt);
+      if (!blocks.has(a.reduceId())) {
+        continue;
+      }
+      String holder = s.held().name(blocks.holder(a.reduceId()));
       String target = a.worker().workerId();
-      if (holder == null || holder.equals(target)) {
+      if (holder.equals(target)) {
         continue;
       }
       targets.putIfAbsent(target, a.worker());
       BlockId id = new BlockId(s.shuffle().appId(), s.shuffle().shuffleId(), mapId, attempt, a.reduceId());
       byTargetAndHolder.computeIfAbsent(target, t -> new LinkedHashMap<>(2))
-          .computeIfAbsent(holder, h -> new ArrayList<>()).add(
-              new BlockSize(id, reported.sizeOf(mapId, attempt)));
+          .computeIfAbsent(holder, h -> new ArrayList<>()).add(new BlockSize(id, blocks.size(a.reduceId())));
     }
     List<Notice> notices = new ArrayList<>();
-    byTargetAndHolder.forEach((target, byHolder) -> byHolder.forEach((holder, blocks) ->
+    byTargetAndHolder.forEach((target, byHolder) -> byHolder.forEach((holder, list) ->
         liveWorker.apply(holder).ifPresent(h -> notices.add(new Notice(targets.get(target), s.shuffle(), mapId,
-            attempt, h, blocks)))));
+            attempt, h, list)))));
     return notices;
   }
 }

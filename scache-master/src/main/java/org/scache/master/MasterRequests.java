@@ -378,11 +378,11 @@ final class MasterRequests {
           + "so its finished map " + m.mapId() + " is not taken");
     }
     Optional<CoScheduler.Decision> made = shuffles.with(key, s -> {
-      s.mapFinished(m.mapId(), m.attempt());
+      AttemptBlocks blocks = s.mapFinished(m.mapId(), m.attempt());
       s.mapsDoneIfAll(clock.millis());
       if (s.schedule().isPresent()) {
         Optional<CoScheduler.Decision> balanced = balanceIfDue(s);
-        notices.addAll(MapOutputNotices.forFinishedMap(s, m.mapId(), m.attempt(), workers::get));
+        notices.addAll(MapOutputNotices.forFinishedMap(s, m.mapId(), m.attempt(), blocks, workers::get));
         return balanced;
       }
       return scheduleIfDue(s);

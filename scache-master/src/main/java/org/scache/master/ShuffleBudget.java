@@ -10,15 +10,17 @@ import org.scache.common.shuffle.ShuffleSpec;
 
 /**
  * The master's heap, budgeted among registered shuffles: a shuffle is charged, when it is
- * registered, an estimate of what the master will hold for it (per map and reduce: its entries and
- * placement; per map × reduce: the observed sizes the regression fits, or the samples' counts), and
+ * registered, an estimate of what the master will hold for it ({@link #costOf}), and
  * a registration that would pass the budget, or its user's share of it, is refused with
  * {@link Status#LIMIT_EXCEEDED} before anything is allocated. Not thread-safe: the
  * {@link ShuffleRegistry} calls it under its lock.
  */
 final class ShuffleBudget {
   static final long BYTES_PER_TASK = 64;
-  static final long BYTES_PER_OBSERVED_CELL = 8;
+  /** A reduce's bytes and blocks on one holder ({@link org.scache.master.predict.HeldBytes}). */
+  static final long BYTES_PER_HELD_CELL = 12;
+  /** The holders a shuffle's blocks are budgeted to be spread over, at most. */
+  static final int HOLDERS_BUDGETED = 128;
   static final long BYTES_PER_SAMPLED_CELL = 24;
 
   private final ApplicationShares bytes;
@@ -41,11 +43,17 @@ final class ShuffleBudget {
     return new ShuffleBudget(ApplicationShares.of(maxBytes > 0 ? maxBytes : maxHeapBytes / 2, share, ownerOf));
   }
 
-  /** What the master is budgeted to hold for a shuffle of this shape. */
+  /**
+   * What the master is budgeted to hold for a shuffle of this shape: per map and reduce its entries and placement, a
+   * bit per block (which blocks a finished map put), {@link #BYTES_PER_HELD_CELL} per reduce for each worker holding
+   * blocks (one per map at most, budgeted up to {@link #HOLDERS_BUDGETED}), and for a sampled shuffle the samples'
+   * counts.
+   */
   static long costOf(ShuffleSpec s) {
     long cells = (long) s.numMaps() * s.numReduces();
-    long perCell = s.partitioner() == PartitionerKind.HASH ? BYTES_PER_OBSERVED_CELL : BYTES_PER_SAMPLED_CELL;
-    return ((long) s.numMaps() + s.numReduces()) * BYTES_PER_TASK + cells * perCell;
+    long held = (long) s.numReduces() * Math.min(s.numMaps(), HOLDERS_BUDGETED) * BYTES_PER_HELD_CELL;
+    long sampled = s.partitioner() == PartitionerKind.HASH ? 0 : cells * BYTES_PER_SAMPLED_CELL;
+    return ((long) s.numMaps() + s.numReduces()) * BYTES_PER_TASK + (cells + 7) / 8 + held + sampled;
   }
 
   /** Charges {@code s} to its application, or refuses it with LIMIT_EXCEEDED. Returns the charge. */

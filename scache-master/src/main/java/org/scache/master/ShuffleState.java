@@ -1,6 +1,5 @@
 package org.scache.master;
 
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -12,10 +11,12 @@ import org.scache.common.protocol.Status;
 import org.scache.common.shuffle.MapSample;
 import org.scache.common.shuffle.ShufflePlacement;
 import org.scache.common.shuffle.ShuffleSpec;
+import org.scache.master.predict.HeldBytes;
+import org.scache.master.predict.RegressionSums;
 
 /**
- * What the master knows of one shuffle: its shape, the reported size and holder of every block by
- * reduce and map attempt, each map's final attempt, and its placement once made. Guarded by the
+ * What the master knows of one shuffle: its shape, its blocks ({@link ShuffleBlocks}: each map's final attempt and
+ * where its blocks are, their sizes as sums), and its placement once made. Guarded by the
  * {@link ShuffleRegistry}.
  */
 final class ShuffleState {
@@ -24,12 +25,7 @@ final class ShuffleState {
 
   private final ShuffleKey key;
   private Optional<ShuffleSpec> shape = Optional.empty();
-  private final Map<Integer, ReduceBlocks> byReduce = new HashMap<>();
-  private final ReduceBlocks.PackedAttempts packed = new ReduceBlocks.PackedAttempts();
-  private final Map<Integer, Integer> finalAttempts = new HashMap<>();
-  /** The attempts of each map that reported blocks, so that a map's end finds its other attempts' blocks directly. */
-  private final Map<Integer, java.util.Set<Integer>> reportedAttempts = new HashMap<>();
-  private final java.util.TreeSet<Integer> lostMaps = new java.util.TreeSet<>();
+  private final ShuffleBlocks blocks = new ShuffleBlocks();
   private Optional<ShufflePlacement> schedule = Optional.empty();
   private final Map<Integer, MapSample> samples = new HashMap<>();
   /** What the {@link ShuffleBudget} charged for this shuffle. */
@@ -58,6 +54,12 @@ final class ShuffleState {
           + s.mapInputBytes().size() + " map input sizes were given");
     }
     shape = Optional.of(s);
+    long[] inputs = new long[s.numMaps()];
+    for (int m = 0; m < inputs.length; m++) {
+      // unknown input sizes count as equal: then a map not observed is predicted the mean
+      inputs[m] = s.mapInputBytes().isEmpty() ? 1 : s.mapInputBytes().get(m);
+    }
+    blocks.shapeKnown(inputs, s.numReduces());
   }
 
   void charged(long bytes) {
@@ -77,95 +79,32 @@ final class ShuffleState {
   }
 
   void report(BlockId id, long size, String holder) {
-    if (Integer.valueOf(id.attempt()).equals(finalAttempts.get(id.mapId()))) {
-      lostMaps.remove(id.mapId());
-    }
-    byReduce.computeIfAbsent(id.reduceId(), r -> new ReduceBlocks(packed, shape.map(ShuffleSpec::numMaps).orElse(0)))
-        .put(id.mapId(), id.attempt(), size, holder);
-    reportedAttempts.computeIfAbsent(id.mapId(), m -> new java.util.HashSet<>(2)).add(id.attempt());
-  }
-
-  void mapFinished(int mapId, int attempt) {
-    finalAttempts.put(mapId, attempt);
-    lostMaps.remove(mapId);
-    // blocks of the map's other attempts are dropped by the workers; forget them here too, looking up each
-    // such attempt's block of every reduce (a map's end costs its reduces, not the shuffle's blocks)
-    java.util.Set<Integer> attempts = reportedAttempts.get(mapId);
-    if (attempts == null) {
-      return;
-    }
-    for (int other : attempts) {
-      if (other != attempt) {
-        for (ReduceBlocks blocks : byReduce.values()) {
-          blocks.remove(mapId, other);
-        }
-      }
-    }
-    attempts.removeIf(other -> other != attempt);
-    if (packed.attempt(mapId) != attempt) {
-      repack(mapId, attempt);
-    }
+    blocks.report(id.mapId(), id.attempt(), id.reduceId(), size, holder);
   }
 
   /**
-   * The map finished with an attempt other than the one its reduces pack (its first failed or lost the race): its
-   * blocks, kept apart so far and now the only ones of the map, are packed instead.
+   * The map ended with {@code attempt}: its blocks of that attempt are its output, those of its other attempts are
+   * dropped by the workers and forgotten here. Returns that attempt's blocks as reported, or null if none was.
    */
-  private void repack(int mapId, int attempt) {
-    String holder = null;
-    for (ReduceBlocks blocks : byReduce.values()) {
-      holder = blocks.holderOf(mapId, attempt);
-      if (holder != null) {
-        break;
-      }
-    }
-    if (holder == null) {
-      return;
-    }
-    packed.repack(mapId, attempt, packed.holders().indexOf(holder));
-    for (ReduceBlocks blocks : byReduce.values()) {
-      blocks.repacked(mapId, attempt);
-    }
+  AttemptBlocks mapFinished(int mapId, int attempt) {
+    return blocks.mapFinished(mapId, attempt);
   }
 
   int finishedMaps() {
-    return finalAttempts.size();
+    return blocks.finishedMaps();
   }
 
-  /** The final-attempt blocks of reduce {@code reduceId} over every finished map. */
+  /**
+   * The final-attempt blocks of reduce {@code reduceId} over every finished map: each with its holder and, as the
+   * master keeps sums and not a size per block, the mean size of the reduce's blocks on that holder.
+   */
   List<BlockEntry> finalBlocks(int reduceId) {
-    ReduceBlocks blocks = byReduce.get(reduceId);
-    List<BlockEntry> list = new ArrayList<>();
-    if (blocks != null) {
-      finalAttempts.forEach((map, attempt) -> {
-        BlockEntry b = blocks.get(map, attempt);
-        if (b != null) {
-          list.add(b);
-        }
-      });
-    }
-    return list;
-  }
-
-  /** The reported blocks of one reduce, read in place (sizes and holders without building entries); null if none. */
-  ReduceBlocks reduceBlocks(int reduceId) {
-    return byReduce.get(reduceId);
+    return blocks.finalBlocks(reduceId);
   }
 
   /** Every reported attempt's block of one map for one reduce. */
   List<BlockEntry> blocksOf(int reduceId, int mapId) {
-    ReduceBlocks blocks = byReduce.get(reduceId);
-    List<BlockEntry> out = new ArrayList<>();
-    if (blocks == null) {
-      return out;
-    }
-    for (int attempt : reportedAttempts.getOrDefault(mapId, java.util.Set.of())) {
-      BlockEntry b = blocks.get(mapId, attempt);
-      if (b != null) {
-        out.add(b);
-      }
-    }
-    return out;
+    return blocks.blocksOf(reduceId, mapId);
   }
 
   /**
@@ -173,15 +112,7 @@ final class ShuffleState {
    * still has). Finished maps whose final output was there are lost until re-reported or re-run.
    */
   void dropHolder(String workerId) {
-    byReduce.values().forEach(m -> m.removeIf(b -> {
-      if (!b.holder().equals(workerId)) {
-        return false;
-      }
-      if (Integer.valueOf(b.attempt()).equals(finalAttempts.get(b.mapId()))) {
-        lostMaps.add(b.mapId());
-      }
-      return true;
-    }));
+    blocks.dropHolder(workerId);
   }
 
   /**
@@ -189,22 +120,12 @@ final class ShuffleState {
    * it was the final attempt's, the map is lost until re-run.
    */
   void dropBlock(BlockId id, String holder) {
-    ReduceBlocks blocks = byReduce.get(id.reduceId());
-    if (blocks == null) {
-      return;
-    }
-    BlockEntry b = blocks.get(id.mapId(), id.attempt());
-    if (b != null && b.holder().equals(holder)) {
-      blocks.remove(id.mapId(), id.attempt());
-      if (Integer.valueOf(id.attempt()).equals(finalAttempts.get(id.mapId()))) {
-        lostMaps.add(id.mapId());
-      }
-    }
+    blocks.dropBlock(id.mapId(), id.attempt(), id.reduceId(), holder);
   }
 
   /** Finished maps whose final output is no longer stored anywhere, ascending. */
   java.util.SortedSet<Integer> lostMaps() {
-    return java.util.Collections.unmodifiableSortedSet(lostMaps);
+    return blocks.lostMaps();
   }
 
   Optional<ShufflePlacement> schedule() {
@@ -225,7 +146,7 @@ final class ShuffleState {
 
   /** Notes when the last map finished, the first time every map has. */
   void mapsDoneIfAll(long nowMillis) {
-    if (mapsDoneAtMillis.isEmpty() && shape.isPresent() && finalAttempts.size() >= shape.get().numMaps()) {
+    if (mapsDoneAtMillis.isEmpty() && shape.isPresent() && blocks.finishedMaps() >= shape.get().numMaps()) {
       mapsDoneAtMillis = java.util.OptionalLong.of(nowMillis);
     }
   }
@@ -282,39 +203,39 @@ final class ShuffleState {
     return java.util.Collections.unmodifiableMap(samples);
   }
 
-  /** Finished maps whose final output is stored, ascending. */
+  /** Finished maps whose final output is stored (or was empty), ascending. */
   List<Integer> availableMaps() {
-    return finalAttempts.keySet().stream().filter(m -> !lostMaps.contains(m)).sorted().toList();
+    return blocks.availableMaps();
   }
 
   /** The final attempt of a finished map. */
   Optional<Integer> finalAttempt(int mapId) {
-    return Optional.ofNullable(finalAttempts.get(mapId));
+    return blocks.finalAttempt(mapId);
   }
 
-  /**
-   * The final-attempt outputs of the finished, not lost maps over reduces {@code [0, numReduces)}, read in place
-   * ({@link FinalOutputs}); valid while this shuffle's guard is held.
-   */
-  FinalOutputs finalOutputs(int numReduces) {
-    ReduceBlocks[] reduces = new ReduceBlocks[numReduces];
-    byReduce.forEach((reduce, blocks) -> {
-      if (reduce < numReduces) {
-        reduces[reduce] = blocks;
-      }
-    });
-    int maps = shape.map(ShuffleSpec::numMaps).orElse(0);
-    for (int map : finalAttempts.keySet()) {
-      maps = Math.max(maps, map + 1);
-    }
-    int[] attemptOf = new int[maps];
-    java.util.Arrays.fill(attemptOf, -1);
-    finalAttempts.forEach((map, attempt) -> {
-      if (!lostMaps.contains(map)) {
-        attemptOf[map] = attempt;
-      }
-    });
-    return new FinalOutputs(reduces, attemptOf);
+  /** The worker holding a finished, not lost map's output, if it stored any. */
+  Optional<String> holderOf(int mapId) {
+    return blocks.holderOf(mapId);
+  }
+
+  /** For each of maps {@code [0, maps)}, whether its output is known: it finished and is not lost. */
+  boolean[] storedMaps(int maps) {
+    return blocks.stored(maps);
+  }
+
+  /** The stored final blocks' bytes by holder and reduce. */
+  HeldBytes held() {
+    return blocks.held();
+  }
+
+  /** Each map's input size, eq. 1's x (all 1 when the framework gave none), once registered. */
+  long[] mapInputs() {
+    return blocks.inputs();
+  }
+
+  /** Eq. 1's sums over the maps finished so far, once registered. */
+  Optional<RegressionSums> regressionSums() {
+    return blocks.sums();
   }
 
   /** Moves reduce {@code reduceId} of the stored schedule to another worker and round (a re-shuffle). */

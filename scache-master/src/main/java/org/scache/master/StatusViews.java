@@ -62,7 +62,7 @@ final class StatusViews {
     int maps = shape == null ? 0 : shape.numMaps();
     int reduces = shape == null ? 0 : shape.numReduces();
     boolean done = maps > 0 && s.finishedMaps() >= maps;
-    long[] actual = done ? s.finalOutputs(reduces).bytesByReduce() : new long[reduces];
+    long[] actual = done ? s.held().byReduce(reduces) : new long[reduces];
     Optional<ScheduleExplanation> why = s.explanation();
     Optional<ShufflePlacement> placement = s.schedule();
     Map<Integer, ShuffleTraffic.ReduceRun> runs = s.traffic().runs();

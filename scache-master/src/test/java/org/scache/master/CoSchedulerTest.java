@@ -143,10 +143,14 @@ class CoSchedulerTest {
     ShuffleState s = shuffle(0, 2, 3, PartitionerKind.HASH, ShuffleSpec.NO_STAGE);
     finish(s, 0, "w0", 300, 200, 100);
     ShufflePlacement placed = schedule(s).orElseThrow().result();
-    finish(s, 1, "w0", 30, 20, 10);
+    long[] sizes = {30, 20, 10};
+    for (int r = 0; r < sizes.length; r++) {
+      s.report(new BlockId("app", s.shuffle().shuffleId(), 1, 0, r), sizes[r], "w0");
+    }
+    AttemptBlocks ended = s.mapFinished(1, 0);
     Map<String, WorkerInfo> byId = new HashMap<>();
     LIVE.forEach(w -> byId.put(w.workerId(), w));
-    List<MapOutputNotices.Notice> notices = MapOutputNotices.forFinishedMap(s, 1, 0,
+    List<MapOutputNotices.Notice> notices = MapOutputNotices.forFinishedMap(s, 1, 0, ended,
         id -> Optional.ofNullable(byId.get(id)));
     int expected = 0;
     for (ReduceAssignment a : placed.assignments()) {
@@ -160,6 +164,7 @@ class CoSchedulerTest {
       assertEquals("w0", n.holder().workerId());
       for (BlockSize b : n.blocks()) {
         assertEquals(n.to(), placed.assignments().get(b.blockId().reduceId()).worker());
+        assertEquals(sizes[b.blockId().reduceId()], b.size(), "the ended attempt's own size, not a mean");
       }
     }
   }

@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 
 /**
  * Predicts reduce sizes of a hash-partitioned shuffle from the map outputs observed so far by fitting
@@ -14,10 +13,11 @@ import java.util.Optional;
  * LinearFit#leastSquares} for the degenerate cases: one observation or equal input sizes fall back
  * to the mean output/input ratio, no observation predicts 0).
  *
- * <p>{@code reduceSize_i} is the sum of the observed blocks plus the (never negative) predicted
- * blocks of the maps not yet observed, whose input sizes are known up front. Observed blocks sit on
- * the host that ran their map; predicted blocks have no host yet, so {@code prob} is the largest
- * share of the predicted total held by one host among the observed maps. Stateless and thread-safe.
+ * <p>{@code reduceSize_i} is the sum of the stored blocks plus the (never negative) predicted
+ * blocks of the maps whose output is not stored, whose input sizes are known up front. Stored blocks sit on
+ * the host that holds them; predicted blocks have no host yet, so {@code prob} is the largest
+ * share of the predicted total held by one host. The fit and the shares are computed from sums
+ * ({@link RegressionSums}, {@link HeldBytes}), never from a map × reduce matrix. Stateless and thread-safe.
  */
 public final class LinearRegressionPredictor {
   private final int reduceCount;
@@ -41,27 +41,10 @@ public final class LinearRegressionPredictor {
    * @return one fit per reduce id, in reduce id order
    */
   public List<LinearFit> fit(long[] mapInputBytes, List<ObservedMapOutput> observed) {
-    return fit(mapInputBytes, checked(observed));
-  }
-
-  /** As {@link #fit(long[], List)}, on observations read in place; holds one reduce's observations at a time. */
-  public List<LinearFit> fit(long[] mapInputBytes, ObservedOutputs observed) {
-    return fit(mapInputBytes, observed, observedMaps(mapInputBytes, observed));
-  }
-
-  /** Eq. 1 per reduce over the observed maps {@code seen}, checked. */
-  private List<LinearFit> fit(long[] mapInputBytes, ObservedOutputs observed, int[] seen) {
-    double[] x = new double[seen.length];
-    for (int k = 0; k < x.length; k++) {
-      x[k] = mapInputBytes[seen[k]];
-    }
+    Observations o = observations(mapInputBytes, observed);
     List<LinearFit> fits = new ArrayList<>(reduceCount);
-    double[] y = new double[seen.length];
     for (int reduce = 0; reduce < reduceCount; reduce++) {
-      for (int k = 0; k < y.length; k++) {
-        y[k] = observed.blockBytes(seen[k], reduce);
-      }
-      fits.add(LinearFit.leastSquares(x, y));
+      fits.add(o.sums.fit(reduce));
     }
     return Collections.unmodifiableList(fits);
   }
@@ -74,59 +57,112 @@ public final class LinearRegressionPredictor {
    * @return one prediction per reduce id, in reduce id order
    */
   public List<ReducePrediction> predict(long[] mapInputBytes, List<ObservedMapOutput> observed) {
-    return predict(mapInputBytes, checked(observed));
+    Observations o = observations(mapInputBytes, observed);
+    return predict(mapInputBytes, o.sums, o.held, o.stored);
   }
 
   /**
-   * As {@link #predict(long[], List)}, on observations read in place: besides the predictions it holds the fits and
-   * one entry per map, never a map × reduce matrix.
+   * As {@link #predict(long[], List)}, from sums: eq. 1 fitted on {@code sums} (the maps observed so far),
+   * {@code held} the stored blocks' bytes by holder and reduce, {@code stored[map]} whether a map's output is among
+   * them (the others are predicted from their input size).
    */
-  public List<ReducePrediction> predict(long[] mapInputBytes, ObservedOutputs observed) {
-    int[] seen = observedMaps(mapInputBytes, observed);
-    List<LinearFit> fits = fit(mapInputBytes, observed, seen);
-    boolean[] isObserved = new boolean[mapInputBytes.length];
-    List<Optional<String>> hosts = new ArrayList<>(Collections.nCopies(mapInputBytes.length, Optional.empty()));
-    for (int map : seen) {
-      isObserved[map] = true;
-      hosts.set(map, Optional.of(observed.host(map)));
+  public List<ReducePrediction> predict(long[] mapInputBytes, RegressionSums sums, HeldBytes held,
+      boolean[] stored) {
+    checkInputs(mapInputBytes);
+    require(stored.length >= mapInputBytes.length, "%d maps' storage given for %d maps", stored.length,
+        mapInputBytes.length);
+    int[] names = holdersByName(held);
+    // the maps to predict: as a linear fit is monotone, one clamped at zero nowhere in [least, most] input sums up
+    // as their count and input total, and only a fit below zero somewhere there is summed map by map
+    int unstored = 0;
+    double unstoredInput = 0;
+    long least = Long.MAX_VALUE;
+    long most = Long.MIN_VALUE;
+    for (int map = 0; map < mapInputBytes.length; map++) {
+      if (!stored[map]) {
+        unstored++;
+        unstoredInput += mapInputBytes[map];
+        least = Math.min(least, mapInputBytes[map]);
+        most = Math.max(most, mapInputBytes[map]);
+      }
     }
-    return HostShares.predictions(
-        reduceCount,
-        hosts,
-        (map, reduce) ->
-            isObserved[map]
-                ? observed.blockBytes(map, reduce)
-                : fits.get(reduce).predict(mapInputBytes[map]));
+    List<ReducePrediction> out = new ArrayList<>(reduceCount);
+    for (int reduce = 0; reduce < reduceCount; reduce++) {
+      LinearFit fit = sums.fit(reduce);
+      double total = 0;
+      if (unstored > 0 && fit.slope() * least + fit.intercept() >= 0 && fit.slope() * most + fit.intercept() >= 0) {
+        total = fit.slope() * unstoredInput + fit.intercept() * unstored;
+      } else if (unstored > 0) {
+        for (int map = 0; map < mapInputBytes.length; map++) {
+          if (!stored[map]) {
+            total += fit.predict(mapInputBytes[map]);
+          }
+        }
+      }
+      int best = -1;
+      long bestBytes = 0;
+      for (int h : names) {
+        long bytes = held.held(h, reduce);
+        total += bytes;
+        if (bytes > bestBytes) {
+          best = h;
+          bestBytes = bytes;
+        }
+      }
+      if (best < 0 || total <= 0) {
+        out.add(ReducePrediction.withoutHost(reduce, Math.max(0, total)));
+      } else {
+        out.add(ReducePrediction.onHost(reduce, total, Math.min(1.0, bestBytes / total), held.name(best)));
+      }
+    }
+    return List.copyOf(out);
   }
 
-  private int[] observedMaps(long[] mapInputBytes, ObservedOutputs observed) {
-    Objects.requireNonNull(mapInputBytes, "mapInputBytes");
+  /** The holders' indices in the order of their names, so that of equal shares the smallest name wins. */
+  private static int[] holdersByName(HeldBytes held) {
+    List<Integer> order = new ArrayList<>(held.holders());
+    for (int h = 0; h < held.holders(); h++) {
+      order.add(h);
+    }
+    order.sort((a, b) -> held.name(a).compareTo(held.name(b)));
+    return order.stream().mapToInt(Integer::intValue).toArray();
+  }
+
+  private record Observations(RegressionSums sums, HeldBytes held, boolean[] stored) {}
+
+  private Observations observations(long[] mapInputBytes, List<ObservedMapOutput> observed) {
+    checkInputs(mapInputBytes);
     Objects.requireNonNull(observed, "observed");
+    RegressionSums sums = new RegressionSums();
+    HeldBytes held = new HeldBytes();
+    boolean[] stored = new boolean[mapInputBytes.length];
+    for (ObservedMapOutput output : observed) {
+      Objects.requireNonNull(output, "observed map output");
+      require(output.reduceCount() == reduceCount, "map %d has %d reduce blocks but the shuffle has %d reduces",
+          output.mapId(), output.reduceCount(), reduceCount);
+      int map = output.mapId();
+      require(map >= 0 && map < mapInputBytes.length, "observed map %d is outside the %d map tasks", map,
+          mapInputBytes.length);
+      require(!stored[map], "map %d is observed twice", map);
+      stored[map] = true;
+      sums.addMap(mapInputBytes[map]);
+      int holder = held.indexOf(output.host());
+      for (int reduce = 0; reduce < reduceCount; reduce++) {
+        long bytes = output.blockBytes(reduce);
+        sums.addBlock(mapInputBytes[map], reduce, bytes);
+        if (bytes > 0) {
+          held.add(holder, reduce, bytes);
+        }
+      }
+    }
+    return new Observations(sums, held, stored);
+  }
+
+  private static void checkInputs(long[] mapInputBytes) {
+    Objects.requireNonNull(mapInputBytes, "mapInputBytes");
     require(mapInputBytes.length >= 1, "a shuffle has at least one map task");
     for (int map = 0; map < mapInputBytes.length; map++) {
       require(mapInputBytes[map] >= 0, "input size of map %d must not be negative but was %d", map, mapInputBytes[map]);
     }
-    int[] maps = observed.maps();
-    for (int k = 0; k < maps.length; k++) {
-      require(maps[k] >= 0 && maps[k] < mapInputBytes.length, "observed map %d is outside the %d map tasks", maps[k],
-          mapInputBytes.length);
-      require(k == 0 || maps[k] > maps[k - 1], "observed maps must be ascending and distinct: %d after %d", maps[k],
-          k == 0 ? -1 : maps[k - 1]);
-    }
-    return maps;
-  }
-
-  private ObservedOutputs checked(List<ObservedMapOutput> observed) {
-    Objects.requireNonNull(observed, "observed");
-    for (ObservedMapOutput output : observed) {
-      Objects.requireNonNull(output, "observed map output");
-      require(
-          output.reduceCount() == reduceCount,
-          "map %d has %d reduce blocks but the shuffle has %d reduces",
-          output.mapId(),
-          output.reduceCount(),
-          reduceCount);
-    }
-    return ObservedOutputs.of(observed);
   }
 }
