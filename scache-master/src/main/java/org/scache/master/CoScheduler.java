@@ -97,7 +97,7 @@ final class CoScheduler {
   /** Why {@code s} is not scheduled yet, for a NOT_READY answer. */
   String waitingFor(ShuffleState s) {
     ShuffleSpec shape = s.shape().orElseThrow();
-    String observed = s.availableMaps().size() + " of " + shape.numMaps() + " maps finished, "
+    String observed = s.availableCount() + " of " + shape.numMaps() + " maps finished, "
         + mapsNeeded(shape) + " needed (observation threshold " + threshold + ")";
     return predictorOf(shape) == PredictorKind.SAMPLING
         ? observed + "; samples of " + s.samples().size() + " of " + shape.numMaps() + " maps reported" : observed;
@@ -121,7 +121,7 @@ final class CoScheduler {
     PredictorKind kind = predictorOf(shape);
     boolean sampled = kind == PredictorKind.SAMPLING && shape.numMaps() > 0
         && s.samples().size() == shape.numMaps();
-    if (!sampled && s.availableMaps().size() < mapsNeeded(shape)) {
+    if (!sampled && s.availableCount() < mapsNeeded(shape)) {
       return Optional.empty();
     }
     if (kind == PredictorKind.SAMPLING && !sampled) {
@@ -133,7 +133,7 @@ final class CoScheduler {
     Decision d = place(s, shape, live, predictions, sameApp);
     s.schedule(d.result());
     s.explain(new ScheduleExplanation(sampled ? "sampling" : "regression", reason(s, shape, kind, sampled),
-        s.availableMaps().size(), predictions.stream().map(p -> Math.round(p.size())).toList(), d.madeAtMillis(),
+        s.availableCount(), predictions.stream().map(p -> Math.round(p.size())).toList(), d.madeAtMillis(),
         shape.slotsPerWorker() == ShuffleSpec.MASTER_SLOTS ? slotsPerWorker : shape.slotsPerWorker()));
     LOG.info("{}: {} reduces placed by {} ({} predictor) {} ms after registration, {} re-shuffles", s.shuffle(),
         shape.numReduces(), d.result().policy(), sampled ? "sampling" : "regression",
@@ -212,7 +212,7 @@ final class CoScheduler {
   private String reason(ShuffleState s, ShuffleSpec shape, PredictorKind kind, boolean sampled) {
     String partitioner = shape.partitioner() + " partitioner" + (shape.predictor().isPresent()
         ? ", predictor chosen by the job" : "");
-    int finished = s.availableMaps().size();
+    int finished = s.availableCount();
     if (shape.numReduces() == 0 || shape.numMaps() == 0) {
       return "nothing to predict: " + shape.numMaps() + " maps, " + shape.numReduces() + " reduces";
     }

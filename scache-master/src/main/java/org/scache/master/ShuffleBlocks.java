@@ -44,11 +44,13 @@ final class ShuffleBlocks {
   private Map<Long, Apart> apart = Map.of();
   private final TreeSet<Integer> lost = new TreeSet<>();
   private int finished;
-  /** The words of a map's bits once the shuffle's reduces are known, so that they are allocated once. */
+  /** The shuffle's reduces once known (0 before), so that a map's arrays are allocated once. */
+  private int reduces;
   private int reduceWords;
 
   /** The shuffle is registered: its reduces, and its maps' input sizes, eq. 1's x, counted from here on. */
   void shapeKnown(long[] mapInputBytes, int reduces) {
+    this.reduces = reduces;
     reduceWords = (reduces + 63) >>> 6;
     if (sums == null) {
       inputs = mapInputBytes.clone();
@@ -65,7 +67,7 @@ final class ShuffleBlocks {
       addFinal(map, reduce, size, holder);
       return;
     }
-    running.computeIfAbsent(map, m -> new HashMap<>(2)).computeIfAbsent(attempt, a -> new AttemptBlocks())
+    running.computeIfAbsent(map, m -> new HashMap<>(2)).computeIfAbsent(attempt, a -> new AttemptBlocks(reduces))
         .put(reduce, size, holder);
   }
 
@@ -168,15 +170,9 @@ final class ShuffleBlocks {
     return Collections.unmodifiableSortedSet(lost);
   }
 
-  /** Finished maps whose final output is stored (or was empty), ascending. */
-  List<Integer> availableMaps() {
-    List<Integer> out = new ArrayList<>();
-    for (int m = 0; m < finalAttempt.length; m++) {
-      if (finalAttempt[m] != NONE && !lost.contains(m)) {
-        out.add(m);
-      }
-    }
-    return out;
+  /** How many finished maps' final output is stored (or was empty). */
+  int availableCount() {
+    return finished - lost.size();
   }
 
   /** For each of maps {@code [0, maps)}, whether it finished and its output is not lost. */

@@ -203,9 +203,9 @@ final class ShuffleState {
     return java.util.Collections.unmodifiableMap(samples);
   }
 
-  /** Finished maps whose final output is stored (or was empty), ascending. */
-  List<Integer> availableMaps() {
-    return blocks.availableMaps();
+  /** How many finished maps' final output is stored (or was empty). */
+  int availableCount() {
+    return blocks.availableCount();
   }
 
   /** The final attempt of a finished map. */

@@ -55,7 +55,8 @@ public final class ScaleBenchmark {
   private ScaleBenchmark() {}
 
   /**
-   * Arguments: [points, e.g. 100x100,1000x1000] [hosts] [applications, e.g. 1,50]; defaults
+   * Arguments: [points, e.g. 100x100,1000x1000, or 10000x10000m for the master alone] [hosts] [applications, e.g.
+   * 1,50]; defaults
    * 100x100,300x300,1000x1000,2000x2000, 100 hosts, 1 and 50 applications.
    */
   public static void main(String[] args) throws Exception {
@@ -65,16 +66,19 @@ public final class ScaleBenchmark {
     PrintStream out = System.out;
     out.printf("Metadata at scale: %s, %d hosts, %s applications, heap %d MiB (%s)%n", points, hosts, apps,
         Runtime.getRuntime().maxMemory() >> 20, ManagementFactory.getRuntimeMXBean().getVmName());
-    out.printf("%-11s %5s %12s | %10s %10s %12s %12s | %10s %12s %12s %10s %10s %10s %10s %10s%n", "M x R", "apps",
-        "blocks", "worker B/b", "1-byte B/b", "puts/s", "lookups/s", "master B/b", "reports/s", "ends ms", "ends B/b",
-        "notices", "placements", "told ms", "send CPU s");
+    out.printf("%-11s %5s %12s | %10s %10s %12s %12s | %10s %10s %10s %12s %12s %10s %10s %10s %10s %10s%n",
+        "M x R", "apps", "blocks", "worker B/b", "1-byte B/b", "puts/s", "lookups/s", "master B/b", "master MiB",
+        "wave B/b", "reports/s", "ends ms", "ends B/b", "notices", "placements", "told ms", "send CPU s");
     List<String> byClass = new ArrayList<>();
     for (String point : points.split(",")) {
-      String[] mr = point.trim().toLowerCase(Locale.ROOT).split("x");
+      // a point ending in "m" measures the master alone (its worker's blocks would not fit this heap)
+      boolean masterOnly = point.trim().endsWith("m");
+      String[] mr = point.trim().toLowerCase(Locale.ROOT).replace("m", "").split("x");
       int maps = Integer.parseInt(mr[0]);
       int reduces = Integer.parseInt(mr[1]);
-      Worker w = worker(maps, reduces, 0);
-      Worker oneByte = worker(maps, reduces, 1);
+      Worker none = new Worker("-", Double.NaN, Double.NaN, "not measured");
+      Worker w = masterOnly ? none : worker(maps, reduces, 0);
+      Worker oneByte = masterOnly ? none : worker(maps, reduces, 1);
       byClass.add(String.format("%-11s empty: %s%n%-11s 1 byte: %s", maps + "x" + reduces, w.heapByClass(), "",
           oneByte.heapByClass()));
       for (String a : apps.split(",")) {
@@ -83,9 +87,10 @@ public final class ScaleBenchmark {
           continue;
         }
         Master m = master(maps, reduces, hosts, applications);
-        out.printf("%-11s %5d %,12d | %10s %10s %,12.0f %,12.0f | %10.1f %,12.0f %,12.1f %10.1f %,10d %,10d %,10.0f "
-            + "%10.1f%n", maps + "x" + reduces, applications, (long) maps * reduces, w.bytesPerBlock(),
-            oneByte.bytesPerBlock(), w.putsPerSecond(), w.lookupsPerSecond(), m.bytesPerBlock(), m.reportsPerSecond(),
+        out.printf("%-11s %5d %,12d | %10s %10s %,12.0f %,12.0f | %10.1f %10.1f %10.1f %,12.0f %,12.1f %10.1f %,10d "
+            + "%,10d %,10.0f %10.1f%n", maps + "x" + reduces, applications, (long) maps * reduces, w.bytesPerBlock(),
+            oneByte.bytesPerBlock(), w.putsPerSecond(), w.lookupsPerSecond(), m.bytesPerBlock(),
+            m.bytesPerBlock() * maps * reduces / (1 << 20), m.inFlightPerBlock(), m.reportsPerSecond(),
             m.placeMillis(), m.endsAllocatedPerBlock(), m.notices(), m.placementsSent(), m.noticedMillis(),
             m.sendingSeconds());
       }
@@ -98,12 +103,13 @@ public final class ScaleBenchmark {
   private record Worker(String bytesPerBlock, double putsPerSecond, double lookupsPerSecond, String heapByClass) {}
 
   /**
-   * What the master's state took; the map ends' and placements' time, and what they allocated, per block; the
+   * What the master's state took once every map ended, and per block of the first wave of maps while their reports
+   * waited for their ends; the map ends' and placements' time, and what they allocated, per block; the
    * notices and placements the workers were sent, how long after the first map's end the last one arrived (the one
    * endpoint standing in for the workers decodes them all, on the same cores), and the CPU the master's threads that
    * send to workers took.
    */
-  private record Master(double bytesPerBlock, double reportsPerSecond, double placeMillis,
+  private record Master(double bytesPerBlock, double inFlightPerBlock, double reportsPerSecond, double placeMillis,
       double endsAllocatedPerBlock, long notices, long placementsSent, double noticedMillis, double sendingSeconds) {}
 
   /**
@@ -231,50 +237,67 @@ public final class ScaleBenchmark {
         requests.registerShuffle(new ShuffleSpec(app(a), 0, mapsPerApp, reduces, PartitionerKind.HASH,
             System.currentTimeMillis()));
       }
+      // the maps run in waves of two a host: a wave's maps put their blocks (the master takes their reports) and
+      // end; the master places each shuffle on the way, when enough of its maps have ended
+      int wave = Math.max(1, 2 * hosts);
       long before = settledHeap();
-      long t0 = System.nanoTime();
-      long reports = 0;
-      for (int a = 0; a < applications; a++) {
-        for (int m = 0; m < mapsPerApp; m++) {
-          String holder = workers.get((a * mapsPerApp + m) % hosts).workerId();
-          List<BlockSize> batch = new ArrayList<>(Math.min(BATCH, reduces));
-          for (int r = 0; r < reduces; r++) {
-            batch.add(new BlockSize(new BlockId(app(a), 0, m, 0, r), 100 + (m * 31L + r * 17L) % 1000));
-            if (batch.size() == BATCH) {
-              requests.reportBlocks(holder, batch);
-              reports += batch.size();
-              batch = new ArrayList<>(BATCH);
-            }
-          }
-          if (!batch.isEmpty()) {
-            requests.reportBlocks(holder, batch);
-            reports += batch.size();
-          }
-        }
-      }
-      double reportSeconds = (System.nanoTime() - t0) / 1e9;
-      long heap = usedHeap() - before;
-      // every map ends, in order; the master places the shuffle on the way (when enough maps have ended)
       com.sun.management.ThreadMXBean thread = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-      long allocated = thread.getCurrentThreadAllocatedBytes();
       long sendingBefore = cpuNanos(thread, "scache-master-client");
+      long reportNanos = 0;
+      long endNanos = 0;
+      long endAllocated = 0;
+      long reports = 0;
+      double inFlight = Double.NaN;
       long t1 = System.nanoTime();
       for (int a = 0; a < applications; a++) {
-        for (int m = 0; m < mapsPerApp; m++) {
-          requests.mapFinished(app(a), 0, m, 0);
+        for (int first = 0; first < mapsPerApp; first += wave) {
+          int last = Math.min(mapsPerApp, first + wave);
+          long t0 = System.nanoTime();
+          for (int m = first; m < last; m++) {
+            String holder = workers.get((a * mapsPerApp + m) % hosts).workerId();
+            List<BlockSize> batch = new ArrayList<>(Math.min(BATCH, reduces));
+            for (int r = 0; r < reduces; r++) {
+              batch.add(new BlockSize(new BlockId(app(a), 0, m, 0, r), 100 + (m * 31L + r * 17L) % 1000));
+              if (batch.size() == BATCH) {
+                requests.reportBlocks(holder, batch);
+                reports += batch.size();
+                batch = new ArrayList<>(BATCH);
+              }
+            }
+            if (!batch.isEmpty()) {
+              requests.reportBlocks(holder, batch);
+              reports += batch.size();
+            }
+          }
+          reportNanos += System.nanoTime() - t0;
+          if (a == 0 && first == 0) {
+            // what a wave's reports hold until its maps end
+            inFlight = (double) (usedHeap() - before) / ((long) (last - first) * reduces);
+          }
+          long allocated = thread.getCurrentThreadAllocatedBytes();
+          long t2 = System.nanoTime();
+          for (int m = first; m < last; m++) {
+            requests.mapFinished(app(a), 0, m, 0);
+          }
+          endNanos += System.nanoTime() - t2;
+          endAllocated += thread.getCurrentThreadAllocatedBytes() - allocated;
         }
+        long t3 = System.nanoTime();
         ShufflePlacement p = requests.placement(app(a), 0);
+        endNanos += System.nanoTime() - t3;
         if (p.assignments().size() != reduces) {
           throw new IllegalStateException(app(a) + " placed " + p.assignments().size() + " of " + reduces);
         }
       }
-      double placeMillis = (System.nanoTime() - t1) / 1e6 / applications;
+      long heap = usedHeap() - before;
+      double placeMillis = endNanos / 1e6 / applications;
       // the in-process requests run on this thread: what the ends and placements allocated, transient state included
-      double endsAllocated = (double) (thread.getCurrentThreadAllocatedBytes() - allocated) / Math.max(1, reports);
+      double endsAllocated = (double) endAllocated / Math.max(1, reports);
+      double reportSeconds = reportNanos / 1e9;
       double noticedMillis = (WorkerSink.settled((long) applications * hosts, Duration.ofSeconds(1)) - t1) / 1e6;
       double sendingSeconds = (cpuNanos(thread, "scache-master-client") - sendingBefore) / 1e9;
-      return new Master((double) heap / Math.max(1, reports), reports / reportSeconds, placeMillis, endsAllocated,
-          WorkerSink.NOTICES.sum(), WorkerSink.PLACEMENTS.sum(), noticedMillis, sendingSeconds);
+      return new Master((double) heap / Math.max(1, reports), inFlight, reports / reportSeconds, placeMillis,
+          endsAllocated, WorkerSink.NOTICES.sum(), WorkerSink.PLACEMENTS.sum(), noticedMillis, sendingSeconds);
     }
   }
 
