@@ -13,14 +13,15 @@ import org.scache.master.predict.HeldBytes;
 import org.scache.master.predict.RegressionSums;
 
 /**
- * What the master keeps of a shuffle's blocks, without a size per block: a running map attempt's blocks exactly
- * ({@link AttemptBlocks}, until the attempt ends), and of each finished map its final attempt, the worker holding its
- * blocks and one bit per reduce it put a block of. Their sizes go into sums as the map ends: the bytes of each reduce
- * each holder holds ({@link HeldBytes}, eq. 3's shares and the balancing at the maps' end) and eq. 1's sums
- * ({@link RegressionSums}); a block's own size is then known again only to its holder, the master answering with the
- * mean of its reduce's blocks there. A final block held by another worker than its map's others (a put redirected
- * there) lies apart with its size. So a shuffle costs the master a bit a block, twelve bytes a reduce per holder and
- * some per map, not the map × reduce sizes. Not thread-safe: guarded by its {@link ShuffleState}'s guard.
+ * What the master keeps of a shuffle's blocks, without a size per block once their map ended: a running map
+ * attempt's blocks exactly ({@link AttemptBlocks}, until the attempt ends), and of each finished map its final
+ * attempt, the worker holding its blocks and one bit per reduce it put a block of. Their sizes go into sums as the map
+ * ends: the bytes of each reduce each holder holds ({@link HeldBytes}, eq. 3's shares and the balancing at the maps'
+ * end) and eq. 1's sums ({@link RegressionSums}); a block's own size is then known again only to its holder, the
+ * master sharing a holder's bytes of a reduce evenly among its blocks there. A final block held by another worker
+ * than its map's others (a put redirected there) lies apart with its size. So a finished shuffle costs the master a
+ * bit a block, four bytes a reduce per holder and some per map, not the map × reduce sizes. Not thread-safe: guarded
+ * by its {@link ShuffleState}'s guard.
  */
 final class ShuffleBlocks {
   private static final int NONE = -1;
@@ -52,6 +53,7 @@ final class ShuffleBlocks {
   void shapeKnown(long[] mapInputBytes, int reduces) {
     this.reduces = reduces;
     reduceWords = (reduces + 63) >>> 6;
+    held.reducesKnown(reduces);
     if (sums == null) {
       inputs = mapInputBytes.clone();
       sums = new RegressionSums();
@@ -112,8 +114,8 @@ final class ShuffleBlocks {
         return; // the same block reported again
       }
       known = true;
+      held.remove(mainHolder[map], reduce, meanOfMain(mainHolder[map], reduce));
       clear(map, reduce);
-      held.removeOne(mainHolder[map], reduce);
     }
     Apart before = apart.isEmpty() ? null : apart.remove(key(map, reduce));
     if (before != null) {
@@ -137,10 +139,13 @@ final class ShuffleBlocks {
   /** Takes a finished map's final blocks out of the holders' sums (another attempt replaces them). */
   private void unfold(int map) {
     long[] bits = present[map];
-    if (bits != null) {
+    int holder = mainHolder[map];
+    if (bits != null && holder != NONE) {
+      int[] counts = countsOn(holder, bits.length * 64);
       for (int w = 0; w < bits.length; w++) {
         for (long word = bits[w]; word != 0; word &= word - 1) {
-          held.removeOne(mainHolder[map], w * 64 + Long.numberOfTrailingZeros(word));
+          int r = w * 64 + Long.numberOfTrailingZeros(word);
+          held.remove(holder, r, (held.held(holder, r) - apartBytes(holder, r)) / Math.max(1, counts[r]));
         }
       }
     }
@@ -213,14 +218,41 @@ final class ShuffleBlocks {
     return Optional.ofNullable(sums);
   }
 
-  /** The final-attempt blocks of {@code reduce} over every finished map, by map id. */
+  /**
+   * The final-attempt blocks of {@code reduce} over every finished map, by map id: a block held apart with its own
+   * size, the others with their holder's bytes of the reduce shared out evenly (the first few a byte more), so that a
+   * holder's located sizes add up to its bytes.
+   */
   List<ShuffleState.BlockEntry> finalBlocks(int reduce) {
+    int[] count = new int[held.holders()];
+    for (int m = 0; m < finalAttempt.length; m++) {
+      if (finalAttempt[m] != NONE && has(m, reduce)) {
+        count[mainHolder[m]]++;
+      }
+    }
+    long[] share = new long[count.length];
+    long[] rest = new long[count.length];
+    for (int h = 0; h < count.length; h++) {
+      if (count[h] > 0) {
+        long bytes = Math.max(0, held.held(h, reduce) - apartBytes(h, reduce));
+        share[h] = bytes / count[h];
+        rest[h] = bytes % count[h];
+      }
+    }
     List<ShuffleState.BlockEntry> out = new ArrayList<>();
     for (int m = 0; m < finalAttempt.length; m++) {
-      if (finalAttempt[m] != NONE) {
-        ShuffleState.BlockEntry b = finalBlock(m, reduce);
-        if (b != null) {
-          out.add(b);
+      if (finalAttempt[m] == NONE) {
+        continue;
+      }
+      if (has(m, reduce)) {
+        int h = mainHolder[m];
+        long size = share[h] + (rest[h] > 0 ? 1 : 0);
+        rest[h]--;
+        out.add(new ShuffleState.BlockEntry(m, finalAttempt[m], size, held.name(h)));
+      } else {
+        Apart a = apart.isEmpty() ? null : apart.get(key(m, reduce));
+        if (a != null) {
+          out.add(new ShuffleState.BlockEntry(m, finalAttempt[m], a.size(), held.name(a.holder())));
         }
       }
     }
@@ -231,10 +263,7 @@ final class ShuffleBlocks {
   List<ShuffleState.BlockEntry> blocksOf(int reduce, int map) {
     List<ShuffleState.BlockEntry> out = new ArrayList<>(2);
     if (map >= 0 && map < finalAttempt.length && finalAttempt[map] != NONE) {
-      ShuffleState.BlockEntry b = finalBlock(map, reduce);
-      if (b != null) {
-        out.add(b);
-      }
+      finalBlocks(reduce).stream().filter(b -> b.mapId() == map).forEach(out::add);
     }
     running.getOrDefault(map, Map.of()).forEach((attempt, blocks) -> {
       if (blocks.has(reduce)) {
@@ -244,14 +273,43 @@ final class ShuffleBlocks {
     return out;
   }
 
-  /** A finished map's final block of {@code reduce}: its size exact if held apart, else its holder's mean. */
-  private ShuffleState.BlockEntry finalBlock(int map, int reduce) {
-    if (has(map, reduce)) {
-      int holder = mainHolder[map];
-      return new ShuffleState.BlockEntry(map, finalAttempt[map], held.mean(holder, reduce), held.name(holder));
+  /** The mean of {@code holder}'s blocks of {@code reduce} in finished maps' bits (those not held apart). */
+  private long meanOfMain(int holder, int reduce) {
+    int count = 0;
+    for (int m = 0; m < finalAttempt.length; m++) {
+      if (mainHolder[m] == holder && has(m, reduce)) {
+        count++;
+      }
     }
-    Apart a = apart.isEmpty() ? null : apart.get(key(map, reduce));
-    return a == null ? null : new ShuffleState.BlockEntry(map, finalAttempt[map], a.size(), held.name(a.holder()));
+    return count == 0 ? 0 : (held.held(holder, reduce) - apartBytes(holder, reduce)) / count;
+  }
+
+  /** For each reduce below {@code span}, how many finished maps' bits say {@code holder} has a block of it. */
+  private int[] countsOn(int holder, int span) {
+    int[] counts = new int[span];
+    for (int m = 0; m < finalAttempt.length; m++) {
+      long[] bits = present[m];
+      if (mainHolder[m] != holder || bits == null) {
+        continue;
+      }
+      for (int w = 0; w < Math.min(bits.length, (span + 63) >>> 6); w++) {
+        for (long word = bits[w]; word != 0; word &= word - 1) {
+          counts[w * 64 + Long.numberOfTrailingZeros(word)]++;
+        }
+      }
+    }
+    return counts;
+  }
+
+  /** The bytes of {@code reduce}'s blocks held apart on {@code holder}. */
+  private long apartBytes(int holder, int reduce) {
+    long bytes = 0;
+    for (Map.Entry<Long, Apart> e : apart.entrySet()) {
+      if (e.getValue().holder() == holder && (int) (long) e.getKey() == reduce) {
+        bytes += e.getValue().size();
+      }
+    }
+    return bytes;
   }
 
   /** Forgets every block {@code workerId} held; finished maps whose final blocks were there are lost. */
@@ -294,8 +352,8 @@ final class ShuffleBlocks {
     }
     if (finalAttempt[map] == attempt) {
       if (has(map, reduce) && mainHolder[map] == holder) {
+        held.remove(holder, reduce, meanOfMain(holder, reduce));
         clear(map, reduce);
-        held.removeOne(holder, reduce);
         lost.add(map);
         return;
       }

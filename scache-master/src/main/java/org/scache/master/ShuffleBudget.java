@@ -17,8 +17,8 @@ import org.scache.common.shuffle.ShuffleSpec;
  */
 final class ShuffleBudget {
   static final long BYTES_PER_TASK = 64;
-  /** A reduce's bytes and blocks on one holder ({@link org.scache.master.predict.HeldBytes}). */
-  static final long BYTES_PER_HELD_CELL = 12;
+  /** A reduce's bytes on one holder ({@link org.scache.master.predict.HeldBytes}). */
+  static final long BYTES_PER_HELD_CELL = 4;
   /** The holders a shuffle's blocks are budgeted to be spread over, at most. */
   static final int HOLDERS_BUDGETED = 128;
   static final long BYTES_PER_SAMPLED_CELL = 24;

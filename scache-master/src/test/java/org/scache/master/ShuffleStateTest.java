@@ -214,10 +214,17 @@ class ShuffleStateTest {
           }
           assertEquals(expected, kept, "reduce " + r + ", map " + m + " after step " + step);
         }
-        for (int w = 0; w < 4; w++) {
-          int index = state.held().find("w" + w);
-          assertEquals(finalCount.getOrDefault("w" + w, 0), index < 0 ? 0 : state.held().blocks(index, r),
-              "final blocks of reduce " + r + " on w" + w + " after step " + step);
+        Map<String, Integer> located = new HashMap<>();
+        Map<String, Long> locatedBytes = new HashMap<>();
+        for (ShuffleState.BlockEntry b : state.finalBlocks(r)) {
+          located.merge(b.holder(), 1, Integer::sum);
+          locatedBytes.merge(b.holder(), b.size(), Long::sum);
+        }
+        assertEquals(finalCount, located, "final blocks of reduce " + r + " by holder after step " + step);
+        for (Map.Entry<String, Long> held : locatedBytes.entrySet()) {
+          int index = state.held().find(held.getKey());
+          assertEquals(state.held().held(index, r), held.getValue(),
+              "located sizes of reduce " + r + " on " + held.getKey() + " add up to its bytes, after step " + step);
         }
       }
     }

@@ -51,9 +51,9 @@ class MasterLimitsIT {
           refused = e;
         }
       }
-      // each is charged (4 + 100,000) x 64 + 400,000 bits + 100,000 x 4 holders x 12 bytes, ~11.3 MB; the share is
+      // each is charged (4 + 100,000) x 64 + 400,000 bits + 100,000 x 4 holders x 4 bytes, ~8.1 MB; the share is
       // 32 MiB
-      assertEquals(2, accepted);
+      assertEquals(4, accepted);
       assertEquals(Status.LIMIT_EXCEEDED, refused.status(), refused.getMessage());
       ScacheException huge = assertThrows(ScacheException.class,
           () -> greedy.registerShuffle(99, 10, 100_000_000, PartitionerKind.RANGE));

@@ -136,7 +136,7 @@ public final class ScacheOptions {
           + "scache.master.zookeeper.quorum.");
   public static final ConfigEntry<Long> MASTER_SHUFFLE_STATE_MAX = bytes("scache.master.shuffle.state.max.bytes", "0",
       "Master memory the registered shuffles may take, by an estimate made when each is registered: 64 bytes per map "
-          + "and per reduce, a bit per map x reduce, 12 bytes per reduce for each worker holding the shuffle's blocks "
+          + "and per reduce, a bit per map x reduce, 4 bytes per reduce for each worker holding the shuffle's blocks "
           + "(one per map, at most 128), and for a sampled shuffle 24 bytes per map x reduce. A registration past it "
           + "is refused with LIMIT_EXCEEDED. 0 means half the master's heap.");
   public static final ConfigEntry<Double> MASTER_SHUFFLE_STATE_APPLICATION_SHARE = fraction(

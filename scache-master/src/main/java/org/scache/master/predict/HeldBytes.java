@@ -7,15 +7,24 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The bytes of a shuffle's stored map output by holder and reduce, and how many blocks make them: what eq. 3's largest
- * share, the balancing at the maps' end and a reduce's read plan need, kept as holders × reduces sums rather than a
- * block each. A holder's column grows with the highest reduce it holds. Not thread-safe.
+ * The bytes of a shuffle's stored map output by holder and reduce: what eq. 3's largest share, the balancing at the
+ * maps' end and a reduce's read plan need, kept as holders × reduces sums rather than a size per block. A holder's
+ * column takes four bytes a reduce, eight once one of its sums passes 2 GiB, and grows with the highest reduce it
+ * holds. Not thread-safe.
  */
 public final class HeldBytes {
   private final List<String> names = new ArrayList<>();
   private final Map<String, Integer> index = new HashMap<>();
-  private long[][] bytes = new long[0][];
-  private int[][] blocks = new int[0][];
+  /** Each holder's sums while they all fit an int; null once {@link #large} holds them. */
+  private int[][] small = new int[0][];
+  private long[][] large = new long[0][];
+  /** The shuffle's reduces when known (0 before): a column's first length, so that it is allocated once. */
+  private int reduces;
+
+  /** The shuffle's reduces are known: columns are allocated at that length. */
+  public void reducesKnown(int count) {
+    reduces = Math.max(0, count);
+  }
 
   /** The index of a holder, named once. */
   public int indexOf(String holder) {
@@ -26,10 +35,9 @@ public final class HeldBytes {
     int i = names.size();
     names.add(holder);
     index.put(holder, i);
-    bytes = Arrays.copyOf(bytes, i + 1);
-    blocks = Arrays.copyOf(blocks, i + 1);
-    bytes[i] = new long[0];
-    blocks[i] = new int[0];
+    small = Arrays.copyOf(small, i + 1);
+    large = Arrays.copyOf(large, i + 1);
+    small[i] = new int[0];
     return i;
   }
 
@@ -46,63 +54,60 @@ public final class HeldBytes {
     return names.get(holder);
   }
 
-  /** A block of {@code size} bytes of {@code reduce} is held by {@code holder}. */
+  /** {@code size} more bytes of {@code reduce} are held by {@code holder}. */
   public void add(int holder, int reduce, long size) {
-    if (reduce >= bytes[holder].length) {
-      int length = Math.max(reduce + 1, Math.max(8, bytes[holder].length * 2));
-      bytes[holder] = Arrays.copyOf(bytes[holder], length);
-      blocks[holder] = Arrays.copyOf(blocks[holder], length);
-    }
-    bytes[holder][reduce] += size;
-    blocks[holder][reduce]++;
+    set(holder, reduce, held(holder, reduce) + size);
   }
 
-  /** A block of {@code size} bytes is no longer held (its size known exactly). */
+  /** {@code size} bytes of {@code reduce} are no longer held by {@code holder} (never below 0). */
   public void remove(int holder, int reduce, long size) {
-    if (reduce < bytes[holder].length && blocks[holder][reduce] > 0) {
-      bytes[holder][reduce] = Math.max(0, bytes[holder][reduce] - size);
-      blocks[holder][reduce]--;
-      if (blocks[holder][reduce] == 0) {
-        bytes[holder][reduce] = 0;
-      }
-    }
-  }
-
-  /** A block whose own size is not kept is no longer held: it takes the mean of its reduce's blocks there. */
-  public void removeOne(int holder, int reduce) {
-    remove(holder, reduce, mean(holder, reduce));
+    set(holder, reduce, Math.max(0, held(holder, reduce) - size));
   }
 
   /** The holder holds nothing any more (it died or restarted). */
   public void clear(int holder) {
-    bytes[holder] = new long[0];
-    blocks[holder] = new int[0];
+    small[holder] = new int[0];
+    large[holder] = null;
   }
 
   /** Bytes of {@code reduce} held by {@code holder}. */
   public long held(int holder, int reduce) {
-    return reduce < bytes[holder].length ? bytes[holder][reduce] : 0;
-  }
-
-  /** How many blocks of {@code reduce} {@code holder} holds. */
-  public int blocks(int holder, int reduce) {
-    return reduce < blocks[holder].length ? blocks[holder][reduce] : 0;
-  }
-
-  /** The mean size of the blocks of {@code reduce} held by {@code holder}, 0 if none. */
-  public long mean(int holder, int reduce) {
-    if (reduce >= bytes[holder].length || blocks[holder][reduce] == 0) {
-      return 0;
+    if (large[holder] != null) {
+      return reduce < large[holder].length ? large[holder][reduce] : 0;
     }
-    return Math.round((double) bytes[holder][reduce] / blocks[holder][reduce]);
+    return reduce < small[holder].length ? small[holder][reduce] : 0;
+  }
+
+  private void set(int holder, int reduce, long bytes) {
+    if (large[holder] == null && bytes > Integer.MAX_VALUE) {
+      large[holder] = Arrays.stream(small[holder]).asLongStream().toArray();
+      small[holder] = null;
+    }
+    if (large[holder] != null) {
+      large[holder] = grown(large[holder], reduce);
+      large[holder][reduce] = bytes;
+    } else {
+      if (reduce >= small[holder].length) {
+        small[holder] = Arrays.copyOf(small[holder], length(small[holder].length, reduce));
+      }
+      small[holder][reduce] = (int) bytes;
+    }
+  }
+
+  private long[] grown(long[] column, int reduce) {
+    return reduce < column.length ? column : Arrays.copyOf(column, length(column.length, reduce));
+  }
+
+  private int length(int now, int reduce) {
+    return Math.max(reduce + 1, now == 0 && reduces > 0 ? reduces : Math.max(8, now * 2));
   }
 
   /** Each reduce's bytes over every holder, for reduces {@code [0, reduces)}. */
   public long[] byReduce(int reduces) {
     long[] total = new long[reduces];
-    for (long[] column : bytes) {
-      for (int r = 0; r < Math.min(reduces, column.length); r++) {
-        total[r] += column[r];
+    for (int h = 0; h < names.size(); h++) {
+      for (int r = 0; r < reduces; r++) {
+        total[r] += held(h, r);
       }
     }
     return total;
@@ -119,9 +124,8 @@ public final class HeldBytes {
       if (w == null) {
         continue;
       }
-      long[] column = bytes[h];
-      for (int r = 0; r < Math.min(reduces, column.length); r++) {
-        held[r][w] = column[r];
+      for (int r = 0; r < reduces; r++) {
+        held[r][w] = held(h, r);
       }
     }
     return held;

@@ -70,6 +70,7 @@ public final class ScaleBenchmark {
         "M x R", "apps", "blocks", "worker B/b", "1-byte B/b", "puts/s", "lookups/s", "master B/b", "master MiB",
         "wave B/b", "reports/s", "ends ms", "ends B/b", "notices", "placements", "told ms", "send CPU s");
     List<String> byClass = new ArrayList<>();
+    List<String> masterByClass = new ArrayList<>();
     for (String point : points.split(",")) {
       // a point ending in "m" measures the master alone (its worker's blocks would not fit this heap)
       boolean masterOnly = point.trim().endsWith("m");
@@ -93,10 +94,14 @@ public final class ScaleBenchmark {
             m.bytesPerBlock() * maps * reduces / (1 << 20), m.inFlightPerBlock(), m.reportsPerSecond(),
             m.placeMillis(), m.endsAllocatedPerBlock(), m.notices(), m.placementsSent(), m.noticedMillis(),
             m.sendingSeconds());
+        masterByClass.add(String.format("%-11s %d apps: %s", maps + "x" + reduces, applications, m.heapByClass()));
       }
     }
     out.println("Worker heap per block by class (a class histogram after the puts; at least a byte a block):");
     byClass.forEach(out::println);
+    out.println("Master heap per block by class (a class histogram once every map ended; at least 0.05 bytes a block, "
+        + "the benchmark's own classes included):");
+    masterByClass.forEach(out::println);
   }
 
   /** {@code heapByClass}: what a class histogram after the puts shows per stored block. */
@@ -110,7 +115,8 @@ public final class ScaleBenchmark {
    * send to workers took.
    */
   private record Master(double bytesPerBlock, double inFlightPerBlock, double reportsPerSecond, double placeMillis,
-      double endsAllocatedPerBlock, long notices, long placementsSent, double noticedMillis, double sendingSeconds) {}
+      double endsAllocatedPerBlock, long notices, long placementsSent, double noticedMillis, double sendingSeconds,
+      String heapByClass) {}
 
   /**
    * The one endpoint every simulated worker's address names: it answers each message the master sends a worker
@@ -206,7 +212,7 @@ public final class ScaleBenchmark {
         }
         double lookupSeconds = (System.nanoTime() - t1) / 1e9;
         String perBlock = refused != null ? refused : String.format("%.1f", (double) heap / Math.max(1, stored));
-        return new Worker(perBlock, stored / putSeconds, found / lookupSeconds, heapByClass(stored));
+        return new Worker(perBlock, stored / putSeconds, found / lookupSeconds, heapByClass(stored, 1));
       } finally {
         storage.close();
       }
@@ -289,23 +295,26 @@ public final class ScaleBenchmark {
           throw new IllegalStateException(app(a) + " placed " + p.assignments().size() + " of " + reduces);
         }
       }
-      long heap = usedHeap() - before;
       double placeMillis = endNanos / 1e6 / applications;
       // the in-process requests run on this thread: what the ends and placements allocated, transient state included
       double endsAllocated = (double) endAllocated / Math.max(1, reports);
       double reportSeconds = reportNanos / 1e9;
-      double noticedMillis = (WorkerSink.settled((long) applications * hosts, Duration.ofSeconds(1)) - t1) / 1e6;
+      double noticedMillis = (WorkerSink.settled((long) applications * hosts, Duration.ofSeconds(3)) - t1) / 1e6;
+      // what the master keeps once every message to the workers has been sent
+      long heap = usedHeap() - before;
+      String byClass = heapByClass(reports, 0.05);
       double sendingSeconds = (cpuNanos(thread, "scache-master-client") - sendingBefore) / 1e9;
       return new Master((double) heap / Math.max(1, reports), inFlight, reports / reportSeconds, placeMillis,
-          endsAllocated, WorkerSink.NOTICES.sum(), WorkerSink.PLACEMENTS.sum(), noticedMillis, sendingSeconds);
+          endsAllocated, WorkerSink.NOTICES.sum(), WorkerSink.PLACEMENTS.sum(), noticedMillis, sendingSeconds,
+          byClass);
     }
   }
 
   /**
-   * The live heap's classes of at least a byte per block, with their bytes per block, largest first, from the JVM's
-   * class histogram (which collects first).
+   * The live heap's classes of at least {@code least} bytes per block, with their bytes per block, largest first,
+   * from the JVM's class histogram (which collects first).
    */
-  private static String heapByClass(long blocks) throws Exception {
+  private static String heapByClass(long blocks, double least) throws Exception {
     Object histogram = ManagementFactory.getPlatformMBeanServer().invoke(
         new ObjectName("com.sun.management:type=DiagnosticCommand"), "gcClassHistogram",
         new Object[] {new String[0]}, new String[] {String[].class.getName()});
@@ -318,7 +327,7 @@ public final class ScaleBenchmark {
         continue;
       }
       double perBlock = Double.parseDouble(f[2]) / Math.max(1, blocks);
-      if (perBlock >= 1) {
+      if (perBlock >= least) {
         String name = f[3].substring(f[3].lastIndexOf('.') + 1);
         out.append(String.format("%s %.1f, ", name, perBlock));
         total += perBlock;
