@@ -6,11 +6,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
-import org.scache.common.BlockId;
 import org.scache.common.ShuffleKey;
 import org.scache.common.WorkerInfo;
-import org.scache.common.shuffle.BlockSize;
 import org.scache.common.shuffle.ReduceAssignment;
+import org.scache.common.shuffle.ReduceSizes;
 import org.scache.common.shuffle.ShufflePlacement;
 
 /**
@@ -24,7 +23,7 @@ final class MapOutputNotices {
    * blocks of reduces placed on {@code to}, and {@code holder} has them.
    */
   record Notice(WorkerInfo to, ShuffleKey shuffle, int mapId, int attempt, WorkerInfo holder,
-      List<BlockSize> blocks) {}
+      ReduceSizes blocks) {}
 
   private MapOutputNotices() {}
 
@@ -36,7 +35,7 @@ final class MapOutputNotices {
       return List.of();
     }
     // by target worker, then by holder (one, unless the map's blocks were reported by several workers)
-    Map<String, Map<String, List<BlockSize>>> byTargetAndHolder = new LinkedHashMap<>();
+    Map<String, Map<String, ReduceSizes.Builder>> byTargetAndHolder = new LinkedHashMap<>();
     Map<String, WorkerInfo> targets = new LinkedHashMap<>();
     for (ReduceAssignment a : schedule.get().assignments()) {
       if (!blocks.has(a.reduceId())) {
@@ -48,14 +47,13 @@ final class MapOutputNotices {
         continue;
       }
       targets.putIfAbsent(target, a.worker());
-      BlockId id = new BlockId(s.shuffle().appId(), s.shuffle().shuffleId(), mapId, attempt, a.reduceId());
       byTargetAndHolder.computeIfAbsent(target, t -> new LinkedHashMap<>(2))
-          .computeIfAbsent(holder, h -> new ArrayList<>()).add(new BlockSize(id, blocks.size(a.reduceId())));
+          .computeIfAbsent(holder, h -> ReduceSizes.builder()).add(a.reduceId(), blocks.size(a.reduceId()));
     }
     List<Notice> notices = new ArrayList<>();
     byTargetAndHolder.forEach((target, byHolder) -> byHolder.forEach((holder, list) ->
         liveWorker.apply(holder).ifPresent(h -> notices.add(new Notice(targets.get(target), s.shuffle(), mapId,
-            attempt, h, list)))));
+            attempt, h, list.build())))));
     return notices;
   }
 }

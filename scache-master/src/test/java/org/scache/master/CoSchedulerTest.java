@@ -158,11 +158,11 @@ class CoSchedulerTest {
         expected++;
       }
     }
-    assertEquals(expected, notices.stream().mapToInt(n -> n.blocks().size()).sum());
+    assertEquals(expected, notices.stream().mapToInt(n -> n.blocks().count()).sum());
     for (MapOutputNotices.Notice n : notices) {
       assertFalse(n.to().workerId().equals("w0"));
       assertEquals("w0", n.holder().workerId());
-      for (BlockSize b : n.blocks()) {
+      for (BlockSize b : n.blocks().asBlocks("app", 0, 1, 0)) {
         assertEquals(n.to(), placed.assignments().get(b.blockId().reduceId()).worker());
         assertEquals(sizes[b.blockId().reduceId()], b.size(), "the ended attempt's own size, not a mean");
       }

@@ -315,12 +315,10 @@ public final class ScaleBenchmark {
    * from the JVM's class histogram (which collects first).
    */
   private static String heapByClass(long blocks, double least) throws Exception {
-    Object histogram = ManagementFactory.getPlatformMBeanServer().invoke(
-        new ObjectName("com.sun.management:type=DiagnosticCommand"), "gcClassHistogram",
-        new Object[] {new String[0]}, new String[] {String[].class.getName()});
+    String histogram = classHistogram();
     StringBuilder out = new StringBuilder();
     double total = 0;
-    for (String line : histogram.toString().split("\n")) {
+    for (String line : histogram.split("\n")) {
       // "   1:       1000000       88000000  org.scache.worker.store.StoredBlock"
       String[] f = line.trim().split("\\s+");
       if (f.length < 4 || !f[0].endsWith(":")) {
@@ -355,7 +353,7 @@ public final class ScaleBenchmark {
    * The heap in use after full collections, once it stops falling: what the point before let go of (a closed
    * daemon's threads finish shutting down for a moment after it closed) must not fall between a point's two readings.
    */
-  private static long settledHeap() throws InterruptedException {
+  private static long settledHeap() throws Exception {
     long used = usedHeap();
     for (int i = 0; i < 20; i++) {
       Thread.sleep(250);
@@ -368,14 +366,25 @@ public final class ScaleBenchmark {
     return used;
   }
 
-  /** The heap in use after full collections. */
-  private static long usedHeap() throws InterruptedException {
-    long used = Long.MAX_VALUE;
-    for (int i = 0; i < 3; i++) {
-      System.gc();
-      Thread.sleep(20);
-      used = Math.min(used, ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
+  /**
+   * The live heap: the total of the JVM's class histogram, which walks the heap after a full collection, so that
+   * garbage a collection left (or a region not yet given back) is not counted.
+   */
+  private static long usedHeap() throws Exception {
+    String histogram = classHistogram();
+    for (String line : histogram.split("\n")) {
+      String[] f = line.trim().split("\\s+");
+      if (f.length == 3 && f[0].equals("Total")) {
+        return Long.parseLong(f[2]);
+      }
     }
-    return used;
+    throw new IllegalStateException("no total in the class histogram");
+  }
+
+  /** The JVM's class histogram of the live heap (it collects first). */
+  private static String classHistogram() throws Exception {
+    ObjectName diagnostics = new ObjectName("com.sun.management:type=DiagnosticCommand");
+    return ManagementFactory.getPlatformMBeanServer().invoke(diagnostics, "gcClassHistogram",
+        new Object[] {new String[0]}, new String[] {String[].class.getName()}).toString();
   }
 }
