@@ -25,6 +25,8 @@ import org.scache.master.predict.RegressionSums;
  */
 final class ShuffleBlocks {
   private static final int NONE = -1;
+  /** In {@link #counted}: the map's blocks were summed, and it was lost since; blocks re-reported are not again. */
+  private static final int SUMMED = -2;
 
   /** A final block held apart from its map's others, with its exact size. */
   private record Apart(long size, int holder) {}
@@ -324,7 +326,7 @@ final class ShuffleBlocks {
         present[m] = null;
         mainHolder[m] = NONE;
         if (finalAttempt[m] != NONE) {
-          lost.add(m);
+          lose(m);
         }
       }
     }
@@ -333,7 +335,7 @@ final class ShuffleBlocks {
         if (e.getValue().holder() != holder) {
           return false;
         }
-        lost.add((int) (e.getKey() >>> 32));
+        lose((int) (e.getKey() >>> 32));
         return true;
       });
     }
@@ -354,20 +356,28 @@ final class ShuffleBlocks {
       if (has(map, reduce) && mainHolder[map] == holder) {
         held.remove(holder, reduce, meanOfMain(holder, reduce));
         clear(map, reduce);
-        lost.add(map);
+        lose(map);
         return;
       }
       Apart a = apart.isEmpty() ? null : apart.get(key(map, reduce));
       if (a != null && a.holder() == holder) {
         apart.remove(key(map, reduce));
         held.remove(holder, reduce, a.size());
-        lost.add(map);
+        lose(map);
       }
       return;
     }
     AttemptBlocks blocks = running.getOrDefault(map, Map.of()).get(attempt);
     if (blocks != null) {
       blocks.remove(reduce, holder);
+    }
+  }
+
+  /** The map's final output is lost (until re-run or re-reported); its blocks are in eq. 1's sums once already. */
+  private void lose(int map) {
+    lost.add(map);
+    if (counted[map] != NONE) {
+      counted[map] = SUMMED;
     }
   }
 

@@ -115,6 +115,24 @@ class ShuffleStateTest {
   }
 
   @Test
+  void blocksReReportedAfterTheirHolderWasLost_areHeldAgain_butObservedOnce() {
+    state.register(new ShuffleSpec("app", 0, 2, 1, PartitionerKind.HASH, 0, List.of(10L, 20L), ShuffleSpec.NO_STAGE,
+        java.util.Optional.empty()));
+    state.report(new BlockId("app", 0, 0, 0, 0), 100, "w1");
+    state.mapFinished(0, 0);
+    state.report(new BlockId("app", 0, 1, 0, 0), 200, "w2");
+    state.mapFinished(1, 0);
+    double before = state.regressionSums().orElseThrow().fit(0).predict(30);
+    state.dropHolder("w1");
+    assertEquals(0, state.held().held(state.held().find("w1"), 0));
+    state.report(new BlockId("app", 0, 0, 0, 0), 100, "w1");
+    assertTrue(state.lostMaps().isEmpty());
+    assertEquals(100, state.held().held(state.held().find("w1"), 0));
+    assertEquals(before, state.regressionSums().orElseThrow().fit(0).predict(30), 1e-9);
+    assertEquals(300, before, 1e-9);
+  }
+
+  @Test
   void mapEndedAgainByAnotherAttempt_movesItsBytesToTheNewHolder() {
     state.register(new ShuffleSpec("app", 0, 1, 1, PartitionerKind.HASH, 0));
     state.report(new BlockId("app", 0, 0, 0, 0), 10, "w1");

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 import javax.management.ObjectName;
 import org.scache.common.BlockId;
@@ -42,7 +43,7 @@ import org.scache.worker.store.WorkerStorage;
  * store takes the M × R blocks of one node (empty blocks, whose metadata is all they cost, and blocks of one
  * byte, which hold memory of the reserve too) and the master takes their
  * sizes from {@code hosts} workers, split over {@code apps} applications, and places every reduce. Printed per
- * point: worker heap per block (after full collections) and puts/s, lookups/s; master heap per block, reports/s,
+ * point: worker heap per block (what the live heap grew by) and puts/s, lookups/s; master heap per block, reports/s,
  * and the time every map's end and the placement take, per application; the messages the master sent the workers
  * (each finished map's blocks, to the workers its reduces are placed on) and when the last was answered. A point the
  * worker's block limit (derived from this JVM's heap as a worker derives it) refuses says so. Real objects
@@ -97,10 +98,11 @@ public final class ScaleBenchmark {
         masterByClass.add(String.format("%-11s %d apps: %s", maps + "x" + reduces, applications, m.heapByClass()));
       }
     }
-    out.println("Worker heap per block by class (a class histogram after the puts; at least a byte a block):");
+    out.println("Worker heap per block by class (what each class grew by over the puts, by the class histogram; at "
+        + "least a byte a block):");
     byClass.forEach(out::println);
-    out.println("Master heap per block by class (a class histogram once every map ended; at least 0.05 bytes a block, "
-        + "the benchmark's own classes included):");
+    out.println("Master heap per block by class (what each class grew by until every map ended and every message was "
+        + "sent, by the class histogram; at least 0.05 bytes a block):");
     masterByClass.forEach(out::println);
   }
 
@@ -179,7 +181,7 @@ public final class ScaleBenchmark {
         }
         store.scheduled(new ShufflePlacement("scale-app", 0, "scale", assignments), System.currentTimeMillis(),
             List.of());
-        long before = settledHeap();
+        Map<String, Long> before = liveByClass();
         long t0 = System.nanoTime();
         long stored = 0;
         String refused = null;
@@ -200,7 +202,7 @@ public final class ScaleBenchmark {
           }
         }
         double putSeconds = (System.nanoTime() - t0) / 1e9;
-        long heap = usedHeap() - before;
+        long heap = grownSince(before);
         long t1 = System.nanoTime();
         long found = 0;
         for (int m = 0; m < maps && found < stored; m++) {
@@ -212,7 +214,7 @@ public final class ScaleBenchmark {
         }
         double lookupSeconds = (System.nanoTime() - t1) / 1e9;
         String perBlock = refused != null ? refused : String.format("%.1f", (double) heap / Math.max(1, stored));
-        return new Worker(perBlock, stored / putSeconds, found / lookupSeconds, heapByClass(stored, 1));
+        return new Worker(perBlock, stored / putSeconds, found / lookupSeconds, grownByClass(before, stored, 1));
       } finally {
         storage.close();
       }
@@ -246,7 +248,7 @@ public final class ScaleBenchmark {
       // the maps run in waves of two a host: a wave's maps put their blocks (the master takes their reports) and
       // end; the master places each shuffle on the way, when enough of its maps have ended
       int wave = Math.max(1, 2 * hosts);
-      long before = settledHeap();
+      Map<String, Long> before = liveByClass();
       com.sun.management.ThreadMXBean thread = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
       long sendingBefore = cpuNanos(thread, "scache-master-client");
       long reportNanos = 0;
@@ -278,7 +280,7 @@ public final class ScaleBenchmark {
           reportNanos += System.nanoTime() - t0;
           if (a == 0 && first == 0) {
             // what a wave's reports hold until its maps end
-            inFlight = (double) (usedHeap() - before) / ((long) (last - first) * reduces);
+            inFlight = (double) grownSince(before) / ((long) (last - first) * reduces);
           }
           long allocated = thread.getCurrentThreadAllocatedBytes();
           long t2 = System.nanoTime();
@@ -301,8 +303,8 @@ public final class ScaleBenchmark {
       double reportSeconds = reportNanos / 1e9;
       double noticedMillis = (WorkerSink.settled((long) applications * hosts, Duration.ofSeconds(3)) - t1) / 1e6;
       // what the master keeps once every message to the workers has been sent
-      long heap = usedHeap() - before;
-      String byClass = heapByClass(reports, 0.05);
+      long heap = grownSince(before);
+      String byClass = grownByClass(before, reports, 0.05);
       double sendingSeconds = (cpuNanos(thread, "scache-master-client") - sendingBefore) / 1e9;
       return new Master((double) heap / Math.max(1, reports), inFlight, reports / reportSeconds, placeMillis,
           endsAllocated, WorkerSink.NOTICES.sum(), WorkerSink.PLACEMENTS.sum(), noticedMillis, sendingSeconds,
@@ -311,23 +313,19 @@ public final class ScaleBenchmark {
   }
 
   /**
-   * The live heap's classes of at least {@code least} bytes per block, with their bytes per block, largest first,
-   * from the JVM's class histogram (which collects first).
+   * The classes whose live bytes grew since {@code before} by at least {@code least} a block, with their growth per
+   * block, largest first.
    */
-  private static String heapByClass(long blocks, double least) throws Exception {
-    String histogram = classHistogram();
+  private static String grownByClass(Map<String, Long> before, long blocks, double least) throws Exception {
     StringBuilder out = new StringBuilder();
     double total = 0;
-    for (String line : histogram.split("\n")) {
-      // "   1:       1000000       88000000  org.scache.worker.store.StoredBlock"
-      String[] f = line.trim().split("\\s+");
-      if (f.length < 4 || !f[0].endsWith(":")) {
-        continue;
-      }
-      double perBlock = Double.parseDouble(f[2]) / Math.max(1, blocks);
+    List<Map.Entry<String, Long>> grown = new ArrayList<>();
+    liveByClass().forEach((name, bytes) -> grown.add(Map.entry(name, bytes - before.getOrDefault(name, 0L))));
+    grown.sort(Map.Entry.<String, Long>comparingByValue().reversed());
+    for (Map.Entry<String, Long> e : grown) {
+      double perBlock = (double) e.getValue() / Math.max(1, blocks);
       if (perBlock >= least) {
-        String name = f[3].substring(f[3].lastIndexOf('.') + 1);
-        out.append(String.format("%s %.1f, ", name, perBlock));
+        out.append(String.format("%s %.1f, ", e.getKey().substring(e.getKey().lastIndexOf('.') + 1), perBlock));
         total += perBlock;
       }
     }
@@ -350,35 +348,31 @@ public final class ScaleBenchmark {
   }
 
   /**
-   * The heap in use after full collections, once it stops falling: what the point before let go of (a closed
-   * daemon's threads finish shutting down for a moment after it closed) must not fall between a point's two readings.
+   * The live heap's bytes by class, from the JVM's class histogram (which collects first and walks the heap, so no
+   * garbage is counted).
    */
-  private static long settledHeap() throws Exception {
-    long used = usedHeap();
-    for (int i = 0; i < 20; i++) {
-      Thread.sleep(250);
-      long again = usedHeap();
-      if (again > used - (1 << 20)) {
-        return Math.min(used, again);
+  private static Map<String, Long> liveByClass() throws Exception {
+    Map<String, Long> bytes = new java.util.HashMap<>();
+    for (String line : classHistogram().split("\n")) {
+      // "   1:       1000000       88000000  org.scache.worker.store.StoredBlock"
+      String[] f = line.trim().split("\\s+");
+      if (f.length >= 4 && f[0].endsWith(":")) {
+        bytes.merge(f[3], Long.parseLong(f[2]), Long::sum);
       }
-      used = again;
     }
-    return used;
+    return bytes;
   }
 
   /**
-   * The live heap: the total of the JVM's class histogram, which walks the heap after a full collection, so that
-   * garbage a collection left (or a region not yet given back) is not counted.
+   * What the live heap grew by since {@code before}: the growth of each class that grew, so that what the point
+   * before let go of meanwhile (a closed daemon's objects, freed once its threads end) is not taken off it.
    */
-  private static long usedHeap() throws Exception {
-    String histogram = classHistogram();
-    for (String line : histogram.split("\n")) {
-      String[] f = line.trim().split("\\s+");
-      if (f.length == 3 && f[0].equals("Total")) {
-        return Long.parseLong(f[2]);
-      }
+  private static long grownSince(Map<String, Long> before) throws Exception {
+    long grown = 0;
+    for (Map.Entry<String, Long> e : liveByClass().entrySet()) {
+      grown += Math.max(0, e.getValue() - before.getOrDefault(e.getKey(), 0L));
     }
-    throw new IllegalStateException("no total in the class histogram");
+    return grown;
   }
 
   /** The JVM's class histogram of the live heap (it collects first). */
