@@ -127,17 +127,21 @@ final class CoScheduler {
     if (kind == PredictorKind.SAMPLING && !sampled) {
       LOG.info("{}: threshold reached without samples of every map; predicting by regression", s.shuffle());
     }
+    long started = clock.nanos();
     List<ReducePrediction> predictions = shape.numReduces() == 0 || shape.numMaps() == 0
         ? zeroPredictions(shape.numReduces())
         : sampled ? bySampling(s, shape, live) : byRegression(s, shape);
+    long predicted = clock.nanos();
     Decision d = place(s, shape, live, predictions, sameApp);
+    long placed = clock.nanos();
     s.schedule(d.result());
     s.explain(new ScheduleExplanation(sampled ? "sampling" : "regression", reason(s, shape, kind, sampled),
         s.availableCount(), predictions.stream().map(p -> Math.round(p.size())).toList(), d.madeAtMillis(),
         shape.slotsPerWorker() == ShuffleSpec.MASTER_SLOTS ? slotsPerWorker : shape.slotsPerWorker()));
-    LOG.info("{}: {} reduces placed by {} ({} predictor) {} ms after registration, {} re-shuffles", s.shuffle(),
-        shape.numReduces(), d.result().policy(), sampled ? "sampling" : "regression",
-        d.madeAtMillis() - shape.submissionTimeMillis(), d.moves().size());
+    LOG.info("{}: {} reduces placed by {} ({} predictor) {} ms after registration, {} re-shuffles; predicted in {} "
+        + "ms, placed in {} ms", s.shuffle(), shape.numReduces(), d.result().policy(), sampled ? "sampling"
+        : "regression", d.madeAtMillis() - shape.submissionTimeMillis(), d.moves().size(),
+        (predicted - started) / 1_000_000, (placed - predicted) / 1_000_000);
     return Optional.of(d);
   }
 

@@ -150,7 +150,8 @@ class VouchedApplicationsIT {
       }
       // the master's shuffle budget is the user's too: half the master's budget over both applications
       long half = Runtime.getRuntime().maxMemory() / 4;
-      int reduces = (int) Math.min(Integer.MAX_VALUE / 2, half / 2 / (64 + 8 * 100));
+      // a reduce of a 100-map hash shuffle is charged 64 bytes, a bit per map and 4 bytes for each of 100 holders
+      int reduces = (int) Math.min(Integer.MAX_VALUE / 2, half / 2 / (64 + 100 / 8 + 4 * 100));
       first.registerShuffle(1, 100, reduces, PartitionerKind.HASH);
       ScacheException overBudget = assertThrows(ScacheException.class,
           () -> second.registerShuffle(1, 100, reduces + reduces / 2, PartitionerKind.HASH));
