@@ -16,13 +16,11 @@ final class AttemptBlocks {
   private static final int ABSENT = -1;
   private static final int NONE = -1;
 
-  /** A block not in the array: its size and holder. */
-  private record Apart(long size, int holder) {}
 
   /** The size of each reduce's block held by {@link #holder}, ABSENT for none there. */
   private int[] sizes = new int[0];
   private int holder = NONE;
-  private Map<Integer, Apart> apart = Map.of();
+  private Map<Integer, HeldBlock> apart = Map.of();
   private int count;
 
   /** An attempt of a shuffle of {@code reduces} reduces, when known (0 if not): its array's first length. */
@@ -53,7 +51,7 @@ final class AttemptBlocks {
     if (apart.isEmpty()) {
       apart = new HashMap<>();
     }
-    apart.put(reduce, new Apart(size, from));
+    apart.put(reduce, new HeldBlock(size, from));
   }
 
   /** The reduces this attempt may hold a block of: [0, span). */

@@ -28,8 +28,6 @@ final class ShuffleBlocks {
   /** In {@link #counted}: the map's blocks were summed, and it was lost since; blocks re-reported are not again. */
   private static final int SUMMED = -2;
 
-  /** A final block held apart from its map's others, with its exact size. */
-  private record Apart(long size, int holder) {}
 
   private final HeldBytes held = new HeldBytes();
   /** Eq. 1's sums over the maps counted, null until the shuffle's map inputs are known. */
@@ -44,7 +42,7 @@ final class ShuffleBlocks {
   private long[][] present = new long[0][];
   /** The attempt whose blocks each map added to eq. 1's sums, NONE for a map not counted. */
   private int[] counted = new int[0];
-  private Map<Long, Apart> apart = Map.of();
+  private Map<Long, HeldBlock> apart = Map.of();
   private final TreeSet<Integer> lost = new TreeSet<>();
   private int finished;
   /** The shuffle's reduces once known (0 before), so that a map's arrays are allocated once. */
@@ -97,7 +95,8 @@ final class ShuffleBlocks {
       counted[map] = attempt;
     }
     if (blocks != null) {
-      for (int r = 0; r < blocks.span(); r++) {
+      int span = blocks.span();
+      for (int r = 0; r < span; r++) {
         if (blocks.has(r)) {
           addFinal(map, r, blocks.size(r), blocks.holder(r));
         }
@@ -119,7 +118,7 @@ final class ShuffleBlocks {
       held.remove(mainHolder[map], reduce, meanOfMain(mainHolder[map], reduce));
       clear(map, reduce);
     }
-    Apart before = apart.isEmpty() ? null : apart.remove(key(map, reduce));
+    HeldBlock before = apart.isEmpty() ? null : apart.remove(key(map, reduce));
     if (before != null) {
       known = true;
       held.remove(before.holder(), reduce, before.size());
@@ -130,7 +129,7 @@ final class ShuffleBlocks {
       if (apart.isEmpty()) {
         apart = new HashMap<>();
       }
-      apart.put(key(map, reduce), new Apart(size, holder));
+      apart.put(key(map, reduce), new HeldBlock(size, holder));
     }
     held.add(holder, reduce, size);
     if (!known && counted[map] == finalAttempt[map] && sums != null) {
@@ -147,7 +146,7 @@ final class ShuffleBlocks {
       for (int w = 0; w < bits.length; w++) {
         for (long word = bits[w]; word != 0; word &= word - 1) {
           int r = w * 64 + Long.numberOfTrailingZeros(word);
-          held.remove(holder, r, (held.held(holder, r) - apartBytes(holder, r)) / Math.max(1, counts[r]));
+          held.remove(holder, r, mainBytes(holder, r) / Math.max(1, counts[r]));
         }
       }
     }
@@ -199,7 +198,7 @@ final class ShuffleBlocks {
     if (mainHolder[map] != NONE) {
       return Optional.of(held.name(mainHolder[map]));
     }
-    for (Map.Entry<Long, Apart> e : apart.entrySet()) {
+    for (Map.Entry<Long, HeldBlock> e : apart.entrySet()) {
       if ((int) (e.getKey() >>> 32) == map) {
         return Optional.of(held.name(e.getValue().holder()));
       }
@@ -236,7 +235,7 @@ final class ShuffleBlocks {
     long[] rest = new long[count.length];
     for (int h = 0; h < count.length; h++) {
       if (count[h] > 0) {
-        long bytes = Math.max(0, held.held(h, reduce) - apartBytes(h, reduce));
+        long bytes = mainBytes(h, reduce);
         share[h] = bytes / count[h];
         rest[h] = bytes % count[h];
       }
@@ -252,9 +251,9 @@ final class ShuffleBlocks {
         rest[h]--;
         out.add(new ShuffleState.BlockEntry(m, finalAttempt[m], size, held.name(h)));
       } else {
-        Apart a = apart.isEmpty() ? null : apart.get(key(m, reduce));
+        ShuffleState.BlockEntry a = apartEntry(m, reduce);
         if (a != null) {
-          out.add(new ShuffleState.BlockEntry(m, finalAttempt[m], a.size(), held.name(a.holder())));
+          out.add(a);
         }
       }
     }
@@ -265,7 +264,10 @@ final class ShuffleBlocks {
   List<ShuffleState.BlockEntry> blocksOf(int reduce, int map) {
     List<ShuffleState.BlockEntry> out = new ArrayList<>(2);
     if (map >= 0 && map < finalAttempt.length && finalAttempt[map] != NONE) {
-      finalBlocks(reduce).stream().filter(b -> b.mapId() == map).forEach(out::add);
+      ShuffleState.BlockEntry b = finalBlock(map, reduce);
+      if (b != null) {
+        out.add(b);
+      }
     }
     running.getOrDefault(map, Map.of()).forEach((attempt, blocks) -> {
       if (blocks.has(reduce)) {
@@ -275,15 +277,47 @@ final class ShuffleBlocks {
     return out;
   }
 
-  /** The mean of {@code holder}'s blocks of {@code reduce} in finished maps' bits (those not held apart). */
-  private long meanOfMain(int holder, int reduce) {
+  /**
+   * A finished map's final block of {@code reduce}, as {@link #finalBlocks} lists it: held apart with its own size,
+   * else with its share of its holder's bytes of the reduce.
+   */
+  private ShuffleState.BlockEntry finalBlock(int map, int reduce) {
+    if (has(map, reduce)) {
+      int h = mainHolder[map];
+      int count = blocksOn(h, reduce, finalAttempt.length);
+      long bytes = mainBytes(h, reduce);
+      long size = bytes / count + (blocksOn(h, reduce, map) < bytes % count ? 1 : 0);
+      return new ShuffleState.BlockEntry(map, finalAttempt[map], size, held.name(h));
+    }
+    return apartEntry(map, reduce);
+  }
+
+  /** A finished map's final block of {@code reduce} held apart, with its own size; null if none is. */
+  private ShuffleState.BlockEntry apartEntry(int map, int reduce) {
+    HeldBlock a = apart.isEmpty() ? null : apart.get(key(map, reduce));
+    return a == null ? null : new ShuffleState.BlockEntry(map, finalAttempt[map], a.size(), held.name(a.holder()));
+  }
+
+  /** How many maps below {@code belowMap} have, in their bits, a block of {@code reduce} on {@code holder}. */
+  private int blocksOn(int holder, int reduce, int belowMap) {
     int count = 0;
-    for (int m = 0; m < finalAttempt.length; m++) {
+    for (int m = 0; m < belowMap; m++) {
       if (mainHolder[m] == holder && has(m, reduce)) {
         count++;
       }
     }
-    return count == 0 ? 0 : (held.held(holder, reduce) - apartBytes(holder, reduce)) / count;
+    return count;
+  }
+
+  /** {@code holder}'s bytes of {@code reduce} in blocks its maps' bits name (not those held apart). */
+  private long mainBytes(int holder, int reduce) {
+    return Math.max(0, held.held(holder, reduce) - apartBytes(holder, reduce));
+  }
+
+  /** The mean of {@code holder}'s blocks of {@code reduce} in finished maps' bits (those not held apart). */
+  private long meanOfMain(int holder, int reduce) {
+    int count = blocksOn(holder, reduce, finalAttempt.length);
+    return count == 0 ? 0 : mainBytes(holder, reduce) / count;
   }
 
   /** For each reduce below {@code span}, how many finished maps' bits say {@code holder} has a block of it. */
@@ -306,7 +340,7 @@ final class ShuffleBlocks {
   /** The bytes of {@code reduce}'s blocks held apart on {@code holder}. */
   private long apartBytes(int holder, int reduce) {
     long bytes = 0;
-    for (Map.Entry<Long, Apart> e : apart.entrySet()) {
+    for (Map.Entry<Long, HeldBlock> e : apart.entrySet()) {
       if (e.getValue().holder() == holder && (int) (long) e.getKey() == reduce) {
         bytes += e.getValue().size();
       }
@@ -359,7 +393,7 @@ final class ShuffleBlocks {
         lose(map);
         return;
       }
-      Apart a = apart.isEmpty() ? null : apart.get(key(map, reduce));
+      HeldBlock a = apart.isEmpty() ? null : apart.get(key(map, reduce));
       if (a != null && a.holder() == holder) {
         apart.remove(key(map, reduce));
         held.remove(holder, reduce, a.size());

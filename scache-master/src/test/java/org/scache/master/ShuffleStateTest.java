@@ -237,6 +237,7 @@ class ShuffleStateTest {
         for (ShuffleState.BlockEntry b : state.finalBlocks(r)) {
           located.merge(b.holder(), 1, Integer::sum);
           locatedBytes.merge(b.holder(), b.size(), Long::sum);
+          assertTrue(state.blocksOf(r, b.mapId()).contains(b), "map " + b.mapId() + " located alone as in its reduce");
         }
         assertEquals(finalCount, located, "final blocks of reduce " + r + " by holder after step " + step);
         for (Map.Entry<String, Long> held : locatedBytes.entrySet()) {
