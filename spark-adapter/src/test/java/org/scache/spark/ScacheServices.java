@@ -55,7 +55,9 @@ final class ScacheServices implements AutoCloseable {
         .with(ScacheOptions.MASTER_HTTP_BIND_HOST, "127.0.0.1")
         .with(ScacheOptions.MASTER_HTTP_PORT, 0)
         .with(ScacheOptions.MASTER_HEARTBEAT_INTERVAL.key(), "200ms")
-        .with(ScacheOptions.MASTER_WORKER_EXPIRY.key(), "3s");
+        // no test here waits for a worker to expire; a loaded build machine can hold a heartbeat back for seconds,
+        // and a worker expired then is left out of the placement made at that moment
+        .with(ScacheOptions.MASTER_WORKER_EXPIRY.key(), "10s");
     ScacheConf masterConf = conf;
     for (Map.Entry<String, String> setting : masterSettings.asMap().entrySet()) {
       masterConf = masterConf.with(setting.getKey(), setting.getValue());

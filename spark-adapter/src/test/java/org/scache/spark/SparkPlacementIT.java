@@ -110,7 +110,8 @@ class SparkPlacementIT {
       placedHosts.add(placed);
       assertEquals(placed, t.getValue(), "reduce " + t.getKey() + " ran on its placed host");
     }
-    assertEquals(Set.copyOf(HOSTS), placedHosts, "the master placed reduces on both hosts");
+    assertEquals(Set.copyOf(HOSTS), placedHosts, "the master placed reduces on both hosts: " + placement.policy()
+        + " " + placement.assignments());
     long local = scache.total("read.local.blocks") - localBefore;
     long prefetched = scache.total("prefetch.blocks") - prefetchedBefore;
     long remote = scache.total("read.remote.blocks") - remoteBefore;
