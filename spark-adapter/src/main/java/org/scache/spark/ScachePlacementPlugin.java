@@ -63,6 +63,9 @@ public final class ScachePlacementPlugin implements SparkPlugin {
     shutDownQuietly(first, "messageScheduler");
     shutDownQuietly(first, "shuffleMergeFinalizeScheduler");
     LOG.info("reduce tasks of SCache shuffles prefer the hosts SCache placed them on");
+    if (AdaptiveLocalReads.available()) {
+      sc.addSparkListener(new AdaptiveLocalReads(manager));
+    }
   }
 
   /** Stops a thread pool of the replaced scheduler, which nothing uses any more. */

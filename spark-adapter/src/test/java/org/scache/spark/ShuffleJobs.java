@@ -154,6 +154,28 @@ final class ShuffleJobs {
     return new Tuple2<>(rows, joined.queryExecution().executedPlan().toString());
   }
 
+  /**
+   * As {@link #sqlJoinBroadcastAtRunTime}, the large side's 8 map tasks each waiting {@code mapMillis} first: adaptive
+   * execution turns the join into a broadcast join when the small side's map is done, while the large side's maps
+   * still run.
+   */
+  static Tuple2<List<String>, String> sqlJoinBroadcastWhileTheLargeSideMaps(SparkSession spark, long mapMillis) {
+    spark.conf().set("spark.sql.autoBroadcastJoinThreshold", "-1");
+    spark.conf().set("spark.sql.adaptive.autoBroadcastJoinThreshold", "1m");
+    spark.udf().register("slowly", (org.apache.spark.sql.api.java.UDF1<Long, Long>) id -> {
+      if (id % 15_000 == 0) {
+        Thread.sleep(mapMillis);
+      }
+      return id;
+    }, org.apache.spark.sql.types.DataTypes.LongType);
+    Dataset<Row> large = spark.range(0, 120_000, 1, 8).selectExpr("slowly(id) % 500 AS k", "id AS v");
+    Dataset<Row> small = spark.range(0, 100, 1, 1).selectExpr("id AS k", "id * 10 AS w");
+    Dataset<Row> joined = small.join(large, "k").selectExpr("v * w AS p")
+        .agg(functions.count("p").as("n"), functions.sum("p").as("s"), functions.max("p").as("m"));
+    List<String> rows = sorted(joined.collectAsList().stream().map(Row::toString).collect(Collectors.toList()));
+    return new Tuple2<>(rows, joined.queryExecution().executedPlan().toString());
+  }
+
   /** The adaptive configuration of the SQL jobs: coalescing on, small skew thresholds, no broadcast joins. */
   static org.apache.spark.SparkConf adaptive(org.apache.spark.SparkConf conf) {
     return conf.set("spark.sql.adaptive.enabled", "true")

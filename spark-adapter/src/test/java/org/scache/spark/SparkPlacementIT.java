@@ -299,6 +299,63 @@ class SparkPlacementIT {
   }
 
   @Test
+  void sqlJoinBroadcastWhileItsLargeSideStillMaps_tellsScacheBeforeTheLargeSidesLastMapsStart() throws Exception {
+    SparkConf conf = placedConf("early-local-read-it")
+        // the small side's map task runs beside the large side's waves whichever stage Spark submits first
+        .set("spark.scheduler.mode", "FAIR")
+        .set("spark.sql.adaptive.enabled", "true")
+        .set("spark.sql.adaptive.localShuffleReader.enabled", "true")
+        .set("spark.sql.shuffle.partitions", "8");
+    String counter = "scache_master_shuffles_read_in_place_total";
+    long before = scache.masterCounter(counter);
+    // the read-in-place count when each task of the large side's stage (its 8 slow maps) started, in start order
+    List<Long> toldAtStart = java.util.Collections.synchronizedList(new ArrayList<>());
+    Map<Integer, Integer> tasksByStage = new ConcurrentHashMap<>();
+    Tuple2<List<String>, String> viaScache;
+    SparkSession session = SparkSession.builder().config(conf).getOrCreate();
+    try {
+      session.sparkContext().addSparkListener(new SparkListener() {
+        @Override
+        public void onStageSubmitted(org.apache.spark.scheduler.SparkListenerStageSubmitted submitted) {
+          tasksByStage.put(submitted.stageInfo().stageId(), submitted.stageInfo().numTasks());
+        }
+
+        @Override
+        public void onTaskStart(org.apache.spark.scheduler.SparkListenerTaskStart start) {
+          if (tasksByStage.getOrDefault(start.stageId(), 0) == 8 && toldAtStart.size() < 8) {
+            try {
+              toldAtStart.add(scache.masterCounter(counter) - before);
+            } catch (Exception e) {
+              throw new IllegalStateException(e);
+            }
+          }
+        }
+      });
+      awaitExecutors(JavaSparkContext.fromSparkContext(session.sparkContext()), 2);
+      viaScache = ShuffleJobs.sqlJoinBroadcastWhileTheLargeSideMaps(session, 1_500);
+      session.sparkContext().listenerBus().waitUntilEmpty();
+    } finally {
+      session.stop();
+    }
+    System.out.printf("SPARK-EARLY-LOCAL-READ shuffles read in place as the large side's maps started: %s%n",
+        toldAtStart);
+    assertTrue(viaScache._2().contains("BroadcastHashJoin") && viaScache._2().contains("local"),
+        "adaptive execution broadcast the small side and read the large one locally:\n" + viaScache._2());
+    assertEquals(8, toldAtStart.size(), "the large side ran 8 map tasks: " + toldAtStart);
+    // two executor cores, four waves of the large side's maps: its last wave starts long after the small side ended
+    assertTrue(toldAtStart.get(7) >= 1, "the driver told the master that the large side is read in place when "
+        + "adaptive execution re-planned the join, before the large side's last maps started: " + toldAtStart);
+    SparkSession sort = SparkSession.builder().config(SparkConfs.base("local[2]", "early-local-read-it-sort")
+        .set("spark.sql.adaptive.enabled", "true").set("spark.sql.shuffle.partitions", "8")).getOrCreate();
+    try {
+      assertEquals(ShuffleJobs.sqlJoinBroadcastWhileTheLargeSideMaps(sort, 0)._1(), viaScache._1(),
+          "the same rows as Spark's sort shuffle");
+    } finally {
+      sort.stop();
+    }
+  }
+
+  @Test
   void executorLostDuringTheMapStage_theJobFinishesRight_withNoStageSubmittedAgain() throws Exception {
     SparkConf conf = SparkConfs.scache(SparkConfs.base(spark.masterUrl(), "executor-loss-it"), scache.masterAddress())
         .set("spark.scache.worker.rpc.port", Integer.toString(workerPort))
