@@ -43,6 +43,13 @@ public final class MiniScacheYarnCluster implements AutoCloseable {
   public static final String QUICK_JVM_OPTS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC";
   /** How often a test cluster's NodeManagers and application masters talk to the ResourceManager, and clients poll. */
   private static final int QUICK_HEARTBEAT_MS = 200;
+  /**
+   * The capacity scheduler's share of the cluster application masters may hold. A MapReduce or Tez application master
+   * keeps its container for five seconds after its job has ended (so that clients read the final state from it); at
+   * the default share (0.1) the next job's master waits for that container, at this one it starts at once.
+   */
+  public static final String AM_SHARE_KEY = "yarn.scheduler.capacity.maximum-am-resource-percent";
+  public static final float AM_SHARE = 0.5f;
 
   private final ScacheMaster master;
   private final int nodeManagers;
@@ -140,7 +147,8 @@ public final class MiniScacheYarnCluster implements AutoCloseable {
   /**
    * A cluster for tests: as {@link #MiniScacheYarnCluster(String, int, java.util.function.Consumer)}, with
    * heartbeats and the job client's polls every {@value #QUICK_HEARTBEAT_MS} ms instead of every second or
-   * five, and task and application master JVMs started with {@link #QUICK_JVM_OPTS} ({@link #jobConf}).
+   * five, task and application master JVMs started with {@link #QUICK_JVM_OPTS} ({@link #jobConf}), and a job's
+   * application master started while the one of the job before still waits out its end ({@link #AM_SHARE}).
    * Jobs run the same tasks and give the same output; they wait less between their steps.
    */
   public static MiniScacheYarnCluster forTests(String name, int nodeManagers,
@@ -153,6 +161,7 @@ public final class MiniScacheYarnCluster implements AutoCloseable {
       java.util.function.Consumer<Configuration> settings, ScacheConf masterConf) throws Exception {
     MiniScacheYarnCluster cluster = new MiniScacheYarnCluster(name, nodeManagers, false, conf -> {
       conf.setInt(YarnConfiguration.RM_NM_HEARTBEAT_INTERVAL_MS, QUICK_HEARTBEAT_MS);
+      conf.setFloat(AM_SHARE_KEY, AM_SHARE);
       settings.accept(conf);
     }, masterConf);
     cluster.quick = true;

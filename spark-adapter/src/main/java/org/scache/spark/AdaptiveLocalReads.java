@@ -66,7 +66,7 @@ final class AdaptiveLocalReads extends SparkListener {
         return;
       }
       for (int shuffleId : probeSidesOfBroadcastJoins(qe.executedPlan())) {
-        manager.readInPlace(shuffleId);
+        manager.readInPlace(shuffleId, "as adaptive execution re-planned a join into a broadcast join");
       }
     } catch (RuntimeException | LinkageError e) {
       // a plan of a shape or Spark version not read here: the stage's submission still says it

@@ -182,12 +182,12 @@ final class DriverShuffles implements AutoCloseable {
    * Tells the master, once and without waiting, that the shuffle is read where its maps ran, so that the workers
    * stop copying its blocks to its reduces' hosts: adaptive execution chose local reads once its maps were done.
    */
-  void readInPlace(int shuffleId) {
+  void readInPlace(int shuffleId, String seenFrom) {
     if (!readInPlace.add(shuffleId)) {
       return;
     }
-    LOG.info("shuffle {} is read map by map where its maps ran (adaptive execution's local reads): SCache stops "
-        + "prefetching it", shuffleId);
+    LOG.info("shuffle {} is read map by map where its maps ran (adaptive execution's local reads, seen {}): SCache "
+        + "stops prefetching it", shuffleId, seenFrom);
     client.get().readInPlaceAsync(shuffleId).whenComplete((v, e) -> {
       if (e != null) {
         LOG.debug("the master did not take that shuffle {} is read in place: {}", shuffleId, e.toString());

@@ -32,7 +32,7 @@ final class PlacedLocations {
     Map<String, Integer> votes = new HashMap<>();
     for (ShuffleReads.Read read : ShuffleReads.of(rdd, partition)) {
       if (read.inPlace()) {
-        manager.readInPlace(read.shuffleId());
+        manager.readInPlace(read.shuffleId(), "as a stage reading it was submitted");
         continue;
       }
       Optional<ShufflePlacement> placement = manager.placement(read.shuffleId());

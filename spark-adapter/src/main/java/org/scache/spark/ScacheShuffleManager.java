@@ -160,11 +160,12 @@ public final class ScacheShuffleManager implements ShuffleManager {
 
   /**
    * The application reads an SCache shuffle map by map where its maps ran (driver only; Spark SQL's local shuffle
-   * reads): the workers stop prefetching its reduces, said once per shuffle.
+   * reads): the workers stop prefetching its reduces, said once per shuffle; {@code seenFrom} says how the driver
+   * learnt it, for the log.
    */
-  void readInPlace(int shuffleId) {
+  void readInPlace(int shuffleId, String seenFrom) {
     if (active) {
-      driver().readInPlace(shuffleId);
+      driver().readInPlace(shuffleId, seenFrom);
     }
   }
 

@@ -95,6 +95,8 @@ final class MiniScacheTezCluster implements AutoCloseable {
     conf.setLong(YarnConfiguration.NM_LOG_RETAIN_SECONDS, logRetainSeconds);
     // containers are handed out at NodeManager heartbeats: every 200 ms rather than every second
     conf.setInt(YarnConfiguration.RM_NM_HEARTBEAT_INTERVAL_MS, 200);
+    // a DAG's application master starts while the one of the DAG before waits out its end
+    conf.setFloat(MiniScacheYarnCluster.AM_SHARE_KEY, MiniScacheYarnCluster.AM_SHARE);
     nms.accept(conf);
     tez = new AddressedNodesTezCluster(name, nodeManagers);
     tez.init(conf);
