@@ -42,8 +42,7 @@ class NetnsClusterIT {
   /**
    * Every job's task and application master JVMs with the client compiler alone and the serial collector (on two
    * cores a short-lived JVM's C2 compilations take the cores the job's other JVMs wait for), and the application
-   * master and the client asking every 200 ms instead of every second or five, and a job's application master
-   * started while the one of the job before waits out its end: the same tasks, less waiting.
+   * master and the client asking every 200 ms instead of every second or five: the same tasks, less waiting.
    */
   private static final String TASK_ADMIN_OPTS = "-Djava.net.preferIPv4Stack=true -Dhadoop.metrics.log.level=WARN "
       + MiniScacheYarnCluster.QUICK_JVM_OPTS; // Hadoop's own administrator options, and ours
@@ -63,8 +62,7 @@ class NetnsClusterIT {
     assumeTrue(missing == null, () -> "namespaced cluster not possible here: " + missing);
     Directories.deleteRecursively(RESULTS);
     cluster = NetnsCluster.start(Path.of("target", "netns-cluster-it").toAbsolutePath(), 3, 512L << 20,
-        ClassPaths.of(Path.of("").toAbsolutePath()), 1, 0, Map.of(MiniScacheYarnCluster.AM_SHARE_KEY,
-            Float.toString(MiniScacheYarnCluster.AM_SHARE)), QUICK_JOBS);
+        ClassPaths.of(Path.of("").toAbsolutePath()), 1, 0, Map.of(), QUICK_JOBS);
   }
 
   /** The client's last lines, echoed as they come, so that a failing assertion says what the client said. */
