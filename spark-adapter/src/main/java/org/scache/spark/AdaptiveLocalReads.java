@@ -22,10 +22,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Tells SCache that a shuffle will be read where its maps ran as soon as adaptive execution re-plans its join into a
  * broadcast hash join, not when the stage reading it is submitted. Adaptive execution turns a sort-merge join into a
- * broadcast join once the small side's map stage has ended, often while the large (probe) side's maps still run, and
- * then reads the probe side's shuffle map by map on the maps' nodes (its local shuffle reads). Until the driver says
- * so, the workers copy that shuffle's blocks to the reduces' placed hosts, taking the links the local reads and the
- * other shuffles need; said at the re-plan, the copies stop while the maps still run.
+ * broadcast join once the small side's map stage has ended, and then reads the large (probe) side's shuffle map by
+ * map on the maps' nodes (its local shuffle reads). Until the driver says so, the workers copy that shuffle's blocks
+ * to the reduces' placed hosts, taking the links the local reads and the other shuffles need; where the small side's
+ * maps end before the large side's, said at the re-plan, the copies stop while the large side's maps still run.
  *
  * <p>The probe side is predicted as Spark's own rule picks it ({@code OptimizeShuffleWithLocalRead}): the child of a
  * broadcast hash join on its streamed side that is a shuffle stage (or a read of one) of a shuffle added for the
@@ -35,7 +35,7 @@ import org.slf4j.LoggerFactory;
  */
 final class AdaptiveLocalReads extends SparkListener {
   private static final Logger LOG = LoggerFactory.getLogger(AdaptiveLocalReads.class);
-  static final String LOCAL_READS_KEY = "spark.sql.adaptive.localShuffleReader.enabled";
+  private static final String LOCAL_READS_KEY = "spark.sql.adaptive.localShuffleReader.enabled";
   private static final String UPDATE_EVENT =
       "org.apache.spark.sql.execution.ui.SparkListenerSQLAdaptiveExecutionUpdate";
 
