@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -25,13 +26,17 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.scache.client.ScacheClient;
+import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
+import org.scache.common.shuffle.PartitionerKind;
 
 /**
  * Hadoop's example {@code sort}, switched over as docs/deploy-yarn.md says, on workers that hold 8 blocks each,
  * 4 of them for one user: a job never fails for SCache's limits. One whose map outputs more blocks than its node's
- * worker holds for it puts the rest on the other worker; one wider than both workers hold runs on Hadoop's
- * shuffle from its start. Both give the output Hadoop's shuffle gives.
+ * worker holds for it puts the rest on the other worker; one wider than both workers hold, or than they hold beside
+ * the blocks another job's registered shuffle has still to put, runs on Hadoop's shuffle from its start. All give
+ * the output Hadoop's shuffle gives.
  */
 class WideShuffleMapReduceIT {
   private static final int REDUCES = 6;
@@ -102,6 +107,40 @@ class WideShuffleMapReduceIT {
     String appId = job.getResult().getJobID().toString().replace("job_", "application_");
     assertTrue(containerLogsOf(appId).contains("the job's shuffle does not fit in SCache: its 2 maps × 6 reduces put "
         + "12 blocks"), "the application master's log says why the job runs on Hadoop's shuffle");
+  }
+
+  @Test
+  @Timeout(value = 5, unit = TimeUnit.MINUTES)
+  void sortThatFitsOnlyInTheRoomAnotherJobsShuffleIsBookedFor_runsOnHadoopShuffle_andTheRoomIsFreedWithThatJob()
+      throws Exception {
+    Path input = writeRecords("booked", 1);
+    List<String> expected = new ArrayList<>(recordsIn(input));
+    expected.sort(null);
+    ScacheConf scache = ScacheConf.empty().with(ScacheOptions.CLIENT_MASTER_ADDRESS,
+        "127.0.0.1:" + cluster.master().port());
+    try (ScacheClient other = ScacheClient.create(scache, "application_other_0001",
+        "other".getBytes(StandardCharsets.UTF_8))) {
+      // another job whose 2 maps × 6 reduces have not run yet: its 12 blocks are booked, 4 of the 16 left
+      other.registerApplication();
+      other.registerShuffle(0, 2, REDUCES, PartitionerKind.HASH);
+      JobConf conf = cluster.jobConf();
+      assertTrue(ScacheJob.enable(conf), "SCache is reachable at submission");
+      Sort<BytesWritable, BytesWritable> job = new Sort<>();
+      Counters booked = sort(conf, input, "booked-scache", job);
+
+      assertEquals(0, booked.findCounter(ScacheCounter.BLOCKS_PUT).getValue(),
+          "1 map × 6 reduces fits the workers alone, not beside the other job's booked blocks: Hadoop's shuffle");
+      List<String> all = new ArrayList<>();
+      recordsOf("booked-scache").values().forEach(all::addAll);
+      all.sort(null);
+      assertEquals(expected, all, "every record of the input, once");
+      String appId = job.getResult().getJobID().toString().replace("job_", "application_");
+      assertTrue(containerLogsOf(appId).contains("the shuffles registered already have 12 blocks still to put"),
+          "the application master's log says why the job runs on Hadoop's shuffle");
+
+      other.removeApplication();
+      assertEquals(0, other.blockRoom().toCome(), "the other job's room is free once it ends");
+    }
   }
 
   /** Every syslog of the application's containers, as YARN's log aggregation would show them. */

@@ -10,7 +10,9 @@ import org.scache.common.protocol.BlockRoom;
  * How many blocks the live workers can still take: each worker's limits, as it reported them after it
  * registered, and its block count from its last heartbeat. What a job's application master or driver asks
  * before it sends a shuffle through SCache: a shuffle of M maps and R reduces puts M × R blocks, which
- * the cluster must be able to hold for one owner. Thread-safe.
+ * the cluster must be able to hold for one owner. The blocks the shuffles registered already have still to put are
+ * booked: the room answered is what is left after them, so that a job checked while another's maps run does not
+ * count on the same room. Thread-safe.
  */
 final class ClusterBlockRoom {
   private record Limits(long maxBlocks, long maxPerOwner, long held) {}
@@ -32,8 +34,11 @@ final class ClusterBlockRoom {
     byWorker.remove(workerId);
   }
 
-  /** The room of the {@code live} workers, for one owner and in all. */
-  synchronized BlockRoom of(List<WorkerInfo> live) {
+  /**
+   * The room of the {@code live} workers, for one owner and in all, less the {@code toCome} blocks registered
+   * shuffles have still to put.
+   */
+  synchronized BlockRoom of(List<WorkerInfo> live, long toCome) {
     long forOne = 0;
     long inAll = 0;
     int known = 0;
@@ -47,12 +52,22 @@ final class ClusterBlockRoom {
       inAll = saturated(inAll, free);
       forOne = saturated(forOne, Math.min(free, l.maxPerOwner()));
     }
-    return new BlockRoom(forOne, inAll, known, live.size() - known);
+    long leftInAll = Math.max(0, inAll - Math.max(0, toCome));
+    return new BlockRoom(Math.min(forOne, leftInAll), leftInAll, known, live.size() - known, Math.max(0, toCome));
   }
 
   /** {@code a + b}, at most {@link Long#MAX_VALUE} (a worker without limits reports that). */
-  private static long saturated(long a, long b) {
+  static long saturated(long a, long b) {
     long sum = a + b;
     return sum < 0 ? Long.MAX_VALUE : sum;
+  }
+
+  /** {@code a × b} of two non-negative numbers, at most {@link Long#MAX_VALUE}. */
+  static long multiplied(long a, long b) {
+    try {
+      return Math.multiplyExact(a, b);
+    } catch (ArithmeticException e) {
+      return Long.MAX_VALUE;
+    }
   }
 }

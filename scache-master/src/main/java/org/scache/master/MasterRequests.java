@@ -159,7 +159,7 @@ final class MasterRequests {
       case REDUCE_COMMITTED -> reduceCommitted((ReduceCommitted) m);
       case READ_IN_PLACE -> readInPlace((ReadInPlace) m);
       case LIST_WORKERS -> new Workers(workers.live());
-      case ASK_BLOCK_ROOM -> blockRoom.of(workers.live());
+      case ASK_BLOCK_ROOM -> blockRoom.of(workers.live(), shuffles.blocksToCome());
       case REPORT_BLOCK_ROOM -> reportBlockRoom((ReportBlockRoom) m);
       case REPORT_WORKER_ACTIVITY -> reportActivity((ReportWorkerActivity) m);
       default -> throw new ScacheException(Status.UNKNOWN_MESSAGE_TYPE, m.type() + " is not served by the master");

@@ -108,6 +108,23 @@ final class ShuffleRegistry {
         .map(view).toList();
   }
 
+  /**
+   * The blocks the registered shuffles have still to put: a shuffle of M maps and R reduces puts R blocks a map, and
+   * its maps not finished yet have not all been counted in their workers' heartbeats. What the cluster's room is
+   * booked for ({@link ClusterBlockRoom}), so that two jobs checked one after the other do not both count on it.
+   */
+  synchronized long blocksToCome() {
+    long toCome = 0;
+    for (ShuffleState s : shuffles.values()) {
+      Optional<ShuffleSpec> shape = s.shape();
+      if (shape.isPresent()) {
+        long maps = Math.max(0, shape.get().numMaps() - s.finishedMaps());
+        toCome = ClusterBlockRoom.saturated(toCome, ClusterBlockRoom.multiplied(maps, shape.get().numReduces()));
+      }
+    }
+    return toCome;
+  }
+
   synchronized int size() {
     return shuffles.size();
   }

@@ -16,6 +16,8 @@ import org.scache.common.BlockId;
 import org.scache.common.ScacheException;
 import org.scache.common.WorkerInfo;
 import org.scache.common.protocol.Ack;
+import org.scache.common.protocol.AskBlockRoom;
+import org.scache.common.protocol.BlockRoom;
 import org.scache.common.protocol.GetBlock;
 import org.scache.common.protocol.GetScheduleResult;
 import org.scache.common.protocol.Heartbeat;
@@ -30,6 +32,7 @@ import org.scache.common.protocol.RegisterApplication;
 import org.scache.common.protocol.RegisterShuffle;
 import org.scache.common.protocol.RegisterWorker;
 import org.scache.common.protocol.RemoveApplication;
+import org.scache.common.protocol.ReportBlockRoom;
 import org.scache.common.protocol.ReportBlocks;
 import org.scache.common.protocol.ReportRounds;
 import org.scache.common.protocol.RoundsIncomplete;
@@ -96,6 +99,27 @@ class MasterRequestsTest {
   void listWorkers_answersTheRegisteredWorkers() {
     twoWorkersAndAnApplication();
     assertEquals(new Workers(List.of(W1, W2)), master.serve(new ListWorkers()));
+  }
+
+  @Test
+  void blockRoom_booksTheBlocksARegisteredShuffleHasStillToPut_andFreesEachMapsAsItFinishes() {
+    twoWorkersAndAnApplication();
+    master.serve(new ReportBlockRoom("w1", 100, 50));
+    master.serve(new ReportBlockRoom("w2", 100, 50));
+    assertEquals(new BlockRoom(100, 200, 2, 0, 0), master.serve(new AskBlockRoom()));
+
+    master.serve(new RegisterShuffle(new ShuffleSpec("app", 0, 4, 30, PartitionerKind.HASH, 0)));
+    assertEquals(new BlockRoom(80, 80, 2, 0, 120), master.serve(new AskBlockRoom()),
+        "4 maps × 30 reduces to come: another job sees 80 blocks left in all");
+
+    runMap(0, W1, new long[30]);
+    master.serve(new Heartbeat("w1", 1 << 30, 0, 30, List.of("app")));
+    assertEquals(new BlockRoom(80, 80, 2, 0, 90), master.serve(new AskBlockRoom()),
+        "the finished map's 30 blocks are counted by their worker now, not booked");
+
+    master.serve(new UnregisterShuffle("app", 0));
+    master.serve(new Heartbeat("w1", 1 << 30, 0, 0, List.of()));
+    assertEquals(new BlockRoom(100, 200, 2, 0, 0), master.serve(new AskBlockRoom()), "the shuffle's room is free");
   }
 
   @Test

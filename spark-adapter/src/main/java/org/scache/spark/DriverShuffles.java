@@ -52,6 +52,8 @@ final class DriverShuffles implements AutoCloseable {
   private boolean registered;
   private BlockRoom room;
   private long roomAtNanos;
+  /** The blocks of the shuffles that fitted since the master last told the room, guarded by this. */
+  private long bookedSinceAsked;
 
   DriverShuffles(ApplicationClient client, SparkScacheConf conf, Clock clock) {
     this.client = client;
@@ -63,22 +65,30 @@ final class DriverShuffles implements AutoCloseable {
    * Why a shuffle of {@code numMaps} × {@code numReduces} blocks does not fit in the cluster's workers
    * ({@link ShuffleRoom}); empty when it does, or when the master cannot tell (the puts find out then). The
    * master's answer is reused for {@value #ROOM_REUSE_MILLIS} ms: a job of many shuffles creates them one after
-   * the other, and the workers report their blocks only at their heartbeats.
+   * the other, and the workers report their blocks only at their heartbeats. A shuffle that fits is booked: its
+   * blocks are taken from the reused answer, since the master's next answer counts them only once it is registered,
+   * so that the shuffles of one job created together do not each count on the same room.
    */
-  Optional<String> tooWide(int numMaps, int numReduces) {
+  synchronized Optional<String> tooWide(int numMaps, int numReduces) {
     try {
-      return ShuffleRoom.problem(blockRoom(), numMaps, numReduces);
+      BlockRoom now = blockRoom();
+      Optional<String> problem = ShuffleRoom.problem(now, now.forOneOwner() - bookedSinceAsked, numMaps, numReduces);
+      if (problem.isEmpty()) {
+        bookedSinceAsked += (long) numMaps * numReduces;
+      }
+      return problem;
     } catch (RuntimeException e) {
       LOG.debug("the master did not tell the workers' room: {}", e.toString());
       return Optional.empty();
     }
   }
 
-  private synchronized BlockRoom blockRoom() {
+  private BlockRoom blockRoom() {
     long now = clock.nanos();
     if (room == null || now - roomAtNanos >= TimeUnit.MILLISECONDS.toNanos(ROOM_REUSE_MILLIS)) {
       room = registeredClient().blockRoom();
       roomAtNanos = now;
+      bookedSinceAsked = 0;
     }
     return room;
   }

@@ -5,13 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.apache.spark.SparkConf;
 import org.apache.spark.SparkEnv;
+import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.util.Utils;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
 import scala.Tuple2;
@@ -19,8 +22,8 @@ import scala.Tuple2;
 /**
  * Spark shuffles on two workers that hold 200 blocks each, 100 of them for one user, the executors' node
  * worker being the first: a shuffle whose maps put more blocks than that worker holds for the application puts
- * the rest on the other; a shuffle wider than both hold registers with Spark's sort shuffle. Every job gives
- * the sort shuffle's output, and none fails.
+ * the rest on the other; a shuffle wider than both hold, or than they hold beside the shuffles the job created before
+ * it, registers with Spark's sort shuffle. Every job gives the sort shuffle's output, and none fails.
  */
 class WideShuffleSparkIT {
   private static final int MAPS = 4;
@@ -47,6 +50,46 @@ class WideShuffleSparkIT {
     }
     return ShuffleJobs.groupedNumbers(sc.parallelize(numbers, MAPS).mapToPair(i -> new Tuple2<>(i % 211, i))
         .groupByKey(reduces));
+  }
+
+  /** Two groupByKeys of {@value #MAPS} maps into {@code reduces} partitions, joined: two shuffles in one job. */
+  private static List<String> joinedGroups(JavaSparkContext sc, int reduces) {
+    List<Integer> numbers = new ArrayList<>();
+    for (int i = 0; i < 20_000; i++) {
+      numbers.add(i);
+    }
+    JavaPairRDD<Integer, Iterable<Integer>> left = sc.parallelize(numbers, MAPS)
+        .mapToPair(i -> new Tuple2<>(i % 211, i)).groupByKey(reduces);
+    JavaPairRDD<Integer, Iterable<Integer>> right = sc.parallelize(numbers, MAPS)
+        .mapToPair(i -> new Tuple2<>(i % 307, -i)).groupByKey(reduces);
+    return left.join(right).map(t -> {
+      long sum = 0;
+      for (int v : t._2()._1()) {
+        sum += v;
+      }
+      for (int v : t._2()._2()) {
+        sum += v;
+      }
+      return t._1() + "=" + sum;
+    }).collect().stream().sorted().toList();
+  }
+
+  @Test
+  @Timeout(value = 3, unit = TimeUnit.MINUTES)
+  void twoShufflesOfOneJobThatFitOnlyOneAtATime_theSecondTakesTheSortShuffle_sameOutput() {
+    List<String> sort;
+    try (JavaSparkContext sc = new JavaSparkContext(SparkConfs.base("local[2]", "booked-sort-shuffle-it"))) {
+      sort = joinedGroups(sc, 40);
+    }
+    SparkConf conf = SparkConfs.scache(SparkConfs.base("local-cluster[2,1,1024]", "booked-scache-it"),
+        scache.masterAddress()).set("spark.scache.client.worker.address", "127.0.0.1:" + scache.workerPort(0));
+    try (JavaSparkContext sc = new JavaSparkContext(conf)) {
+      assertTrue(((ScacheShuffleManager) SparkEnv.get().shuffleManager()).isActive(), "SCache is in use");
+      long before = scache.total("put.blocks");
+      assertEquals(sort, joinedGroups(sc, 40), "two shuffles of 4 maps × 40 reduces, joined");
+      assertEquals(MAPS * 40, scache.total("put.blocks") - before,
+          "each fits in the 2 × 100 blocks the workers hold for one user, not both: SCache took one of them");
+    }
   }
 
   @Test

@@ -152,8 +152,7 @@ final class ScacheDagRewrite {
       }
       int maps = e.from.getTotalTasks();
       int reduces = e.to.getTotalTasks();
-      Optional<String> tooWide = room.workers() == 0 ? Optional.empty()
-          : ShuffleRoom.problem(left, room.workers(), maps, reduces);
+      Optional<String> tooWide = ShuffleRoom.problem(room, left, maps, reduces);
       if (tooWide.isPresent()) {
         out.add(new PlannedEdge(e.from, e.to, e.edge,
             EdgeVerdict.tez("it does not fit in SCache with the DAG's other edges: " + tooWide.get())));

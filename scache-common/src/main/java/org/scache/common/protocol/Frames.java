@@ -22,7 +22,7 @@ package org.scache.common.protocol;
  */
 public final class Frames {
   public static final int MAGIC = 0x53434143;
-  public static final int VERSION = 6;
+  public static final int VERSION = 7;
   public static final int HEADER_LENGTH = 4 + 1 + 1 + 2 + 8 + 4 + 8;
   public static final int FLAG_AUTH = 1;
 

@@ -117,7 +117,7 @@ public final class SampleMessages {
       case REMOVE_APPLICATION -> new RemoveApplication(APP);
       case LIST_WORKERS -> new ListWorkers();
       case ASK_BLOCK_ROOM -> new AskBlockRoom();
-      case BLOCK_ROOM -> new BlockRoom(5_000, 12_000, 3, 1);
+      case BLOCK_ROOM -> new BlockRoom(5_000, 12_000, 3, 1, 700);
       case REPORT_BLOCK_ROOM -> new ReportBlockRoom("worker-1", 524_288, 262_144);
       case FETCH_APP_SECRET -> new FetchAppSecret(APP);
       case LOCATE_BLOCKS -> new LocateBlocks(APP, 3, 7, -1);
