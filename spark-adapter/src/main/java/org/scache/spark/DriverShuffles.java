@@ -52,8 +52,9 @@ final class DriverShuffles implements AutoCloseable {
   private boolean registered;
   private BlockRoom room;
   private long roomAtNanos;
-  /** The blocks of the shuffles that fitted since the master last told the room, guarded by this. */
-  private long bookedSinceAsked;
+  /** The blocks of each shuffle of the application through SCache, and their sum; guarded by this. */
+  private final Map<Integer, Long> booked = new java.util.HashMap<>();
+  private long ownBlocks;
 
   DriverShuffles(ApplicationClient client, SparkScacheConf conf, Clock clock) {
     this.client = client;
@@ -62,24 +63,36 @@ final class DriverShuffles implements AutoCloseable {
   }
 
   /**
-   * Why a shuffle of {@code numMaps} × {@code numReduces} blocks does not fit in the cluster's workers
-   * ({@link ShuffleRoom}); empty when it does, or when the master cannot tell (the puts find out then). The
-   * master's answer is reused for {@value #ROOM_REUSE_MILLIS} ms: a job of many shuffles creates them one after
-   * the other, and the workers report their blocks only at their heartbeats. A shuffle that fits is booked: its
-   * blocks are taken from the reused answer, since the master's next answer counts them only once it is registered,
-   * so that the shuffles of one job created together do not each count on the same room.
+   * Why shuffle {@code shuffleId} of {@code numMaps} × {@code numReduces} blocks does not fit in the cluster's workers
+   * ({@link ShuffleRoom}); empty when it does, or when the master cannot tell (the puts find out then). The room for
+   * this application is the master's room for one owner less the blocks of every shuffle of the application SCache
+   * holds or was asked to hold: the master does not know which worker's share they fill, and answers for any owner.
+   * A shuffle that fits is booked so, until it is unregistered ({@link #unbook}). The master's answer is reused for
+   * {@value #ROOM_REUSE_MILLIS} ms: a job of many shuffles creates them one after the other, and the workers report
+   * their blocks only at their heartbeats.
    */
-  synchronized Optional<String> tooWide(int numMaps, int numReduces) {
+  synchronized Optional<String> tooWide(int shuffleId, int numMaps, int numReduces) {
     try {
       BlockRoom now = blockRoom();
-      Optional<String> problem = ShuffleRoom.problem(now, now.forOneOwner() - bookedSinceAsked, numMaps, numReduces);
+      Optional<String> problem = ShuffleRoom.problem(now, now.forOneOwner() - ownBlocks, numMaps, numReduces);
       if (problem.isEmpty()) {
-        bookedSinceAsked += (long) numMaps * numReduces;
+        long blocks = (long) numMaps * numReduces;
+        Long was = booked.put(shuffleId, blocks);
+        ownBlocks += blocks - (was == null ? 0 : was);
       }
-      return problem;
+      return problem.map(why -> ownBlocks == 0 ? why : why + "; this application's " + booked.size()
+          + " shuffles through SCache hold or are to put " + ownBlocks + " blocks");
     } catch (RuntimeException e) {
       LOG.debug("the master did not tell the workers' room: {}", e.toString());
       return Optional.empty();
+    }
+  }
+
+  /** The shuffle no longer counts in the application's blocks: unregistered, or not registered after all. */
+  synchronized void unbook(int shuffleId) {
+    Long was = booked.remove(shuffleId);
+    if (was != null) {
+      ownBlocks -= was;
     }
   }
 
@@ -88,7 +101,6 @@ final class DriverShuffles implements AutoCloseable {
     if (room == null || now - roomAtNanos >= TimeUnit.MILLISECONDS.toNanos(ROOM_REUSE_MILLIS)) {
       room = registeredClient().blockRoom();
       roomAtNanos = now;
-      bookedSinceAsked = 0;
     }
     return room;
   }
@@ -207,6 +219,7 @@ final class DriverShuffles implements AutoCloseable {
 
   /** Frees the shuffle's blocks on every worker. */
   void unregister(int shuffleId) {
+    unbook(shuffleId);
     placements.remove(shuffleId);
     readInPlace.remove(shuffleId);
     try {

@@ -92,7 +92,7 @@ public final class ScacheShuffleManager implements ShuffleManager {
       return sort.registerShuffle(shuffleId, dependency);
     }
     int numMaps = dependency.rdd().partitions().length;
-    Optional<String> tooWide = driver().tooWide(numMaps, dependency.partitioner().numPartitions());
+    Optional<String> tooWide = driver().tooWide(shuffleId, numMaps, dependency.partitioner().numPartitions());
     if (tooWide.isPresent()) {
       LOG.warn("shuffle {} uses Spark's sort shuffle: it does not fit in SCache: {}", shuffleId, tooWide.get());
       return sort.registerShuffle(shuffleId, dependency);
@@ -101,6 +101,7 @@ public final class ScacheShuffleManager implements ShuffleManager {
       driver().register(shuffleId, dependency, numMaps);
     } catch (ScacheException e) {
       // refused (a limit of the application's, a master that cannot be reached): the job goes on without SCache
+      driver().unbook(shuffleId);
       LOG.warn("shuffle {} uses Spark's sort shuffle: SCache did not register it: {}", shuffleId, e.getMessage());
       return sort.registerShuffle(shuffleId, dependency);
     }

@@ -76,19 +76,29 @@ class WideShuffleSparkIT {
 
   @Test
   @Timeout(value = 3, unit = TimeUnit.MINUTES)
-  void twoShufflesOfOneJobThatFitOnlyOneAtATime_theSecondTakesTheSortShuffle_sameOutput() {
-    List<String> sort;
+  void shufflesThatFitOnlyOneAtATime_theFirstTakesSCache_theOthersOfTheJobAndOfALaterJobTheSortShuffle_sameOutput()
+      throws InterruptedException {
+    List<String> sortJoined;
+    List<String> sortGrouped;
     try (JavaSparkContext sc = new JavaSparkContext(SparkConfs.base("local[2]", "booked-sort-shuffle-it"))) {
-      sort = joinedGroups(sc, 40);
+      sortJoined = joinedGroups(sc, 40);
+      sortGrouped = grouped(sc, 40);
     }
     SparkConf conf = SparkConfs.scache(SparkConfs.base("local-cluster[2,1,1024]", "booked-scache-it"),
         scache.masterAddress()).set("spark.scache.client.worker.address", "127.0.0.1:" + scache.workerPort(0));
     try (JavaSparkContext sc = new JavaSparkContext(conf)) {
       assertTrue(((ScacheShuffleManager) SparkEnv.get().shuffleManager()).isActive(), "SCache is in use");
       long before = scache.total("put.blocks");
-      assertEquals(sort, joinedGroups(sc, 40), "two shuffles of 4 maps × 40 reduces, joined");
+      assertEquals(sortJoined, joinedGroups(sc, 40), "two shuffles of 4 maps × 40 reduces, joined");
       assertEquals(MAPS * 40, scache.total("put.blocks") - before,
           "each fits in the 2 × 100 blocks the workers hold for one user, not both: SCache took one of them");
+
+      // once the master's answer is not reused and the workers' heartbeats counted the first shuffle's blocks, the
+      // room for any one owner looks like 200 again (the other worker has 140 free): this application has 40 left
+      Thread.sleep(2 * DriverShuffles.ROOM_REUSE_MILLIS);
+      long held = scache.total("put.blocks");
+      assertEquals(sortGrouped, grouped(sc, 40), "a later job's shuffle of 4 maps × 40 reduces");
+      assertEquals(held, scache.total("put.blocks"), "the application's first shuffle still fills its room");
     }
   }
 
