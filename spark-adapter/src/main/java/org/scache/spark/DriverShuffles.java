@@ -52,9 +52,8 @@ final class DriverShuffles implements AutoCloseable {
   private boolean registered;
   private BlockRoom room;
   private long roomAtNanos;
-  /** The blocks of each shuffle of the application through SCache, and their sum; guarded by this. */
-  private final Map<Integer, Long> booked = new java.util.HashMap<>();
-  private long ownBlocks;
+  /** The blocks of the application's shuffles through SCache; guarded by this. */
+  private final OwnShuffleBlocks ownBlocks = OwnShuffleBlocks.fromMapStatuses();
 
   DriverShuffles(ApplicationClient client, SparkScacheConf conf, Clock clock) {
     this.client = client;
@@ -65,23 +64,22 @@ final class DriverShuffles implements AutoCloseable {
   /**
    * Why shuffle {@code shuffleId} of {@code numMaps} × {@code numReduces} blocks does not fit in the cluster's workers
    * ({@link ShuffleRoom}); empty when it does, or when the master cannot tell (the puts find out then). The room for
-   * this application is the master's room for one owner less the blocks of every shuffle of the application SCache
-   * holds or was asked to hold: the master does not know which worker's share they fill, and answers for any owner.
-   * A shuffle that fits is booked so, until it is unregistered ({@link #unbook}). The master's answer is reused for
-   * {@value #ROOM_REUSE_MILLIS} ms: a job of many shuffles creates them one after the other, and the workers report
-   * their blocks only at their heartbeats.
+   * this application is the master's room for one owner less the blocks of the application's own shuffles through
+   * SCache ({@link OwnShuffleBlocks}): the master answers for any owner and does not know which worker's share they
+   * fill. A shuffle that fits counts among them until it is unregistered ({@link #unbook}). The master's answer is
+   * reused for {@value #ROOM_REUSE_MILLIS} ms: a job of many shuffles creates them one after the other, and the
+   * workers report their blocks only at their heartbeats.
    */
   synchronized Optional<String> tooWide(int shuffleId, int numMaps, int numReduces) {
     try {
       BlockRoom now = blockRoom();
-      Optional<String> problem = ShuffleRoom.problem(now, now.forOneOwner() - ownBlocks, numMaps, numReduces);
+      long own = ownBlocks.total();
+      Optional<String> problem = ShuffleRoom.problem(now, now.forOneOwner() - own, numMaps, numReduces);
       if (problem.isEmpty()) {
-        long blocks = (long) numMaps * numReduces;
-        Long was = booked.put(shuffleId, blocks);
-        ownBlocks += blocks - (was == null ? 0 : was);
+        ownBlocks.add(shuffleId, numMaps, numReduces);
       }
-      return problem.map(why -> ownBlocks == 0 ? why : why + "; this application's " + booked.size()
-          + " shuffles through SCache hold or are to put " + ownBlocks + " blocks");
+      return problem.map(why -> own == 0 ? why : why + "; this application's " + ownBlocks.shuffles()
+          + " shuffles through SCache hold or may still put " + own + " blocks");
     } catch (RuntimeException e) {
       LOG.debug("the master did not tell the workers' room: {}", e.toString());
       return Optional.empty();
@@ -90,10 +88,7 @@ final class DriverShuffles implements AutoCloseable {
 
   /** The shuffle no longer counts in the application's blocks: unregistered, or not registered after all. */
   synchronized void unbook(int shuffleId) {
-    Long was = booked.remove(shuffleId);
-    if (was != null) {
-      ownBlocks -= was;
-    }
+    ownBlocks.remove(shuffleId);
   }
 
   private BlockRoom blockRoom() {

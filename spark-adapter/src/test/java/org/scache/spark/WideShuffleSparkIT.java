@@ -78,9 +78,11 @@ class WideShuffleSparkIT {
   @Timeout(value = 3, unit = TimeUnit.MINUTES)
   void shufflesThatFitOnlyOneAtATime_theFirstTakesSCache_theOthersOfTheJobAndOfALaterJobTheSortShuffle_sameOutput()
       throws InterruptedException {
+    List<String> sortSparse;
     List<String> sortJoined;
     List<String> sortGrouped;
     try (JavaSparkContext sc = new JavaSparkContext(SparkConfs.base("local[2]", "booked-sort-shuffle-it"))) {
+      sortSparse = sparse(sc, 40);
       sortJoined = joinedGroups(sc, 40);
       sortGrouped = grouped(sc, 40);
     }
@@ -89,17 +91,32 @@ class WideShuffleSparkIT {
     try (JavaSparkContext sc = new JavaSparkContext(conf)) {
       assertTrue(((ScacheShuffleManager) SparkEnv.get().shuffleManager()).isActive(), "SCache is in use");
       long before = scache.total("put.blocks");
-      assertEquals(sortJoined, joinedGroups(sc, 40), "two shuffles of 4 maps × 40 reduces, joined");
-      assertEquals(MAPS * 40, scache.total("put.blocks") - before,
-          "each fits in the 2 × 100 blocks the workers hold for one user, not both: SCache took one of them");
+      assertEquals(sortSparse, sparse(sc, 40), "4 maps × 40 reduces of 2 keys");
+      assertEquals(MAPS * 2, scache.total("put.blocks") - before, "a block per map and key: 152 partitions empty");
 
-      // once the master's answer is not reused and the workers' heartbeats counted the first shuffle's blocks, the
-      // room for any one owner looks like 200 again (the other worker has 140 free): this application has 40 left
+      // the master's answer is not reused past a second, and the workers' heartbeats count the blocks stored
+      Thread.sleep(2 * DriverShuffles.ROOM_REUSE_MILLIS);
+      long afterSparse = scache.total("put.blocks");
+      assertEquals(sortJoined, joinedGroups(sc, 40), "two shuffles of 4 maps × 40 reduces, joined");
+      assertEquals(MAPS * 40, scache.total("put.blocks") - afterSparse, "of the 2 × 100 blocks the workers hold "
+          + "for one user, the first job's shuffle fills 8, not 160: the first of the two took SCache, not the second");
+
+      // the room for any one owner looks like 200 - 168 again: the first worker is full for this application
       Thread.sleep(2 * DriverShuffles.ROOM_REUSE_MILLIS);
       long held = scache.total("put.blocks");
       assertEquals(sortGrouped, grouped(sc, 40), "a later job's shuffle of 4 maps × 40 reduces");
-      assertEquals(held, scache.total("put.blocks"), "the application's first shuffle still fills its room");
+      assertEquals(held, scache.total("put.blocks"), "the application's shuffles still fill its room");
     }
+  }
+
+  /** groupByKey of {@value #MAPS} maps of two keys into {@code reduces} partitions: most partitions empty. */
+  private static List<String> sparse(JavaSparkContext sc, int reduces) {
+    List<Integer> numbers = new ArrayList<>();
+    for (int i = 0; i < 2_000; i++) {
+      numbers.add(i);
+    }
+    return ShuffleJobs.groupedNumbers(sc.parallelize(numbers, MAPS).mapToPair(i -> new Tuple2<>(i % 2, i))
+        .groupByKey(reduces));
   }
 
   @Test
