@@ -87,10 +87,8 @@ class WideShuffleMapReduceIT {
   @Timeout(value = 5, unit = TimeUnit.MINUTES)
   void sortWiderThanBothWorkersHold_runsOnHadoopShuffleFromItsStart_andSortsEveryRecord() throws Exception {
     Path input = writeRecords("two-maps", 2);
-    JobConf conf = cluster.jobConf();
-    assertTrue(ScacheJob.enable(conf), "SCache is reachable at submission");
     Sort<BytesWritable, BytesWritable> job = new Sort<>();
-    Counters wide = sort(conf, input, "two-maps-scache", job);
+    Counters wide = sortSwitchedOn(input, "two-maps-scache", job);
 
     assertEquals(0, wide.findCounter(ScacheCounter.BLOCKS_PUT).getValue(),
         "2 maps × 6 reduces put 12 blocks, more than the 2 × 4 the workers hold: Hadoop's shuffle");
@@ -123,10 +121,8 @@ class WideShuffleMapReduceIT {
       // another job whose 2 maps × 6 reduces have not run yet: its 12 blocks are booked, 4 of the 16 left
       other.registerApplication();
       other.registerShuffle(0, 2, REDUCES, PartitionerKind.HASH);
-      JobConf conf = cluster.jobConf();
-      assertTrue(ScacheJob.enable(conf), "SCache is reachable at submission");
       Sort<BytesWritable, BytesWritable> job = new Sort<>();
-      Counters booked = sort(conf, input, "booked-scache", job);
+      Counters booked = sortSwitchedOn(input, "booked-scache", job);
 
       assertEquals(0, booked.findCounter(ScacheCounter.BLOCKS_PUT).getValue(),
           "1 map × 6 reduces fits the workers alone, not beside the other job's booked blocks: Hadoop's shuffle");
@@ -153,6 +149,14 @@ class WideShuffleMapReduceIT {
       }
     }
     return logs.toString();
+  }
+
+  /** Runs {@code job} with the switch on, as {@link ScacheJob#enable} sets it at submission; its counters. */
+  private static Counters sortSwitchedOn(Path input, String out, Sort<BytesWritable, BytesWritable> job)
+      throws Exception {
+    JobConf conf = cluster.jobConf();
+    assertTrue(ScacheJob.enable(conf), "SCache is reachable at submission");
+    return sort(conf, input, out, job);
   }
 
   /** Runs the example sort with {@value #REDUCES} reduces; its counters. */

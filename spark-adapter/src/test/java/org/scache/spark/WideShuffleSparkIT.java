@@ -42,22 +42,34 @@ class WideShuffleSparkIT {
     }
   }
 
-  /** groupByKey of {@value #MAPS} maps into {@code reduces} partitions: every key's values, sorted. */
-  private static List<String> grouped(JavaSparkContext sc, int reduces) {
-    List<Integer> numbers = new ArrayList<>();
-    for (int i = 0; i < 20_000; i++) {
+  /** A local cluster of two executors whose shuffles go through SCache, their node's worker the first. */
+  private static JavaSparkContext throughScache(String name) {
+    SparkConf conf = SparkConfs.scache(SparkConfs.base("local-cluster[2,1,1024]", name), scache.masterAddress())
+        .set("spark.scache.client.worker.address", "127.0.0.1:" + scache.workerPort(0));
+    JavaSparkContext sc = new JavaSparkContext(conf);
+    assertTrue(((ScacheShuffleManager) SparkEnv.get().shuffleManager()).isActive(), "SCache is in use");
+    return sc;
+  }
+
+  /** The numbers 0 to {@code n} - 1. */
+  private static List<Integer> numbers(int n) {
+    List<Integer> numbers = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
       numbers.add(i);
     }
+    return numbers;
+  }
+
+  /** groupByKey of {@value #MAPS} maps into {@code reduces} partitions: every key's values, sorted. */
+  private static List<String> grouped(JavaSparkContext sc, int reduces) {
+    List<Integer> numbers = numbers(20_000);
     return ShuffleJobs.groupedNumbers(sc.parallelize(numbers, MAPS).mapToPair(i -> new Tuple2<>(i % 211, i))
         .groupByKey(reduces));
   }
 
   /** Two groupByKeys of {@value #MAPS} maps into {@code reduces} partitions, joined: two shuffles in one job. */
   private static List<String> joinedGroups(JavaSparkContext sc, int reduces) {
-    List<Integer> numbers = new ArrayList<>();
-    for (int i = 0; i < 20_000; i++) {
-      numbers.add(i);
-    }
+    List<Integer> numbers = numbers(20_000);
     JavaPairRDD<Integer, Iterable<Integer>> left = sc.parallelize(numbers, MAPS)
         .mapToPair(i -> new Tuple2<>(i % 211, i)).groupByKey(reduces);
     JavaPairRDD<Integer, Iterable<Integer>> right = sc.parallelize(numbers, MAPS)
@@ -86,10 +98,7 @@ class WideShuffleSparkIT {
       sortJoined = joinedGroups(sc, 40);
       sortGrouped = grouped(sc, 40);
     }
-    SparkConf conf = SparkConfs.scache(SparkConfs.base("local-cluster[2,1,1024]", "booked-scache-it"),
-        scache.masterAddress()).set("spark.scache.client.worker.address", "127.0.0.1:" + scache.workerPort(0));
-    try (JavaSparkContext sc = new JavaSparkContext(conf)) {
-      assertTrue(((ScacheShuffleManager) SparkEnv.get().shuffleManager()).isActive(), "SCache is in use");
+    try (JavaSparkContext sc = throughScache("booked-scache-it")) {
       long before = scache.total("put.blocks");
       assertEquals(sortSparse, sparse(sc, 40), "4 maps × 40 reduces of 2 keys");
       assertEquals(MAPS * 2, scache.total("put.blocks") - before, "a block per map and key: 152 partitions empty");
@@ -111,10 +120,7 @@ class WideShuffleSparkIT {
 
   /** groupByKey of {@value #MAPS} maps of two keys into {@code reduces} partitions: most partitions empty. */
   private static List<String> sparse(JavaSparkContext sc, int reduces) {
-    List<Integer> numbers = new ArrayList<>();
-    for (int i = 0; i < 2_000; i++) {
-      numbers.add(i);
-    }
+    List<Integer> numbers = numbers(2_000);
     return ShuffleJobs.groupedNumbers(sc.parallelize(numbers, MAPS).mapToPair(i -> new Tuple2<>(i % 2, i))
         .groupByKey(reduces));
   }
@@ -127,10 +133,7 @@ class WideShuffleSparkIT {
       sortWide = grouped(sc, 40);
       sortWider = grouped(sc, 60);
     }
-    SparkConf conf = SparkConfs.scache(SparkConfs.base("local-cluster[2,1,1024]", "wide-scache-it"),
-        scache.masterAddress()).set("spark.scache.client.worker.address", "127.0.0.1:" + scache.workerPort(0));
-    try (JavaSparkContext sc = new JavaSparkContext(conf)) {
-      assertTrue(((ScacheShuffleManager) SparkEnv.get().shuffleManager()).isActive(), "SCache is in use");
+    try (JavaSparkContext sc = throughScache("wide-scache-it")) {
       long before = scache.total("put.blocks");
       assertEquals(sortWider, grouped(sc, 60), "4 maps × 60 reduces");
       assertEquals(before, scache.total("put.blocks"),
