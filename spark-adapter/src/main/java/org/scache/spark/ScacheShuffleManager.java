@@ -116,6 +116,10 @@ public final class ScacheShuffleManager implements ShuffleManager {
       return sort.getWriter(handle, mapId, context, metrics);
     }
     ApplicationClient c = client();
+    if (SortShuffleRetryWriter.runsAgain(context)) {
+      return new SortShuffleRetryWriter<>(sort.getWriter(handle, mapId, context, metrics), c.get(),
+          handle.shuffleId(), context, mapId);
+    }
     String worker = workerAddress();
     BlockManagerId location = BlockManagerId$.MODULE$.apply(SCACHE_EXECUTOR_PREFIX + worker,
         SparkEnv.get().blockManager().blockManagerId().host(), port(worker), Option.empty());

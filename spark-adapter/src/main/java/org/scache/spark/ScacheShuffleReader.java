@@ -5,7 +5,9 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.apache.spark.InterruptibleIterator;
 import org.apache.spark.ShuffleDependency;
 import org.apache.spark.SparkEnv;
@@ -61,9 +63,12 @@ final class ScacheShuffleReader<K, C> implements ShuffleReader<K, C> {
     SparkEnv env = SparkEnv.get();
     List<ExpectedBlock> expected = ExpectedBlock.from(env.mapOutputTracker().getMapSizesByExecutorId(
         handle.shuffleId(), startMapIndex, endMapIndex, startPartition, endPartition));
+    // the blocks of maps Spark ran again on its sort shuffle (SortShuffleRetryWriter) are on executors
     TreeMap<Integer, List<ExpectedBlock>> byReduce = new TreeMap<>();
+    TreeMap<Integer, List<ExpectedBlock>> onExecutors = new TreeMap<>();
     for (ExpectedBlock b : expected) {
-      byReduce.computeIfAbsent(b.reduceId(), r -> new ArrayList<>()).add(b);
+      (ExecutorHeldBlocks.heldByExecutor(b) ? onExecutors : byReduce).computeIfAbsent(b.reduceId(),
+          r -> new ArrayList<>()).add(b);
     }
     byReduce.values().forEach(list -> list.sort((a, b) -> Integer.compare(a.mapIndex(), b.mapIndex())));
     boolean everyMap = startMapIndex == 0 && endMapIndex >= handle.numMaps();
@@ -72,8 +77,9 @@ final class ScacheShuffleReader<K, C> implements ShuffleReader<K, C> {
     // a task that fails, is killed or stops reading early leaves parts behind: their buffers go back here
     context.addTaskCompletionListener((TaskCompletionListener) ended -> source.close());
 
-    Iterator<Product2<Object, Object>> records = new RecordIterator(source, byReduce, env.serializerManager(),
-        dep.serializer().newInstance());
+    Iterator<Product2<Object, Object>> records = new RecordIterator(source, byReduce, onExecutors,
+        new ExecutorHeldBlocks(env.blockManager().blockStoreClient(), handle.shuffleId(), metrics),
+        env.serializerManager(), dep.serializer().newInstance());
     Iterator<Product2<Object, Object>> counted = new InterruptibleIterator<>(context, records);
 
     Iterator<Product2<K, C>> aggregated;
@@ -97,7 +103,10 @@ final class ScacheShuffleReader<K, C> implements ShuffleReader<K, C> {
   /** The records of every block, reduce partition by reduce partition, counted in the task's read metrics. */
   private final class RecordIterator extends AbstractIterator<Product2<Object, Object>> {
     private final ReduceBlockSource source;
-    private final java.util.Iterator<java.util.Map.Entry<Integer, List<ExpectedBlock>>> reduces;
+    private final TreeMap<Integer, List<ExpectedBlock>> byReduce;
+    private final java.util.Iterator<Integer> reduces;
+    private final Map<Integer, List<ExpectedBlock>> onExecutors;
+    private final ExecutorHeldBlocks executorHeld;
     private final SerializerManager serializers;
     private final SerializerInstance serializer;
     private java.util.Iterator<ReduceBlockSource.ReadBlock> blocks = Collections.emptyIterator();
@@ -106,9 +115,15 @@ final class ScacheShuffleReader<K, C> implements ShuffleReader<K, C> {
     private boolean merged;
 
     RecordIterator(ReduceBlockSource source, TreeMap<Integer, List<ExpectedBlock>> byReduce,
+        Map<Integer, List<ExpectedBlock>> onExecutors, ExecutorHeldBlocks executorHeld,
         SerializerManager serializers, SerializerInstance serializer) {
       this.source = source;
-      this.reduces = byReduce.entrySet().iterator();
+      TreeSet<Integer> all = new TreeSet<>(byReduce.keySet());
+      all.addAll(onExecutors.keySet());
+      this.byReduce = byReduce;
+      this.reduces = all.iterator();
+      this.onExecutors = onExecutors;
+      this.executorHeld = executorHeld;
       this.serializers = serializers;
       this.serializer = serializer;
     }
@@ -124,9 +139,13 @@ final class ScacheShuffleReader<K, C> implements ShuffleReader<K, C> {
             }
             return false;
           }
-          java.util.Map.Entry<Integer, List<ExpectedBlock>> next = reduces.next();
+          int reduce = reduces.next();
           try {
-            blocks = source.read(next.getKey(), next.getValue());
+            blocks = source.read(reduce, byReduce.getOrDefault(reduce, List.of()));
+            List<ExpectedBlock> elsewhere = onExecutors.get(reduce);
+            if (elsewhere != null) {
+              blocks = oneAfterTheOther(executorHeld.read(elsewhere).iterator(), blocks);
+            }
           } catch (FetchFailedException e) {
             throw sneaky(e);
           }
@@ -151,6 +170,21 @@ final class ScacheShuffleReader<K, C> implements ShuffleReader<K, C> {
       metrics.incRecordsRead(1);
       return current.next();
     }
+  }
+
+  /** {@code first}'s elements, then {@code then}'s, each asked for only when the one before it was read. */
+  private static <T> java.util.Iterator<T> oneAfterTheOther(java.util.Iterator<T> first, java.util.Iterator<T> then) {
+    return new java.util.Iterator<>() {
+      @Override
+      public boolean hasNext() {
+        return first.hasNext() || then.hasNext();
+      }
+
+      @Override
+      public T next() {
+        return first.hasNext() ? first.next() : then.next();
+      }
+    };
   }
 
   /** Throws a checked FetchFailedException through Scala's iterator methods, as Spark's own fetcher does. */

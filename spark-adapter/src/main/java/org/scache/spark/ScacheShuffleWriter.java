@@ -96,13 +96,22 @@ final class ScacheShuffleWriter<K, V, C> extends ShuffleWriter<K, V> {
     lengths = out.commitAllPartitions(new long[0]).getPartitionLengths();
     // the task waits neither for the worker's answers to its last puts nor for the master's to its end: Spark starts
     // the reduces once the driver has every map's status, and the driver first waits for their placement, which the
-    // master makes once it has every map's end, sent once the worker has stored every block. A block that could not
-    // be stored after all is missing to its reduces, which fail to fetch it, and Spark runs the map again.
+    // master makes once it has every map's end, sent once the worker has answered every put. A block that could not
+    // be stored after all (every worker refused it) is missing to its reduces: the map is declared finished all the
+    // same, so that they do not wait for it but fail to fetch it at once, and Spark runs the map again, this time
+    // on its sort shuffle (SortShuffleRetryWriter).
     int shuffleId = handle.shuffleId();
-    out.whenStored().thenCompose(v -> client.mapFinishedAsync(shuffleId, mapIndex, attempt)).whenComplete((v, e) -> {
+    out.whenStored().handle((v, e) -> e).thenCompose(notStored -> {
+      if (notStored != null) {
+        LOG.warn("SCache did not take map {} (attempt {}) of shuffle {}: {}; its reduces will fail to read it, and "
+            + "Spark runs it again on its sort shuffle", mapIndex, attempt, shuffleId,
+            ScacheException.from(notStored).getMessage());
+      }
+      return client.mapFinishedAsync(shuffleId, mapIndex, attempt);
+    }).whenComplete((v, e) -> {
       if (e != null) {
-        LOG.warn("SCache did not take map {} (attempt {}) of shuffle {}: {}; its reduces read what of it is stored "
-            + "block by block", mapIndex, attempt, shuffleId, ScacheException.from(e).getMessage());
+        LOG.warn("SCache was not told that map {} (attempt {}) of shuffle {} finished: {}; its reduces read what of "
+            + "it is stored block by block", mapIndex, attempt, shuffleId, ScacheException.from(e).getMessage());
       }
     });
     metrics.incWriteTime(out.putNanos());

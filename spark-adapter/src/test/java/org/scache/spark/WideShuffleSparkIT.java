@@ -3,8 +3,11 @@ package org.scache.spark;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.spark.SparkConf;
 import org.apache.spark.SparkEnv;
@@ -15,6 +18,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.scache.client.ScacheClient;
+import org.scache.common.BlockId;
 import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
 import scala.Tuple2;
@@ -144,6 +149,67 @@ class WideShuffleSparkIT {
       assertEquals(MAPS * 40, scache.total("put.blocks") - before, "SCache took the 160 blocks");
       assertTrue(scache.stat(0, "put.blocks") - held[0] <= 100, "the executors' worker held its share");
       assertTrue(scache.stat(1, "put.blocks") - held[1] >= 60, "the other worker took the rest");
+    }
+  }
+
+  /**
+   * groupByKey of {@value #MAPS} maps into 10 partitions, the maps waiting until the file {@code gate} exists
+   * (the shuffle is registered when the job starts, before they run).
+   */
+  private static List<String> gated(JavaSparkContext sc, String gate) {
+    List<Integer> numbers = numbers(20_000);
+    return ShuffleJobs.groupedNumbers(sc.parallelize(numbers, MAPS).mapPartitions(records -> {
+      while (!Files.exists(Path.of(gate))) {
+        Thread.sleep(20);
+      }
+      return records;
+    }).mapToPair(i -> new Tuple2<>(i % 211, i)).groupByKey(10));
+  }
+
+  @Test
+  @Timeout(value = 4, unit = TimeUnit.MINUTES)
+  void mapsEveryWorkerRefusesAfterTheirShuffleRegistered_runAgainOnTheSortShuffle_andTheJobGivesItsOutput()
+      throws Exception {
+    Path gate = Files.createTempDirectory("scache-gate").resolve("open");
+    Files.createFile(gate);
+    List<String> sortOutput;
+    try (JavaSparkContext sc = new JavaSparkContext(SparkConfs.base("local[2]", "refused-midway-sort-it"))) {
+      sortOutput = gated(sc, gate.toString());
+    }
+    Files.delete(gate);
+    ScacheConf clients = ScacheConf.empty()
+        .with(ScacheOptions.CLIENT_MASTER_ADDRESS, scache.masterAddress())
+        .with(ScacheOptions.CLIENT_WORKER_ADDRESS, "127.0.0.1:" + scache.workerPort(0));
+    List<ScacheClient> others = new ArrayList<>();
+    try (JavaSparkContext sc = throughScache("refused-midway-scache-it")) {
+      CompletableFuture<List<String>> job = CompletableFuture.supplyAsync(() -> gated(sc, gate.toString()));
+      ScacheClient probe = ScacheClient.create(clients, "application_probe_0001", new byte[] {1});
+      others.add(probe);
+      while (probe.blockRoom().toCome() < MAPS * 10) {
+        Thread.sleep(50); // the job's shuffle is not registered yet
+      }
+      // two other applications take all that both workers hold (2 × 200 blocks), the job's maps not run yet
+      for (int app = 0; app < 2; app++) {
+        ScacheClient other = ScacheClient.create(clients, "application_fill_000" + app, new byte[] {2});
+        others.add(other);
+        other.registerApplication();
+        for (int block = 0; block < 200; block++) {
+          other.putBlock(new BlockId(other.appId(), 0, block, 0, 0), new byte[] {7});
+        }
+      }
+      long refusedBefore = scache.total("put.refused");
+      Files.createFile(gate);
+
+      assertEquals(sortOutput, job.get(), "the job's output, every map run again on the sort shuffle");
+      assertTrue(scache.total("put.refused") - refusedBefore >= MAPS * 10,
+          "every worker refused the maps' blocks first");
+    } finally {
+      for (ScacheClient other : others) {
+        if (!other.appId().contains("probe")) {
+          other.removeApplication();
+        }
+        other.close();
+      }
     }
   }
 }
