@@ -13,6 +13,13 @@ public enum ScacheCounter {
    * the application master reads each finished map's own to time the reduces' launch ({@code ReduceLaunchLead}).
    */
   MAP_JVM_STARTUP_MILLIS,
+  /**
+   * Map attempts run again (after a failed attempt or a lost output) that wrote as Hadoop's shuffle, into their
+   * node's local directories ({@code ShuffleChoice.writesAsHadoop}).
+   */
+  MAPS_WRITTEN_AS_HADOOP,
+  /** Map outputs reduces read from the NodeManagers' shuffle service: those of maps written as Hadoop's shuffle. */
+  OUTPUTS_READ_FROM_NODE_MANAGERS,
   /** Runs reduces read from SCache. */
   RUNS_READ,
   /** Bytes of those runs, as stored. */

@@ -13,6 +13,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
@@ -27,6 +29,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.scache.client.ScacheClient;
+import org.scache.common.BlockId;
+import org.scache.common.WorkerInfo;
 import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
 import org.scache.common.shuffle.PartitionerKind;
@@ -136,6 +140,61 @@ class WideShuffleMapReduceIT {
 
       other.removeApplication();
       assertEquals(0, other.blockRoom().toCome(), "the other job's room is free once it ends");
+    }
+  }
+
+  @Test
+  @Timeout(value = 5, unit = TimeUnit.MINUTES)
+  void sortWhoseMapEveryWorkerRefusesAfterItsCheck_runsTheMapAgainAsHadoopShuffle_andSortsEveryRecord()
+      throws Exception {
+    Path input = writeRecords("refused", 1);
+    List<String> expected = new ArrayList<>(recordsIn(input));
+    expected.sort(null);
+    ScacheConf master = ScacheConf.empty().with(ScacheOptions.CLIENT_MASTER_ADDRESS,
+        "127.0.0.1:" + cluster.master().port());
+    List<ScacheClient> others = new ArrayList<>();
+    try (ScacheClient probe = ScacheClient.create(master, "application_probe_0001", new byte[] {1})) {
+      Sort<BytesWritable, BytesWritable> job = new Sort<>();
+      CompletableFuture<Counters> run = CompletableFuture.supplyAsync(() -> {
+        try {
+          return sortSwitchedOn(input, "refused-scache", job);
+        } catch (Exception e) {
+          throw new CompletionException(e);
+        }
+      });
+      while (probe.blockRoom().toCome() < REDUCES) {
+        Thread.sleep(20); // the application master has not registered the job's shuffle yet
+      }
+      // the job fitted when its application master checked; before its map runs, two other applications take all
+      // that both workers hold (2 × 8 blocks)
+      WorkerInfo worker = probe.workers().get(0);
+      ScacheConf fill = master.with(ScacheOptions.CLIENT_WORKER_ADDRESS, worker.host() + ":" + worker.port());
+      for (int app = 0; app < 2; app++) {
+        ScacheClient other = ScacheClient.create(fill, "application_fill_000" + app, new byte[] {2});
+        others.add(other);
+        other.registerApplication();
+        for (int block = 0; block < 8; block++) {
+          other.putBlock(new BlockId(other.appId(), 0, block, 0, 0), new byte[] {7});
+        }
+      }
+      Counters counters = run.get();
+
+      assertEquals(1, counters.findCounter(ScacheCounter.MAPS_WRITTEN_AS_HADOOP).getValue(),
+          "the map's first attempt failed, every worker refusing its blocks; the second wrote as Hadoop's shuffle");
+      assertEquals(REDUCES, counters.findCounter(ScacheCounter.OUTPUTS_READ_FROM_NODE_MANAGERS).getValue(),
+          "each reduce read the map's output from its NodeManager");
+      List<String> all = new ArrayList<>();
+      for (List<String> part : recordsOf("refused-scache").values()) {
+        assertEquals(part.stream().sorted().toList(), part, "each part in key order");
+        all.addAll(part);
+      }
+      all.sort(null);
+      assertEquals(expected, all, "every record of the input, once");
+    } finally {
+      for (ScacheClient other : others) {
+        other.removeApplication();
+        other.close();
+      }
     }
   }
 

@@ -49,7 +49,8 @@ import org.slf4j.LoggerFactory;
  * Output beyond the sort buffer ({@code mapreduce.task.io.sort.mb}) goes as extra runs; see
  * {@link MapOutputBlock} for the block layout. Its SCache client starts in the background while the
  * map reads its input; a map that SCache refuses fails at its first put. When the job does not
- * enable SCache it is Hadoop's own MapOutputBuffer.
+ * enable SCache it is Hadoop's own MapOutputBuffer, and so it is for a map attempt run again
+ * ({@link ShuffleChoice#writesAsHadoop}).
  */
 public class ScacheMapOutputCollector<K, V> implements MapOutputCollector<K, V> {
   private static final Logger LOG = LoggerFactory.getLogger(ScacheMapOutputCollector.class);
@@ -79,6 +80,7 @@ public class ScacheMapOutputCollector<K, V> implements MapOutputCollector<K, V> 
   private PartitionerKind partitionerKind;
   private int spills;
   private final BitSet registeredShuffles = new BitSet();
+  private boolean writesAsHadoop;
 
   @Override
   @SuppressWarnings("unchecked")
@@ -90,6 +92,10 @@ public class ScacheMapOutputCollector<K, V> implements MapOutputCollector<K, V> 
       return;
     }
     MapTask task = context.getMapTask();
+    if (ShuffleChoice.writesAsHadoop(task.getTaskID())) {
+      startAsHadoop(context, task);
+      return;
+    }
     reporter = context.getReporter();
     reporter.getCounter(ScacheCounter.MAP_JVM_STARTUP_MILLIS)
         .increment(ManagementFactory.getRuntimeMXBean().getUptime());
@@ -132,6 +138,38 @@ public class ScacheMapOutputCollector<K, V> implements MapOutputCollector<K, V> 
     // registration) takes a task JVM a good part of a second: it runs while the map reads its input
     connecting = CompletableFuture.supplyAsync(() -> connect(task),
         r -> DaemonThreads.named("scache-connect-" + attemptId).newThread(r).start());
+  }
+
+  /**
+   * A map attempt run again writes as Hadoop's shuffle ({@link ShuffleChoice#writesAsHadoop}); its SCache client
+   * only declares the map finished with no blocks, once its output is written, so that the master places and the
+   * workers serve the shuffle's reduces without waiting for it.
+   */
+  @SuppressWarnings("unchecked")
+  private void startAsHadoop(Context context, MapTask task) throws IOException, ClassNotFoundException {
+    attemptId = task.getTaskID();
+    LOG.info("{} runs again: it writes as Hadoop's shuffle, and the reduces read it from this node's shuffle "
+        + "service", attemptId);
+    hadoopBuffer = new MapTask.MapOutputBuffer<>();
+    hadoopBuffer.init(context);
+    writesAsHadoop = true;
+    context.getReporter().getCounter(ScacheCounter.MAPS_WRITTEN_AS_HADOOP).increment(1);
+    partitions = job.getNumReduceTasks();
+    numMaps = job.getNumMapTasks();
+    partitionerKind = PartitionerKinds.of(job);
+    connecting = CompletableFuture.supplyAsync(() -> connect(task),
+        r -> DaemonThreads.named("scache-connect-" + attemptId).newThread(r).start());
+  }
+
+  /** Declares this attempt, which wrote as Hadoop's shuffle, its map's final one: SCache holds no block of it. */
+  private void declareFinishedWithoutBlocks() {
+    try {
+      client().mapFinished(TaskScacheClient.SHUFFLE_ID, attemptId.getTaskID().getId(), attemptId.getId());
+    } catch (IOException | ScacheException e) {
+      LOG.warn("SCache was not told that {} wrote as Hadoop's shuffle ({}); the reduces read it from this node all "
+          + "the same, after waiting for it at most scache.worker.reduce.input.wait.timeout", attemptId,
+          e.getMessage());
+    }
   }
 
   private ScacheClient connect(MapTask task) {
@@ -202,6 +240,9 @@ public class ScacheMapOutputCollector<K, V> implements MapOutputCollector<K, V> 
   public void flush() throws IOException, InterruptedException, ClassNotFoundException {
     if (hadoopBuffer != null) {
       hadoopBuffer.flush();
+      if (writesAsHadoop) {
+        declareFinishedWithoutBlocks();
+      }
       return;
     }
     putRun(TaskScacheClient.SHUFFLE_ID, spills + 1);
@@ -237,7 +278,6 @@ public class ScacheMapOutputCollector<K, V> implements MapOutputCollector<K, V> 
   public void close() throws IOException, InterruptedException {
     if (hadoopBuffer != null) {
       hadoopBuffer.close();
-      return;
     }
     if (buffer != null) {
       buffer.clear();

@@ -20,6 +20,8 @@ final class MapCompletionTracker {
   private final JobID jobId;
   private final TaskAttemptID reduceId;
   private final TaskAttemptID[] finalAttempts;
+  /** Of each final attempt, the HTTP address of the NodeManager that serves its output as Hadoop's shuffle. */
+  private final String[] httpAddresses;
   private final boolean[] failedForGood;
   private int nextEvent;
 
@@ -28,6 +30,7 @@ final class MapCompletionTracker {
     this.jobId = jobId;
     this.reduceId = reduceId;
     this.finalAttempts = new TaskAttemptID[numMaps];
+    this.httpAddresses = new String[numMaps];
     this.failedForGood = new boolean[numMaps];
   }
 
@@ -61,7 +64,10 @@ final class MapCompletionTracker {
       return;
     }
     switch (e.getTaskStatus()) {
-      case SUCCEEDED -> finalAttempts[map] = attempt;
+      case SUCCEEDED -> {
+        finalAttempts[map] = attempt;
+        httpAddresses[map] = e.getTaskTrackerHttp();
+      }
       case FAILED, KILLED, OBSOLETE -> {
         if (attempt.equals(finalAttempts[map])) {
           finalAttempts[map] = null;
@@ -79,6 +85,14 @@ final class MapCompletionTracker {
   /** The attempt whose output the reduce must read for {@code map}, once it has succeeded. */
   Optional<TaskAttemptID> finalAttempt(int map) {
     return Optional.ofNullable(finalAttempts[map]);
+  }
+
+  /**
+   * The HTTP address ({@code http://host:port}) of the NodeManager whose shuffle service serves the output of
+   * {@code map}'s final attempt, when it wrote as Hadoop's shuffle.
+   */
+  String httpAddress(int map) {
+    return httpAddresses[map];
   }
 
   /** Whether {@code attempt} is its map's final attempt: it succeeded and was not killed, failed or obsoleted since. */

@@ -60,6 +60,8 @@ public class ScacheShuffleConsumerPlugin<K, V> implements ShuffleConsumerPlugin<
   /** When the whole input was asked of the worker and when it came (System.nanoTime), for the reduce's log. */
   private long bulkReadAt;
   private long bulkReadDone;
+  /** Reads the outputs of maps written as Hadoop's shuffle; made for the first such map. */
+  private ShuffleHandlerReads nodeManagers;
 
   @Override
   public void init(Context<K, V> context) {
@@ -133,6 +135,9 @@ public class ScacheShuffleConsumerPlugin<K, V> implements ShuffleConsumerPlugin<
     if (hadoopShuffle != null) {
       hadoopShuffle.close();
     }
+    if (nodeManagers != null) {
+      nodeManagers.close();
+    }
   }
 
   /** Reads every map's runs into the merger, reporting lost maps until they are re-run. */
@@ -179,7 +184,8 @@ public class ScacheShuffleConsumerPlugin<K, V> implements ShuffleConsumerPlugin<
           TaskAttemptID attempt = maps.finalAttempt(m).orElseThrow();
           ReduceInput.Block block = bulk.get(m);
           ByteBuffer main = block != null && block.blockId().attempt() == attempt.getId() ? block.data() : null;
-          boolean copiedMap = copyMap(client, attempt, main);
+          boolean copiedMap = ShuffleChoice.writesAsHadoop(attempt)
+              ? copyFromNodeManager(attempt, maps.httpAddress(m)) : copyMap(client, attempt, main);
           if (block != null) {
             bulkInput.release(block);
           }
@@ -258,18 +264,55 @@ public class ScacheShuffleConsumerPlugin<K, V> implements ShuffleConsumerPlugin<
     }
   }
 
-  /** Hands one run to the merger, which keeps it in memory or writes it to disk as Hadoop's fetchers do. */
-  private void merge(TaskAttemptID attempt, ByteBuffer block) throws IOException {
-    MapOutputBlock header = MapOutputBlock.readHeader(block, "block of " + attempt);
+  /**
+   * Copies the output of a map attempt that wrote as Hadoop's shuffle into the merger, read from the shuffle service
+   * of the NodeManager it ran on; false when it cannot be read (reported as a fetch failure, as Hadoop's fetcher
+   * reports it, so that the application master runs the map again).
+   */
+  private boolean copyFromNodeManager(TaskAttemptID attempt, String httpAddress) throws IOException {
+    if (nodeManagers == null) {
+      nodeManagers = new ShuffleHandlerReads(job, context.getReduceTask().getShuffleSecret());
+    }
+    int reduce = reduceId.getTaskID().getId();
+    try (ShuffleHandlerReads.MapSegment segment = nodeManagers.open(httpAddress, reduceId.getJobID().toString(),
+        attempt, reduce)) {
+      MapOutput<K, V> out = reserve(attempt, segment.rawLength());
+      try {
+        out.shuffle(new MapHost(httpAddress, httpAddress), segment.in(), segment.compressedLength(),
+            segment.rawLength(), metrics, context.getReporter());
+        out.commit();
+      } catch (IOException | RuntimeException e) {
+        out.abort();
+        throw e;
+      }
+      context.getReduceShuffleBytes().increment(segment.compressedLength());
+      context.getReporter().getCounter(ScacheCounter.OUTPUTS_READ_FROM_NODE_MANAGERS).increment(1);
+      return true;
+    } catch (IOException e) {
+      LOG.warn("the output of {}, written as Hadoop's shuffle, could not be read from {} for {}: {}", attempt,
+          httpAddress, reduceId, e.getMessage());
+      return false;
+    }
+  }
+
+  /** Memory or disk for a run of {@code rawLength} bytes of {@code attempt}, waiting for the merger to free it. */
+  private MapOutput<K, V> reserve(TaskAttemptID attempt, long rawLength) throws IOException {
     MapOutput<K, V> out;
     try {
-      while ((out = merger.reserve(attempt, header.rawLength(), 0)) == null) {
+      while ((out = merger.reserve(attempt, rawLength, 0)) == null) {
         merger.waitForResource();
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IOException("interrupted while waiting for shuffle memory", e);
     }
+    return out;
+  }
+
+  /** Hands one run to the merger, which keeps it in memory or writes it to disk as Hadoop's fetchers do. */
+  private void merge(TaskAttemptID attempt, ByteBuffer block) throws IOException {
+    MapOutputBlock header = MapOutputBlock.readHeader(block, "block of " + attempt);
+    MapOutput<K, V> out = reserve(attempt, header.rawLength());
     try {
       out.shuffle(SCACHE_HOST, ByteBufferInputStream.of(block), header.partLength(), header.rawLength(), metrics,
           context.getReporter());
