@@ -297,7 +297,7 @@ class MapReduceThroughScacheIT {
   @Test
   @Order(9)
   @Timeout(value = 6, unit = TimeUnit.MINUTES)
-  void firstMapAttemptFailsAfterPuttingSpills_retriedAttemptsBlocksAreRead_sameOutput() throws Exception {
+  void firstMapAttemptFailsAfterPuttingSpills_retriedAttemptWritesAsHadoopShuffle_sameOutput() throws Exception {
     Path input = writeWords("retry-in", 2, 30_000, 100_000, 8);
     Consumer<Job> failing = job -> {
       job.setMapperClass(FailFirstAttemptMapper.class);
@@ -309,8 +309,16 @@ class MapReduceThroughScacheIT {
     assertSameOutput(hadoop, scache);
     assertEquals(1, scache.counters.findCounter(org.apache.hadoop.mapreduce.JobCounter.NUM_FAILED_MAPS).getValue(),
         "the first attempt of map 0 failed");
+    assertEquals(1, scache.counters.findCounter(ScacheCounter.MAPS_WRITTEN_AS_HADOOP).getValue(),
+        "the second attempt of map 0 wrote as Hadoop's shuffle");
+    assertEquals(3, scache.counters.findCounter(ScacheCounter.OUTPUTS_READ_FROM_NODE_MANAGERS).getValue(),
+        "each reduce read map 0 from its NodeManager");
     // job counters count the successful attempts' puts only: a read of the failed attempt's blocks would exceed them
-    assertEveryShuffledByteFromScache(scache);
+    long put = scache.counters.findCounter(ScacheCounter.BYTES_PUT).getValue();
+    assertTrue(put > 0, "map 1 put its output on SCache");
+    assertEquals(put, scache.counters.findCounter(ScacheCounter.BYTES_READ).getValue(),
+        "reduces read from SCache every byte map 1 put, and none of the failed attempt's");
+    assertTrue(scache.counter(TaskCounter.REDUCE_SHUFFLE_BYTES) > put, "and map 0's output from its NodeManager");
   }
 
   @Test

@@ -16,8 +16,15 @@ import org.apache.tez.runtime.api.events.InputFailedEvent;
  * safe; waiters are woken on every change.
  */
 final class ConsumerInputs {
-  /** One physical input: the block (map, attempt, partition) of the edge's shuffle. */
-  record Source(int index, int mapId, int attempt, int partition) {}
+  /**
+   * One physical input: the block (map, attempt, partition) of the edge's shuffle; or, when SCache did not take the
+   * producer's output ({@code onTez} not null), that partition of it as Tez's shuffle service serves it.
+   */
+  record Source(int index, int mapId, int attempt, int partition, TezShuffleOutput onTez) {
+    Source(int index, int mapId, int attempt, int partition) {
+      this(index, mapId, attempt, partition, null);
+    }
+  }
 
   private final Source[] sources;
   private final boolean[] read;
@@ -61,7 +68,7 @@ final class ConsumerInputs {
           + current.mapId() + " but attempt " + e.getVersion() + " is now final";
       return;
     }
-    sources[index] = new Source(index, r.mapId(), e.getVersion(), e.getSourceIndex());
+    sources[index] = new Source(index, r.mapId(), e.getVersion(), e.getSourceIndex(), r.onTez());
   }
 
   private void failed(InputFailedEvent e) {

@@ -10,17 +10,30 @@ import java.util.Optional;
 
 /**
  * What a producer task tells its consumers (in its data movement event) and the consumer vertex's
- * manager (in a vertex manager event) when its output is in SCache: the shuffle, its map id and
- * attempt, how many partitions it wrote, and the SCache worker and container it ran in.
+ * manager (in a vertex manager event): the shuffle, its map id and attempt, how many partitions it wrote,
+ * and the SCache worker and container it ran in; and, when SCache did not take its output, where Tez's shuffle
+ * service serves it instead ({@code onTez}, null when the output is in SCache).
  *
  * <pre>
- * int  magic 'SCTZ', byte version 1,
- * int  shuffle, int map, int attempt, int partitions, UTF worker address, UTF container id
+ * int  magic 'SCTZ', byte version (1, or 2 with what follows the container),
+ * int  shuffle, int map, int attempt, int partitions, UTF worker address, UTF container id,
+ * bool written as Tez's shuffle [UTF host, int port, UTF path component]
  * </pre>
  */
-record ProducerReport(int shuffleId, int mapId, int attempt, int partitions, String worker, String container) {
+record ProducerReport(int shuffleId, int mapId, int attempt, int partitions, String worker, String container,
+    TezShuffleOutput onTez) {
   static final int MAGIC = 0x5343545A;
-  static final byte VERSION = 1;
+  static final byte VERSION = 2;
+
+  /** A report of an output SCache holds. */
+  ProducerReport(int shuffleId, int mapId, int attempt, int partitions, String worker, String container) {
+    this(shuffleId, mapId, attempt, partitions, worker, container, null);
+  }
+
+  /** The same producer, its output written as Tez's shuffle and served from {@code output}. */
+  ProducerReport writtenAsTez(TezShuffleOutput output) {
+    return new ProducerReport(shuffleId, mapId, attempt, partitions, worker, container, output);
+  }
 
   ByteBuffer encode() {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream(64);
@@ -33,6 +46,12 @@ record ProducerReport(int shuffleId, int mapId, int attempt, int partitions, Str
       out.writeInt(partitions);
       out.writeUTF(worker);
       out.writeUTF(container);
+      out.writeBoolean(onTez != null);
+      if (onTez != null) {
+        out.writeUTF(onTez.host());
+        out.writeInt(onTez.port());
+        out.writeUTF(onTez.pathComponent());
+      }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -53,11 +72,18 @@ record ProducerReport(int shuffleId, int mapId, int attempt, int partitions, Str
     try (DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(bytes))) {
       in.readInt();
       byte version = in.readByte();
-      if (version != VERSION) {
+      if (version != 1 && version != VERSION) {
         throw new IllegalArgumentException("SCache producer report of unknown version " + version);
       }
-      return Optional.of(new ProducerReport(in.readInt(), in.readInt(), in.readInt(), in.readInt(), in.readUTF(),
-          in.readUTF()));
+      int shuffle = in.readInt();
+      int map = in.readInt();
+      int attempt = in.readInt();
+      int partitions = in.readInt();
+      String worker = in.readUTF();
+      String container = in.readUTF();
+      TezShuffleOutput onTez = version >= 2 && in.readBoolean()
+          ? new TezShuffleOutput(in.readUTF(), in.readInt(), in.readUTF()) : null;
+      return Optional.of(new ProducerReport(shuffle, map, attempt, partitions, worker, container, onTez));
     } catch (IOException e) {
       throw new IllegalArgumentException("malformed SCache producer report", e);
     }

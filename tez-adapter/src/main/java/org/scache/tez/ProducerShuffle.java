@@ -56,12 +56,16 @@ final class ProducerShuffle implements AutoCloseable {
     return new ProducerShuffle(context, client, edge.shuffleId(), partitions, TaskScache.localWorker(conf));
   }
 
-  /** Puts every partition of a final output file (Tez's file and index layout) as one block, then deletes both. */
+  /**
+   * Puts every partition of a final output file (Tez's file and index layout) as one block; the file stays, for
+   * Tez's shuffle to serve should SCache not take it all ({@link #deleteOutput} once it has).
+   */
   void putPartitions(Configuration conf, Path file, Path index) throws IOException {
     FileSystem fs = FileSystem.getLocal(conf).getRaw();
     TezSpillRecord spillRecord = new TezSpillRecord(index, fs);
     List<CompletableFuture<Void>> puts = new ArrayList<>();
     long inFlight = 0;
+    long bytes = 0;
     try (FSDataInputStream in = fs.open(file)) {
       for (int p = 0; p < partitions; p++) {
         TezIndexRecord r = spillRecord.getIndex(p);
@@ -79,10 +83,17 @@ final class ProducerShuffle implements AutoCloseable {
         }
         puts.add(put(p, ByteBuffer.wrap(block)));
         inFlight += block.length;
-        counted(r.getPartLength());
+        bytes += r.getPartLength();
+        context.notifyProgress();
       }
       join(puts);
     }
+    counted(partitions, bytes);
+  }
+
+  /** Deletes the final output file and its index: SCache holds every partition of them. */
+  void deleteOutput(Configuration conf, Path file, Path index) throws IOException {
+    FileSystem fs = FileSystem.getLocal(conf).getRaw();
     if (!fs.delete(file, false) || !fs.delete(index, false)) {
       LOG.debug("the output {} of {} was already gone", file, context.getUniqueIdentifier());
     }
@@ -95,13 +106,13 @@ final class ProducerShuffle implements AutoCloseable {
       byte[] block = new byte[TezBlock.HEADER_BYTES];
       new TezBlock(0, 0).writeHeader(ByteBuffer.wrap(block));
       puts.add(put(p, ByteBuffer.wrap(block)));
-      counted(0);
     }
     join(puts);
+    counted(partitions, 0);
   }
 
-  private void counted(long bytes) {
-    context.getCounters().findCounter(ScacheTezCounter.BLOCKS_PUT).increment(1);
+  private void counted(int blocks, long bytes) {
+    context.getCounters().findCounter(ScacheTezCounter.BLOCKS_PUT).increment(blocks);
     context.getCounters().findCounter(ScacheTezCounter.BYTES_PUT).increment(bytes);
     context.notifyProgress();
   }
@@ -132,6 +143,44 @@ final class ProducerShuffle implements AutoCloseable {
     LOG.info("{}: put {} partitions of map {} attempt {} in SCache shuffle {} on worker {}",
         context.getInputOutputVertexNames(), partitions, context.getTaskIndex(), context.getTaskAttemptNumber(),
         shuffleId, worker);
+  }
+
+  /**
+   * The report of this attempt once SCache did not take its output ({@code why}): it is served by Tez's shuffle
+   * service from {@code where}, and declared finished to SCache all the same (when SCache answers), so that the
+   * master places the consumers without waiting for it; the consumers read it from the node.
+   */
+  ProducerReport writtenAsTez(TezShuffleOutput where, IOException why) {
+    LOG.warn("{}: SCache did not take the output of {} ({}); its consumers read it from Tez's shuffle service on "
+        + "{}", context.getInputOutputVertexNames(), context.getUniqueIdentifier(), why.getMessage(),
+        where.empty() ? "no node (every partition is empty)" : where.host() + ":" + where.port());
+    context.getCounters().findCounter(ScacheTezCounter.OUTPUTS_WRITTEN_AS_TEZ).increment(1);
+    try {
+      client.mapFinished(shuffleId, context.getTaskIndex(), context.getTaskAttemptNumber());
+    } catch (ScacheException e) {
+      LOG.info("{}: SCache was not told that {} wrote as Tez's shuffle: {}", context.getInputOutputVertexNames(),
+          context.getUniqueIdentifier(), e.getMessage());
+    }
+    return report().writtenAsTez(where);
+  }
+
+  /**
+   * The report of a producer attempt SCache refused to register ({@code why}): its output is served by Tez's shuffle
+   * service from {@code where}.
+   */
+  static ProducerReport refusedAtStart(OutputContext context, Configuration conf, int partitions,
+      TezShuffleOutput where, IOException why) throws IOException {
+    LOG.warn("{}: {}; its consumers read the output from Tez's shuffle service", context.getInputOutputVertexNames(),
+        why.getMessage());
+    context.getCounters().findCounter(ScacheTezCounter.OUTPUTS_WRITTEN_AS_TEZ).increment(1);
+    String worker;
+    try {
+      worker = TaskScache.localWorker(conf);
+    } catch (IOException e) {
+      worker = "";
+    }
+    return new ProducerReport(EdgeShuffle.of(conf, context.getDagIdentifier()).shuffleId(), context.getTaskIndex(),
+        context.getTaskAttemptNumber(), partitions, worker, TaskScache.containerId(), where);
   }
 
   ProducerReport report() {

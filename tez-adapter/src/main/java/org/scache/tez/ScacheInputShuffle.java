@@ -47,6 +47,8 @@ final class ScacheInputShuffle<R> {
   private final SegmentSink<R> merger;
   private final ExecutorService executor;
   private Future<R> result;
+  /** Reads the partitions of producers whose output SCache did not take; made for the first one. */
+  private TezShuffleReads tezShuffle;
 
   ScacheInputShuffle(InputContext context, Configuration conf, int numInputs, SegmentSink<R> sink) {
     this.context = context;
@@ -180,6 +182,10 @@ final class ScacheInputShuffle<R> {
 
   private void copyOne(ScacheClient client, ConsumerInputs.Source s, ByteBuffer block, LostInputs lost)
       throws IOException, InterruptedException {
+    if (s.onTez() != null) {
+      copyFromTez(s, lost);
+      return;
+    }
     ByteBuffer data = block;
     if (data == null) {
       try {
@@ -198,19 +204,48 @@ final class ScacheInputShuffle<R> {
     if (!inputs.markRead(s)) {
       return;
     }
-    merge(s, data);
+    TezBlock header = merge(s, data);
+    context.getCounters().findCounter(ScacheTezCounter.BLOCKS_READ).increment(1);
+    context.getCounters().findCounter(ScacheTezCounter.BYTES_READ).increment(header.partLength());
   }
 
-  /** Hands one segment to the sink. */
-  private void merge(ConsumerInputs.Source s, ByteBuffer block) throws IOException, InterruptedException {
+  /**
+   * Reads a partition of a producer whose output SCache did not take from Tez's shuffle service on its node (none
+   * when it wrote no record); one that cannot be read is reported as lost, and Tez runs the producer again.
+   */
+  private void copyFromTez(ConsumerInputs.Source s, LostInputs lost) throws IOException, InterruptedException {
+    ByteBuffer data;
+    if (s.onTez().empty()) {
+      data = ByteBuffer.allocate(TezBlock.HEADER_BYTES);
+      new TezBlock(0, 0).writeHeader(data.duplicate());
+    } else {
+      if (tezShuffle == null) {
+        tezShuffle = new TezShuffleReads(context, conf);
+      }
+      try {
+        data = tezShuffle.read(s);
+      } catch (IOException e) {
+        LOG.warn("{}: the output of {}, written as Tez's shuffle, could not be read from {}:{}: {}",
+            context.getInputOutputVertexNames(), s, s.onTez().host(), s.onTez().port(), e.getMessage());
+        lost.add(s, e.getMessage());
+        return;
+      }
+      context.getCounters().findCounter(ScacheTezCounter.OUTPUTS_READ_FROM_NODE_MANAGERS).increment(1);
+    }
+    if (inputs.markRead(s)) {
+      merge(s, data);
+    }
+  }
+
+  /** Hands one segment to the sink; its header. */
+  private TezBlock merge(ConsumerInputs.Source s, ByteBuffer block) throws IOException, InterruptedException {
     TezBlock header = TezBlock.readHeader(block, "block of " + s);
     merger.add(new InputAttemptIdentifier(s.index(), s.attempt()), block, header);
     context.getCounters().findCounter(TaskCounter.NUM_SHUFFLED_INPUTS).increment(1);
     context.getCounters().findCounter(TaskCounter.SHUFFLE_BYTES).increment(header.partLength());
     context.getCounters().findCounter(TaskCounter.SHUFFLE_BYTES_DECOMPRESSED).increment(header.rawLength());
-    context.getCounters().findCounter(ScacheTezCounter.BLOCKS_READ).increment(1);
-    context.getCounters().findCounter(ScacheTezCounter.BYTES_READ).increment(header.partLength());
     context.notifyProgress();
+    return header;
   }
 
   /** Counts whether this task runs on the worker the pre-schedule placed its partitions on. */

@@ -25,6 +25,8 @@ import org.apache.tez.runtime.library.output.OrderedPartitionedKVOutput;
 public class ScacheOrderedPartitionedKVOutput extends OrderedPartitionedKVOutput {
   private boolean useScache;
   private ProducerShuffle shuffle;
+  /** Why SCache refused this attempt's registration, if it did. */
+  private IOException refused;
   private boolean closed;
 
   public ScacheOrderedPartitionedKVOutput(OutputContext outputContext, int numPhysicalOutputs) {
@@ -45,8 +47,12 @@ public class ScacheOrderedPartitionedKVOutput extends OrderedPartitionedKVOutput
 
   @Override
   public synchronized void start() throws Exception {
-    if (useScache && shuffle == null) {
-      shuffle = ProducerShuffle.open(getContext(), conf, getNumPhysicalOutputs());
+    if (useScache && shuffle == null && refused == null) {
+      try {
+        shuffle = ProducerShuffle.open(getContext(), conf, getNumPhysicalOutputs());
+      } catch (IOException e) {
+        refused = e; // the output is written as Tez's shuffle all the same: its consumers read it from there
+      }
     }
     super.start();
   }
@@ -74,8 +80,7 @@ public class ScacheOrderedPartitionedKVOutput extends OrderedPartitionedKVOutput
           events.add(e);
         }
       }
-      shuffle.putPartitions(conf, finished.getFinalOutputFile(), finished.getFinalIndexFile());
-      shuffle.finish();
+      ProducerReport produced = stored(finished);
       Deflater deflater = TezCommonUtils.newBestCompressionDeflater();
       try {
         // Tez's own statistics for the ShuffleVertexManager's auto-parallelism, then SCache's report
@@ -84,7 +89,7 @@ public class ScacheOrderedPartitionedKVOutput extends OrderedPartitionedKVOutput
       } finally {
         deflater.end();
       }
-      java.nio.ByteBuffer report = shuffle.report().encode();
+      java.nio.ByteBuffer report = produced.encode();
       events.add(VertexManagerEvent.create(getContext().getDestinationVertexName(), report.duplicate()));
       events.add(CompositeDataMovementEvent.create(0, getNumPhysicalOutputs(), report));
       sorter = null;
@@ -101,4 +106,22 @@ public class ScacheOrderedPartitionedKVOutput extends OrderedPartitionedKVOutput
     }
   }
 
+  /**
+   * Puts the sorter's final output into SCache and declares the attempt final; when SCache does not take it all,
+   * the file stays where Tez's shuffle service serves it, and the report says so.
+   */
+  private ProducerReport stored(ExternalSorter finished) throws IOException {
+    if (shuffle == null) {
+      return ProducerShuffle.refusedAtStart(getContext(), conf, getNumPhysicalOutputs(),
+          TezShuffleOutput.of(getContext(), conf), refused);
+    }
+    try {
+      shuffle.putPartitions(conf, finished.getFinalOutputFile(), finished.getFinalIndexFile());
+      shuffle.finish();
+    } catch (IOException e) {
+      return shuffle.writtenAsTez(TezShuffleOutput.of(getContext(), conf), e);
+    }
+    shuffle.deleteOutput(conf, finished.getFinalOutputFile(), finished.getFinalIndexFile());
+    return shuffle.report();
+  }
 }

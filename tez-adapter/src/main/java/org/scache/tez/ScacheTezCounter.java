@@ -9,6 +9,13 @@ public enum ScacheTezCounter {
   BLOCKS_PUT,
   /** Producer: bytes of the IFile segments put. */
   BYTES_PUT,
+  /**
+   * Producer: attempts whose output SCache did not take (every worker refused a block, or the registration) and
+   * that Tez's shuffle service serves instead.
+   */
+  OUTPUTS_WRITTEN_AS_TEZ,
+  /** Consumer: producers' partitions read from Tez's shuffle service: those of outputs written as Tez's. */
+  OUTPUTS_READ_FROM_NODE_MANAGERS,
   /** Consumer: blocks read (one per producer and partition). */
   BLOCKS_READ,
   /** Consumer: bytes of the IFile segments read. */

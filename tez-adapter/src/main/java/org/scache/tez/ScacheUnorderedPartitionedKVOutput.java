@@ -35,6 +35,8 @@ public class ScacheUnorderedPartitionedKVOutput extends AbstractLogicalOutput {
   private MemoryUpdateCallbackHandler memory;
   private UnorderedPartitionedKVWriter writer;
   private ProducerShuffle shuffle;
+  /** Why SCache refused this attempt's registration, if it did. */
+  private IOException refused;
   private boolean closed;
 
   public ScacheUnorderedPartitionedKVOutput(OutputContext outputContext, int numPhysicalOutputs) {
@@ -68,7 +70,11 @@ public class ScacheUnorderedPartitionedKVOutput extends AbstractLogicalOutput {
     }
     if (writer == null) {
       memory.validateUpdateReceived();
-      shuffle = ProducerShuffle.open(getContext(), conf, getNumPhysicalOutputs());
+      try {
+        shuffle = ProducerShuffle.open(getContext(), conf, getNumPhysicalOutputs());
+      } catch (IOException e) {
+        refused = e; // the output is written as Tez's shuffle all the same: its consumers read it from there
+      }
       writer = new UnorderedPartitionedKVWriter(getContext(), conf, getNumPhysicalOutputs(),
           memory.getMemoryAssigned());
     }
@@ -112,18 +118,12 @@ public class ScacheUnorderedPartitionedKVOutput extends AbstractLogicalOutput {
           events.add(e); // Tez's partition statistics for the vertex manager
         }
       }
-      Optional<Path[]> files = ScacheWriterFiles.of(writer);
-      if (files.isPresent()) {
-        shuffle.putPartitions(conf, files.get()[0], files.get()[1]);
-      } else {
-        shuffle.putEmptyPartitions();
-      }
-      shuffle.finish();
+      ProducerReport produced = stored(ScacheWriterFiles.of(writer));
       getContext().getStatisticsReporter().reportDataSize(
           getContext().getCounters().findCounter(TaskCounter.OUTPUT_BYTES).getValue());
       getContext().getStatisticsReporter().reportItemsProcessed(
           getContext().getCounters().findCounter(TaskCounter.OUTPUT_RECORDS).getValue());
-      ByteBuffer report = shuffle.report().encode();
+      ByteBuffer report = produced.encode();
       events.add(VertexManagerEvent.create(getContext().getDestinationVertexName(), report.duplicate()));
       events.add(CompositeDataMovementEvent.create(0, getNumPhysicalOutputs(), report));
       writer = null;
@@ -134,7 +134,35 @@ public class ScacheUnorderedPartitionedKVOutput extends AbstractLogicalOutput {
       throw new IOException("closing the SCache output of " + getContext().getInputOutputVertexNames()
           + " failed", e);
     } finally {
-      shuffle.close();
+      if (shuffle != null) {
+        shuffle.close();
+      }
     }
+  }
+
+  /**
+   * Puts the writer's final output (or, when it wrote none, an empty block per partition) into SCache and declares
+   * the attempt final; when SCache does not take it all, the file stays where Tez's shuffle service serves it,
+   * and the report says so.
+   */
+  private ProducerReport stored(Optional<Path[]> files) throws IOException {
+    TezShuffleOutput served = files.isPresent() ? TezShuffleOutput.of(getContext(), conf) : TezShuffleOutput.EMPTY;
+    if (shuffle == null) {
+      return ProducerShuffle.refusedAtStart(getContext(), conf, getNumPhysicalOutputs(), served, refused);
+    }
+    try {
+      if (files.isPresent()) {
+        shuffle.putPartitions(conf, files.get()[0], files.get()[1]);
+      } else {
+        shuffle.putEmptyPartitions();
+      }
+      shuffle.finish();
+    } catch (IOException e) {
+      return shuffle.writtenAsTez(served, e);
+    }
+    if (files.isPresent()) {
+      shuffle.deleteOutput(conf, files.get()[0], files.get()[1]);
+    }
+    return shuffle.report();
   }
 }

@@ -39,6 +39,15 @@ class TezAdapterUnitTest {
   }
 
   @Test
+  void producerReport_ofAnOutputWrittenAsTezShuffle_roundTrips_withWhereItIsServed() {
+    ProducerReport r = new ProducerReport(1007, 3, 2, 16, "host:17020", "container_e01_1_0001_01_000002")
+        .writtenAsTez(new TezShuffleOutput("node7", 13562, "attempt_1_0001_1_00_000003_2_10002"));
+    assertEquals(Optional.of(r), ProducerReport.decode(r.encode()));
+    ProducerReport empty = r.writtenAsTez(TezShuffleOutput.EMPTY);
+    assertTrue(ProducerReport.decode(empty.encode()).orElseThrow().onTez().empty(), "every partition empty");
+  }
+
+  @Test
   void tezBlockHeader_roundTrips_andRejectsWrongLengths() throws IOException {
     ByteBuffer block = ByteBuffer.allocate(TezBlock.HEADER_BYTES + 5);
     new TezBlock(9, 5).writeHeader(block.duplicate());

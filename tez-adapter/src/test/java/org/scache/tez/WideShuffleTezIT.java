@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -14,6 +15,10 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.scache.client.ScacheClient;
+import org.scache.common.BlockId;
+import org.scache.common.WorkerInfo;
+import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
 
 /**
@@ -79,5 +84,48 @@ class WideShuffleTezIT {
     assertEquals(1, edges.stream().filter(l -> l.contains("Summation -> Sorter") && l.contains("stays on Tez's "
         + "shuffle: it does not fit in SCache with the DAG's other edges: its 20 maps × 1 reduces put 20 blocks"))
         .count(), edges::toString);
+  }
+
+  @Test
+  @Timeout(value = 5, unit = TimeUnit.MINUTES)
+  void orderedWordCountOnWorkersFilledBeforeItsProducersRun_producerWritesAsTezShuffle_consumersReadIt_sameOutput()
+      throws Exception {
+    cluster.run(conf(false), OrderedWordCount.createDAG(conf(false), words.toString(), out("tez-full"), SUMMATIONS,
+        true, false, "full-owc-on-tez"));
+    ScacheConf master = ScacheConf.empty().with(ScacheOptions.CLIENT_MASTER_ADDRESS,
+        conf(true).get(ScacheOptions.CLIENT_MASTER_ADDRESS.key()));
+    List<ScacheClient> others = new ArrayList<>();
+    try (ScacheClient probe = ScacheClient.create(master, "application_probe_0002", new byte[] {1})) {
+      // two other applications take all that both workers hold (2 × 24 blocks); the Tokenizer -> Summation edge,
+      // whose producers are counted only when the DAG runs, is kept on SCache all the same
+      WorkerInfo worker = probe.workers().get(0);
+      ScacheConf fill = master.with(ScacheOptions.CLIENT_WORKER_ADDRESS, worker.host() + ":" + worker.port());
+      for (int app = 0; app < 2; app++) {
+        ScacheClient other = ScacheClient.create(fill, "application_fill_100" + app, new byte[] {2});
+        others.add(other);
+        other.registerApplication();
+        for (int block = 0; block < 24; block++) {
+          other.putBlock(new BlockId(other.appId(), 0, block, 0, 0), new byte[] {7});
+        }
+      }
+      TezCounters scache = cluster.run(conf(true), OrderedWordCount.createDAG(conf(true), words.toString(),
+          out("scache-full"), SUMMATIONS, true, false, "full-owc")).getDAGCounters();
+
+      assertEquals(MiniScacheTezCluster.sortedLines(out("tez-full")), MiniScacheTezCluster.sortedLines(
+          out("scache-full")), "Tez's output, line for line");
+      assertEquals(1, scache.findCounter(ScacheTezCounter.OUTPUTS_WRITTEN_AS_TEZ).getValue(),
+          "every worker refused the Tokenizer's blocks: its output stayed where Tez's shuffle serves it");
+      assertEquals(SUMMATIONS, scache.findCounter(ScacheTezCounter.OUTPUTS_READ_FROM_NODE_MANAGERS).getValue(),
+          "each Summation task read its partition from the Tokenizer's node");
+      assertEquals(0, scache.findCounter(ScacheTezCounter.BLOCKS_PUT).getValue());
+      List<String> edges = cluster.containerLogLines("SCache: DAG full-owc [");
+      assertEquals(1, edges.stream().filter(l -> l.contains("Tokenizer -> Summation")
+          && l.contains(" goes through SCache as shuffle ")).count(), edges::toString);
+    } finally {
+      for (ScacheClient other : others) {
+        other.removeApplication();
+        other.close();
+      }
+    }
   }
 }
