@@ -65,6 +65,7 @@ class MapReduceThroughScacheIT {
   };
   private static Path wordCountInput;
   private static Result wordCountOnHadoop;
+  private static Result wordCountOnScache;
   private static Path fallbackInput;
   private static Result fallbackOnHadoop;
 
@@ -101,6 +102,7 @@ class MapReduceThroughScacheIT {
         "the maps reported their JVMs' start-up, which times the reduces' launch");
     assertMetricsAgreeWithTheJob(scache, 3);
     wordCounts = List.of(hadoop, scache);
+    wordCountOnScache = scache;
   }
 
   /**
@@ -197,10 +199,10 @@ class MapReduceThroughScacheIT {
       job.getConfiguration().setInt(MRJobConfig.IO_SORT_MB, 1);
       job.setNumReduceTasks(2);
     };
-    Result hadoop = run("spill", input, false, spilling);
+    Result hadoop = run("spill-hadoop-local", input, localRunner(), spilling);
     Result scache = run("spill", input, true, spilling);
     assertSameOutput(hadoop, scache);
-    assertShuffledThroughScache(hadoop, scache);
+    assertShuffledThroughScacheWithoutShuffleFiles(scache);
     assertTrue(scache.counters.findCounter(ScacheCounter.SPILL_RUNS).getValue() >= 4,
         "maps exceeded their 1 MB sort buffer several times");
   }
@@ -217,10 +219,10 @@ class MapReduceThroughScacheIT {
       job.setCombinerClass(IntSumReducer.class);
       job.setNumReduceTasks(2);
     };
-    Result hadoop = run("compress", input, false, compressed);
+    Result hadoop = run("compress-hadoop-local", input, localRunner(), compressed);
     Result scache = run("compress", input, true, compressed);
     assertSameOutput(hadoop, scache);
-    assertShuffledThroughScache(hadoop, scache);
+    assertShuffledThroughScacheWithoutShuffleFiles(scache);
     assertTrue(scache.counter(TaskCounter.MAP_OUTPUT_MATERIALIZED_BYTES)
         < scache.counter(TaskCounter.MAP_OUTPUT_BYTES) / 2, "blocks hold compressed runs");
   }
@@ -238,10 +240,7 @@ class MapReduceThroughScacheIT {
       // 16 reduce JVMs on two cores, in a small heap
       job.getConfiguration().set(MRJobConfig.REDUCE_JAVA_OPTS, "-Xmx128m " + MiniScacheYarnCluster.QUICK_JVM_OPTS);
     };
-    // Hadoop's shuffle in the local job runner: the same map, sort, shuffle and reduce code and output
-    // format, without 16 more reduce JVMs
-    JobConf local = cluster.jobConf();
-    local.set(MRConfig.FRAMEWORK_NAME, MRConfig.LOCAL_FRAMEWORK_NAME);
+    JobConf local = localRunner();
     Result hadoop = run("many-reducers-hadoop-local", input, local, manyReducers);
     Result scache = run("many-reducers", input, true, manyReducers);
     assertSameOutput(hadoop, scache);
@@ -304,7 +303,11 @@ class MapReduceThroughScacheIT {
       job.getConfiguration().setInt(MRJobConfig.IO_SORT_MB, 1);
       job.setNumReduceTasks(3);
     };
-    Result hadoop = run("retry", input, false, failing);
+    // the local job runner does not retry a failed task: its baseline is the same job without the failure
+    Result hadoop = run("retry-hadoop-local", input, localRunner(), job -> {
+      job.getConfiguration().setInt(MRJobConfig.IO_SORT_MB, 1);
+      job.setNumReduceTasks(3);
+    });
     Result scache = run("retry", input, true, failing);
     assertSameOutput(hadoop, scache);
     assertEquals(1, scache.counters.findCounter(org.apache.hadoop.mapreduce.JobCounter.NUM_FAILED_MAPS).getValue(),
@@ -361,6 +364,24 @@ class MapReduceThroughScacheIT {
     return wordCountInput;
   }
 
+  /** {@link #WORD_COUNT} through SCache, as the first test ran it (or once more, when it did not run first). */
+  private static Result wordCountOnScache() throws Exception {
+    if (wordCountOnScache == null) {
+      wordCountOnScache = run("wordcount-again", wordCountInput(), true, WORD_COUNT);
+    }
+    return wordCountOnScache;
+  }
+
+  /**
+   * The cluster's configuration for Hadoop's shuffle in the local job runner: the same map, sort, shuffle and reduce
+   * code and output format as on YARN, without its containers (a job's baseline, when it needs no YARN counters).
+   */
+  private static JobConf localRunner() {
+    JobConf local = cluster.jobConf();
+    local.set(MRConfig.FRAMEWORK_NAME, MRConfig.LOCAL_FRAMEWORK_NAME);
+    return local;
+  }
+
   /** {@link #WORD_COUNT} on Hadoop's shuffle, run once for the tests that compare with it. */
   private static Result wordCountOnHadoop() throws Exception {
     if (wordCountOnHadoop == null) {
@@ -380,7 +401,7 @@ class MapReduceThroughScacheIT {
   /** What Hadoop's shuffle makes of {@link #fallbackInput()} with two reduces, run once. */
   private static Result fallbackOnHadoop() throws Exception {
     if (fallbackOnHadoop == null) {
-      fallbackOnHadoop = run("fallback", fallbackInput(), false, j -> j.setNumReduceTasks(2));
+      fallbackOnHadoop = run("fallback-hadoop-local", fallbackInput(), localRunner(), j -> j.setNumReduceTasks(2));
     }
     return fallbackOnHadoop;
   }
@@ -543,6 +564,21 @@ class MapReduceThroughScacheIT {
     assertTrue(r.mapFileBytesWritten <= hadoop.mapFileBytesWritten - hadoopShuffleFiles + 16 * 1024,
         "SCache maps wrote " + r.mapFileBytesWritten + " bytes to local disk; Hadoop's maps wrote "
             + hadoop.mapFileBytesWritten + " including " + hadoopShuffleFiles + " bytes of shuffle files");
+    assertEveryShuffledByteFromScache(r);
+    assertEquals(r.counter(TaskCounter.MAP_OUTPUT_MATERIALIZED_BYTES), r.counters.findCounter(ScacheCounter.BYTES_PUT)
+        .getValue());
+  }
+
+  /**
+   * A job through SCache whose maps wrote no shuffle files: no more bytes to local disk than the word count's two
+   * maps through SCache, whose output is small (every map task writes some bytes of its own there), and every
+   * shuffled byte read from SCache.
+   */
+  private static void assertShuffledThroughScacheWithoutShuffleFiles(Result r) throws Exception {
+    long wordCountMaps = wordCountOnScache().mapFileBytesWritten;
+    assertTrue(r.mapFileBytesWritten <= wordCountMaps + 16 * 1024, "SCache maps wrote " + r.mapFileBytesWritten
+        + " bytes to local disk, the word count's " + wordCountMaps + ", for a shuffle of "
+        + r.counter(TaskCounter.MAP_OUTPUT_MATERIALIZED_BYTES) + " bytes");
     assertEveryShuffledByteFromScache(r);
     assertEquals(r.counter(TaskCounter.MAP_OUTPUT_MATERIALIZED_BYTES), r.counters.findCounter(ScacheCounter.BYTES_PUT)
         .getValue());
