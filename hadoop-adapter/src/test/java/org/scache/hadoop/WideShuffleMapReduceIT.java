@@ -23,6 +23,7 @@ import org.apache.hadoop.io.BytesWritable;
 import org.apache.hadoop.io.SequenceFile;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapreduce.Counters;
+import org.apache.hadoop.mapreduce.MRConfig;
 import org.apache.hadoop.util.ToolRunner;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -65,7 +66,10 @@ class WideShuffleMapReduceIT {
       throws Exception {
     Path input = writeRecords("one-map", 1);
     Map<String, Map<String, Long>> before = cluster.statsByWorker();
-    Counters hadoop = sort(cluster.jobConf(), input, "one-map-hadoop");
+    // Hadoop's shuffle in the local job runner: the same sort, its part files byte for byte, without YARN's containers
+    JobConf local = cluster.jobConf();
+    local.set(MRConfig.FRAMEWORK_NAME, MRConfig.LOCAL_FRAMEWORK_NAME);
+    Counters hadoop = sort(local, input, "one-map-hadoop");
     JobConf conf = cluster.jobConf();
     assertTrue(ScacheJob.enable(conf), "SCache is reachable");
     Counters scache = sort(conf, input, "one-map-scache");
@@ -97,15 +101,7 @@ class WideShuffleMapReduceIT {
     assertEquals(0, wide.findCounter(ScacheCounter.BLOCKS_PUT).getValue(),
         "2 maps × 6 reduces put 12 blocks, more than the 2 × 4 the workers hold: Hadoop's shuffle");
     assertTrue(wide.findCounter(org.apache.hadoop.mapreduce.TaskCounter.MAP_OUTPUT_MATERIALIZED_BYTES).getValue() > 0);
-    List<String> all = new ArrayList<>();
-    for (List<String> part : recordsOf("two-maps-scache").values()) {
-      assertEquals(part.stream().sorted().toList(), part, "each part in key order");
-      all.addAll(part);
-    }
-    List<String> expected = new ArrayList<>(recordsIn(input));
-    expected.sort(null);
-    all.sort(null);
-    assertEquals(expected, all, "every record of the input, once");
+    assertEquals(sortedRecordsIn(input), partsInKeyOrder("two-maps-scache"), "every record of the input, once");
     String appId = job.getResult().getJobID().toString().replace("job_", "application_");
     assertTrue(containerLogsOf(appId).contains("the job's shuffle does not fit in SCache: its 2 maps × 6 reduces put "
         + "12 blocks"), "the application master's log says why the job runs on Hadoop's shuffle");
@@ -116,11 +112,8 @@ class WideShuffleMapReduceIT {
   void sortThatFitsOnlyInTheRoomAnotherJobsShuffleIsBookedFor_runsOnHadoopShuffle_andTheRoomIsFreedWithThatJob()
       throws Exception {
     Path input = writeRecords("booked", 1);
-    List<String> expected = new ArrayList<>(recordsIn(input));
-    expected.sort(null);
-    ScacheConf scache = ScacheConf.empty().with(ScacheOptions.CLIENT_MASTER_ADDRESS,
-        "127.0.0.1:" + cluster.master().port());
-    try (ScacheClient other = ScacheClient.create(scache, "application_other_0001",
+    List<String> expected = sortedRecordsIn(input);
+    try (ScacheClient other = ScacheClient.create(masterClient(), "application_other_0001",
         "other".getBytes(StandardCharsets.UTF_8))) {
       // another job whose 2 maps × 6 reduces have not run yet: its 12 blocks are booked, 4 of the 16 left
       other.registerApplication();
@@ -148,10 +141,8 @@ class WideShuffleMapReduceIT {
   void sortWhoseMapEveryWorkerRefusesAfterItsCheck_runsTheMapAgainAsHadoopShuffle_andSortsEveryRecord()
       throws Exception {
     Path input = writeRecords("refused", 1);
-    List<String> expected = new ArrayList<>(recordsIn(input));
-    expected.sort(null);
-    ScacheConf master = ScacheConf.empty().with(ScacheOptions.CLIENT_MASTER_ADDRESS,
-        "127.0.0.1:" + cluster.master().port());
+    List<String> expected = sortedRecordsIn(input);
+    ScacheConf master = masterClient();
     List<ScacheClient> others = new ArrayList<>();
     try (ScacheClient probe = ScacheClient.create(master, "application_probe_0001", new byte[] {1})) {
       Sort<BytesWritable, BytesWritable> job = new Sort<>();
@@ -183,19 +174,36 @@ class WideShuffleMapReduceIT {
           "the map's first attempt failed, every worker refusing its blocks; the second wrote as Hadoop's shuffle");
       assertEquals(REDUCES, counters.findCounter(ScacheCounter.OUTPUTS_READ_FROM_NODE_MANAGERS).getValue(),
           "each reduce read the map's output from its NodeManager");
-      List<String> all = new ArrayList<>();
-      for (List<String> part : recordsOf("refused-scache").values()) {
-        assertEquals(part.stream().sorted().toList(), part, "each part in key order");
-        all.addAll(part);
-      }
-      all.sort(null);
-      assertEquals(expected, all, "every record of the input, once");
+      assertEquals(expected, partsInKeyOrder("refused-scache"), "every record of the input, once");
     } finally {
       for (ScacheClient other : others) {
         other.removeApplication();
         other.close();
       }
     }
+  }
+
+  /** The records of {@code input}, sorted: what a sort of it must give, all parts together. */
+  private static List<String> sortedRecordsIn(Path input) throws IOException {
+    List<String> records = new ArrayList<>(recordsIn(input));
+    records.sort(null);
+    return records;
+  }
+
+  /** The records of every part of a sort's output, each part checked to be in key order; sorted all together. */
+  private static List<String> partsInKeyOrder(String out) throws IOException {
+    List<String> all = new ArrayList<>();
+    for (List<String> part : recordsOf(out).values()) {
+      assertEquals(part.stream().sorted().toList(), part, "each part in key order");
+      all.addAll(part);
+    }
+    all.sort(null);
+    return all;
+  }
+
+  /** A client's configuration naming the cluster's SCache master. */
+  private static ScacheConf masterClient() {
+    return ScacheConf.empty().with(ScacheOptions.CLIENT_MASTER_ADDRESS, "127.0.0.1:" + cluster.master().port());
   }
 
   /** Every syslog of the application's containers, as YARN's log aggregation would show them. */
