@@ -39,20 +39,12 @@ public final class ShuffleRoom {
    * {@code workers} live workers hold for one user; empty when it does.
    */
   private static Optional<String> problem(long forOneOwner, int workers, long numMaps, long numReduces) {
-    long blocks = multiplied(numMaps, numReduces);
+    long blocks = BlockRoom.blocksOf(numMaps, numReduces);
     if (blocks <= forOneOwner) {
       return Optional.empty();
     }
     return Optional.of("its " + numMaps + " maps × " + numReduces + " reduces put " + blocks + " blocks, and the "
         + workers + " live workers hold " + Math.max(0, forOneOwner) + " more for one user ("
         + ScacheOptions.WORKER_BLOCKS_MAX.key() + ", " + ScacheOptions.WORKER_BLOCKS_APPLICATION_SHARE.key() + ")");
-  }
-
-  private static long multiplied(long a, long b) {
-    try {
-      return Math.multiplyExact(Math.max(0, a), Math.max(0, b));
-    } catch (ArithmeticException e) {
-      return Long.MAX_VALUE;
-    }
   }
 }

@@ -61,13 +61,4 @@ final class ClusterBlockRoom {
     long sum = a + b;
     return sum < 0 ? Long.MAX_VALUE : sum;
   }
-
-  /** {@code a × b} of two non-negative numbers, at most {@link Long#MAX_VALUE}. */
-  static long multiplied(long a, long b) {
-    try {
-      return Math.multiplyExact(a, b);
-    } catch (ArithmeticException e) {
-      return Long.MAX_VALUE;
-    }
-  }
 }

@@ -10,6 +10,7 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 import org.scache.common.ScacheException;
 import org.scache.common.ShuffleKey;
+import org.scache.common.protocol.BlockRoom;
 import org.scache.common.protocol.Status;
 import org.scache.common.shuffle.ShuffleSpec;
 
@@ -119,7 +120,7 @@ final class ShuffleRegistry {
       Optional<ShuffleSpec> shape = s.shape();
       if (shape.isPresent()) {
         long maps = Math.max(0, shape.get().numMaps() - s.finishedMaps());
-        toCome = ClusterBlockRoom.saturated(toCome, ClusterBlockRoom.multiplied(maps, shape.get().numReduces()));
+        toCome = ClusterBlockRoom.saturated(toCome, BlockRoom.blocksOf(maps, shape.get().numReduces()));
       }
     }
     return toCome;

@@ -14,6 +14,18 @@ public record BlockRoom(long forOneOwner, long inAll, int workers, int unknownWo
     this(forOneOwner, inAll, workers, unknownWorkers, 0);
   }
 
+  /**
+   * The blocks a shuffle of {@code maps} × {@code reduces} puts, one per map and reduce (a negative count as none), at
+   * most {@link Long#MAX_VALUE}: what a room is compared with, and what the master books for registered shuffles.
+   */
+  public static long blocksOf(long maps, long reduces) {
+    try {
+      return Math.multiplyExact(Math.max(0, maps), Math.max(0, reduces));
+    } catch (ArithmeticException e) {
+      return Long.MAX_VALUE;
+    }
+  }
+
   @Override
   public MessageType type() {
     return MessageType.BLOCK_ROOM;
