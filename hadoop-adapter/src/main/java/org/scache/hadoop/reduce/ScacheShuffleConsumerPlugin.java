@@ -1,6 +1,7 @@
 package org.scache.hadoop.reduce;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -276,16 +277,8 @@ public class ScacheShuffleConsumerPlugin<K, V> implements ShuffleConsumerPlugin<
     int reduce = reduceId.getTaskID().getId();
     try (ShuffleHandlerReads.MapSegment segment = nodeManagers.open(httpAddress, reduceId.getJobID().toString(),
         attempt, reduce)) {
-      MapOutput<K, V> out = reserve(attempt, segment.rawLength());
-      try {
-        out.shuffle(new MapHost(httpAddress, httpAddress), segment.in(), segment.compressedLength(),
-            segment.rawLength(), metrics, context.getReporter());
-        out.commit();
-      } catch (IOException | RuntimeException e) {
-        out.abort();
-        throw e;
-      }
-      context.getReduceShuffleBytes().increment(segment.compressedLength());
+      shuffleInto(attempt, new MapHost(httpAddress, httpAddress), segment.in(), segment.compressedLength(),
+          segment.rawLength());
       context.getReporter().getCounter(ScacheCounter.OUTPUTS_READ_FROM_NODE_MANAGERS).increment(1);
       return true;
     } catch (IOException e) {
@@ -295,8 +288,12 @@ public class ScacheShuffleConsumerPlugin<K, V> implements ShuffleConsumerPlugin<
     }
   }
 
-  /** Memory or disk for a run of {@code rawLength} bytes of {@code attempt}, waiting for the merger to free it. */
-  private MapOutput<K, V> reserve(TaskAttemptID attempt, long rawLength) throws IOException {
+  /**
+   * Hands one run of {@code attempt} ({@code partLength} bytes of {@code in}, {@code rawLength} once decompressed) to
+   * the merger, which keeps it in memory or writes it to disk as Hadoop's fetchers do, waiting for it to make room.
+   */
+  private void shuffleInto(TaskAttemptID attempt, MapHost from, InputStream in, long partLength, long rawLength)
+      throws IOException {
     MapOutput<K, V> out;
     try {
       while ((out = merger.reserve(attempt, rawLength, 0)) == null) {
@@ -306,22 +303,20 @@ public class ScacheShuffleConsumerPlugin<K, V> implements ShuffleConsumerPlugin<
       Thread.currentThread().interrupt();
       throw new IOException("interrupted while waiting for shuffle memory", e);
     }
-    return out;
-  }
-
-  /** Hands one run to the merger, which keeps it in memory or writes it to disk as Hadoop's fetchers do. */
-  private void merge(TaskAttemptID attempt, ByteBuffer block) throws IOException {
-    MapOutputBlock header = MapOutputBlock.readHeader(block, "block of " + attempt);
-    MapOutput<K, V> out = reserve(attempt, header.rawLength());
     try {
-      out.shuffle(SCACHE_HOST, ByteBufferInputStream.of(block), header.partLength(), header.rawLength(), metrics,
-          context.getReporter());
+      out.shuffle(from, in, partLength, rawLength, metrics, context.getReporter());
       out.commit();
     } catch (IOException | RuntimeException e) {
       out.abort();
       throw e;
     }
-    context.getReduceShuffleBytes().increment(header.partLength());
+    context.getReduceShuffleBytes().increment(partLength);
+  }
+
+  /** Hands one SCache block's run to the merger. */
+  private void merge(TaskAttemptID attempt, ByteBuffer block) throws IOException {
+    MapOutputBlock header = MapOutputBlock.readHeader(block, "block of " + attempt);
+    shuffleInto(attempt, SCACHE_HOST, ByteBufferInputStream.of(block), header.partLength(), header.rawLength());
     context.getReporter().getCounter(ScacheCounter.RUNS_READ).increment(1);
     context.getReporter().getCounter(ScacheCounter.BYTES_READ).increment(header.partLength());
   }
