@@ -1,7 +1,6 @@
 package org.scache.worker.spill;
 
 import java.util.Comparator;
-import org.scache.common.BlockId;
 
 /**
  * The paper's victim order (Section IV-B), first victim first:
@@ -43,24 +42,24 @@ final class ContextAwareSpillPolicy implements SpillPolicy {
     if ((c = Long.compare(b.submissionTimeMillis(), a.submissionTimeMillis())) != 0) {
       return c;
     }
-    BlockId x = a.id();
-    BlockId y = b.id();
-    if (x.appId() != y.appId() && (c = y.appId().compareTo(x.appId())) != 0) {
+    String appA = a.appId();
+    String appB = b.appId();
+    if (appA != appB && (c = appB.compareTo(appA)) != 0) {
       return c;
     }
-    if ((c = Integer.compare(y.shuffleId(), x.shuffleId())) != 0) {
+    if ((c = Integer.compare(b.shuffleId(), a.shuffleId())) != 0) {
       return c;
     }
     if ((c = Integer.compare(b.round(), a.round())) != 0) {
       return c;
     }
-    if ((c = Integer.compare(y.reduceId(), x.reduceId())) != 0) {
+    if ((c = Integer.compare(b.reduceId(), a.reduceId())) != 0) {
       return c;
     }
-    if ((c = Integer.compare(y.mapId(), x.mapId())) != 0) {
+    if ((c = Integer.compare(b.mapId(), a.mapId())) != 0) {
       return c;
     }
-    return Integer.compare(y.attempt(), x.attempt());
+    return Integer.compare(b.attempt(), a.attempt());
   }
 
   private ContextAwareSpillPolicy() {}
@@ -77,8 +76,8 @@ final class ContextAwareSpillPolicy implements SpillPolicy {
 
   /** The tie-break of every policy: by block id, larger first. */
   static Comparator<SpillCandidate> byIdDescending() {
-    return Comparator.comparing(SpillCandidate::id, Comparator.comparing(BlockId::appId)
-        .thenComparingInt(BlockId::shuffleId).thenComparingInt(BlockId::reduceId).thenComparingInt(BlockId::mapId)
-        .thenComparingInt(BlockId::attempt)).reversed();
+    return Comparator.comparing(SpillCandidate::appId).thenComparingInt(SpillCandidate::shuffleId)
+        .thenComparingInt(SpillCandidate::reduceId).thenComparingInt(SpillCandidate::mapId)
+        .thenComparingInt(SpillCandidate::attempt).reversed();
   }
 }

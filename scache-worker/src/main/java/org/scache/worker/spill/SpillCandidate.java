@@ -16,6 +16,27 @@ import org.scache.common.BlockId;
 public interface SpillCandidate {
   BlockId id();
 
+  /** The parts of {@link #id()}, which a candidate may answer without making the id. */
+  default String appId() {
+    return id().appId();
+  }
+
+  default int shuffleId() {
+    return id().shuffleId();
+  }
+
+  default int mapId() {
+    return id().mapId();
+  }
+
+  default int attempt() {
+    return id().attempt();
+  }
+
+  default int reduceId() {
+    return id().reduceId();
+  }
+
   long size();
 
   boolean copy();

@@ -44,17 +44,17 @@ final class BlockIndex {
 
   /** Whether {@code b} is the block held under its id (not one removed meanwhile). */
   boolean holds(StoredBlock b) {
-    return blocks.get(b.id()) == b;
+    return blocks.get(b) == b;
   }
 
   /** Adds a new block, in memory or spilled when it was put. */
   void add(StoredBlock b) {
     blocks.put(b);
-    quota.added(b.id());
-    if (b.isCopy()) {
-      copies.computeIfAbsent(b.id().appId(), a -> new java.util.LinkedHashSet<>()).add(b);
-    }
     order.place(b);
+    quota.added(b.appId());
+    if (b.isCopy()) {
+      copies.computeIfAbsent(b.appId(), a -> new java.util.LinkedHashSet<>()).add(b);
+    }
     if (b.inMemory()) {
       memoryBytes += b.size();
     } else {
@@ -84,13 +84,13 @@ final class BlockIndex {
    * release them); returns its place on disk, which the caller frees.
    */
   Optional<SpillStore.Location> remove(StoredBlock b) {
-    if (blocks.remove(b.id()) != null) {
-      quota.removed(b.id());
+    if (blocks.remove(b) != null) {
+      quota.removed(b.appId());
     }
     if (b.isCopy()) {
-      Set<StoredBlock> held = copies.get(b.id().appId());
+      Set<StoredBlock> held = copies.get(b.appId());
       if (held != null && held.remove(b) && held.isEmpty()) {
-        copies.remove(b.id().appId());
+        copies.remove(b.appId());
       }
     }
     order.remove(b);
@@ -103,9 +103,19 @@ final class BlockIndex {
     return b.release();
   }
 
-  /** The blocks of {@code shuffle} whose ids {@code which} selects. */
-  List<StoredBlock> of(ShuffleKey shuffle, Predicate<BlockId> which) {
-    return order.blocksOf(shuffle).stream().filter(b -> which.test(b.id())).toList();
+  /** Every block of {@code shuffle}. */
+  List<StoredBlock> of(ShuffleKey shuffle) {
+    return order.blocksOf(shuffle);
+  }
+
+  /** The blocks of one map of {@code shuffle}, every attempt's. */
+  List<StoredBlock> ofMap(ShuffleKey shuffle, int mapId) {
+    return order.blocksOfMap(shuffle, mapId);
+  }
+
+  /** The blocks of one reduce of {@code shuffle}. */
+  List<StoredBlock> ofReduce(ShuffleKey shuffle, int reduceId) {
+    return order.blocksOfReduce(shuffle, reduceId);
   }
 
   /** The oldest prefetched copy of an application {@code whose} accepts. */

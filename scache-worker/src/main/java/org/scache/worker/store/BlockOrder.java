@@ -4,6 +4,7 @@ import java.util.ArrayDeque;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -63,10 +64,18 @@ final class BlockOrder {
     boolean any = !turned.isEmpty();
     while (!turned.isEmpty()) {
       RoundKey k = turned.poll();
-      for (StoredBlock other : blocksOf(k.shuffle())) {
-        // every block of the set is of the round's shuffle
-        if (other != b && other.ranked() && other.scheduled() && other.round() == k.round()) {
-          placeOne(other);
+      ShuffleBlocks members = byShuffle.get(k.shuffle());
+      if (members == null) {
+        continue;
+      }
+      // the round's blocks are those of its reduces (a placement learnt meanwhile places every block again)
+      List<Integer> reduces = members.reduces().stream().filter(r -> rounds.placement(k.shuffle(), r)
+          .filter(p -> p.round() == k.round()).isPresent()).toList();
+      for (int r : reduces) {
+        for (StoredBlock other : members.ofReduce(r)) {
+          if (other != b && other.ranked()) {
+            placeOne(other);
+          }
         }
       }
     }
@@ -91,7 +100,7 @@ final class BlockOrder {
       uncount(roundOf(b));
     }
     b.unrank();
-    ShuffleKey shuffle = b.id().shuffle();
+    ShuffleKey shuffle = b.shuffle();
     ShuffleBlocks members = byShuffle.get(shuffle);
     if (members != null && members.remove(b) && members.isEmpty()) {
       byShuffle.remove(shuffle);
@@ -101,9 +110,21 @@ final class BlockOrder {
   }
 
   /** Every block of the shuffle now (the store's one index of its blocks by shuffle), in a list of the caller's. */
-  java.util.List<StoredBlock> blocksOf(ShuffleKey shuffle) {
+  List<StoredBlock> blocksOf(ShuffleKey shuffle) {
     ShuffleBlocks members = byShuffle.get(shuffle);
-    return members == null ? java.util.List.of() : members.snapshot();
+    return members == null ? List.of() : members.snapshot();
+  }
+
+  /** The blocks of one map of the shuffle, every attempt's, in a list of the caller's. */
+  List<StoredBlock> blocksOfMap(ShuffleKey shuffle, int mapId) {
+    ShuffleBlocks members = byShuffle.get(shuffle);
+    return members == null ? List.of() : members.ofMap(mapId);
+  }
+
+  /** The blocks of one reduce of the shuffle, in a list of the caller's. */
+  List<StoredBlock> blocksOfReduce(ShuffleKey shuffle, int reduceId) {
+    ShuffleBlocks members = byShuffle.get(shuffle);
+    return members == null ? List.of() : members.ofReduce(reduceId);
   }
 
   /** The shuffles of which a block is held. */
@@ -161,7 +182,7 @@ final class BlockOrder {
   }
 
   /** Every block in memory, first victim first. */
-  java.util.List<StoredBlock> victimsInOrder() {
+  List<StoredBlock> victimsInOrder() {
     return inMemory.stream().map(StoredBlock.class::cast).toList();
   }
 
@@ -184,10 +205,11 @@ final class BlockOrder {
       spilledUnread.remove(b);
       wasCounted = b.rankedCounted() ? roundOf(b) : null;
     } else {
-      byShuffle.computeIfAbsent(b.id().shuffle(), k -> new ShuffleBlocks()).add(b);
+      byShuffle.computeIfAbsent(b.shuffle(), ShuffleBlocks::new).add(b);
     }
-    Optional<PlacementBook.Placement> placement = rounds.placement(b.id().shuffle(), b.id().reduceId());
-    RoundKey round = placement.map(pl -> new RoundKey(b.id().shuffle(), pl.round())).orElse(null);
+    ShuffleKey shuffle = b.shuffle();
+    Optional<PlacementBook.Placement> placement = rounds.placement(shuffle, b.reduceId());
+    RoundKey round = placement.map(pl -> new RoundKey(shuffle, pl.round())).orElse(null);
     boolean counts = round != null && !b.inMemory() && b.spilled().isPresent() && !b.readByReducer();
     RoundKey nowCounted = counts ? round : null;
     if (!Objects.equals(wasCounted, nowCounted)) {
@@ -202,7 +224,7 @@ final class BlockOrder {
       b.rank(false, 0, 0, false, false);
     } else {
       int r = placement.get().round();
-      b.rank(true, placement.get().submissionTimeMillis(), r, partial(b.id().shuffle(), r), counts);
+      b.rank(true, placement.get().submissionTimeMillis(), r, partial(shuffle, r), counts);
     }
     if (b.inMemory() && b.size() > 0) {
       inMemory.add(b);
@@ -213,7 +235,7 @@ final class BlockOrder {
 
   /** The round a ranked block was placed in; null if its shuffle was not placed then. */
   private static RoundKey roundOf(StoredBlock b) {
-    return b.scheduled() ? new RoundKey(b.id().shuffle(), b.round()) : null;
+    return b.scheduled() ? new RoundKey(b.shuffle(), b.round()) : null;
   }
 
   /** Whether a round is kept only in part: here (a block of it spilled, unread) or somewhere in the cluster. */

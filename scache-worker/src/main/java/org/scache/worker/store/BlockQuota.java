@@ -89,10 +89,20 @@ public final class BlockQuota {
   }
 
   void added(BlockId id) {
-    blocks.add(id.appId(), 1);
+    added(id.appId());
   }
 
   void removed(BlockId id) {
-    blocks.remove(id.appId(), 1);
+    removed(id.appId());
+  }
+
+  /** A block of application {@code appId} is held. */
+  void added(String appId) {
+    blocks.add(appId, 1);
+  }
+
+  /** A block of application {@code appId} is no longer held. */
+  void removed(String appId) {
+    blocks.remove(appId, 1);
   }
 }

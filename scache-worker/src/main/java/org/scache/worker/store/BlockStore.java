@@ -445,17 +445,17 @@ public final class BlockStore {
 
   /** Declares {@code attempt} the final attempt of a map: blocks of its other attempts are dropped. */
   public void mapFinished(ShuffleKey shuffle, int mapId, int attempt) {
-    removeWhere(shuffle, id -> id.mapId() == mapId && id.attempt() != attempt);
+    removeWhere(() -> index.ofMap(shuffle, mapId), b -> b.attempt() != attempt);
   }
 
   /** A reducer committed: its input is read for the last time and freed. Returns the blocks freed. */
   public int reduceCommitted(ShuffleKey shuffle, int reduceId) {
-    return removeWhere(shuffle, id -> id.reduceId() == reduceId);
+    return removeWhere(() -> index.ofReduce(shuffle, reduceId), b -> true);
   }
 
   /** Frees every block of the shuffle and forgets its rounds. */
   public void removeShuffle(ShuffleKey shuffle) {
-    removeWhere(shuffle, id -> true);
+    removeWhere(() -> index.of(shuffle), b -> true);
     rounds.forgetShuffle(shuffle);
   }
 
@@ -469,13 +469,16 @@ public final class BlockStore {
     rounds.forgetApplication(appId);
   }
 
-  private int removeWhere(ShuffleKey shuffle, Predicate<BlockId> which) {
+  /** Removes those of the blocks {@code candidates} lists (called under the lock) that {@code which} selects. */
+  private int removeWhere(java.util.function.Supplier<List<StoredBlock>> candidates, Predicate<StoredBlock> which) {
     List<SpillStore.Location> onDisk = new ArrayList<>();
     int removed = 0;
     synchronized (this) {
-      for (StoredBlock b : index.of(shuffle, which)) {
-        index.remove(b).ifPresent(onDisk::add);
-        removed++;
+      for (StoredBlock b : candidates.get()) {
+        if (which.test(b)) {
+          index.remove(b).ifPresent(onDisk::add);
+          removed++;
+        }
       }
     }
     onDisk.forEach(l -> disk.get().free(l));

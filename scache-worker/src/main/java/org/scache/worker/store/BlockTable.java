@@ -19,7 +19,18 @@ final class BlockTable {
     int mask = slots.length - 1;
     for (int i = home(id, mask); ; i = (i + 1) & mask) {
       StoredBlock b = slots[i];
-      if (b == null || b.id().equals(id)) {
+      if (b == null || b.is(id)) {
+        return b;
+      }
+    }
+  }
+
+  /** The block held under the id of {@code like} (itself, or another of that id), or null. */
+  StoredBlock get(StoredBlock like) {
+    int mask = slots.length - 1;
+    for (int i = home(like, mask); ; i = (i + 1) & mask) {
+      StoredBlock b = slots[i];
+      if (b == null || b.sameId(like)) {
         return b;
       }
     }
@@ -31,14 +42,14 @@ final class BlockTable {
       resize(slots.length * 2);
     }
     int mask = slots.length - 1;
-    for (int i = home(block.id(), mask); ; i = (i + 1) & mask) {
+    for (int i = home(block, mask); ; i = (i + 1) & mask) {
       StoredBlock b = slots[i];
       if (b == null) {
         slots[i] = block;
         size++;
         return null;
       }
-      if (b.id().equals(block.id())) {
+      if (b.sameId(block)) {
         slots[i] = block;
         return b;
       }
@@ -53,15 +64,34 @@ final class BlockTable {
       if (b == null) {
         return null;
       }
-      if (b.id().equals(id)) {
-        closeGap(i, mask);
-        size--;
-        if (slots.length > MIN_CAPACITY && size < slots.length * MAX_LOAD / 8) {
-          resize(slots.length / 2);
-        }
-        return b;
+      if (b.is(id)) {
+        return removeAt(i, mask);
       }
     }
+  }
+
+  /** Forgets the block held under the id of {@code like}; the block, or null if none was. */
+  StoredBlock remove(StoredBlock like) {
+    int mask = slots.length - 1;
+    for (int i = home(like, mask); ; i = (i + 1) & mask) {
+      StoredBlock b = slots[i];
+      if (b == null) {
+        return null;
+      }
+      if (b.sameId(like)) {
+        return removeAt(i, mask);
+      }
+    }
+  }
+
+  private StoredBlock removeAt(int i, int mask) {
+    StoredBlock b = slots[i];
+    closeGap(i, mask);
+    size--;
+    if (slots.length > MIN_CAPACITY && size < slots.length * MAX_LOAD / 8) {
+      resize(slots.length / 2);
+    }
+    return b;
   }
 
   int size() {
@@ -85,7 +115,7 @@ final class BlockTable {
   private void closeGap(int gap, int mask) {
     slots[gap] = null;
     for (int j = (gap + 1) & mask; slots[j] != null; j = (j + 1) & mask) {
-      int home = home(slots[j].id(), mask);
+      int home = home(slots[j], mask);
       if (((j - home) & mask) >= ((j - gap) & mask)) {
         slots[gap] = slots[j];
         slots[j] = null;
@@ -100,7 +130,7 @@ final class BlockTable {
     int mask = capacity - 1;
     for (StoredBlock b : old) {
       if (b != null) {
-        int i = home(b.id(), mask);
+        int i = home(b, mask);
         while (slots[i] != null) {
           i = (i + 1) & mask;
         }
@@ -110,7 +140,16 @@ final class BlockTable {
   }
 
   private static int home(BlockId id, int mask) {
-    int h = id.hashCode() * 0x9E3779B9;
+    return home(id.appId(), id.shuffleId(), id.mapId(), id.attempt(), id.reduceId(), mask);
+  }
+
+  private static int home(StoredBlock b, int mask) {
+    return home(b.appId(), b.shuffleId(), b.mapId(), b.attempt(), b.reduceId(), mask);
+  }
+
+  private static int home(String appId, int shuffleId, int mapId, int attempt, int reduceId, int mask) {
+    int h = (((appId.hashCode() * 31 + shuffleId) * 31 + mapId) * 31 + attempt) * 31 + reduceId;
+    h *= 0x9E3779B9;
     return (h ^ (h >>> 16)) & mask;
   }
 

@@ -1,43 +1,77 @@
 package org.scache.worker.store;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.scache.common.ShuffleKey;
 
 /**
- * The blocks of one shuffle the store holds, linked through the blocks themselves ({@link StoredBlock#prevInShuffle},
- * {@link StoredBlock#nextInShuffle}): two references a block rather than a set's node and table slots. A block is in
- * at most one. Guarded by the {@link BlockStore}, as the {@link BlockOrder} that keeps it.
+ * The blocks of one shuffle the store holds, by map and by reduce: each a list linked through the blocks themselves
+ * ({@link StoredBlock#prevOfMap} and the others), so that a map's end or a reduce's commit finds its blocks among
+ * the shuffle's without walking the others, at four references a block. Holds the store's one key of the shuffle,
+ * which its blocks keep. A block is in at most one. Guarded by the {@link BlockStore}, as the {@link BlockOrder}
+ * that keeps it.
  */
 final class ShuffleBlocks {
-  private StoredBlock head;
+  private final ShuffleKey key;
+  private final Map<Integer, StoredBlock> byMap = new HashMap<>();
+  private final Map<Integer, StoredBlock> byReduce = new HashMap<>();
   private int size;
 
-  /** Links a block not in any shuffle's list. */
+  ShuffleBlocks(ShuffleKey key) {
+    this.key = key;
+  }
+
+  ShuffleKey key() {
+    return key;
+  }
+
+  /** Links a block of this shuffle not in any shuffle's lists; it keeps this one's key from now on. */
   void add(StoredBlock b) {
-    b.prevInShuffle = null;
-    b.nextInShuffle = head;
-    if (head != null) {
-      head.prevInShuffle = b;
+    b.keyedBy(key);
+    StoredBlock mapHead = byMap.put(b.mapId(), b);
+    b.prevOfMap = null;
+    b.nextOfMap = mapHead;
+    if (mapHead != null) {
+      mapHead.prevOfMap = b;
     }
-    head = b;
+    StoredBlock reduceHead = byReduce.put(b.reduceId(), b);
+    b.prevOfReduce = null;
+    b.nextOfReduce = reduceHead;
+    if (reduceHead != null) {
+      reduceHead.prevOfReduce = b;
+    }
     size++;
   }
 
-  /** Unlinks a block of this list; false if it is not in it. */
+  /** Unlinks a block of this shuffle; false if it is not in its lists. */
   boolean remove(StoredBlock b) {
-    if (b.prevInShuffle == null && head != b) {
+    if (b.prevOfMap == null && byMap.get(b.mapId()) != b) {
       return false;
     }
-    if (b.prevInShuffle != null) {
-      b.prevInShuffle.nextInShuffle = b.nextInShuffle;
+    if (b.prevOfMap != null) {
+      b.prevOfMap.nextOfMap = b.nextOfMap;
+    } else if (b.nextOfMap != null) {
+      byMap.put(b.mapId(), b.nextOfMap);
     } else {
-      head = b.nextInShuffle;
+      byMap.remove(b.mapId());
     }
-    if (b.nextInShuffle != null) {
-      b.nextInShuffle.prevInShuffle = b.prevInShuffle;
+    if (b.nextOfMap != null) {
+      b.nextOfMap.prevOfMap = b.prevOfMap;
     }
-    b.prevInShuffle = null;
-    b.nextInShuffle = null;
+    if (b.prevOfReduce != null) {
+      b.prevOfReduce.nextOfReduce = b.nextOfReduce;
+    } else if (b.nextOfReduce != null) {
+      byReduce.put(b.reduceId(), b.nextOfReduce);
+    } else {
+      byReduce.remove(b.reduceId());
+    }
+    if (b.nextOfReduce != null) {
+      b.nextOfReduce.prevOfReduce = b.prevOfReduce;
+    }
+    unlink(b);
     size--;
     return true;
   }
@@ -46,24 +80,62 @@ final class ShuffleBlocks {
     return size == 0;
   }
 
-  /** The blocks, as a list the caller may keep while blocks come and go. */
+  int size() {
+    return size;
+  }
+
+  /** Every block, as a list the caller may keep while blocks come and go. */
   List<StoredBlock> snapshot() {
     List<StoredBlock> out = new ArrayList<>(size);
-    for (StoredBlock b = head; b != null; b = b.nextInShuffle) {
+    for (StoredBlock head : byMap.values()) {
+      for (StoredBlock b = head; b != null; b = b.nextOfMap) {
+        out.add(b);
+      }
+    }
+    return out;
+  }
+
+  /** The blocks of map {@code mapId}, every attempt's, as a list of the caller's. */
+  List<StoredBlock> ofMap(int mapId) {
+    List<StoredBlock> out = new ArrayList<>();
+    for (StoredBlock b = byMap.get(mapId); b != null; b = b.nextOfMap) {
       out.add(b);
     }
     return out;
   }
 
+  /** The blocks of reduce {@code reduceId}, as a list of the caller's. */
+  List<StoredBlock> ofReduce(int reduceId) {
+    List<StoredBlock> out = new ArrayList<>();
+    for (StoredBlock b = byReduce.get(reduceId); b != null; b = b.nextOfReduce) {
+      out.add(b);
+    }
+    return out;
+  }
+
+  /** The reduces of which a block is held (a view, not to be kept while blocks come and go). */
+  Set<Integer> reduces() {
+    return byReduce.keySet();
+  }
+
   /** Unlinks every block. */
   void clear() {
-    for (StoredBlock b = head; b != null; ) {
-      StoredBlock next = b.nextInShuffle;
-      b.prevInShuffle = null;
-      b.nextInShuffle = null;
-      b = next;
+    for (StoredBlock head : byMap.values()) {
+      for (StoredBlock b = head; b != null; ) {
+        StoredBlock next = b.nextOfMap;
+        unlink(b);
+        b = next;
+      }
     }
-    head = null;
+    byMap.clear();
+    byReduce.clear();
     size = 0;
+  }
+
+  private static void unlink(StoredBlock b) {
+    b.prevOfMap = null;
+    b.nextOfMap = null;
+    b.prevOfReduce = null;
+    b.nextOfReduce = null;
   }
 }

@@ -5,6 +5,7 @@ import io.netty.buffer.Unpooled;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import org.scache.common.BlockId;
+import org.scache.common.ShuffleKey;
 import org.scache.worker.spill.SpillCandidate;
 import org.scache.worker.spill.SpillStore;
 
@@ -24,6 +25,10 @@ import org.scache.worker.spill.SpillStore;
  * saw when it last placed it (whether a reducer had read it, its last use, its round), frozen until placed again, so
  * that the order's sets find it as they sorted it; {@link #readByReducer()} and {@link #lastUsedNanos()} are the
  * block's state now.
+ *
+ * <p>The block keeps its id as its shuffle and three numbers, not as a {@link BlockId}: once held, its shuffle is the
+ * store's one key of it ({@link ShuffleBlocks}), so that a block keeps no name of its application of its own (a put
+ * decoded from the wire brings one). {@link #id()} makes the id when asked.
  */
 final class StoredBlock implements SpillCandidate {
   private static final long NOWHERE = -1;
@@ -39,7 +44,11 @@ final class StoredBlock implements SpillCandidate {
   private static final AtomicIntegerFieldUpdater<StoredBlock> HOLDS =
       AtomicIntegerFieldUpdater.newUpdater(StoredBlock.class, "holds");
 
-  private final BlockId id;
+  /** Its shuffle: the one the put named until the block is held, then the store's one key of it. */
+  private ShuffleKey shuffle;
+  private final int mapId;
+  private final int attempt;
+  private final int reduceId;
   private final long size;
   private final boolean copy;
   /** The bytes as a buffer, when they are not kept as a place in the reserve. */
@@ -60,13 +69,18 @@ final class StoredBlock implements SpillCandidate {
   private long rankedLastUse;
   private long rankedSubmissionMillis;
   private int rankedRound;
-  /** This block's neighbours among its shuffle's blocks ({@link ShuffleBlocks}); guarded by the store. */
-  StoredBlock prevInShuffle;
-  StoredBlock nextInShuffle;
+  /** This block's neighbours among its map's and its reduce's blocks of its shuffle ({@link ShuffleBlocks}). */
+  StoredBlock prevOfMap;
+  StoredBlock nextOfMap;
+  StoredBlock prevOfReduce;
+  StoredBlock nextOfReduce;
 
   /** A block whose bytes are in {@code data}, which it takes: a filled region of the reserve is kept as a place. */
   StoredBlock(BlockId id, ByteBuf data, boolean copy, long nowNanos) {
-    this.id = id;
+    this.shuffle = id.shuffle();
+    this.mapId = id.mapId();
+    this.attempt = id.attempt();
+    this.reduceId = id.reduceId();
     this.size = data.readableBytes();
     this.copy = copy;
     this.lastAccessNanos = nowNanos;
@@ -84,7 +98,10 @@ final class StoredBlock implements SpillCandidate {
 
   /** A block that went straight to disk when it was put. */
   StoredBlock(BlockId id, long size, SpillStore.Location spilled, long nowNanos) {
-    this.id = id;
+    this.shuffle = id.shuffle();
+    this.mapId = id.mapId();
+    this.attempt = id.attempt();
+    this.reduceId = id.reduceId();
     this.size = size;
     this.copy = false;
     this.spilled = spilled;
@@ -93,9 +110,56 @@ final class StoredBlock implements SpillCandidate {
     this.reserveAt = NOWHERE;
   }
 
+  /** Its id, made when asked (the block keeps its parts). */
   @Override
   public BlockId id() {
-    return id;
+    return new BlockId(shuffle.appId(), shuffle.shuffleId(), mapId, attempt, reduceId);
+  }
+
+  ShuffleKey shuffle() {
+    return shuffle;
+  }
+
+  /** Its shuffle is held under {@code key}, equal to its own: the block keeps that one. */
+  void keyedBy(ShuffleKey key) {
+    shuffle = key;
+  }
+
+  /** Whether this block's id is {@code id}. */
+  boolean is(BlockId id) {
+    return reduceId == id.reduceId() && mapId == id.mapId() && attempt == id.attempt()
+        && shuffle.shuffleId() == id.shuffleId() && shuffle.appId().equals(id.appId());
+  }
+
+  /** Whether this block and {@code other} have one id. */
+  boolean sameId(StoredBlock other) {
+    return reduceId == other.reduceId && mapId == other.mapId && attempt == other.attempt
+        && shuffle.equals(other.shuffle);
+  }
+
+  @Override
+  public String appId() {
+    return shuffle.appId();
+  }
+
+  @Override
+  public int shuffleId() {
+    return shuffle.shuffleId();
+  }
+
+  @Override
+  public int mapId() {
+    return mapId;
+  }
+
+  @Override
+  public int attempt() {
+    return attempt;
+  }
+
+  @Override
+  public int reduceId() {
+    return reduceId;
   }
 
   @Override
@@ -166,7 +230,7 @@ final class StoredBlock implements SpillCandidate {
 
   /** Its rank as the order last placed it, held apart from the block (which may be placed again meanwhile). */
   SpillCandidate rankNow() {
-    return SpillCandidate.of(id, size, copy, consumed(), rankedLastUse, scheduled(), rankedSubmissionMillis,
+    return SpillCandidate.of(id(), size, copy, consumed(), rankedLastUse, scheduled(), rankedSubmissionMillis,
         rankedRound, roundIncomplete());
   }
 
@@ -299,6 +363,6 @@ final class StoredBlock implements SpillCandidate {
 
   @Override
   public String toString() {
-    return id + (inMemory() ? "" : spilled != null ? " (spilled)" : " (released)") + (copy ? " (copy)" : "");
+    return id() + (inMemory() ? "" : spilled != null ? " (spilled)" : " (released)") + (copy ? " (copy)" : "");
   }
 }

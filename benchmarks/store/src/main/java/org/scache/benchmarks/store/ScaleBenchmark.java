@@ -15,6 +15,7 @@ import java.util.concurrent.atomic.LongAdder;
 import javax.management.ObjectName;
 import org.scache.common.BlockId;
 import org.scache.common.ScacheException;
+import org.scache.common.ShuffleKey;
 import org.scache.common.WorkerInfo;
 import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
@@ -53,6 +54,9 @@ import org.scache.worker.store.WorkerStorage;
 public final class ScaleBenchmark {
   private static final int BATCH = 1024;
 
+  private static final String APP = "application_1765000000000_0001";
+  private static final byte[] APP_BYTES = APP.getBytes(StandardCharsets.UTF_8);
+
   private ScaleBenchmark() {}
 
   /**
@@ -67,31 +71,40 @@ public final class ScaleBenchmark {
     PrintStream out = System.out;
     out.printf("Metadata at scale: %s, %d hosts, %s applications, heap %d MiB (%s)%n", points, hosts, apps,
         Runtime.getRuntime().maxMemory() >> 20, ManagementFactory.getRuntimeMXBean().getVmName());
-    out.printf("%-11s %5s %12s | %10s %10s %12s %12s | %10s %10s %10s %12s %12s %10s %10s %10s %10s %10s%n",
-        "M x R", "apps", "blocks", "worker B/b", "1-byte B/b", "puts/s", "lookups/s", "master B/b", "master MiB",
+    out.printf("%-11s %5s %12s | %10s %10s %12s %12s %10s %10s | %10s %10s %10s %12s %12s %10s %10s %10s %10s %10s%n",
+        "M x R", "apps", "blocks", "worker B/b", "1-byte B/b", "puts/s", "lookups/s", "ends/s", "commits/s",
+        "master B/b", "master MiB",
         "wave B/b", "reports/s", "ends ms", "ends B/b", "notices", "placements", "told ms", "send CPU s");
     List<String> byClass = new ArrayList<>();
     List<String> masterByClass = new ArrayList<>();
     for (String point : points.split(",")) {
-      // a point ending in "m" measures the master alone (its worker's blocks would not fit this heap)
+      // a point ending in "m" measures the master alone (its worker's blocks would not fit this heap), "w" the worker
       boolean masterOnly = point.trim().endsWith("m");
-      String[] mr = point.trim().toLowerCase(Locale.ROOT).replace("m", "").split("x");
+      boolean workerOnly = point.trim().endsWith("w");
+      String[] mr = point.trim().toLowerCase(Locale.ROOT).replace("m", "").replace("w", "").split("x");
       int maps = Integer.parseInt(mr[0]);
       int reduces = Integer.parseInt(mr[1]);
-      Worker none = new Worker("-", Double.NaN, Double.NaN, "not measured");
+      Worker none = new Worker("-", Double.NaN, Double.NaN, Double.NaN, Double.NaN, "not measured");
       Worker w = masterOnly ? none : worker(maps, reduces, 0);
       Worker oneByte = masterOnly ? none : worker(maps, reduces, 1);
       byClass.add(String.format("%-11s empty: %s%n%-11s 1 byte: %s", maps + "x" + reduces, w.heapByClass(), "",
           oneByte.heapByClass()));
+      if (workerOnly) {
+        out.printf("%-11s %5s %,12d | %10s %10s %,12.0f %,12.0f %,10.0f %,10.0f |%n", maps + "x" + reduces, "-",
+            (long) maps * reduces, w.bytesPerBlock(), oneByte.bytesPerBlock(), w.putsPerSecond(),
+            w.lookupsPerSecond(), w.endsPerSecond(), w.commitsPerSecond());
+        continue;
+      }
       for (String a : apps.split(",")) {
         int applications = Integer.parseInt(a.trim());
         if (applications > maps) {
           continue;
         }
         Master m = master(maps, reduces, hosts, applications);
-        out.printf("%-11s %5d %,12d | %10s %10s %,12.0f %,12.0f | %10.1f %10.1f %10.1f %,12.0f %,12.1f %10.1f %,10d "
-            + "%,10d %,10.0f %10.1f%n", maps + "x" + reduces, applications, (long) maps * reduces, w.bytesPerBlock(),
-            oneByte.bytesPerBlock(), w.putsPerSecond(), w.lookupsPerSecond(), m.bytesPerBlock(),
+        out.printf("%-11s %5d %,12d | %10s %10s %,12.0f %,12.0f %,10.0f %,10.0f | %10.1f %10.1f %10.1f %,12.0f "
+            + "%,12.1f %10.1f %,10d %,10d %,10.0f %10.1f%n", maps + "x" + reduces, applications,
+            (long) maps * reduces, w.bytesPerBlock(), oneByte.bytesPerBlock(), w.putsPerSecond(),
+            w.lookupsPerSecond(), w.endsPerSecond(), w.commitsPerSecond(), m.bytesPerBlock(),
             m.bytesPerBlock() * maps * reduces / (1 << 20), m.inFlightPerBlock(), m.reportsPerSecond(),
             m.placeMillis(), m.endsAllocatedPerBlock(), m.notices(), m.placementsSent(), m.noticedMillis(),
             m.sendingSeconds());
@@ -107,7 +120,8 @@ public final class ScaleBenchmark {
   }
 
   /** {@code heapByClass}: what a class histogram after the puts shows per stored block. */
-  private record Worker(String bytesPerBlock, double putsPerSecond, double lookupsPerSecond, String heapByClass) {}
+  private record Worker(String bytesPerBlock, double putsPerSecond, double lookupsPerSecond, double endsPerSecond,
+      double commitsPerSecond, String heapByClass) {}
 
   /**
    * What the master's state took once every map ended, and per block of the first wave of maps while their reports
@@ -179,7 +193,7 @@ public final class ScaleBenchmark {
         for (int r = 0; r < reduces; r++) {
           assignments.add(new ReduceAssignment(r, self, r / 16, ReduceAssignment.UNKNOWN_SIZE));
         }
-        store.scheduled(new ShufflePlacement("scale-app", 0, "scale", assignments), System.currentTimeMillis(),
+        store.scheduled(new ShufflePlacement(APP, 0, "scale", assignments), System.currentTimeMillis(),
             List.of());
         Map<String, Long> before = liveByClass();
         long t0 = System.nanoTime();
@@ -189,7 +203,9 @@ public final class ScaleBenchmark {
         for (int m = 0; m < maps; m++) {
           for (int r = 0; r < reduces; r++) {
             try {
-              PendingPut put = puts.begin(new BlockId("scale-app", 0, m, 0, r), blockBytes);
+              // each put's id as the wire decodes it: its own copy of the application's name
+              PendingPut put = puts.begin(new BlockId(new String(APP_BYTES, StandardCharsets.UTF_8), 0, m, 0, r),
+                  blockBytes);
               if (blockBytes > 0) {
                 put.write(io.netty.buffer.Unpooled.wrappedBuffer(new byte[blockBytes]));
               }
@@ -207,14 +223,32 @@ public final class ScaleBenchmark {
         long found = 0;
         for (int m = 0; m < maps && found < stored; m++) {
           for (int r = 0; r < reduces && found < stored; r++) {
-            if (store.contains(new BlockId("scale-app", 0, m, 0, r))) {
+            if (store.contains(new BlockId(APP, 0, m, 0, r))) {
               found++;
             }
           }
         }
         double lookupSeconds = (System.nanoTime() - t1) / 1e9;
+        String heapByClass = grownByClass(before, stored, 1);
+        // each map's end declared, as the master tells its holder, then each reduce's commit, which frees its input
+        ShuffleKey shuffle = new ShuffleKey(APP, 0);
+        long t2 = System.nanoTime();
+        for (int m = 0; m < maps; m++) {
+          store.mapFinished(shuffle, m, 0);
+        }
+        double endSeconds = (System.nanoTime() - t2) / 1e9;
+        long t3 = System.nanoTime();
+        long freed = 0;
+        for (int r = 0; r < reduces; r++) {
+          freed += store.reduceCommitted(shuffle, r);
+        }
+        double commitSeconds = (System.nanoTime() - t3) / 1e9;
+        if (freed != stored) {
+          throw new IllegalStateException("the commits freed " + freed + " of " + stored + " blocks");
+        }
         String perBlock = refused != null ? refused : String.format("%.1f", (double) heap / Math.max(1, stored));
-        return new Worker(perBlock, stored / putSeconds, found / lookupSeconds, grownByClass(before, stored, 1));
+        return new Worker(perBlock, stored / putSeconds, found / lookupSeconds, maps / endSeconds,
+            reduces / commitSeconds, heapByClass);
       } finally {
         storage.close();
       }
