@@ -24,7 +24,7 @@ final class BlockIndex {
   private final BlockOrder order;
   private final BlockTable blocks = new BlockTable();
   /** The prefetched copies held, per application oldest first: what makes room when a map's block meets the limit. */
-  private final Map<String, Set<StoredBlock>> copies = new HashMap<>();
+  private final Map<String, HeldCopies> copies = new HashMap<>();
   private long memoryBytes;
   private long spilledBytes;
   private int spilledBlocks;
@@ -53,7 +53,7 @@ final class BlockIndex {
     order.place(b);
     quota.added(b.appId());
     if (b.isCopy()) {
-      copies.computeIfAbsent(b.appId(), a -> new java.util.LinkedHashSet<>()).add(b);
+      copies.computeIfAbsent(b.appId(), a -> new HeldCopies()).add(b);
     }
     if (b.inMemory()) {
       memoryBytes += b.size();
@@ -88,8 +88,8 @@ final class BlockIndex {
       quota.removed(b.appId());
     }
     if (b.isCopy()) {
-      Set<StoredBlock> held = copies.get(b.appId());
-      if (held != null && held.remove(b) && held.isEmpty()) {
+      HeldCopies held = copies.get(b.appId());
+      if (held != null && held.removed(this) == 0) {
         copies.remove(b.appId());
       }
     }
@@ -120,12 +120,42 @@ final class BlockIndex {
 
   /** The oldest prefetched copy of an application {@code whose} accepts. */
   Optional<StoredBlock> oldestCopy(Predicate<String> whose) {
-    for (Map.Entry<String, Set<StoredBlock>> held : copies.entrySet()) {
+    for (Map.Entry<String, HeldCopies> held : copies.entrySet()) {
       if (whose.test(held.getKey())) {
-        return held.getValue().stream().findFirst();
+        return held.getValue().oldest(this);
       }
     }
     return Optional.empty();
+  }
+
+  /**
+   * An application's prefetched copies in the order they came, a reference each: a copy removed stays in the queue
+   * until it reaches its head or the queue holds more than twice the copies held, when it is compacted.
+   */
+  private static final class HeldCopies {
+    private final java.util.ArrayDeque<StoredBlock> queue = new java.util.ArrayDeque<>();
+    private int held;
+
+    void add(StoredBlock copy) {
+      queue.addLast(copy);
+      held++;
+    }
+
+    /** One of the copies was removed from {@code index}; the copies still held. */
+    int removed(BlockIndex index) {
+      held--;
+      if (queue.size() > 2 * held + 16) {
+        queue.removeIf(c -> !index.holds(c));
+      }
+      return held;
+    }
+
+    Optional<StoredBlock> oldest(BlockIndex index) {
+      while (!queue.isEmpty() && !index.holds(queue.peekFirst())) {
+        queue.pollFirst();
+      }
+      return Optional.ofNullable(queue.peekFirst());
+    }
   }
 
   /** The shuffles of {@code appId} this index holds blocks of. */

@@ -9,7 +9,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
 import org.scache.common.BlockId;
 import org.scache.common.ShuffleKey;
 import org.scache.worker.spill.SpillCandidate;
@@ -32,9 +31,9 @@ final class BlockOrder {
 
   private final SpillPolicy policy;
   private final PlacementBook rounds;
-  /** Blocks, each its own entry ({@link StoredBlock} is a {@link SpillCandidate} as last placed). */
-  private final TreeSet<SpillCandidate> inMemory;
-  private final TreeSet<SpillCandidate> spilledUnread;
+  /** Blocks, linked through themselves ({@link StoredBlock} is a {@link SpillCandidate} as last placed). */
+  private final VictimTree inMemory;
+  private final VictimTree spilledUnread;
   private final Map<ShuffleKey, ShuffleBlocks> byShuffle = new HashMap<>();
   private final Map<RoundKey, Integer> spilledUnreadInRound = new HashMap<>();
   /** Rounds that became, or stopped being, kept in part here while a change was placed. */
@@ -43,8 +42,8 @@ final class BlockOrder {
   BlockOrder(SpillPolicy policy, PlacementBook rounds) {
     this.policy = policy;
     this.rounds = rounds;
-    this.inMemory = new TreeSet<>(policy.victimOrder());
-    this.spilledUnread = new TreeSet<>(policy.victimOrder());
+    this.inMemory = new VictimTree(policy.victimOrder());
+    this.spilledUnread = new VictimTree(policy.victimOrder());
   }
 
   SpillPolicy policy() {
@@ -82,11 +81,17 @@ final class BlockOrder {
     return any;
   }
 
-  /** A block was read: it moves only if the policy orders by last use. */
-  void used(StoredBlock b) {
-    if (policy.ordersByLastUse()) {
-      place(b);
+  /** A block was read at {@code nowNanos}: it moves only if the policy orders by last use. */
+  void used(StoredBlock b, long nowNanos) {
+    if (!policy.ordersByLastUse() || !b.ranked()) {
+      b.touch(nowNanos);
+      return;
     }
+    // out of the sets before its last use changes: they find it by the use they sorted it by
+    inMemory.remove(b);
+    spilledUnread.remove(b);
+    b.touch(nowNanos);
+    place(b);
   }
 
   /** Forgets a block removed from the store. */
@@ -152,12 +157,10 @@ final class BlockOrder {
    * the order that goes on where it was, whatever was evicted or moved meanwhile.
    */
   Optional<Victim> victimAfter(Victim previous) {
-    SpillCandidate next = inMemory.higher(previous.rank());
-    return Optional.ofNullable(next).map(BlockOrder::victim);
+    return Optional.ofNullable(inMemory.higher(previous.rank())).map(BlockOrder::victim);
   }
 
-  private static Victim victim(SpillCandidate entry) {
-    StoredBlock b = (StoredBlock) entry;
+  private static Victim victim(StoredBlock b) {
     return new Victim(b, b.rankNow());
   }
 
@@ -173,7 +176,7 @@ final class BlockOrder {
 
   /** The spilled block no reducer has read that the policy would keep longest, if any. */
   Optional<StoredBlock> firstToLoadBack() {
-    return spilledUnread.isEmpty() ? Optional.empty() : Optional.of((StoredBlock) spilledUnread.last());
+    return Optional.ofNullable(spilledUnread.last());
   }
 
   /** Rounds of which a block is spilled here and not read by a reducer yet. */
@@ -183,7 +186,7 @@ final class BlockOrder {
 
   /** Every block in memory, first victim first. */
   List<StoredBlock> victimsInOrder() {
-    return inMemory.stream().map(StoredBlock.class::cast).toList();
+    return inMemory.inOrder();
   }
 
   void clear() {
@@ -221,10 +224,9 @@ final class BlockOrder {
       }
     }
     if (placement.isEmpty()) {
-      b.rank(false, 0, 0, false, false);
+      b.rank(null, false, false);
     } else {
-      int r = placement.get().round();
-      b.rank(true, placement.get().submissionTimeMillis(), r, partial(shuffle, r), counts);
+      b.rank(placement.get(), partial(shuffle, placement.get().round()), counts);
     }
     if (b.inMemory() && b.size() > 0) {
       inMemory.add(b);

@@ -191,7 +191,7 @@ public final class BlockStore {
    *
    * @throws ScacheException when the quota has no room for it (the caller frees {@code at})
    */
-  boolean addSpilled(BlockId id, long size, SpillStore.Location at) {
+  boolean addSpilled(BlockId id, int size, SpillStore.Location at) {
     return settled(admitAndAdd(new StoredBlock(id, size, at, clock.nanos())));
   }
 
@@ -437,8 +437,7 @@ public final class BlockStore {
   }
 
   private void touch(StoredBlock b) {
-    b.touch(clock.nanos());
-    order.used(b);
+    order.used(b, clock.nanos());
   }
 
   // ---------------------------------------------------------------- removal

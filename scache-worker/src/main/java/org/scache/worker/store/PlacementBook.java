@@ -31,13 +31,19 @@ public final class PlacementBook {
 
   private static final class Shuffle {
     final long submissionTimeMillis;
-    final Map<Integer, Integer> roundOfReduce = new HashMap<>();
+    /** Each reduce's place: one object a round, which the store's blocks of its reduces keep. */
+    final Map<Integer, Placement> ofReduce = new HashMap<>();
+    final Map<Integer, Placement> ofRound = new HashMap<>();
     final Map<Integer, WorkerInfo> workerOfReduce = new HashMap<>();
     final Map<String, WorkerInfo> workers = new LinkedHashMap<>();
     final Set<Integer> incompleteInCluster = new HashSet<>();
 
     Shuffle(long submissionTimeMillis) {
       this.submissionTimeMillis = submissionTimeMillis;
+    }
+
+    void round(int reduceId, int round) {
+      ofReduce.put(reduceId, ofRound.computeIfAbsent(round, r -> new Placement(submissionTimeMillis, r)));
     }
   }
 
@@ -52,7 +58,7 @@ public final class PlacementBook {
     Shuffle shuffle = shuffles.computeIfAbsent(key, k -> new Shuffle(submissionTimeMillis));
     Map<Integer, Integer> rounds = new HashMap<>();
     for (ReduceAssignment a : s.assignments()) {
-      shuffle.roundOfReduce.put(a.reduceId(), a.round());
+      shuffle.round(a.reduceId(), a.round());
       shuffle.workerOfReduce.put(a.reduceId(), a.worker());
       shuffle.workers.put(a.worker().workerId(), a.worker());
       rounds.put(a.reduceId(), a.round());
@@ -66,7 +72,7 @@ public final class PlacementBook {
       earlier.workers.put(move.to().workerId(), move.to());
       Integer round = rounds.get(move.reduceId());
       if (round != null) {
-        earlier.roundOfReduce.put(move.reduceId(), round);
+        earlier.round(move.reduceId(), round);
       }
     }
   }
@@ -112,8 +118,7 @@ public final class PlacementBook {
     if (s == null) {
       return Optional.empty();
     }
-    Integer round = s.roundOfReduce.get(reduceId);
-    return round == null ? Optional.empty() : Optional.of(new Placement(s.submissionTimeMillis, round));
+    return Optional.ofNullable(s.ofReduce.get(reduceId));
   }
 
   /** Whether the master reported this round as kept only in part by some worker. */

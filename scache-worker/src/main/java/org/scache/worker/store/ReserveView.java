@@ -11,15 +11,17 @@ import java.nio.ByteBuffer;
  */
 final class ReserveView extends UnpooledDirectByteBuf {
   private final StoredBlock block;
+  private final MemoryPool pool;
 
-  ReserveView(ByteBuffer bytes, StoredBlock block) {
+  ReserveView(ByteBuffer bytes, StoredBlock block, MemoryPool pool) {
     super(UnpooledByteBufAllocator.DEFAULT, bytes, bytes.capacity());
     this.block = block;
+    this.pool = pool;
     writerIndex(bytes.capacity());
   }
 
   @Override
   protected void deallocate() {
-    block.readerGone();
+    block.readerGone(pool);
   }
 }

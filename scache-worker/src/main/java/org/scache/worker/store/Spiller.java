@@ -154,13 +154,13 @@ final class Spiller implements AutoCloseable {
       if (store.contains(id)) {
         return false;
       }
-      long size = data.readableBytes();
+      int size = data.readableBytes();
       Optional<SpillStore.Location> at = disk.write(data);
       if (at.isEmpty()) {
         MemoryPool.Region region = pool.allocate(size).orElseThrow(() -> new ScacheException(Status.RETRY_LATER,
             "no room for " + id + " (" + size + " bytes): the spill disk is full and so is memory"));
         BlockBuffer copy = new BlockBuffer(pool, region);
-        copy.writeBytes(data, data.readerIndex(), (int) size);
+        copy.writeBytes(data, data.readerIndex(), size);
         return store.addInMemory(id, copy);
       }
       boolean added;

@@ -41,6 +41,10 @@ final class StoredBlock implements SpillCandidate {
   private static final byte RANKED_ROUND_INCOMPLETE = 8;
   /** Its spilled bytes count in its round's ({@link BlockOrder}). */
   private static final byte RANKED_COUNTED = 16;
+  /** In {@link #state}: a prefetched copy. */
+  private static final byte COPY = 1;
+  /** In {@link #state}: a reducer has read the block. */
+  private static final byte CONSUMED = 4;
   private static final AtomicIntegerFieldUpdater<StoredBlock> HOLDS =
       AtomicIntegerFieldUpdater.newUpdater(StoredBlock.class, "holds");
 
@@ -49,27 +53,32 @@ final class StoredBlock implements SpillCandidate {
   private final int mapId;
   private final int attempt;
   private final int reduceId;
-  private final long size;
-  private final boolean copy;
-  /** The bytes as a buffer, when they are not kept as a place in the reserve. */
-  private ByteBuf data;
-  /** The pool of {@link #reserveAt}; null unless the block came whole into a region of it. */
-  private final MemoryPool pool;
-  /** Where the bytes lie in the pool (segment, offset) or NOWHERE; kept after the store let go, for the last reader. */
+  /** Its bytes: a block is never larger than a segment of the reserve, or than a buffer, were it put to disk. */
+  private final int size;
+  /** COPY and CONSUMED. */
+  private byte state;
+  /**
+   * Where its bytes are: the {@link MemoryPool} while the store holds them at {@link #reserveAt}; a buffer
+   * ({@link ByteBuf}) when they are not kept as a place in the reserve; where they lie on disk
+   * ({@link SpillStore.Location}); or null.
+   */
+  private Object where;
+  /**
+   * Where the bytes lie in the pool (segment, offset) or NOWHERE; kept after the store let go, for the last reader,
+   * whose view names the pool.
+   */
   private final long reserveAt;
-  /** Whether the store still holds the region at {@link #reserveAt}. */
-  private boolean reserveHeld;
   /** Readers holding views of the region, plus {@link #LET_GO} once the store let go of it. */
   private volatile int holds;
-  private SpillStore.Location spilled;
-  private boolean consumed;
+  /** Its last use; changed only through the {@link BlockOrder}, which orders by it under some policies. */
   private long lastAccessNanos;
-  /** What the {@link BlockOrder} saw when it last placed this block: the RANKED_ flags, the last use and the round. */
+  /** What the {@link BlockOrder} saw when it last placed this block: the RANKED_ flags and its reduce's place. */
   private byte rankFlags;
-  private long rankedLastUse;
-  private long rankedSubmissionMillis;
-  private int rankedRound;
+  private PlacementBook.Placement rankedPlacement;
   /** This block's neighbours among its map's and its reduce's blocks of its shuffle ({@link ShuffleBlocks}). */
+  /** Its neighbours in the {@link VictimTree} it is in, if any. */
+  StoredBlock lower;
+  StoredBlock higher;
   StoredBlock prevOfMap;
   StoredBlock nextOfMap;
   StoredBlock prevOfReduce;
@@ -82,31 +91,27 @@ final class StoredBlock implements SpillCandidate {
     this.attempt = id.attempt();
     this.reduceId = id.reduceId();
     this.size = data.readableBytes();
-    this.copy = copy;
+    this.state = copy ? COPY : 0;
     this.lastAccessNanos = nowNanos;
     if (data instanceof BlockBuffer b && b.canHandOver()) {
       MemoryPool.Region region = b.handOver();
-      this.pool = b.pool();
       this.reserveAt = ((long) region.segment() << OFFSET_BITS) | region.offset();
-      this.reserveHeld = true;
+      this.where = b.pool();
     } else {
-      this.pool = null;
       this.reserveAt = NOWHERE;
-      this.data = data;
+      this.where = data;
     }
   }
 
   /** A block that went straight to disk when it was put. */
-  StoredBlock(BlockId id, long size, SpillStore.Location spilled, long nowNanos) {
+  StoredBlock(BlockId id, int size, SpillStore.Location spilled, long nowNanos) {
     this.shuffle = id.shuffle();
     this.mapId = id.mapId();
     this.attempt = id.attempt();
     this.reduceId = id.reduceId();
     this.size = size;
-    this.copy = false;
-    this.spilled = spilled;
+    this.where = spilled;
     this.lastAccessNanos = nowNanos;
-    this.pool = null;
     this.reserveAt = NOWHERE;
   }
 
@@ -169,7 +174,7 @@ final class StoredBlock implements SpillCandidate {
 
   @Override
   public boolean copy() {
-    return copy;
+    return (state & COPY) != 0;
   }
 
   /** The order saw it read by a reducer when it last placed it ({@link #readByReducer()} is now). */
@@ -178,25 +183,25 @@ final class StoredBlock implements SpillCandidate {
     return (rankFlags & RANKED_CONSUMED) != 0;
   }
 
-  /** Its last use when the order last placed it ({@link #lastUsedNanos()} is now). */
+  /** Its last use (the order places it again when it changes, under a policy that orders by it). */
   @Override
   public long lastAccessNanos() {
-    return rankedLastUse;
+    return lastAccessNanos;
   }
 
   @Override
   public boolean scheduled() {
-    return (rankFlags & RANKED_SCHEDULED) != 0;
+    return rankedPlacement != null;
   }
 
   @Override
   public long submissionTimeMillis() {
-    return rankedSubmissionMillis;
+    return rankedPlacement == null ? 0 : rankedPlacement.submissionTimeMillis();
   }
 
   @Override
   public int round() {
-    return rankedRound;
+    return rankedPlacement == null ? 0 : rankedPlacement.round();
   }
 
   @Override
@@ -214,61 +219,73 @@ final class StoredBlock implements SpillCandidate {
     return (rankFlags & RANKED_COUNTED) != 0;
   }
 
-  /** The order places the block: its state now, and its round as the order sees it. */
-  void rank(boolean scheduled, long submissionMillis, int round, boolean roundIncomplete, boolean counted) {
-    rankFlags = (byte) (RANKED | (consumed ? RANKED_CONSUMED : 0) | (scheduled ? RANKED_SCHEDULED : 0)
+  /**
+   * The order places the block: its state now, and its reduce's place as the order sees it ({@code placement},
+   * the book's, or null while its shuffle is not placed).
+   */
+  void rank(PlacementBook.Placement placement, boolean roundIncomplete, boolean counted) {
+    rankFlags = (byte) (RANKED | (readByReducer() ? RANKED_CONSUMED : 0) | (placement != null ? RANKED_SCHEDULED : 0)
         | (roundIncomplete ? RANKED_ROUND_INCOMPLETE : 0) | (counted ? RANKED_COUNTED : 0));
-    rankedLastUse = lastAccessNanos;
-    rankedSubmissionMillis = submissionMillis;
-    rankedRound = round;
+    rankedPlacement = placement;
   }
 
   /** The order forgot the block. */
   void unrank() {
     rankFlags = 0;
+    rankedPlacement = null;
   }
 
   /** Its rank as the order last placed it, held apart from the block (which may be placed again meanwhile). */
   SpillCandidate rankNow() {
-    return SpillCandidate.of(id(), size, copy, consumed(), rankedLastUse, scheduled(), rankedSubmissionMillis,
-        rankedRound, roundIncomplete());
+    return SpillCandidate.of(id(), size, copy(), consumed(), lastAccessNanos, scheduled(), submissionTimeMillis(),
+        round(), roundIncomplete());
   }
 
   boolean isCopy() {
-    return copy;
+    return copy();
+  }
+
+  private boolean reserveHeld() {
+    return where instanceof MemoryPool;
+  }
+
+  private ByteBuf data() {
+    return where instanceof ByteBuf b ? b : null;
   }
 
   boolean inMemory() {
-    return data != null || reserveHeld;
+    return where instanceof ByteBuf || where instanceof MemoryPool;
   }
 
   /** Where the block lies on disk, when it is spilled. */
   Optional<SpillStore.Location> spilled() {
-    return Optional.ofNullable(spilled);
+    return where instanceof SpillStore.Location l ? Optional.of(l) : Optional.empty();
   }
 
   /** Whether a reducer has read the block. */
   boolean readByReducer() {
-    return consumed;
+    return (state & CONSUMED) != 0;
   }
 
   void markConsumed() {
-    consumed = true;
+    state |= CONSUMED;
   }
 
   long lastUsedNanos() {
     return lastAccessNanos;
   }
 
+  /** Used now: only the {@link BlockOrder} calls it, out of its sets when its policy orders by last use. */
   void touch(long nowNanos) {
     lastAccessNanos = nowNanos;
   }
 
   /** The block's bytes for one reader, who must release them; the memory stays until then. */
   ByteBuf retainedData() {
-    if (reserveHeld) {
+    if (reserveHeld()) {
       return view();
     }
+    ByteBuf data = data();
     return data.isReadable() ? data.retainedDuplicate() : Unpooled.EMPTY_BUFFER;
   }
 
@@ -278,37 +295,39 @@ final class StoredBlock implements SpillCandidate {
    * holds no pool memory (an empty or a spilled block).
    */
   Optional<PinnedBytes> pin() {
-    if (reserveHeld) {
+    if (reserveHeld()) {
       return Optional.of(new PinnedBytes(view(), segment(), offset(), size));
     }
-    if (data instanceof BlockBuffer b) {
-      return Optional.of(new PinnedBytes(data.retainedDuplicate(), b.region().segment(), b.region().offset(),
-          data.readableBytes()));
+    if (where instanceof BlockBuffer b) {
+      return Optional.of(new PinnedBytes(b.retainedDuplicate(), b.region().segment(), b.region().offset(),
+          b.readableBytes()));
     }
     return Optional.empty();
   }
 
   private ReserveView view() {
+    MemoryPool pool = (MemoryPool) where;
     HOLDS.incrementAndGet(this);
-    return new ReserveView(pool.slice(segment(), offset(), (int) size), this);
+    return new ReserveView(pool.slice(segment(), offset(), size), this, pool);
   }
 
-  /** A view of the region was released: the last one after the store let go gives the region back. */
-  void readerGone() {
+  /** A view of the region in {@code pool} was released: the last one after the store let go gives it back. */
+  void readerGone(MemoryPool pool) {
     if (HOLDS.decrementAndGet(this) == LET_GO) {
-      freeReserve();
+      freeReserve(pool);
     }
   }
 
-  /** The store lets go of the region; it goes back now, or when the last reader's view is released. */
-  private void letGoOfReserve() {
-    reserveHeld = false;
+  /** The store lets go of the region, its bytes now {@code next}; it goes back now, or when the last view goes. */
+  private void letGoOfReserve(Object next) {
+    MemoryPool pool = (MemoryPool) where;
+    where = next;
     if (HOLDS.addAndGet(this, LET_GO) == LET_GO) {
-      freeReserve();
+      freeReserve(pool);
     }
   }
 
-  private void freeReserve() {
+  private void freeReserve(MemoryPool pool) {
     pool.freeRange(segment(), offset(), MemoryPool.align(size));
   }
 
@@ -322,47 +341,44 @@ final class StoredBlock implements SpillCandidate {
 
   /** The block now lives at {@code location} only; its memory goes back when no reader holds it. */
   void spilledTo(SpillStore.Location location) {
-    spilled = location;
-    if (reserveHeld) {
-      letGoOfReserve();
+    if (reserveHeld()) {
+      letGoOfReserve(location);
       return;
     }
-    ByteBuf old = data;
-    data = null;
+    ByteBuf old = data();
+    where = location;
     old.release();
   }
 
   /** A spilled block's bytes were moved to {@code location} (a spill file was compacted). */
   void movedOnDisk(SpillStore.Location location) {
-    spilled = location;
+    where = location;
   }
 
   /** The block is back in memory, in {@code loaded}; returns where it lay on disk. */
   SpillStore.Location loaded(ByteBuf loaded) {
-    SpillStore.Location was = spilled;
-    spilled = null;
-    data = loaded;
+    SpillStore.Location was = spilled().orElse(null);
+    where = loaded;
     return was;
   }
 
   /** Drops the store's hold: the memory reference, or returns the spill location to free. */
   Optional<SpillStore.Location> release() {
-    if (reserveHeld) {
-      letGoOfReserve();
+    if (reserveHeld()) {
+      letGoOfReserve(null);
       return Optional.empty();
     }
-    if (data != null) {
+    Object was = where;
+    where = null;
+    if (was instanceof ByteBuf data) {
       data.release();
-      data = null;
       return Optional.empty();
     }
-    SpillStore.Location was = spilled;
-    spilled = null;
-    return Optional.ofNullable(was);
+    return Optional.ofNullable((SpillStore.Location) was);
   }
 
   @Override
   public String toString() {
-    return id() + (inMemory() ? "" : spilled != null ? " (spilled)" : " (released)") + (copy ? " (copy)" : "");
+    return id() + (inMemory() ? "" : where != null ? " (spilled)" : " (released)") + (copy() ? " (copy)" : "");
   }
 }

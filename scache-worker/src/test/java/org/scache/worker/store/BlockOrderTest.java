@@ -71,8 +71,7 @@ class BlockOrderTest {
         placeAndCheckTurn(order, b);
       } else if (op == 6) {
         StoredBlock b = held.get(random.nextInt(held.size()));
-        b.touch(now++);
-        order.used(b);
+        order.used(b, now++);
       } else if (op == 7) {
         StoredBlock b = held.remove(random.nextInt(held.size()));
         ids.remove(b.id());

@@ -71,8 +71,9 @@ public final class ScaleBenchmark {
     PrintStream out = System.out;
     out.printf("Metadata at scale: %s, %d hosts, %s applications, heap %d MiB (%s)%n", points, hosts, apps,
         Runtime.getRuntime().maxMemory() >> 20, ManagementFactory.getRuntimeMXBean().getVmName());
-    out.printf("%-11s %5s %12s | %10s %10s %12s %12s %10s %10s | %10s %10s %10s %12s %12s %10s %10s %10s %10s %10s%n",
-        "M x R", "apps", "blocks", "worker B/b", "1-byte B/b", "puts/s", "lookups/s", "ends/s", "commits/s",
+    out.printf("%-11s %5s %12s | %10s %10s %10s %12s %12s %10s %10s | %10s %10s %10s %12s %12s %10s %10s %10s %10s "
+        + "%10s%n",
+        "M x R", "apps", "blocks", "worker B/b", "1-byte B/b", "copy B/b", "puts/s", "lookups/s", "ends/s", "commits/s",
         "master B/b", "master MiB",
         "wave B/b", "reports/s", "ends ms", "ends B/b", "notices", "placements", "told ms", "send CPU s");
     List<String> byClass = new ArrayList<>();
@@ -85,13 +86,15 @@ public final class ScaleBenchmark {
       int maps = Integer.parseInt(mr[0]);
       int reduces = Integer.parseInt(mr[1]);
       Worker none = new Worker("-", Double.NaN, Double.NaN, Double.NaN, Double.NaN, "not measured");
-      Worker w = masterOnly ? none : worker(maps, reduces, 0);
-      Worker oneByte = masterOnly ? none : worker(maps, reduces, 1);
-      byClass.add(String.format("%-11s empty: %s%n%-11s 1 byte: %s", maps + "x" + reduces, w.heapByClass(), "",
-          oneByte.heapByClass()));
+      Worker w = masterOnly ? none : worker(maps, reduces, 0, false);
+      Worker oneByte = masterOnly ? none : worker(maps, reduces, 1, false);
+      Worker copies = masterOnly ? none : worker(maps, reduces, 1, true);
+      byClass.add(String.format("%-11s empty: %s%n%-11s 1 byte: %s%n%-11s 1-byte copies: %s", maps + "x" + reduces,
+          w.heapByClass(), "", oneByte.heapByClass(), "", copies.heapByClass()));
       if (workerOnly) {
-        out.printf("%-11s %5s %,12d | %10s %10s %,12.0f %,12.0f %,10.0f %,10.0f |%n", maps + "x" + reduces, "-",
-            (long) maps * reduces, w.bytesPerBlock(), oneByte.bytesPerBlock(), w.putsPerSecond(),
+        out.printf("%-11s %5s %,12d | %10s %10s %10s %,12.0f %,12.0f %,10.0f %,10.0f |%n", maps + "x" + reduces, "-",
+            (long) maps * reduces, w.bytesPerBlock(), oneByte.bytesPerBlock(), copies.bytesPerBlock(),
+            w.putsPerSecond(),
             w.lookupsPerSecond(), w.endsPerSecond(), w.commitsPerSecond());
         continue;
       }
@@ -101,10 +104,10 @@ public final class ScaleBenchmark {
           continue;
         }
         Master m = master(maps, reduces, hosts, applications);
-        out.printf("%-11s %5d %,12d | %10s %10s %,12.0f %,12.0f %,10.0f %,10.0f | %10.1f %10.1f %10.1f %,12.0f "
+        out.printf("%-11s %5d %,12d | %10s %10s %10s %,12.0f %,12.0f %,10.0f %,10.0f | %10.1f %10.1f %10.1f %,12.0f "
             + "%,12.1f %10.1f %,10d %,10d %,10.0f %10.1f%n", maps + "x" + reduces, applications,
-            (long) maps * reduces, w.bytesPerBlock(), oneByte.bytesPerBlock(), w.putsPerSecond(),
-            w.lookupsPerSecond(), w.endsPerSecond(), w.commitsPerSecond(), m.bytesPerBlock(),
+            (long) maps * reduces, w.bytesPerBlock(), oneByte.bytesPerBlock(), copies.bytesPerBlock(),
+            w.putsPerSecond(), w.lookupsPerSecond(), w.endsPerSecond(), w.commitsPerSecond(), m.bytesPerBlock(),
             m.bytesPerBlock() * maps * reduces / (1 << 20), m.inFlightPerBlock(), m.reportsPerSecond(),
             m.placeMillis(), m.endsAllocatedPerBlock(), m.notices(), m.placementsSent(), m.noticedMillis(),
             m.sendingSeconds());
@@ -176,9 +179,11 @@ public final class ScaleBenchmark {
   }
 
   /** One worker's store taking every block of a placed shuffle, its limit derived from the heap. */
-  static Worker worker(int maps, int reduces, int blockBytes) throws Exception {
+  static Worker worker(int maps, int reduces, int blockBytes, boolean copies) throws Exception {
     Path dir = Files.createTempDirectory("scache-scale");
-    long reserve = Math.max(8L << 20, (long) maps * reduces * MemoryPool.ALIGNMENT * Math.min(1, blockBytes));
+    // the blocks' aligned bytes, and a segment's slack for the copies' regions of M blocks each
+    long reserve = Math.max(8L << 20, (long) maps * reduces * MemoryPool.ALIGNMENT * Math.min(1, blockBytes))
+        + (copies ? 64L << 20 : 0);
     try (MemoryPool pool = new MemoryPool(dir, "scale", reserve, 64L << 20, false)) {
       WorkerStorage storage = new WorkerStorage(pool, java.util.Optional.empty(),
           org.scache.worker.spill.SpillPolicy.contextAware(), new org.scache.worker.store.PlacementBook(),
@@ -199,8 +204,24 @@ public final class ScaleBenchmark {
         long t0 = System.nanoTime();
         long stored = 0;
         String refused = null;
+        if (copies) {
+          // each reduce's input prefetched from the maps' holders: one landing of its M blocks
+          byte[] bytes = new byte[maps * blockBytes];
+          for (int r = 0; r < reduces && refused == null; r++) {
+            String app = new String(APP_BYTES, StandardCharsets.UTF_8);
+            List<BlockSize> layout = new ArrayList<>(maps);
+            for (int m = 0; m < maps; m++) {
+              layout.add(new BlockSize(new BlockId(app, 0, m, 0, r), blockBytes));
+            }
+            int landed = storage.copies().land(layout, io.netty.buffer.Unpooled.wrappedBuffer(bytes));
+            stored += landed;
+            if (landed < maps) {
+              refused = "refused at " + stored;
+            }
+          }
+        }
         outer:
-        for (int m = 0; m < maps; m++) {
+        for (int m = 0; m < maps && !copies; m++) {
           for (int r = 0; r < reduces; r++) {
             try {
               // each put's id as the wire decodes it: its own copy of the application's name
