@@ -17,9 +17,10 @@ import org.scache.common.protocol.Status;
  */
 public final class BlockQuota {
   /**
-   * Heap a block's entries are budgeted at when the limit is derived from the heap: a stored block takes 130-170 bytes
-   * (its entry, its id, its slot in the index and, with bytes in memory, its place in the spill order), and what a
-   * block in flight costs beside it (its report to the master, its prefetch) takes the rest.
+   * Heap a block's entries are budgeted at when the limit is derived from the heap: a stored block takes 96-108 bytes
+   * (its entry, which is also its place in its shuffle's lists and in the spill order, its slot in the index and, for
+   * a prefetched copy, its place in its application's queue), and what a block in flight costs beside it (its report
+   * to the master, its prefetch) takes the rest.
    */
   static final long HEAP_BYTES_PER_BLOCK = 256;
 
