@@ -63,22 +63,32 @@ final class BlockOrder {
     boolean any = !turned.isEmpty();
     while (!turned.isEmpty()) {
       RoundKey k = turned.poll();
-      ShuffleBlocks members = byShuffle.get(k.shuffle());
-      if (members == null) {
-        continue;
-      }
-      // the round's blocks are those of its reduces (a placement learnt meanwhile places every block again)
-      List<Integer> reduces = members.reduces().stream().filter(r -> rounds.placement(k.shuffle(), r)
-          .filter(p -> p.round() == k.round()).isPresent()).toList();
-      for (int r : reduces) {
-        for (StoredBlock other : members.ofReduce(r)) {
-          if (other != b && other.ranked()) {
-            placeOne(other);
-          }
+      placeRounds(k.shuffle(), Set.of(k.round()), b);
+    }
+    return any;
+  }
+
+  /** Places again every block of {@code shuffle}'s rounds {@code which} but {@code except}. */
+  private void placeRounds(ShuffleKey shuffle, Set<Integer> which, StoredBlock except) {
+    ShuffleBlocks members = byShuffle.get(shuffle);
+    if (members == null) {
+      return;
+    }
+    // a round's blocks are those of its reduces (a placement learnt meanwhile places every block again)
+    List<Integer> reduces = members.reduces().stream().filter(r -> rounds.placement(shuffle, r)
+        .filter(p -> which.contains(p.round())).isPresent()).toList();
+    for (int r : reduces) {
+      for (StoredBlock other : members.ofReduce(r)) {
+        if (other != except && other.ranked()) {
+          placeOne(other);
         }
       }
     }
-    return any;
+  }
+
+  /** The master's view of which of the shuffle's rounds are kept in part changed for rounds {@code turned}. */
+  void roundsTurnedInCluster(ShuffleKey shuffle, Set<Integer> turned) {
+    placeRounds(shuffle, turned, null);
   }
 
   /** A block was read at {@code nowNanos}: it moves only if the policy orders by last use. */

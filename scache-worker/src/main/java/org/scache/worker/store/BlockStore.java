@@ -87,9 +87,12 @@ public final class BlockStore {
 
   /** The master's list of a shuffle's rounds that some worker keeps only in part. */
   public void incompleteInCluster(ShuffleKey shuffle, List<Integer> incompleteRounds) {
-    rounds.incompleteInCluster(shuffle, incompleteRounds);
+    Set<Integer> turned = rounds.incompleteInCluster(shuffle, incompleteRounds);
+    if (turned.isEmpty()) {
+      return;
+    }
     synchronized (this) {
-      order.placementChanged(shuffle);
+      order.roundsTurnedInCluster(shuffle, turned);
     }
   }
 

@@ -127,13 +127,26 @@ public final class PlacementBook {
     return s != null && s.incompleteInCluster.contains(round);
   }
 
-  /** Replaces the rounds of a shuffle that some worker keeps only in part. */
-  synchronized void incompleteInCluster(ShuffleKey shuffle, List<Integer> rounds) {
+  /**
+   * Replaces the rounds of a shuffle that some worker keeps only in part; returns the rounds that became, or stopped
+   * being, so.
+   */
+  synchronized Set<Integer> incompleteInCluster(ShuffleKey shuffle, List<Integer> rounds) {
     Shuffle s = shuffles.get(shuffle);
-    if (s != null) {
-      s.incompleteInCluster.clear();
-      s.incompleteInCluster.addAll(rounds);
+    if (s == null) {
+      return Set.of();
     }
+    Set<Integer> now = new HashSet<>(rounds);
+    Set<Integer> turned = new HashSet<>(now);
+    turned.addAll(s.incompleteInCluster);
+    for (int r : now) {
+      if (s.incompleteInCluster.contains(r)) {
+        turned.remove(r);
+      }
+    }
+    s.incompleteInCluster.clear();
+    s.incompleteInCluster.addAll(now);
+    return turned;
   }
 
   /** How many rounds, over all shuffles, the master reported as kept only in part somewhere. */

@@ -91,8 +91,9 @@ class BlockOrderTest {
         moves.forEach(m -> order.placementChanged(new ShuffleKey("a", m.shuffleId())));
       } else {
         ShuffleKey shuffle = new ShuffleKey("a", random.nextInt(3));
-        rounds.incompleteInCluster(shuffle, random.nextBoolean() ? List.of(random.nextInt(4)) : List.of());
-        order.placementChanged(shuffle);
+        // only the blocks of the rounds whose state changed are placed again
+        order.roundsTurnedInCluster(shuffle,
+            rounds.incompleteInCluster(shuffle, random.nextBoolean() ? List.of(random.nextInt(4)) : List.of()));
       }
       Set<BlockOrder.RoundKey> keptInPart = keptInPart(held, rounds);
       assertEquals(keptInPart, order.keptInPart(), "rounds kept in part after step " + step);
