@@ -1,10 +1,7 @@
 package org.scache.worker.store;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import org.scache.common.ShuffleKey;
 
 /**
@@ -16,8 +13,8 @@ import org.scache.common.ShuffleKey;
  */
 final class ShuffleBlocks {
   private final ShuffleKey key;
-  private final Map<Integer, StoredBlock> byMap = new HashMap<>();
-  private final Map<Integer, StoredBlock> byReduce = new HashMap<>();
+  private final BlockHeads byMap = new BlockHeads();
+  private final BlockHeads byReduce = new BlockHeads();
   private int size;
 
   ShuffleBlocks(ShuffleKey key) {
@@ -87,7 +84,7 @@ final class ShuffleBlocks {
   /** Every block, as a list the caller may keep while blocks come and go. */
   List<StoredBlock> snapshot() {
     List<StoredBlock> out = new ArrayList<>(size);
-    for (StoredBlock head : byMap.values()) {
+    for (StoredBlock head : byMap.heads()) {
       for (StoredBlock b = head; b != null; b = b.nextOfMap) {
         out.add(b);
       }
@@ -113,14 +110,14 @@ final class ShuffleBlocks {
     return out;
   }
 
-  /** The reduces of which a block is held (a view, not to be kept while blocks come and go). */
-  Set<Integer> reduces() {
-    return byReduce.keySet();
+  /** The reduces of which a block is held. */
+  List<Integer> reduces() {
+    return byReduce.keys();
   }
 
   /** Unlinks every block. */
   void clear() {
-    for (StoredBlock head : byMap.values()) {
+    for (StoredBlock head : byMap.heads()) {
       for (StoredBlock b = head; b != null; ) {
         StoredBlock next = b.nextOfMap;
         unlink(b);
