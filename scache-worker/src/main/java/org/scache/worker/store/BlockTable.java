@@ -16,24 +16,12 @@ final class BlockTable {
   private int size;
 
   StoredBlock get(BlockId id) {
-    int mask = slots.length - 1;
-    for (int i = home(id, mask); ; i = (i + 1) & mask) {
-      StoredBlock b = slots[i];
-      if (b == null || b.is(id)) {
-        return b;
-      }
-    }
+    return slots[slot(id.appId(), id.shuffleId(), id.mapId(), id.attempt(), id.reduceId())];
   }
 
   /** The block held under the id of {@code like} (itself, or another of that id), or null. */
   StoredBlock get(StoredBlock like) {
-    int mask = slots.length - 1;
-    for (int i = home(like, mask); ; i = (i + 1) & mask) {
-      StoredBlock b = slots[i];
-      if (b == null || b.sameId(like)) {
-        return b;
-      }
-    }
+    return slots[slot(like)];
   }
 
   /** Holds {@code block} under its id, in place of any block of that id; the one it replaced, or null. */
@@ -41,52 +29,47 @@ final class BlockTable {
     if (size + 1 > slots.length * MAX_LOAD) {
       resize(slots.length * 2);
     }
-    int mask = slots.length - 1;
-    for (int i = home(block, mask); ; i = (i + 1) & mask) {
-      StoredBlock b = slots[i];
-      if (b == null) {
-        slots[i] = block;
-        size++;
-        return null;
-      }
-      if (b.sameId(block)) {
-        slots[i] = block;
-        return b;
-      }
+    int i = slot(block);
+    StoredBlock was = slots[i];
+    slots[i] = block;
+    if (was == null) {
+      size++;
     }
+    return was;
   }
 
   /** Forgets the block held under {@code id}; the block, or null if none was. */
   StoredBlock remove(BlockId id) {
-    int mask = slots.length - 1;
-    for (int i = home(id, mask); ; i = (i + 1) & mask) {
-      StoredBlock b = slots[i];
-      if (b == null) {
-        return null;
-      }
-      if (b.is(id)) {
-        return removeAt(i, mask);
-      }
-    }
+    return removeAt(slot(id.appId(), id.shuffleId(), id.mapId(), id.attempt(), id.reduceId()));
   }
 
   /** Forgets the block held under the id of {@code like}; the block, or null if none was. */
   StoredBlock remove(StoredBlock like) {
+    return removeAt(slot(like));
+  }
+
+  private int slot(StoredBlock b) {
+    return slot(b.appId(), b.shuffleId(), b.mapId(), b.attempt(), b.reduceId());
+  }
+
+  /** The slot of the block of this id, or the empty slot that ends its run when none is held. */
+  private int slot(String appId, int shuffleId, int mapId, int attempt, int reduceId) {
     int mask = slots.length - 1;
-    for (int i = home(like, mask); ; i = (i + 1) & mask) {
+    for (int i = home(appId, shuffleId, mapId, attempt, reduceId, mask); ; i = (i + 1) & mask) {
       StoredBlock b = slots[i];
-      if (b == null) {
-        return null;
-      }
-      if (b.sameId(like)) {
-        return removeAt(i, mask);
+      if (b == null || b.reduceId() == reduceId && b.mapId() == mapId && b.attempt() == attempt
+          && b.shuffleId() == shuffleId && b.appId().equals(appId)) {
+        return i;
       }
     }
   }
 
-  private StoredBlock removeAt(int i, int mask) {
+  private StoredBlock removeAt(int i) {
     StoredBlock b = slots[i];
-    closeGap(i, mask);
+    if (b == null) {
+      return null;
+    }
+    closeGap(i, slots.length - 1);
     size--;
     if (slots.length > MIN_CAPACITY && size < slots.length * MAX_LOAD / 8) {
       resize(slots.length / 2);
@@ -137,10 +120,6 @@ final class BlockTable {
         slots[i] = b;
       }
     }
-  }
-
-  private static int home(BlockId id, int mask) {
-    return home(id.appId(), id.shuffleId(), id.mapId(), id.attempt(), id.reduceId(), mask);
   }
 
   private static int home(StoredBlock b, int mask) {

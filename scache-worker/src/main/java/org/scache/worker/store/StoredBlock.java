@@ -130,18 +130,6 @@ final class StoredBlock implements SpillCandidate {
     shuffle = key;
   }
 
-  /** Whether this block's id is {@code id}. */
-  boolean is(BlockId id) {
-    return reduceId == id.reduceId() && mapId == id.mapId() && attempt == id.attempt()
-        && shuffle.shuffleId() == id.shuffleId() && shuffle.appId().equals(id.appId());
-  }
-
-  /** Whether this block and {@code other} have one id. */
-  boolean sameId(StoredBlock other) {
-    return reduceId == other.reduceId && mapId == other.mapId && attempt == other.attempt
-        && shuffle.equals(other.shuffle);
-  }
-
   @Override
   public String appId() {
     return shuffle.appId();
