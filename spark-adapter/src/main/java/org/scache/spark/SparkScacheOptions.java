@@ -32,7 +32,8 @@ public final class SparkScacheOptions {
           + "places their reduces before any map has run; the sampling job reads the map side's input once more. Off, "
           + "such shuffles are predicted by regression once scache.master.schedule.observation.threshold of their maps "
           + "have finished. Worth it where a range partition's input comes mostly from a few maps or partitions are "
-          + "far from equal.");
+          + "far from equal; off by default, since on evenly spread keys the extra read costs more than the earlier "
+          + "placement gains (a 512 MiB sortByKey at 40 Mbit/s: 0.99 of the sort shuffle's time on, 0.86 off).");
   public static final ConfigEntry<Integer> SAMPLES_PER_REDUCE = OPTIONS.intEntry(
       "spark.scache.sampling.samples.per.reduce", 20, "Records sampled from each map's input per reduce "
           + "partition (the paper's s).");
