@@ -84,12 +84,15 @@ final class BlockIndex {
    * release them); returns its place on disk, which the caller frees.
    */
   Optional<SpillStore.Location> remove(StoredBlock b) {
-    if (blocks.remove(b) != null) {
+    // only the block itself: not another held under its id, and a copy's count taken down once
+    boolean held = blocks.get(b) == b;
+    if (held) {
+      blocks.remove(b);
       quota.removed(b.appId());
     }
-    if (b.isCopy()) {
-      HeldCopies held = copies.get(b.appId());
-      if (held != null && held.removed(this) == 0) {
+    if (held && b.isCopy()) {
+      HeldCopies copiesOfApp = copies.get(b.appId());
+      if (copiesOfApp != null && copiesOfApp.removed(this) == 0) {
         copies.remove(b.appId());
       }
     }

@@ -198,4 +198,29 @@ class BlockStoreTest {
         () -> storage.puts().begin(new BlockId("a", 0, 4, 0, 0), 10));
     assertEquals(Status.LIMIT_EXCEEDED, refused.status(), "with no copy of a left, a's map block is refused");
   }
+
+  @Test
+  void copiesFreedOutOfTurn_areSkipped_andTheOldestHeldCopyMakesRoom() {
+    storage.close();
+    storage = new WorkerStorage(pool, java.util.Optional.empty(), org.scache.worker.spill.SpillPolicy.contextAware(),
+        new PlacementBook(), org.scache.common.Clock.SYSTEM, new org.scache.worker.counters.WorkerCounters(), 1 << 20,
+        BlockQuota.of(8, 0.5, 0));
+    store = storage.store();
+    BlockId first = new BlockId("a", 0, 7, 0, 0);
+    BlockId second = new BlockId("a", 0, 7, 0, 1);
+    BlockId third = new BlockId("a", 0, 7, 0, 2);
+    for (BlockId copy : new BlockId[] {first, second, third}) {
+      assertTrue(store.addCopy(copy, Unpooled.wrappedBuffer(new byte[] {1})));
+    }
+    assertEquals(1, store.reduceCommitted(new org.scache.common.ShuffleKey("a", 0), 0), "the oldest copy is freed");
+    put(new BlockId("a", 0, 0, 0, 0), 10, 1);
+    put(new BlockId("a", 0, 1, 0, 0), 10, 1);
+
+    put(new BlockId("a", 0, 2, 0, 0), 10, 1);
+    assertFalse(store.contains(second), "the oldest copy still held made room");
+    assertTrue(store.contains(third));
+    put(new BlockId("a", 0, 3, 0, 0), 10, 1);
+    assertFalse(store.contains(third));
+    assertThrows(ScacheException.class, () -> storage.puts().begin(new BlockId("a", 0, 4, 0, 0), 10));
+  }
 }
