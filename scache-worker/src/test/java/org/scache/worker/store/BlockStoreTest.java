@@ -172,11 +172,7 @@ class BlockStoreTest {
   }
   @Test
   void mapBlockAtTheCountLimit_dropsTheOwnersOldestCopies_butACopyNeverDropsAnother() {
-    storage.close();
-    storage = new WorkerStorage(pool, java.util.Optional.empty(), org.scache.worker.spill.SpillPolicy.contextAware(),
-        new PlacementBook(), org.scache.common.Clock.SYSTEM, new org.scache.worker.counters.WorkerCounters(), 1 << 20,
-        BlockQuota.of(8, 0.5, 0));
-    store = storage.store();
+    limitTo8BlocksHalfAnOwners();
     BlockId firstCopy = new BlockId("a", 0, 7, 0, 0);
     BlockId secondCopy = new BlockId("a", 0, 7, 0, 1);
     assertTrue(store.addCopy(firstCopy, Unpooled.wrappedBuffer(new byte[] {1})));
@@ -201,11 +197,7 @@ class BlockStoreTest {
 
   @Test
   void copiesFreedOutOfTurn_areSkipped_andTheOldestHeldCopyMakesRoom() {
-    storage.close();
-    storage = new WorkerStorage(pool, java.util.Optional.empty(), org.scache.worker.spill.SpillPolicy.contextAware(),
-        new PlacementBook(), org.scache.common.Clock.SYSTEM, new org.scache.worker.counters.WorkerCounters(), 1 << 20,
-        BlockQuota.of(8, 0.5, 0));
-    store = storage.store();
+    limitTo8BlocksHalfAnOwners();
     BlockId first = new BlockId("a", 0, 7, 0, 0);
     BlockId second = new BlockId("a", 0, 7, 0, 1);
     BlockId third = new BlockId("a", 0, 7, 0, 2);
@@ -222,5 +214,14 @@ class BlockStoreTest {
     put(new BlockId("a", 0, 3, 0, 0), 10, 1);
     assertFalse(store.contains(third));
     assertThrows(ScacheException.class, () -> storage.puts().begin(new BlockId("a", 0, 4, 0, 0), 10));
+  }
+
+  /** The store again, limited to 8 blocks, an application's share half of them. */
+  private void limitTo8BlocksHalfAnOwners() {
+    storage.close();
+    storage = new WorkerStorage(pool, java.util.Optional.empty(), org.scache.worker.spill.SpillPolicy.contextAware(),
+        new PlacementBook(), org.scache.common.Clock.SYSTEM, new org.scache.worker.counters.WorkerCounters(), 1 << 20,
+        BlockQuota.of(8, 0.5, 0));
+    store = storage.store();
   }
 }
