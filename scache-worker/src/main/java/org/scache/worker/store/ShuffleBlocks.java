@@ -77,10 +77,6 @@ final class ShuffleBlocks {
     return size == 0;
   }
 
-  int size() {
-    return size;
-  }
-
   /** Every block, as a list the caller may keep while blocks come and go. */
   List<StoredBlock> snapshot() {
     List<StoredBlock> out = new ArrayList<>(size);

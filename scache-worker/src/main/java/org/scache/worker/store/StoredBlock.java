@@ -22,9 +22,9 @@ import org.scache.worker.spill.SpillStore;
  * kept as the buffer they came in.
  *
  * <p>The block is also its own entry in the {@link BlockOrder}: as a {@link SpillCandidate} it answers what the order
- * saw when it last placed it (whether a reducer had read it, its last use, its round), frozen until placed again, so
- * that the order's sets find it as they sorted it; {@link #readByReducer()} and {@link #lastUsedNanos()} are the
- * block's state now.
+ * saw when it last placed it (whether a reducer had read it, its round), frozen until placed again, so that the
+ * order's sets find it as they sorted it ({@link #readByReducer()} is the block's state now); its last use changes only
+ * through the order, which takes it out of its sets first when its policy orders by it.
  *
  * <p>The block keeps its id as its shuffle and three numbers, not as a {@link BlockId}: once held, its shuffle is the
  * store's one key of it ({@link ShuffleBlocks}), so that a block keeps no name of its application of its own (a put
@@ -257,10 +257,6 @@ final class StoredBlock implements SpillCandidate {
 
   void markConsumed() {
     state |= CONSUMED;
-  }
-
-  long lastUsedNanos() {
-    return lastAccessNanos;
   }
 
   /** Used now: only the {@link BlockOrder} calls it, out of its sets when its policy orders by last use. */

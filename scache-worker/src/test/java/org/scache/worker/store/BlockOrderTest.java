@@ -131,8 +131,8 @@ class BlockOrderTest {
       BlockId id = b.id();
       Optional<PlacementBook.Placement> p = rounds.placement(id.shuffle(), id.reduceId());
       SpillCandidate c = p.isEmpty()
-          ? SpillCandidate.unscheduled(id, b.size(), b.isCopy(), b.readByReducer(), b.lastUsedNanos())
-          : SpillCandidate.of(id, b.size(), b.isCopy(), b.readByReducer(), b.lastUsedNanos(), true,
+          ? SpillCandidate.unscheduled(id, b.size(), b.isCopy(), b.readByReducer(), b.lastAccessNanos())
+          : SpillCandidate.of(id, b.size(), b.isCopy(), b.readByReducer(), b.lastAccessNanos(), true,
               p.get().submissionTimeMillis(), p.get().round(),
               keptInPart.contains(new BlockOrder.RoundKey(id.shuffle(), p.get().round()))
                   || rounds.incompleteInCluster(id.shuffle(), p.get().round()));
