@@ -48,6 +48,16 @@ public final class BlockBuffers {
     return allocator;
   }
 
+  /**
+   * Makes the allocator now if this pool lends direct buffers, so that the first {@link #take} does not: for a
+   * process that knows it will take buffers and has time before it does.
+   */
+  public synchronized void prepare() {
+    if (capacity > 0) {
+      allocator();
+    }
+  }
+
   /** A buffer of {@code size} bytes (position 0, limit and capacity {@code size}): direct while the capacity allows,
       else on the heap. */
   public ByteBuffer take(int size) {

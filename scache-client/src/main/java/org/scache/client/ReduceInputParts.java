@@ -12,7 +12,8 @@ import org.scache.common.ScacheException;
  * ({@link ScacheClient#readReduceInputInParts}): each {@link #next} gives the blocks of maps not given
  * before, and asks at once for the part after it, which the worker answers as soon as another block
  * has landed, so that the reduce works on one part while the next arrives. A part without blocks
- * means the whole input has been given. Where the worker's shared memory cannot be used, the whole
+ * means the whole input has been given; so does a part that completes the maps the reader named, which
+ * is then the last one asked for. Where the worker's shared memory cannot be used, the whole
  * input comes as one part. A reader {@linkplain ReduceInput#release releases} each part once it has
  * read its blocks, so the next parts reuse its buffers, and {@linkplain #close closes} the parts when
  * it stops early. Not for use by several threads at once.
@@ -27,12 +28,15 @@ public final class ReduceInputParts implements AutoCloseable {
   }
 
   private final Request request;
+  /** The maps whose blocks make the whole input, as the reader named them; empty: known only from the worker. */
+  private final Set<Integer> expectedMaps;
   private final Set<Integer> have = new TreeSet<>();
   private CompletableFuture<Part> ahead;
   private boolean done;
 
-  ReduceInputParts(Request request) {
+  ReduceInputParts(Request request, Set<Integer> expectedMaps) {
     this.request = request;
+    this.expectedMaps = Set.copyOf(expectedMaps);
   }
 
   /**
@@ -60,7 +64,8 @@ public final class ReduceInputParts implements AutoCloseable {
         fresh.add(b);
       }
     }
-    if (part.whole() || part.input().blocks().isEmpty()) {
+    if (part.whole() || part.input().blocks().isEmpty()
+        || !expectedMaps.isEmpty() && have.containsAll(expectedMaps)) {
       done = true;
     } else {
       ahead = request.after(Set.copyOf(have));

@@ -10,10 +10,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 import org.scache.common.BlockId;
 import org.scache.common.Clock;
 import org.scache.common.ScacheException;
@@ -169,6 +171,16 @@ public final class ScacheClient implements AutoCloseable {
     Objects.requireNonNull(conf, "conf");
     return new ScacheClient(conf, appId, secret, Objects.requireNonNull(connections, "connections"),
         Objects.requireNonNull(clock, "clock"));
+  }
+
+  /**
+   * Opens the connection to this node's worker and, where it shares its memory, maps it, ahead of the first put or
+   * read, which would otherwise wait for both: a process that will shuffle calls it while it has nothing else to do.
+   * The future fails as opening failed (an application the worker does not know yet, for example); the first call
+   * that needs the worker then opens again.
+   */
+  public CompletableFuture<Void> openWorkerPath() {
+    return local.open();
   }
 
   public String appId() {
@@ -459,11 +471,13 @@ public final class ScacheClient implements AutoCloseable {
    * As {@link #readReduceInputInParts(int, int)}, naming the attempt of each map whose block the reduce takes
    * (its framework's record of the final attempts; the blocks of other attempts are not given): a worker that
    * holds all those blocks gives them without asking the master where the reduce's blocks are, which saves a
-   * round trip to the master on every read of an input prefetched whole.
+   * round trip to the master on every read of an input prefetched whole; and once every named map's block has come,
+   * the parts end without asking the worker whether more are left.
    */
   public ReduceInputParts readReduceInputInParts(int shuffleId, int reduceId, List<FinalAttempt> finalAttempts) {
     long wait = GetReduceInput.WORKER_DEFAULT_WAIT;
     List<FinalAttempt> attempts = List.copyOf(finalAttempts);
+    Set<Integer> expectedMaps = attempts.stream().map(FinalAttempt::mapId).collect(Collectors.toSet());
     return new ReduceInputParts(have -> {
       AtomicBoolean whole = new AtomicBoolean();
       return local.reduceInput(new PinReduceInputPart(appId, shuffleId, reduceId, wait, List.copyOf(have),
@@ -472,7 +486,7 @@ public final class ScacheClient implements AutoCloseable {
             whole.set(true);
             return getReduceInputOverSocket(shuffleId, reduceId, wait);
           }).thenApply(input -> new ReduceInputParts.Part(input, whole.get()));
-    });
+    }, expectedMaps);
   }
 
   private CompletableFuture<ReduceInput> getReduceInputOverSocket(int shuffleId, int reduceId, long waitMillis) {

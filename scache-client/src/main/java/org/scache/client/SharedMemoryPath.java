@@ -310,6 +310,21 @@ final class SharedMemoryPath implements AutoCloseable {
 
   // ---------------------------------------------------------------- session
 
+  /**
+   * Connects to the worker and maps its shared memory now, so that the first put or read does not wait for it:
+   * completes when the session is open, or at once when shared memory is not in use; fails as opening it failed.
+   */
+  CompletableFuture<Void> open() {
+    if (disabled.get()) {
+      return connections.get(workerAddress).thenApply(c -> null);
+    }
+    try {
+      return session().thenApply(s -> null);
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
   /** The mapped segments for the current connection to the worker, opened on first use and after a reconnect. */
   private CompletableFuture<WorkerSession> session() {
     return connections.get(workerAddress).thenCompose(connection -> {

@@ -22,7 +22,7 @@ class ReduceInputPartsTest {
   private final ReduceInputParts parts = new ReduceInputParts(have -> {
     askedAfter.add(have);
     return answers.get(askedAfter.size() - 1);
-  });
+  }, Set.of());
 
   private ReduceInputParts.Part partOf(int... maps) {
     List<ReduceInput.Block> blocks = new ArrayList<>();
@@ -43,6 +43,21 @@ class ReduceInputPartsTest {
 
     answers.get(1).complete(partOf(1, 2));
     assertEquals(List.of(2), parts.next().blocks().stream().map(b -> b.blockId().mapId()).toList());
+  }
+
+  @Test
+  void aPartCompletingTheNamedMaps_isTheLast_andNothingMoreIsAsked() {
+    List<Set<Integer>> asked = new ArrayList<>();
+    ReduceInputParts named = new ReduceInputParts(have -> {
+      asked.add(have);
+      return CompletableFuture.completedFuture(asked.size() == 1 ? partOf(0, 2) : partOf(1));
+    }, Set.of(0, 1, 2));
+
+    assertEquals(2, named.next().blocks().size());
+    assertEquals(1, named.next().blocks().size());
+    assertEquals(List.of(Set.of(), Set.of(0, 2)), asked, "no part is asked for after maps 0, 1 and 2 came");
+    assertTrue(named.next().blocks().isEmpty(), "and none is given");
+    assertEquals(2, asked.size());
   }
 
   @Test

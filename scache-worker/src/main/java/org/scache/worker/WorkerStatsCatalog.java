@@ -45,6 +45,8 @@ public final class WorkerStatsCatalog {
     gauge("prefetch.backlog.blocks", "Blocks queued to be prefetched here and not yet asked for.");
     gauge("prefetch.backlog.bytes", "Bytes queued to be prefetched here and not yet asked for: how far prefetch lags.");
     gauge("prefetch.inflight", "Prefetch fetches under way.");
+    counter("shm.opened", "Client connections that opened the shared memory (a process on this host that puts or "
+        + "reads through it opens it once per connection, a Spark executor before its first task).");
     counter("shm.commit.blocks", "Blocks put through shared memory.");
     counter("shm.pin.blocks", "Blocks read through shared memory.");
     counter("spill.blocks", "Blocks written to spill files.");

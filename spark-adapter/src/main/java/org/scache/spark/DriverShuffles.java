@@ -224,6 +224,11 @@ final class DriverShuffles implements AutoCloseable {
     }
   }
 
+  /** Registers the application with SCache, if it is not yet: before its first shuffle, or at it. */
+  void registerApplication() {
+    registeredClient();
+  }
+
   private synchronized ScacheClient registeredClient() {
     ScacheClient c = client.get();
     if (!registered) {

@@ -21,6 +21,10 @@ import org.slf4j.LoggerFactory;
  * This rests on members Spark declares {@code private[spark]} (public in its bytecode):
  * {@code SparkContext.dagScheduler_=}, the DAG scheduler's constructor, {@code getPreferredLocs},
  * {@code submitJob} and {@code eventProcessLoop}; {@code docs/deploy-spark.md} says why this hook.
+ *
+ * <p>It also readies SCache ahead of the first job: the driver registers the application as its context starts, and
+ * each executor, once its block manager is up, opens its path to its node's worker before its first task needs it
+ * ({@link ExecutorPathOpener}).
  */
 public final class ScachePlacementPlugin implements SparkPlugin {
   private static final Logger LOG = LoggerFactory.getLogger(ScachePlacementPlugin.class);
@@ -39,13 +43,22 @@ public final class ScachePlacementPlugin implements SparkPlugin {
       @Override
       public void registerMetrics(String appId, PluginContext pluginContext) {
         install(sc);
+        if (SparkEnv.get().shuffleManager() instanceof ScacheShuffleManager manager) {
+          manager.registerApplicationAhead();
+        }
       }
     };
   }
 
+  /** On an executor: opens its path to its node's SCache worker before its first task (the block manager is up). */
   @Override
   public ExecutorPlugin executorPlugin() {
-    return null;
+    return new ExecutorPlugin() {
+      @Override
+      public void init(PluginContext ctx, Map<String, String> extraConf) {
+        ScacheShuffleManager.prepareExecutorOf(SparkEnv.get());
+      }
+    };
   }
 
   /** Installs the placing DAG scheduler in {@code sc}, if SCache is its shuffle manager and in use. */

@@ -20,6 +20,7 @@ import org.apache.spark.storage.BlockManagerId$;
 import org.scache.client.BlockBuffers;
 import org.scache.client.MasterCheck;
 import org.scache.common.Clock;
+import org.scache.common.DaemonThreads;
 import org.scache.common.ScacheException;
 import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
@@ -51,6 +52,11 @@ public final class ScacheShuffleManager implements ShuffleManager {
   /** The map tasks' partition chunks, kept for reuse by this executor's tasks. */
   private final BlockBuffers chunkPool;
   private final Object lock = new Object();
+  /**
+   * Set by the placement plugin on an executor whose shuffle manager does not exist yet when the plugins start (Spark
+   * 4 makes it after them, Spark 3.5 before): the manager then readies the executor as it is made.
+   */
+  private static volatile boolean prepareWhenMade;
   private ApplicationClient client;
   private DriverShuffles driver;
 
@@ -66,6 +72,18 @@ public final class ScacheShuffleManager implements ShuffleManager {
       new SecureRandom().nextBytes(secret);
       // executors receive the driver's configuration when they start; the key name has Spark redact it
       sparkConf.set(SparkScacheOptions.APP_SECRET_KEY, Base64.getEncoder().encodeToString(secret));
+    }
+    if (!isDriver && prepareWhenMade) {
+      prepareExecutor();
+    }
+  }
+
+  /** Readies this executor's SCache path, now if its shuffle manager is SCache's, else as soon as it is made. */
+  static void prepareExecutorOf(SparkEnv env) {
+    if (env.shuffleManager() instanceof ScacheShuffleManager manager) {
+      manager.prepareExecutor();
+    } else if (env.shuffleManager() == null) {
+      prepareWhenMade = true;
     }
   }
 
@@ -172,6 +190,39 @@ public final class ScacheShuffleManager implements ShuffleManager {
     if (active) {
       driver().readInPlace(shuffleId, seenFrom);
     }
+  }
+
+  /**
+   * Registers the application with SCache now, on a thread of its own, rather than at its first shuffle (driver
+   * only, once its application id is known): the executors can then open their path to their workers before their
+   * first task, and the first shuffle's registration waits for one round trip less.
+   */
+  void registerApplicationAhead() {
+    if (active) {
+      DaemonThreads.named("scache-register-application").newThread(() -> {
+        try {
+          driver().registerApplication();
+        } catch (RuntimeException e) {
+          LOG.debug("registering the application ahead of its first shuffle failed; its first shuffle registers it: {}",
+              e.toString());
+        }
+      }).start();
+    }
+  }
+
+  /**
+   * Readies this executor's SCache path while it waits for its first task (executors only; called once their block
+   * manager knows their host): makes the allocator of the map tasks' partition chunks, then opens the client, its
+   * connection to the node's worker and the worker's shared memory, on a thread of its own, which the first task
+   * would otherwise do while the executor's other tasks wait for it. Does nothing when the driver does not shuffle
+   * through SCache (it sent no application secret).
+   */
+  void prepareExecutor() {
+    if (isDriver || sparkConf.get(SparkScacheOptions.APP_SECRET_KEY, "").isEmpty()) {
+      return;
+    }
+    DaemonThreads.named("scache-executor-prepare").newThread(new ExecutorPathOpener(chunkPool, () -> client().get(),
+        Clock.SYSTEM)).start();
   }
 
   @Override

@@ -112,6 +112,32 @@ class SparkShuffleIT {
     assertEquals(89, viaSort.size());
   }
 
+  @Test
+  void executors_openTheirWorkersSharedMemoryBeforeTheirFirstTask_andTheJobGivesTheSortShufflesOutput()
+      throws Exception {
+    long openedBefore = scache.total("shm.opened");
+    SparkConf conf = SparkConfs.scache(SparkConfs.base("local-cluster[2,1,1024]", "scache-executor-prepare-it"),
+        scache.masterAddress())
+        .set("spark.scache.client.worker.address", "127.0.0.1:" + scache.workerPort(0));
+    List<String> viaScache;
+    try (JavaSparkContext sc = new JavaSparkContext(conf)) {
+      long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+      while (scache.total("shm.opened") - openedBefore < 2 && System.nanoTime() < deadline) {
+        Thread.sleep(50);
+      }
+      // no job has run: what opened the worker's memory is each executor, ahead of its first task
+      assertEquals(0, sc.sc().statusTracker().getActiveJobIds().length + sc.statusTracker().getJobIdsForGroup(null)
+          .length, "no job ran yet");
+      assertEquals(2, scache.total("shm.opened") - openedBefore, "each of the two executors opened it once");
+      viaScache = ShuffleJobs.groupByKey(sc);
+    }
+    List<String> viaSort;
+    try (JavaSparkContext sc = new JavaSparkContext(SparkConfs.base("local[2,4]", "sort-executor-prepare-it"))) {
+      viaSort = ShuffleJobs.groupByKey(sc);
+    }
+    assertEquals(viaSort, viaScache, "the same groups through SCache");
+  }
+
   /** The RDD shuffles' outputs, and under "shuffleBytesWritten" the bytes the map tasks reported writing. */
   private static Map<String, Object> runRddJobs(SparkConf conf) throws Exception {
     Map<String, Object> out = new LinkedHashMap<>();

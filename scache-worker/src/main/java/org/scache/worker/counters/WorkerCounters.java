@@ -29,6 +29,8 @@ public final class WorkerCounters {
   public final LongAdder prefetchDroppedBlocks = new LongAdder();
   public final LongAdder prefetchedReadBlocks = new LongAdder();
   public final LongAdder readsLocatedHere = new LongAdder();
+  /** Connections that opened the shared memory, once each. */
+  public final LongAdder localOpens = new LongAdder();
   public final LongAdder localCommits = new LongAdder();
   public final LongAdder localPins = new LongAdder();
   public final LongAdder spilledBlocks = new LongAdder();
@@ -71,6 +73,7 @@ public final class WorkerCounters {
     m.put("prefetch.dropped.blocks", prefetchDroppedBlocks.sum());
     m.put("read.prefetched.blocks", prefetchedReadBlocks.sum());
     m.put("read.inputs.located.here", readsLocatedHere.sum());
+    m.put("shm.opened", localOpens.sum());
     m.put("shm.commit.blocks", localCommits.sum());
     m.put("shm.pin.blocks", localPins.sum());
     m.put("spill.blocks", spilledBlocks.sum());

@@ -128,7 +128,10 @@ public final class LocalLeases {
       throw new ScacheException(Status.INVALID_ARGUMENT, "worker " + workerId
           + " does not share its memory with local clients (scache.worker.local.shm.enabled is false)");
     }
-    opened = true;
+    if (!opened) {
+      opened = true;
+      counters.localOpens.increment();
+    }
     return pool.sharedFiles();
   }
 

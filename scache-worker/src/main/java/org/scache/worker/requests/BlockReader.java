@@ -163,8 +163,9 @@ public final class BlockReader {
    * not in {@code haveMaps}, those held here now; when none is, the first to land of those on their way
    * here (waited for at most the fetch timeout); when none has landed by then, all the rest, fetched from
    * their holders. No blocks when the client has them all. The maps are waited for as
-   * {@link #readReduceInput} waits, and the input located once for all its parts; the read is counted
-   * once, with the part that completes it.
+   * {@link #readReduceInput} waits, and the input located once for all its parts (and forgotten with the part
+   * that completes it, or, for a reader that named its maps' attempts and so asks no more, with the part that
+   * gives the last located blocks); the read is counted once, with the part that completes it.
    */
   CompletableFuture<ReduceInput> readReduceInputPart(ShuffleKey shuffle, int reduceId, long waitMillis,
       Set<Integer> haveMaps, List<FinalAttempt> finalAttempts) {
@@ -205,6 +206,10 @@ public final class BlockReader {
         return assemble(new LocatedBlocks(found.numMaps(), found.finishedMaps(), part), reduceId, fetched)
             .thenApply(blocks -> {
               if (part.size() == rest.size()) {
+                if (!finalAttempts.isEmpty()) {
+                  // a reader that named its maps' attempts asks no more once it has them all
+                  readsInParts.remove(key);
+                }
                 long total = found.locations().stream().mapToLong(BlockLocation::size).sum();
                 counters.activity.reduceRead(shuffle, reduceId, placementKnown, total - fetched.get(), fetched.get());
               }
