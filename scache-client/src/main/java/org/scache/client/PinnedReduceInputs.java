@@ -28,6 +28,18 @@ final class PinnedReduceInputs {
     this.mapped = mapped;
   }
 
+  /** The bytes {@link #read} copies of the input answered in {@code r}: those of the blocks not read in place. */
+  static long bytesToCopy(Reply r, ReduceInputBuffers into) {
+    boolean readInPlace = into.readsPinnedInPlace();
+    long bytes = 0;
+    for (ReducePart p : r.as(PinnedReduceInput.class).parts()) {
+      if (!readInPlace || p.pin().isEmpty()) {
+        bytes += p.size();
+      }
+    }
+    return bytes;
+  }
+
   /**
    * The input the worker answered with in {@code r} (a {@link PinnedReduceInput} and its
    * payload, which this takes): blocks pinned in shared memory read in place or copied out of the

@@ -21,6 +21,7 @@ import org.scache.common.config.ScacheConf;
 import org.scache.common.config.ScacheOptions;
 import org.scache.common.network.ClientConnection;
 import org.scache.common.network.ClientConnections;
+import org.scache.common.network.Reply;
 import org.scache.common.protocol.CommitLeased;
 import org.scache.common.protocol.LeaseMemory;
 import org.scache.common.protocol.LocalSegments;
@@ -48,6 +49,8 @@ import org.slf4j.LoggerFactory;
 final class SharedMemoryPath implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(SharedMemoryPath.class);
   private static final int ALIGNMENT = 64;
+  /** Bytes of a reduce input's answer copied where the answer arrives; larger copies go to a copier thread. */
+  static final long INLINE_COPY_BYTES = 64 * 1024;
 
   private final ClientConnections connections;
   private final String workerAddress;
@@ -261,6 +264,28 @@ final class SharedMemoryPath implements AutoCloseable {
     return orElse(viaShm, viaSocket, id);
   }
 
+  /**
+   * The input answered in {@code r}: read where the answer arrived when it copies at most
+   * {@link #INLINE_COPY_BYTES} (blocks read in place need no copy; a handoff to a copier thread would cost more
+   * than the copy), else by a copier, off the connection's event loop.
+   */
+  private CompletableFuture<ReduceInput> readAnswer(WorkerSession s, Reply r, ReduceInputBuffers into) {
+    long copies;
+    try {
+      copies = PinnedReduceInputs.bytesToCopy(r, into);
+    } catch (RuntimeException e) { // not a reduce input: the answer was released
+      return CompletableFuture.failedFuture(e);
+    }
+    if (copies <= INLINE_COPY_BYTES) {
+      try {
+        return CompletableFuture.completedFuture(pinnedInputs.read(s, r, into));
+      } catch (RuntimeException e) {
+        return CompletableFuture.failedFuture(e);
+      }
+    }
+    return CompletableFuture.supplyAsync(() -> pinnedInputs.read(s, r, into), copiers);
+  }
+
   private ByteBuffer copyOut(WorkerSession s, PinnedBlock pin) {
     try {
       if (pin.length() > Integer.MAX_VALUE - 8) {
@@ -294,7 +319,7 @@ final class SharedMemoryPath implements AutoCloseable {
     CompletableFuture<ReduceInput> viaShm;
     try {
       viaShm = session().thenCompose(s -> s.connection.call(request, credentials, timeout)
-          .thenApplyAsync(r -> pinnedInputs.read(s, r, into), copiers));
+          .thenCompose(r -> readAnswer(s, r, into)));
     } catch (RuntimeException e) {
       viaShm = CompletableFuture.failedFuture(e);
     }
