@@ -222,7 +222,7 @@ public final class ScacheShuffleManager implements ShuffleManager {
       return;
     }
     DaemonThreads.named("scache-executor-prepare").newThread(new ExecutorPathOpener(chunkPool, () -> client().get(),
-        Clock.SYSTEM)).start();
+        d -> Thread.sleep(d.toMillis()))).start();
   }
 
   @Override
