@@ -100,6 +100,11 @@ public final class LocalCluster implements AutoCloseable {
     return "127.0.0.1:" + master.port();
   }
 
+  /** The master's process. */
+  public DaemonProcess master() {
+    return master;
+  }
+
   /** Worker {@code i}, counted from 0. */
   public DaemonProcess worker(int i) {
     return workers.get(i);

@@ -315,6 +315,15 @@ public final class LocalLeases {
     return leases.size();
   }
 
+  /** Committed ranges the open leases keep, adjacent ones counted as one. */
+  long committedRanges() {
+    long ranges = 0;
+    for (Lease l : leases.values()) {
+      ranges += l.committed.size();
+    }
+    return ranges;
+  }
+
   private void freeUncommitted(Lease lease) {
     quota.giveBack(lease.appId, lease.counted);
     lease.counted = 0;
@@ -364,7 +373,18 @@ public final class LocalLeases {
         throw new ScacheException(Status.INVALID_ARGUMENT, "[" + offset + ", +" + length + ") overlaps a range "
             + "already committed from lease " + leaseId);
       }
-      committed.put(offset, aligned);
+      // a client fills its lease from the start on: ranges that touch are kept as one, so a lease of small blocks
+      // keeps a few entries, not one a block
+      long from = offset;
+      long to = offset + aligned;
+      if (before != null && before.getKey() + before.getValue() == offset) {
+        from = before.getKey();
+      }
+      if (after != null && after.getKey() == to) {
+        to += after.getValue();
+        committed.remove(after.getKey());
+      }
+      committed.put(from, to - from);
     }
 
     long uncommittedBytes() {

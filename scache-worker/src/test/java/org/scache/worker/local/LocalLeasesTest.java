@@ -139,6 +139,23 @@ class LocalLeasesTest {
   }
 
   @Test
+  void blocksCommittedOneAfterAnother_keepOneRangeInTheirLease_andTheRestStillGoesBack() {
+    LeasedRange lease = leases.lease("a", 1 << 16);
+    for (int i = 0; i < 100; i++) {
+      leases.commit(block(i), lease.leaseId(), lease.offset() + 64L * i, 10);
+    }
+    assertEquals(1, leases.committedRanges(), "a hundred adjacent blocks, one range");
+    leases.commit(block(100), lease.leaseId(), lease.offset() + 64L * 101, 10);
+    assertEquals(2, leases.committedRanges(), "a block after a gap starts another");
+    leases.commit(block(101), lease.leaseId(), lease.offset() + 64L * 100, 64);
+    assertEquals(1, leases.committedRanges(), "the block filling the gap joins both");
+    leases.release(lease.leaseId());
+    assertEquals(64L * 102, pool.usedBytes(), "the blocks keep their ranges, the rest of the lease went back");
+    store.removeApplication("a");
+    assertEquals(0, pool.usedBytes());
+  }
+
+  @Test
   void commit_adoptsTheCopiedBytes_asAnOrdinaryBlock() throws Exception {
     LeasedRange lease = leases.lease("a", 1 << 16);
     Path file = pool.sharedFiles().get(lease.segment()).path();

@@ -49,7 +49,8 @@ import org.scache.worker.store.WorkerStorage;
  * (each finished map's blocks, to the workers its reduces are placed on) and when the last was answered. A point the
  * worker's block limit (derived from this JVM's heap as a worker derives it) refuses says so. Real objects
  * throughout, in this JVM; the master's workers are ids at one endpoint that answers for them all, over one
- * connection.
+ * connection. A point ending in "n" is measured on a worker process instead, its blocks put by a client the way a
+ * map task puts them ({@link WireScalePoint}).
  */
 public final class ScaleBenchmark {
   private static final int BATCH = 1024;
@@ -82,9 +83,21 @@ public final class ScaleBenchmark {
       // a point ending in "m" measures the master alone (its worker's blocks would not fit this heap), "w" the worker
       boolean masterOnly = point.trim().endsWith("m");
       boolean workerOnly = point.trim().endsWith("w");
-      String[] mr = point.trim().toLowerCase(Locale.ROOT).replace("m", "").replace("w", "").split("x");
+      // "n": a worker process whose blocks come over its shared memory and socket, from a client (WireScalePoint)
+      boolean overTheWire = point.trim().endsWith("n");
+      String[] mr = point.trim().toLowerCase(Locale.ROOT).replaceAll("[mwn]", "").split("x");
       int maps = Integer.parseInt(mr[0]);
       int reduces = Integer.parseInt(mr[1]);
+      if (overTheWire) {
+        WireScalePoint.Result r = WireScalePoint.measure(maps, reduces, out);
+        out.printf("%-11s %5s %,12d | worker process, blocks put by a client: %.1f B/block after the puts, %.1f after "
+            + "the maps' ends; master %.1f B/block; puts/s %,.0f, map ends/s %,.0f%n", maps + "x" + reduces, "1",
+            r.blocks(), r.workerAfterPuts(), r.workerAfterEnds(), r.masterAfterEnds(), r.putsPerSecond(),
+            r.endsPerSecond());
+        byClass.add(String.format("%-11s worker process, 1 byte put by a client, after the puts: %s%n%-11s after the "
+            + "maps' ends: %s", maps + "x" + reduces, r.workerByClassAfterPuts(), "", r.workerByClass()));
+        continue;
+      }
       Worker none = new Worker("-", Double.NaN, Double.NaN, Double.NaN, Double.NaN, "not measured");
       Worker w = masterOnly ? none : worker(maps, reduces, 0, false);
       Worker oneByte = masterOnly ? none : worker(maps, reduces, 1, false);
@@ -372,10 +385,15 @@ public final class ScaleBenchmark {
    * block, largest first.
    */
   private static String grownByClass(Map<String, Long> before, long blocks, double least) throws Exception {
+    return grownByClass(before, liveByClass(), blocks, least);
+  }
+
+  /** What each class grew by from {@code before} to {@code after}, per block, those of at least {@code least}. */
+  static String grownByClass(Map<String, Long> before, Map<String, Long> after, long blocks, double least) {
     StringBuilder out = new StringBuilder();
     double total = 0;
     List<Map.Entry<String, Long>> grown = new ArrayList<>();
-    liveByClass().forEach((name, bytes) -> grown.add(Map.entry(name, bytes - before.getOrDefault(name, 0L))));
+    after.forEach((name, bytes) -> grown.add(Map.entry(name, bytes - before.getOrDefault(name, 0L))));
     grown.sort(Map.Entry.<String, Long>comparingByValue().reversed());
     for (Map.Entry<String, Long> e : grown) {
       double perBlock = (double) e.getValue() / Math.max(1, blocks);
@@ -407,8 +425,13 @@ public final class ScaleBenchmark {
    * garbage is counted).
    */
   private static Map<String, Long> liveByClass() throws Exception {
+    return byClass(classHistogram());
+  }
+
+  /** The bytes by class of a class histogram as the JVM prints it ({@code GC.class_histogram}). */
+  static Map<String, Long> byClass(String histogram) {
     Map<String, Long> bytes = new java.util.HashMap<>();
-    for (String line : classHistogram().split("\n")) {
+    for (String line : histogram.split("\n")) {
       // "   1:       1000000       88000000  org.scache.worker.store.StoredBlock"
       String[] f = line.trim().split("\\s+");
       if (f.length >= 4 && f[0].endsWith(":")) {
