@@ -33,11 +33,16 @@ final class PinnedReduceInputs {
     boolean readInPlace = into.readsPinnedInPlace();
     long bytes = 0;
     for (ReducePart p : r.as(PinnedReduceInput.class).parts()) {
-      if (!readInPlace || p.pin().isEmpty()) {
+      if (isCopied(p, readInPlace)) {
         bytes += p.size();
       }
     }
     return bytes;
+  }
+
+  /** Whether {@link #read} copies part {@code p}: it is not pinned, or pinned blocks are not read in place. */
+  private static boolean isCopied(ReducePart p, boolean readInPlace) {
+    return !readInPlace || p.pin().isEmpty();
   }
 
   /**
@@ -61,7 +66,7 @@ final class PinnedReduceInputs {
       for (ReducePart p : m.parts()) {
         p.pin().ifPresent(pin -> pins.add(pin.pinId()));
         total += p.size();
-        if (!readInPlace || p.pin().isEmpty()) {
+        if (isCopied(p, readInPlace)) {
           sizes[copies++] = (int) Math.min(p.size(), Integer.MAX_VALUE);
         }
       }

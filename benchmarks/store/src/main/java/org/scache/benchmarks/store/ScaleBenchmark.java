@@ -446,8 +446,13 @@ public final class ScaleBenchmark {
    * before let go of meanwhile (a closed daemon's objects, freed once its threads end) is not taken off it.
    */
   private static long grownSince(Map<String, Long> before) throws Exception {
+    return grown(before, liveByClass());
+  }
+
+  /** What grew from one class histogram to a later one, summed over the classes that grew. */
+  static long grown(Map<String, Long> before, Map<String, Long> after) {
     long grown = 0;
-    for (Map.Entry<String, Long> e : liveByClass().entrySet()) {
+    for (Map.Entry<String, Long> e : after.entrySet()) {
       grown += Math.max(0, e.getValue() - before.getOrDefault(e.getKey(), 0L));
     }
     return grown;

@@ -73,8 +73,9 @@ final class WireScalePoint {
         Map<String, Long> workerEnds = histogram(worker.pid());
         Map<String, Long> masterEnds = histogram(masterPid);
         client.removeApplication();
-        return new Result(blocks, grown(workerBefore, workerPuts) / (double) blocks,
-            grown(workerBefore, workerEnds) / (double) blocks, grown(masterBefore, masterEnds) / (double) blocks,
+        return new Result(blocks, ScaleBenchmark.grown(workerBefore, workerPuts) / (double) blocks,
+            ScaleBenchmark.grown(workerBefore, workerEnds) / (double) blocks,
+            ScaleBenchmark.grown(masterBefore, masterEnds) / (double) blocks,
             putsPerSecond, endsPerSecond, ScaleBenchmark.grownByClass(workerBefore, workerPuts, blocks, 1.0),
             ScaleBenchmark.grownByClass(workerBefore, workerEnds, blocks, 1.0));
       }
@@ -105,15 +106,6 @@ final class WireScalePoint {
     if (!failures.isEmpty()) {
       throw new IllegalStateException(failures.size() + " puts failed, the first: " + failures.get(0));
     }
-  }
-
-  /** What grew between two histograms, summed over the classes that grew. */
-  private static long grown(Map<String, Long> before, Map<String, Long> after) {
-    long grown = 0;
-    for (Map.Entry<String, Long> e : after.entrySet()) {
-      grown += Math.max(0, e.getValue() - before.getOrDefault(e.getKey(), 0L));
-    }
-    return grown;
   }
 
   /** A process's live heap by class, from {@code jcmd <pid> GC.class_histogram}. */
