@@ -74,6 +74,12 @@ final class ContextAwareSpillPolicy implements SpillPolicy {
     return "context-aware";
   }
 
+  /** Everything before the map id above is the reduce's, or whether a block is a copy, or read. */
+  @Override
+  public boolean ranksByReduce() {
+    return true;
+  }
+
   /** The tie-break of every policy: by block id, larger first. */
   static Comparator<SpillCandidate> byIdDescending() {
     return Comparator.comparing(SpillCandidate::appId).thenComparingInt(SpillCandidate::shuffleId)

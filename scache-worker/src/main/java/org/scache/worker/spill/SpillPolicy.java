@@ -20,6 +20,16 @@ public interface SpillPolicy {
     return false;
   }
 
+  /**
+   * Whether the order looks at a block's map and attempt only after everything it shares with the other blocks of
+   * its reduce that are alike in being copies or not and read or not: its shuffle, its reduce and the reduce's place
+   * in the schedule. Then the worker keeps its order by such groups of blocks, and a placement learnt moves a
+   * reduce's groups, not each of its blocks.
+   */
+  default boolean ranksByReduce() {
+    return false;
+  }
+
   /** The paper's policy (Section IV-B): all-or-nothing rounds, then context-aware priority. */
   static SpillPolicy contextAware() {
     return ContextAwareSpillPolicy.INSTANCE;

@@ -1,6 +1,7 @@
 package org.scache.worker.store;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -21,6 +22,12 @@ import org.scache.worker.spill.SpillPolicy;
  * has read: a round with any is kept only in part here, which moves every block of it up the victim
  * order (all-or-nothing).
  *
+ * <p>It keeps them in two levels: {@link VictimGroup}s in the policy's order, and each group's blocks. Under the
+ * paper's policy a group is the blocks of one reduce that are alike (copies or not, read or not), whose rank is their
+ * reduce's, so that a placement learnt or a round that turns moves a reduce's few groups, not each of its blocks; a
+ * placement of a shuffle of M x R blocks held here re-ranks at most 4 R groups. Under a policy that ranks each block
+ * by its own last use a group is one block.
+ *
  * <p>The store tells it of every change that can move a block: a block added, removed, spilled,
  * loaded back, read ({@link #place}, {@link #used}), and a placement or a round's state learned from the master
  * ({@link #placementChanged}). Guarded by the {@link BlockStore}.
@@ -30,20 +37,24 @@ final class BlockOrder {
   record RoundKey(ShuffleKey shuffle, int round) {}
 
   private final SpillPolicy policy;
+  private final boolean byReduce;
   private final PlacementBook rounds;
-  /** Blocks, linked through themselves ({@link StoredBlock} is a {@link SpillCandidate} as last placed). */
-  private final VictimTree inMemory;
-  private final VictimTree spilledUnread;
+  /** Groups of blocks in memory ({@link VictimGroup#IN_MEMORY}) and of spilled unread ones, each in order. */
+  private final VictimTree<VictimGroup> inMemory;
+  private final VictimTree<VictimGroup> spilledUnread;
   private final Map<ShuffleKey, ShuffleBlocks> byShuffle = new HashMap<>();
   private final Map<RoundKey, Integer> spilledUnreadInRound = new HashMap<>();
   /** Rounds that became, or stopped being, kept in part here while a change was placed. */
   private final ArrayDeque<RoundKey> turned = new ArrayDeque<>();
+  /** Groups ranked (put in their tree) so far: what a change costs the order. */
+  private long groupsRanked;
 
   BlockOrder(SpillPolicy policy, PlacementBook rounds) {
     this.policy = policy;
+    this.byReduce = policy.ranksByReduce();
     this.rounds = rounds;
-    this.inMemory = new VictimTree(policy.victimOrder());
-    this.spilledUnread = new VictimTree(policy.victimOrder());
+    this.inMemory = new VictimTree<>(policy.victimOrder());
+    this.spilledUnread = new VictimTree<>(policy.victimOrder());
   }
 
   SpillPolicy policy() {
@@ -56,20 +67,20 @@ final class BlockOrder {
    */
   boolean place(StoredBlock b) {
     placeOne(b);
-    return placeTurnedRounds(b);
+    return placeTurnedRounds();
   }
 
-  private boolean placeTurnedRounds(StoredBlock b) {
+  private boolean placeTurnedRounds() {
     boolean any = !turned.isEmpty();
     while (!turned.isEmpty()) {
       RoundKey k = turned.poll();
-      placeRounds(k.shuffle(), Set.of(k.round()), b);
+      placeRounds(k.shuffle(), Set.of(k.round()));
     }
     return any;
   }
 
-  /** Places again every block of {@code shuffle}'s rounds {@code which} but {@code except}. */
-  private void placeRounds(ShuffleKey shuffle, Set<Integer> which, StoredBlock except) {
+  /** Ranks again every block of {@code shuffle}'s rounds {@code which}. */
+  private void placeRounds(ShuffleKey shuffle, Set<Integer> which) {
     ShuffleBlocks members = byShuffle.get(shuffle);
     if (members == null) {
       return;
@@ -78,8 +89,10 @@ final class BlockOrder {
     List<Integer> reduces = members.reduces().stream().filter(r -> rounds.placement(shuffle, r)
         .filter(p -> which.contains(p.round())).isPresent()).toList();
     for (int r : reduces) {
-      for (StoredBlock other : members.ofReduce(r)) {
-        if (other != except && other.ranked()) {
+      if (byReduce) {
+        members.groupsOf(r).forEach(this::rank);
+      } else {
+        for (StoredBlock other : members.ofReduce(r)) {
           placeOne(other);
         }
       }
@@ -88,7 +101,8 @@ final class BlockOrder {
 
   /** The master's view of which of the shuffle's rounds are kept in part changed for rounds {@code turned}. */
   void roundsTurnedInCluster(ShuffleKey shuffle, Set<Integer> turned) {
-    placeRounds(shuffle, turned, null);
+    placeRounds(shuffle, turned);
+    placeTurnedRounds();
   }
 
   /** A block was read at {@code nowNanos}: it moves only if the policy orders by last use. */
@@ -97,11 +111,11 @@ final class BlockOrder {
       b.touch(nowNanos);
       return;
     }
-    // out of the sets before its last use changes: they find it by the use they sorted it by
-    inMemory.remove(b);
-    spilledUnread.remove(b);
+    // out of its group before its last use changes: the trees find it by the use they sorted it by
+    RoundKey counted = leaveGroup(b, false);
     b.touch(nowNanos);
-    place(b);
+    join(b, counted);
+    placeTurnedRounds();
   }
 
   /** Forgets a block removed from the store. */
@@ -109,19 +123,15 @@ final class BlockOrder {
     if (!b.ranked()) {
       return;
     }
-    inMemory.remove(b);
-    spilledUnread.remove(b);
-    if (b.rankedCounted()) {
-      uncount(roundOf(b));
-    }
-    b.unrank();
+    leaveGroup(b, true);
+    b.ranked(false);
     ShuffleKey shuffle = b.shuffle();
     ShuffleBlocks members = byShuffle.get(shuffle);
     if (members != null && members.remove(b) && members.isEmpty()) {
       byShuffle.remove(shuffle);
     }
     // the blocks of a round this removal made whole move down the victim order
-    placeTurnedRounds(null);
+    placeTurnedRounds();
   }
 
   /** Every block of the shuffle now (the store's one index of its blocks by shuffle), in a list of the caller's. */
@@ -147,11 +157,23 @@ final class BlockOrder {
     return Collections.unmodifiableSet(byShuffle.keySet());
   }
 
-  /** The shuffle's rounds or the master's view of them changed: every block of it is placed again. */
+  /** The shuffle's rounds or the master's view of them changed: every block of it is ranked again. */
   void placementChanged(ShuffleKey shuffle) {
-    for (StoredBlock b : blocksOf(shuffle)) {
-      place(b);
+    ShuffleBlocks members = byShuffle.get(shuffle);
+    if (members == null) {
+      return;
     }
+    if (byReduce) {
+      members.groups().forEach(this::rank);
+    } else {
+      members.snapshot().forEach(this::placeOne);
+    }
+    placeTurnedRounds();
+  }
+
+  /** Groups ranked so far, each time one was put in its tree. */
+  long groupsRanked() {
+    return groupsRanked;
   }
 
   /** A block in memory and its place in the victim order when it was looked up. */
@@ -159,7 +181,7 @@ final class BlockOrder {
 
   /** The block in memory that leaves first, if any. */
   Optional<Victim> firstVictim() {
-    return inMemory.isEmpty() ? Optional.empty() : Optional.of(victim(inMemory.first()));
+    return inMemory.isEmpty() ? Optional.empty() : Optional.of(victim(inMemory.first().blocks().first()));
   }
 
   /**
@@ -167,7 +189,25 @@ final class BlockOrder {
    * the order that goes on where it was, whatever was evicted or moved meanwhile.
    */
   Optional<Victim> victimAfter(Victim previous) {
-    return Optional.ofNullable(inMemory.higher(previous.rank())).map(BlockOrder::victim);
+    SpillCandidate key = previous.rank();
+    if (byReduce) {
+      // the next of its own group, if the group still ranks as it did; a reduce's group sorts before its blocks
+      ShuffleBlocks members = byShuffle.get(new ShuffleKey(key.appId(), key.shuffleId()));
+      VictimGroup own = members == null ? null
+          : members.group(VictimGroup.key(key.reduceId(), key.copy(), key.consumed(), VictimGroup.IN_MEMORY));
+      if (own != null && sameRank(own, key)) {
+        StoredBlock next = own.blocks().higher(key);
+        if (next != null) {
+          return Optional.of(victim(next));
+        }
+      }
+    }
+    return Optional.ofNullable(inMemory.higher(key)).map(g -> victim(g.blocks().first()));
+  }
+
+  private static boolean sameRank(VictimGroup g, SpillCandidate c) {
+    return g.scheduled() == c.scheduled() && g.submissionTimeMillis() == c.submissionTimeMillis()
+        && g.round() == c.round() && g.roundIncomplete() == c.roundIncomplete();
   }
 
   private static Victim victim(StoredBlock b) {
@@ -181,12 +221,12 @@ final class BlockOrder {
     }
     SpillCandidate incoming = candidate(id, size, false, false, nowNanos,
         rounds.placement(id.shuffle(), id.reduceId()));
-    return policy.victimOrder().compare(incoming, inMemory.first()) < 0;
+    return policy.victimOrder().compare(incoming, inMemory.first().blocks().first()) < 0;
   }
 
   /** The spilled block no reducer has read that the policy would keep longest, if any. */
   Optional<StoredBlock> firstToLoadBack() {
-    return Optional.ofNullable(spilledUnread.last());
+    return Optional.ofNullable(spilledUnread.last()).map(g -> g.blocks().last());
   }
 
   /** Rounds of which a block is spilled here and not read by a reducer yet. */
@@ -196,14 +236,21 @@ final class BlockOrder {
 
   /** Every block in memory, first victim first. */
   List<StoredBlock> victimsInOrder() {
-    return inMemory.inOrder();
+    List<StoredBlock> out = new ArrayList<>();
+    inMemory.inOrder().forEach(g -> out.addAll(g.blocks().inOrder()));
+    return out;
   }
 
   void clear() {
-    inMemory.clear();
-    spilledUnread.clear();
+    for (VictimTree<VictimGroup> tree : List.of(inMemory, spilledUnread)) {
+      tree.inOrder().forEach(g -> g.blocks().clear());
+      tree.clear();
+    }
     byShuffle.values().forEach(members -> {
-      members.snapshot().forEach(StoredBlock::unrank);
+      members.snapshot().forEach(b -> {
+        b.group = null;
+        b.ranked(false);
+      });
       members.clear();
     });
     byShuffle.clear();
@@ -211,43 +258,133 @@ final class BlockOrder {
     turned.clear();
   }
 
+  /** Puts a block in the group its state says, after taking it out of the one it was in. */
   private void placeOne(StoredBlock b) {
-    RoundKey wasCounted = null;
     if (b.ranked()) {
-      inMemory.remove(b);
-      spilledUnread.remove(b);
-      wasCounted = b.rankedCounted() ? roundOf(b) : null;
+      join(b, leaveGroup(b, false));
     } else {
       byShuffle.computeIfAbsent(b.shuffle(), ShuffleBlocks::new).add(b);
-    }
-    ShuffleKey shuffle = b.shuffle();
-    Optional<PlacementBook.Placement> placement = rounds.placement(shuffle, b.reduceId());
-    RoundKey round = placement.map(pl -> new RoundKey(shuffle, pl.round())).orElse(null);
-    boolean counts = round != null && !b.inMemory() && b.spilled().isPresent() && !b.readByReducer();
-    RoundKey nowCounted = counts ? round : null;
-    if (!Objects.equals(wasCounted, nowCounted)) {
-      if (wasCounted != null) {
-        uncount(wasCounted);
-      }
-      if (nowCounted != null) {
-        count(nowCounted);
-      }
-    }
-    if (placement.isEmpty()) {
-      b.rank(null, false, false);
-    } else {
-      b.rank(placement.get(), partial(shuffle, placement.get().round()), counts);
-    }
-    if (b.inMemory() && b.size() > 0) {
-      inMemory.add(b);
-    } else if (b.spilled().isPresent() && !b.inMemory() && !b.readByReducer()) {
-      spilledUnread.add(b);
+      b.ranked(true);
+      join(b, null);
     }
   }
 
-  /** The round a ranked block was placed in; null if its shuffle was not placed then. */
-  private static RoundKey roundOf(StoredBlock b) {
-    return b.scheduled() ? new RoundKey(b.shuffle(), b.round()) : null;
+  /**
+   * Puts a block that is in no group in the one its state says, if any; {@code wasCounted} is the round it counted
+   * in until it left its group (it still does), or null.
+   */
+  private void join(StoredBlock b, RoundKey wasCounted) {
+    int where;
+    if (b.inMemory() && b.size() > 0) {
+      where = VictimGroup.IN_MEMORY;
+    } else if (b.spilled().isPresent() && !b.inMemory() && !b.readByReducer()) {
+      where = VictimGroup.SPILLED_UNREAD;
+    } else {
+      if (wasCounted != null) {
+        uncount(wasCounted, 1);
+      }
+      return;
+    }
+    VictimGroup g;
+    if (byReduce) {
+      ShuffleBlocks members = byShuffle.get(b.shuffle());
+      g = members.group(VictimGroup.key(b.reduceId(), b.isCopy(), b.readByReducer(), where));
+      if (g == null) {
+        g = VictimGroup.ofReduce(b.shuffle(), b.reduceId(), b.isCopy(), b.readByReducer(), where,
+            policy.victimOrder());
+        members.addGroup(g);
+      }
+    } else {
+      g = VictimGroup.ofBlock(b, where, policy.victimOrder());
+    }
+    if (g.blockCount() > 0) {
+      // ranked as its reduce is now before it takes the block (a change not yet told moves the whole group)
+      rank(g);
+      // its group first: in the group's tree it sorts as its group's
+      b.group = g;
+      g.blocks().add(b);
+      if (g.counted()) {
+        count(roundOf(g), 1);
+      }
+    } else {
+      b.group = g;
+      g.blocks().add(b);
+      rank(g);
+    }
+    // counted in the new round before it stops counting in the old, so that a round it stays in does not turn
+    if (wasCounted != null) {
+      uncount(wasCounted, 1);
+    }
+  }
+
+  /**
+   * Ranks a group as its reduce is now, moving it in its tree and its blocks' count in their round if that changed;
+   * a group just made, with its first block, goes in its tree.
+   */
+  private void rank(VictimGroup g) {
+    ShuffleKey shuffle = g.shuffle();
+    PlacementBook.Placement now = rounds.placement(shuffle, g.reduceId()).orElse(null);
+    boolean partial = now != null && partial(shuffle, now.round());
+    boolean counts = now != null && g.where() == VictimGroup.SPILLED_UNREAD;
+    boolean inTree = g.inTree();
+    if (inTree && g.rankedAs(now, partial, counts)) {
+      return;
+    }
+    VictimTree<VictimGroup> tree = treeOf(g);
+    RoundKey wasCounted = null;
+    if (inTree) {
+      tree.remove(g);
+      wasCounted = g.counted() ? roundOf(g) : null;
+    }
+    RoundKey nowCounted = counts ? new RoundKey(shuffle, now.round()) : null;
+    if (!Objects.equals(wasCounted, nowCounted)) {
+      if (wasCounted != null) {
+        uncount(wasCounted, g.blockCount());
+      }
+      if (nowCounted != null) {
+        count(nowCounted, g.blockCount());
+      }
+    }
+    g.rank(now, partial, counts);
+    tree.add(g);
+    groupsRanked++;
+  }
+
+  /**
+   * Takes a block out of its group, if it is in one; an emptied group leaves its tree and is forgotten. Returns the
+   * round the block counted in, or null; it still counts there unless {@code uncount}.
+   */
+  private RoundKey leaveGroup(StoredBlock b, boolean uncount) {
+    VictimGroup g = b.group;
+    if (g == null) {
+      return null;
+    }
+    RoundKey counted = g.counted() ? roundOf(g) : null;
+    if (counted != null && uncount) {
+      uncount(counted, 1);
+    }
+    if (g.blockCount() == 1) {
+      // out of its tree before its block leaves it: a group of one block sorts as its block
+      treeOf(g).remove(g);
+      g.leftTree();
+      g.blocks().remove(b);
+      if (byReduce) {
+        byShuffle.get(g.shuffle()).removeGroup(g);
+      }
+    } else {
+      g.blocks().remove(b);
+    }
+    b.group = null;
+    return counted;
+  }
+
+  private VictimTree<VictimGroup> treeOf(VictimGroup g) {
+    return g.where() == VictimGroup.IN_MEMORY ? inMemory : spilledUnread;
+  }
+
+  /** The round a group's blocks were ranked in; null if their shuffle was not placed then. */
+  private static RoundKey roundOf(VictimGroup g) {
+    return g.scheduled() ? new RoundKey(g.shuffle(), g.round()) : null;
   }
 
   /** Whether a round is kept only in part: here (a block of it spilled, unread) or somewhere in the cluster. */
@@ -255,22 +392,22 @@ final class BlockOrder {
     return spilledUnreadInRound.containsKey(new RoundKey(shuffle, round)) || rounds.incompleteInCluster(shuffle, round);
   }
 
-  private void count(RoundKey k) {
-    if (spilledUnreadInRound.merge(k, 1, Integer::sum) == 1) {
+  private void count(RoundKey k, int blocks) {
+    if (blocks > 0 && spilledUnreadInRound.merge(k, blocks, Integer::sum) == blocks) {
       turned.add(k);
     }
   }
 
-  private void uncount(RoundKey k) {
+  private void uncount(RoundKey k, int blocks) {
     Integer n = spilledUnreadInRound.get(k);
-    if (n == null) {
+    if (n == null || blocks == 0) {
       return;
     }
-    if (n <= 1) {
+    if (n <= blocks) {
       spilledUnreadInRound.remove(k);
       turned.add(k);
     } else {
-      spilledUnreadInRound.put(k, n - 1);
+      spilledUnreadInRound.put(k, n - blocks);
     }
   }
 

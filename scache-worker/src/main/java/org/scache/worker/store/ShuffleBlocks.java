@@ -1,20 +1,24 @@
 package org.scache.worker.store;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.scache.common.ShuffleKey;
 
 /**
  * The blocks of one shuffle the store holds, by map and by reduce: each a list linked through the blocks themselves
  * ({@link StoredBlock#prevOfMap} and the others), so that a map's end or a reduce's commit finds its blocks among
- * the shuffle's without walking the others, at four references a block. Holds the store's one key of the shuffle,
- * which its blocks keep. A block is in at most one. Guarded by the {@link BlockStore}, as the {@link BlockOrder}
- * that keeps it.
+ * the shuffle's without walking the others, at four references a block; and the {@link BlockOrder}'s groups of its
+ * reduces' blocks, by reduce. Holds the store's one key of the shuffle, which its blocks keep. A block is in at most
+ * one. Guarded by the {@link BlockStore}, as the {@link BlockOrder} that keeps it.
  */
 final class ShuffleBlocks {
   private final ShuffleKey key;
   private final BlockHeads byMap = new BlockHeads();
   private final BlockHeads byReduce = new BlockHeads();
+  /** The order's groups of this shuffle's reduces ({@link VictimGroup#key()}), under a policy that has them. */
+  private final Map<Long, VictimGroup> groups = new HashMap<>();
   private int size;
 
   ShuffleBlocks(ShuffleKey key) {
@@ -111,8 +115,41 @@ final class ShuffleBlocks {
     return byReduce.keys();
   }
 
+  /** The group of a reduce's blocks under {@code key} ({@link VictimGroup#key}), or null. */
+  VictimGroup group(long key) {
+    return groups.get(key);
+  }
+
+  void addGroup(VictimGroup g) {
+    groups.put(g.key(), g);
+  }
+
+  void removeGroup(VictimGroup g) {
+    groups.remove(g.key(), g);
+  }
+
+  /** The groups of one reduce's blocks, as a list of the caller's. */
+  List<VictimGroup> groupsOf(int reduceId) {
+    List<VictimGroup> out = new ArrayList<>(2);
+    for (int where : new int[] {VictimGroup.IN_MEMORY, VictimGroup.SPILLED_UNREAD}) {
+      for (int alike = 0; alike < 4; alike++) {
+        VictimGroup g = groups.get(VictimGroup.key(reduceId, (alike & 1) != 0, (alike & 2) != 0, where));
+        if (g != null) {
+          out.add(g);
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Every group of the shuffle's reduces, as a list of the caller's. */
+  List<VictimGroup> groups() {
+    return new ArrayList<>(groups.values());
+  }
+
   /** Unlinks every block. */
   void clear() {
+    groups.clear();
     for (StoredBlock head : byMap.heads()) {
       for (StoredBlock b = head; b != null; ) {
         StoredBlock next = b.nextOfMap;

@@ -30,19 +30,15 @@ import org.scache.worker.spill.SpillStore;
  * store's one key of it ({@link ShuffleBlocks}), so that a block keeps no name of its application of its own (a put
  * decoded from the wire brings one). {@link #id()} makes the id when asked.
  */
-final class StoredBlock implements SpillCandidate {
+final class StoredBlock extends VictimTree.Node<StoredBlock> implements SpillCandidate {
   private static final long NOWHERE = -1;
   private static final int OFFSET_BITS = 40;
   /** Set in {@link #holds} once the store let go of the region: the last reader then frees it. */
   private static final int LET_GO = 1 << 30;
-  private static final byte RANKED = 1;
-  private static final byte RANKED_CONSUMED = 2;
-  private static final byte RANKED_SCHEDULED = 4;
-  private static final byte RANKED_ROUND_INCOMPLETE = 8;
-  /** Its spilled bytes count in its round's ({@link BlockOrder}). */
-  private static final byte RANKED_COUNTED = 16;
   /** In {@link #state}: a prefetched copy. */
   private static final byte COPY = 1;
+  /** In {@link #state}: the {@link BlockOrder} has placed the block (and not forgotten it since). */
+  private static final byte RANKED = 2;
   /** In {@link #state}: a reducer has read the block. */
   private static final byte CONSUMED = 4;
   private static final AtomicIntegerFieldUpdater<StoredBlock> HOLDS =
@@ -55,7 +51,7 @@ final class StoredBlock implements SpillCandidate {
   private final int reduceId;
   /** Its bytes: a block is never larger than a segment of the reserve, or than a buffer, were it put to disk. */
   private final int size;
-  /** COPY and CONSUMED. */
+  /** COPY, RANKED and CONSUMED. */
   private byte state;
   /**
    * Where its bytes are: the {@link MemoryPool} while the store holds them at {@link #reserveAt}; a buffer
@@ -72,13 +68,12 @@ final class StoredBlock implements SpillCandidate {
   private volatile int holds;
   /** Its last use; changed only through the {@link BlockOrder}, which orders by it under some policies. */
   private long lastAccessNanos;
-  /** What the {@link BlockOrder} saw when it last placed this block: the RANKED_ flags and its reduce's place. */
-  private byte rankFlags;
-  private PlacementBook.Placement rankedPlacement;
+  /**
+   * The group of the {@link BlockOrder} it is in, which holds what the order saw when it last placed the block (its
+   * reduce's place, whether its round was kept in part): null while in none.
+   */
+  VictimGroup group;
   /** This block's neighbours among its map's and its reduce's blocks of its shuffle ({@link ShuffleBlocks}). */
-  /** Its neighbours in the {@link VictimTree} it is in, if any. */
-  StoredBlock lower;
-  StoredBlock higher;
   StoredBlock prevOfMap;
   StoredBlock nextOfMap;
   StoredBlock prevOfReduce;
@@ -168,7 +163,7 @@ final class StoredBlock implements SpillCandidate {
   /** The order saw it read by a reducer when it last placed it ({@link #readByReducer()} is now). */
   @Override
   public boolean consumed() {
-    return (rankFlags & RANKED_CONSUMED) != 0;
+    return group != null && group.consumed();
   }
 
   /** Its last use (the order places it again when it changes, under a policy that orders by it). */
@@ -179,48 +174,32 @@ final class StoredBlock implements SpillCandidate {
 
   @Override
   public boolean scheduled() {
-    return rankedPlacement != null;
+    return group != null && group.scheduled();
   }
 
   @Override
   public long submissionTimeMillis() {
-    return rankedPlacement == null ? 0 : rankedPlacement.submissionTimeMillis();
+    return group == null ? 0 : group.submissionTimeMillis();
   }
 
   @Override
   public int round() {
-    return rankedPlacement == null ? 0 : rankedPlacement.round();
+    return group == null ? 0 : group.round();
   }
 
   @Override
   public boolean roundIncomplete() {
-    return (rankFlags & RANKED_ROUND_INCOMPLETE) != 0;
+    return group != null && group.roundIncomplete();
   }
 
   /** Whether the order has placed this block (and not forgotten it since). */
   boolean ranked() {
-    return (rankFlags & RANKED) != 0;
+    return (state & RANKED) != 0;
   }
 
-  /** Whether its spilled bytes count in its round, as the order last placed it. */
-  boolean rankedCounted() {
-    return (rankFlags & RANKED_COUNTED) != 0;
-  }
-
-  /**
-   * The order places the block: its state now, and its reduce's place as the order sees it ({@code placement},
-   * the book's, or null while its shuffle is not placed).
-   */
-  void rank(PlacementBook.Placement placement, boolean roundIncomplete, boolean counted) {
-    rankFlags = (byte) (RANKED | (readByReducer() ? RANKED_CONSUMED : 0) | (placement != null ? RANKED_SCHEDULED : 0)
-        | (roundIncomplete ? RANKED_ROUND_INCOMPLETE : 0) | (counted ? RANKED_COUNTED : 0));
-    rankedPlacement = placement;
-  }
-
-  /** The order forgot the block. */
-  void unrank() {
-    rankFlags = 0;
-    rankedPlacement = null;
+  /** The order placed the block: it is in its shuffle's lists, and in {@link #group} if any. */
+  void ranked(boolean ranked) {
+    state = (byte) (ranked ? state | RANKED : state & ~RANKED);
   }
 
   /** Its rank as the order last placed it, held apart from the block (which may be placed again meanwhile). */

@@ -6,30 +6,39 @@ import java.util.List;
 import org.scache.worker.spill.SpillCandidate;
 
 /**
- * Blocks sorted by a {@link org.scache.worker.spill.SpillPolicy}'s order, linked through the blocks themselves
- * ({@link StoredBlock#lower}, {@link StoredBlock#higher}): a treap whose priorities are the blocks' identity hashes,
- * two references a block instead of a sorted set's entry of five. A block is in at most one tree, and sorts as it
- * was when added until it is removed (the {@link BlockOrder} removes it before its rank changes). Not thread-safe:
- * guarded by the {@link BlockStore}, as the order that keeps it.
+ * Entries sorted by a {@link org.scache.worker.spill.SpillPolicy}'s order, linked through the entries themselves
+ * ({@link Node#lower}, {@link Node#higher}): a treap whose priorities are the entries' identity hashes, two
+ * references an entry instead of a sorted set's entry of five. The {@link BlockOrder} keeps two levels of them: its
+ * {@link VictimGroup}s, and in each group its blocks. An entry is in at most one tree, and sorts as it was when added
+ * until it is removed (the order removes it before its rank changes). Not thread-safe: guarded by the
+ * {@link BlockStore}, as the order that keeps it.
+ *
+ * @param <T> what it sorts: {@link StoredBlock} or {@link VictimGroup}
  */
-final class VictimTree {
+final class VictimTree<T extends VictimTree.Node<T> & SpillCandidate> {
+  /** What an entry of a tree holds of it: its two subtrees. */
+  abstract static class Node<T> {
+    T lower;
+    T higher;
+  }
+
   private final Comparator<SpillCandidate> order;
-  private StoredBlock root;
+  private T root;
   private int size;
 
   VictimTree(Comparator<SpillCandidate> order) {
     this.order = order;
   }
 
-  /** Adds a block that is in no tree. */
-  void add(StoredBlock b) {
+  /** Adds an entry that is in no tree. */
+  void add(T b) {
     b.lower = null;
     b.higher = null;
     root = insert(root, b);
     size++;
   }
 
-  private StoredBlock insert(StoredBlock at, StoredBlock b) {
+  private T insert(T at, T b) {
     if (at == null) {
       return b;
     }
@@ -48,9 +57,9 @@ final class VictimTree {
   }
 
   /** Removes {@code b} if it is in this tree; whether it was. */
-  boolean remove(StoredBlock b) {
-    StoredBlock parent = null;
-    StoredBlock at = root;
+  boolean remove(T b) {
+    T parent = null;
+    T at = root;
     while (at != null && at != b) {
       parent = at;
       at = order.compare(b, at) < 0 ? at.lower : at.higher;
@@ -58,7 +67,7 @@ final class VictimTree {
     if (at == null) {
       return false;
     }
-    StoredBlock joined = join(b.lower, b.higher);
+    T joined = join(b.lower, b.higher);
     if (parent == null) {
       root = joined;
     } else if (parent.lower == b) {
@@ -72,8 +81,8 @@ final class VictimTree {
     return true;
   }
 
-  /** The two subtrees of a removed block as one: every block of {@code low} sorts before every one of {@code high}. */
-  private static StoredBlock join(StoredBlock low, StoredBlock high) {
+  /** The two subtrees of a removed entry as one: every entry of {@code low} sorts before every one of {@code high}. */
+  private static <T extends Node<T>> T join(T low, T high) {
     if (low == null) {
       return high;
     }
@@ -96,28 +105,28 @@ final class VictimTree {
     return size;
   }
 
-  /** The first block in the order; null when empty. */
-  StoredBlock first() {
-    StoredBlock at = root;
+  /** The first entry in the order; null when empty. */
+  T first() {
+    T at = root;
     while (at != null && at.lower != null) {
       at = at.lower;
     }
     return at;
   }
 
-  /** The last block in the order; null when empty. */
-  StoredBlock last() {
-    StoredBlock at = root;
+  /** The last entry in the order; null when empty. */
+  T last() {
+    T at = root;
     while (at != null && at.higher != null) {
       at = at.higher;
     }
     return at;
   }
 
-  /** The first block that sorts after {@code key}, or null. */
-  StoredBlock higher(SpillCandidate key) {
-    StoredBlock found = null;
-    for (StoredBlock at = root; at != null; ) {
+  /** The first entry that sorts after {@code key}, or null. */
+  T higher(SpillCandidate key) {
+    T found = null;
+    for (T at = root; at != null; ) {
       if (order.compare(key, at) < 0) {
         found = at;
         at = at.lower;
@@ -128,11 +137,11 @@ final class VictimTree {
     return found;
   }
 
-  /** Every block, in order. */
-  List<StoredBlock> inOrder() {
-    List<StoredBlock> out = new ArrayList<>(size);
-    List<StoredBlock> stack = new ArrayList<>();
-    StoredBlock at = root;
+  /** Every entry, in order. */
+  List<T> inOrder() {
+    List<T> out = new ArrayList<>(size);
+    List<T> stack = new ArrayList<>();
+    T at = root;
     while (at != null || !stack.isEmpty()) {
       while (at != null) {
         stack.add(at);
@@ -145,7 +154,7 @@ final class VictimTree {
     return out;
   }
 
-  /** Unlinks every block. */
+  /** Unlinks every entry. */
   void clear() {
     inOrder().forEach(b -> {
       b.lower = null;
@@ -155,21 +164,21 @@ final class VictimTree {
     size = 0;
   }
 
-  private static StoredBlock rotateRight(StoredBlock at) {
-    StoredBlock up = at.lower;
+  private static <T extends Node<T>> T rotateRight(T at) {
+    T up = at.lower;
     at.lower = up.higher;
     up.higher = at;
     return up;
   }
 
-  private static StoredBlock rotateLeft(StoredBlock at) {
-    StoredBlock up = at.higher;
+  private static <T extends Node<T>> T rotateLeft(T at) {
+    T up = at.higher;
     at.higher = up.lower;
     up.lower = at;
     return up;
   }
 
-  private static int priority(StoredBlock b) {
+  private static int priority(Object b) {
     return System.identityHashCode(b);
   }
 }

@@ -12,6 +12,7 @@ import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.scache.common.BlockId;
 import org.scache.common.ShuffleKey;
@@ -98,12 +99,53 @@ class BlockOrderTest {
       Set<BlockOrder.RoundKey> keptInPart = keptInPart(held, rounds);
       assertEquals(keptInPart, order.keptInPart(), "rounds kept in part after step " + step);
       List<StoredBlock> sorted = sorted(held, rounds, policy, keptInPart);
-      assertEquals(sorted.stream().filter(b -> b.inMemory() && b.size() > 0).toList(), order.victimsInOrder(),
-          "victims after step " + step);
+      List<StoredBlock> victims = sorted.stream().filter(b -> b.inMemory() && b.size() > 0).toList();
+      assertEquals(victims, order.victimsInOrder(), "victims after step " + step);
+      assertEquals(victims, walkDown(order), "victims walked one after another after step " + step);
       List<StoredBlock> reloadable = sorted.stream().filter(b -> !b.inMemory() && !b.readByReducer()).toList();
       assertEquals(reloadable.isEmpty() ? Optional.empty() : Optional.of(reloadable.get(reloadable.size() - 1)),
           order.firstToLoadBack(), "first to load back after step " + step);
     }
+  }
+
+  /**
+   * A shuffle of 100 maps x 4 reduces held, then placed: under the paper's policy the placement ranks again each
+   * reduce's one group of blocks (4), not each block (400, what a policy of each block's own last use still does);
+   * either way the first victim is then a block of the later round, its largest reduce and map.
+   */
+  @ParameterizedTest
+  @CsvSource({"context-aware, 4", "lru, 400"})
+  void aPlacementLearnt_ranksEachReducesGroupAgain_notEachOfItsBlocks(String policyName, long ranked) {
+    PlacementBook rounds = new PlacementBook();
+    BlockOrder order = new BlockOrder(SpillPolicy.named(policyName), rounds);
+    for (int map = 0; map < 100; map++) {
+      for (int reduce = 0; reduce < 4; reduce++) {
+        order.place(new StoredBlock(new BlockId("a", 0, map, 0, reduce), Unpooled.buffer(1).writerIndex(1), false,
+            0));
+      }
+    }
+    List<ReduceAssignment> list = new ArrayList<>();
+    for (int r = 0; r < 4; r++) {
+      list.add(new ReduceAssignment(r, HERE, r / 2, 100));
+    }
+    rounds.scheduled(new ShufflePlacement("a", 0, "test", list), 1000L, List.of());
+    long before = order.groupsRanked();
+
+    order.placementChanged(new ShuffleKey("a", 0));
+
+    assertEquals(ranked, order.groupsRanked() - before);
+    if (policyName.equals("context-aware")) {
+      assertEquals(new BlockId("a", 0, 99, 0, 3), order.firstVictim().orElseThrow().block().id());
+    }
+  }
+
+  /** The victims as a spill finds them: the first, then each after the one before. */
+  private static List<StoredBlock> walkDown(BlockOrder order) {
+    List<StoredBlock> out = new ArrayList<>();
+    for (Optional<BlockOrder.Victim> v = order.firstVictim(); v.isPresent(); v = order.victimAfter(v.get())) {
+      out.add(v.get().block());
+    }
+    return out;
   }
 
   /** Places {@code b} and checks that it says a round turned exactly when the rounds kept in part changed. */

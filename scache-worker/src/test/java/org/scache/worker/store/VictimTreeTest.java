@@ -27,7 +27,7 @@ class VictimTreeTest {
   @Test
   void randomAddsAndRemoves_keepTheOrderASortedSetKeeps() {
     Random random = new Random(11);
-    VictimTree tree = new VictimTree(BY_MAP_THEN_REDUCE);
+    VictimTree<StoredBlock> tree = new VictimTree<>(BY_MAP_THEN_REDUCE);
     TreeSet<SpillCandidate> reference = new TreeSet<>(BY_MAP_THEN_REDUCE);
     List<StoredBlock> held = new ArrayList<>();
     for (int step = 0; step < 50_000; step++) {
@@ -55,7 +55,7 @@ class VictimTreeTest {
 
   @Test
   void aBlockNotInTheTree_isNotRemoved_evenWhenAnotherSortsAsIt() {
-    VictimTree tree = new VictimTree(BY_MAP_THEN_REDUCE);
+    VictimTree<StoredBlock> tree = new VictimTree<>(BY_MAP_THEN_REDUCE);
     StoredBlock a = block(1, 1);
     tree.add(a);
 

@@ -44,7 +44,8 @@ import org.scache.worker.store.WorkerStorage;
  * store takes the M × R blocks of one node (empty blocks, whose metadata is all they cost, and blocks of one
  * byte, which hold memory of the reserve too) and the master takes their
  * sizes from {@code hosts} workers, split over {@code apps} applications, and places every reduce. Printed per
- * point: worker heap per block (what the live heap grew by) and puts/s, lookups/s; master heap per block, reports/s,
+ * point: worker heap per block (what the live heap grew by) and puts/s, lookups/s, the time to place its held blocks
+ * again, map ends/s and reduce commits/s; master heap per block, reports/s,
  * and the time every map's end and the placement take, per application; the messages the master sent the workers
  * (each finished map's blocks, to the workers its reduces are placed on) and when the last was answered. A point the
  * worker's block limit (derived from this JVM's heap as a worker derives it) refuses says so. Real objects
@@ -98,17 +99,17 @@ public final class ScaleBenchmark {
             + "maps' ends: %s", maps + "x" + reduces, r.workerByClassAfterPuts(), "", r.workerByClass()));
         continue;
       }
-      Worker none = new Worker("-", Double.NaN, Double.NaN, Double.NaN, Double.NaN, "not measured");
+      Worker none = new Worker("-", Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, "not measured");
       Worker w = masterOnly ? none : worker(maps, reduces, 0, false);
       Worker oneByte = masterOnly ? none : worker(maps, reduces, 1, false);
       Worker copies = masterOnly ? none : worker(maps, reduces, 1, true);
       byClass.add(String.format("%-11s empty: %s%n%-11s 1 byte: %s%n%-11s 1-byte copies: %s", maps + "x" + reduces,
           w.heapByClass(), "", oneByte.heapByClass(), "", copies.heapByClass()));
       if (workerOnly) {
-        out.printf("%-11s %5s %,12d | %10s %10s %10s %,12.0f %,12.0f %,10.0f %,10.0f |%n", maps + "x" + reduces, "-",
-            (long) maps * reduces, w.bytesPerBlock(), oneByte.bytesPerBlock(), copies.bytesPerBlock(),
-            w.putsPerSecond(),
-            w.lookupsPerSecond(), w.endsPerSecond(), w.commitsPerSecond());
+        out.printf("%-11s %5s %,12d | %10s %10s %10s %,12.0f %,12.0f %,10.0f %,10.0f | placed again in %,.0f ms%n",
+            maps + "x" + reduces, "-", (long) maps * reduces, w.bytesPerBlock(), oneByte.bytesPerBlock(),
+            copies.bytesPerBlock(), w.putsPerSecond(), w.lookupsPerSecond(), w.endsPerSecond(), w.commitsPerSecond(),
+            oneByte.placeMillis());
         continue;
       }
       for (String a : apps.split(",")) {
@@ -136,8 +137,8 @@ public final class ScaleBenchmark {
   }
 
   /** {@code heapByClass}: what a class histogram after the puts shows per stored block. */
-  private record Worker(String bytesPerBlock, double putsPerSecond, double lookupsPerSecond, double endsPerSecond,
-      double commitsPerSecond, String heapByClass) {}
+  private record Worker(String bytesPerBlock, double putsPerSecond, double lookupsPerSecond, double placeMillis,
+      double endsPerSecond, double commitsPerSecond, String heapByClass) {}
 
   /**
    * What the master's state took once every map ended, and per block of the first wave of maps while their reports
@@ -264,6 +265,15 @@ public final class ScaleBenchmark {
         }
         double lookupSeconds = (System.nanoTime() - t1) / 1e9;
         String heapByClass = grownByClass(before, stored, 1);
+        // the shuffle placed again once its blocks are held, as when a placement comes after a wave of maps or the
+        // master moves reduces at the maps' end: every reduce in another round
+        List<ReduceAssignment> again = new ArrayList<>(reduces);
+        for (int r = 0; r < reduces; r++) {
+          again.add(new ReduceAssignment(r, self, r / 8, ReduceAssignment.UNKNOWN_SIZE));
+        }
+        long tp = System.nanoTime();
+        store.scheduled(new ShufflePlacement(APP, 0, "scale", again), System.currentTimeMillis(), List.of());
+        double placeMillis = (System.nanoTime() - tp) / 1e6;
         // each map's end declared, as the master tells its holder, then each reduce's commit, which frees its input
         ShuffleKey shuffle = new ShuffleKey(APP, 0);
         long t2 = System.nanoTime();
@@ -281,7 +291,7 @@ public final class ScaleBenchmark {
           throw new IllegalStateException("the commits freed " + freed + " of " + stored + " blocks");
         }
         String perBlock = refused != null ? refused : String.format("%.1f", (double) heap / Math.max(1, stored));
-        return new Worker(perBlock, stored / putSeconds, found / lookupSeconds, maps / endSeconds,
+        return new Worker(perBlock, stored / putSeconds, found / lookupSeconds, placeMillis, maps / endSeconds,
             reduces / commitSeconds, heapByClass);
       } finally {
         storage.close();

@@ -1,0 +1,200 @@
+package org.scache.worker.store;
+
+import java.util.Comparator;
+import org.scache.common.BlockId;
+import org.scache.common.ShuffleKey;
+import org.scache.worker.spill.SpillCandidate;
+
+/**
+ * Blocks that sort together in the {@link BlockOrder}, and what the order saw of them when it last ranked them.
+ *
+ * <p>Under a policy that ranks blocks by their reduce first ({@link org.scache.worker.spill.SpillPolicy#ranksByReduce})
+ * a group is the blocks of one reduce of a shuffle that are alike where the policy looks before their map: prefetched
+ * copies or not, read by a reducer or not, in memory or spilled. Its rank is its reduce's: the reduce's place in the
+ * schedule and whether its round is kept in part. A placement learnt, or a round that turns, moves the reduce's few
+ * groups, not each of its blocks; within a group the blocks sort by map and attempt. The group answers as a
+ * {@link SpillCandidate} of map and attempt {@link Integer#MAX_VALUE}: under the policy's order it sorts before each
+ * of its own blocks and after every block that leaves before them.
+ *
+ * <p>Under any other policy (least recently used) a group is one block, and answers as that block.
+ */
+final class VictimGroup extends VictimTree.Node<VictimGroup> implements SpillCandidate {
+  /** Its blocks are in memory: the order's victims. */
+  static final int IN_MEMORY = 0;
+  /** Its blocks are spilled and no reducer read them: the order's blocks to load back. */
+  static final int SPILLED_UNREAD = 1;
+
+  private static final byte COPY = 1;
+  private static final byte CONSUMED = 2;
+  private static final byte SPILLED = 4;
+  private static final byte SCHEDULED = 8;
+  private static final byte ROUND_INCOMPLETE = 16;
+  /** Its blocks count in their round's spilled unread blocks ({@link BlockOrder}). */
+  private static final byte COUNTED = 32;
+  /** It is in its tree of the order, ranked. */
+  private static final byte IN_TREE = 64;
+
+  private final ShuffleKey shuffle;
+  private final int reduceId;
+  /** The one block of a group of one block, whose map, attempt and last use it answers; null for a reduce's. */
+  private final StoredBlock single;
+  private final VictimTree<StoredBlock> blocks;
+  private byte flags;
+  private PlacementBook.Placement placement;
+
+  private VictimGroup(ShuffleKey shuffle, int reduceId, boolean copy, boolean consumed, int where,
+      StoredBlock single, Comparator<SpillCandidate> order) {
+    this.shuffle = shuffle;
+    this.reduceId = reduceId;
+    this.single = single;
+    this.blocks = new VictimTree<>(order);
+    this.flags = (byte) ((copy ? COPY : 0) | (consumed ? CONSUMED : 0) | (where == SPILLED_UNREAD ? SPILLED : 0));
+  }
+
+  /** An empty group of a reduce's blocks that are alike in these. */
+  static VictimGroup ofReduce(ShuffleKey shuffle, int reduceId, boolean copy, boolean consumed, int where,
+      Comparator<SpillCandidate> order) {
+    return new VictimGroup(shuffle, reduceId, copy, consumed, where, null, order);
+  }
+
+  /** A group of one block, {@code b}, not yet in it. */
+  static VictimGroup ofBlock(StoredBlock b, int where, Comparator<SpillCandidate> order) {
+    return new VictimGroup(b.shuffle(), b.reduceId(), b.isCopy(), b.readByReducer(), where, b, order);
+  }
+
+  /** The key of a reduce's group among its shuffle's: its reduce, and how its blocks are alike. */
+  static long key(int reduceId, boolean copy, boolean consumed, int where) {
+    return ((long) reduceId << 3) | (copy ? COPY : 0) | (consumed ? CONSUMED : 0)
+        | (where == SPILLED_UNREAD ? SPILLED : 0);
+  }
+
+  long key() {
+    return key(reduceId, copy(), consumed(), where());
+  }
+
+  /** {@link #IN_MEMORY} or {@link #SPILLED_UNREAD}. */
+  int where() {
+    return (flags & SPILLED) != 0 ? SPILLED_UNREAD : IN_MEMORY;
+  }
+
+  ShuffleKey shuffle() {
+    return shuffle;
+  }
+
+  VictimTree<StoredBlock> blocks() {
+    return blocks;
+  }
+
+  int blockCount() {
+    return blocks.size();
+  }
+
+  /** Whether it is one block's group (then it goes when the block leaves it). */
+  boolean ofOneBlock() {
+    return single != null;
+  }
+
+  /** Whether it ranks as it would now: placed at {@code now} (null if not), its round kept in part or not. */
+  boolean rankedAs(PlacementBook.Placement now, boolean roundIncomplete, boolean counted) {
+    return java.util.Objects.equals(placement, now) && roundIncomplete() == roundIncomplete && counted() == counted;
+  }
+
+  /** Ranks it as it goes in its tree: its reduce placed at {@code now} (null while not), its round kept in part. */
+  void rank(PlacementBook.Placement now, boolean roundIncomplete, boolean counted) {
+    placement = now;
+    flags = (byte) ((flags & (COPY | CONSUMED | SPILLED)) | (now != null ? SCHEDULED : 0)
+        | (roundIncomplete ? ROUND_INCOMPLETE : 0) | (counted ? COUNTED : 0) | IN_TREE);
+  }
+
+  /** Whether it is in its tree of the order. */
+  boolean inTree() {
+    return (flags & IN_TREE) != 0;
+  }
+
+  /** It left its tree, with its last block: it counts nothing any more. */
+  void leftTree() {
+    flags = (byte) (flags & (COPY | CONSUMED | SPILLED));
+  }
+
+  /** Whether its blocks count in their round's spilled unread blocks, as last ranked. */
+  boolean counted() {
+    return (flags & COUNTED) != 0;
+  }
+
+  @Override
+  public BlockId id() {
+    return new BlockId(shuffle.appId(), shuffle.shuffleId(), mapId(), attempt(), reduceId);
+  }
+
+  @Override
+  public String appId() {
+    return shuffle.appId();
+  }
+
+  @Override
+  public int shuffleId() {
+    return shuffle.shuffleId();
+  }
+
+  @Override
+  public int mapId() {
+    return single != null ? single.mapId() : Integer.MAX_VALUE;
+  }
+
+  @Override
+  public int attempt() {
+    return single != null ? single.attempt() : Integer.MAX_VALUE;
+  }
+
+  @Override
+  public int reduceId() {
+    return reduceId;
+  }
+
+  @Override
+  public long size() {
+    return single != null ? single.size() : 0;
+  }
+
+  @Override
+  public boolean copy() {
+    return (flags & COPY) != 0;
+  }
+
+  @Override
+  public boolean consumed() {
+    return (flags & CONSUMED) != 0;
+  }
+
+  @Override
+  public long lastAccessNanos() {
+    return single != null ? single.lastAccessNanos() : 0;
+  }
+
+  @Override
+  public boolean scheduled() {
+    return placement != null;
+  }
+
+  @Override
+  public long submissionTimeMillis() {
+    return placement == null ? 0 : placement.submissionTimeMillis();
+  }
+
+  @Override
+  public int round() {
+    return placement == null ? 0 : placement.round();
+  }
+
+  @Override
+  public boolean roundIncomplete() {
+    return (flags & ROUND_INCOMPLETE) != 0;
+  }
+
+  @Override
+  public String toString() {
+    return shuffle + "/reduce_" + reduceId + (single != null ? " " + single : "") + " (" + blocks.size() + " blocks"
+        + (copy() ? ", copies" : "") + (consumed() ? ", read" : "") + (where() == SPILLED_UNREAD ? ", spilled" : "")
+        + ")";
+  }
+}
