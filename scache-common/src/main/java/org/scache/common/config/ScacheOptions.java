@@ -218,7 +218,8 @@ public final class ScacheOptions {
   public static final ConfigEntry<Integer> WORKER_BLOCKS_MAX = intEntry("scache.worker.blocks.max", 0,
       "Blocks a worker holds at most, in memory and on disk, whatever their size (each costs heap for its index "
           + "entries; an empty block too); one more is refused with LIMIT_EXCEEDED. 0 means half the worker's heap "
-          + "at 256 bytes a block (524288 with -Xmx256m), two to three times what a stored block's entries take.");
+          + "at 256 bytes a block (524288 with -Xmx256m): a stored block's entries take about 100 bytes under the "
+          + "context-aware spill policy, about 170 under lru.");
   public static final ConfigEntry<Double> WORKER_BLOCKS_APPLICATION_SHARE = fraction(
       "scache.worker.blocks.application.share", 0.5, "Share of scache.worker.blocks.max one user may hold on a "
           + "worker over all its applications (an application of no known user is its own user), so that one "

@@ -29,4 +29,9 @@ final class LruSpillPolicy implements SpillPolicy {
   public boolean ordersByLastUse() {
     return true;
   }
+
+  @Override
+  public boolean ranksBySchedule() {
+    return false;
+  }
 }

@@ -30,6 +30,14 @@ public interface SpillPolicy {
     return false;
   }
 
+  /**
+   * Whether the order depends on where a block's reduce is in the schedule (whether it is placed, its shuffle's
+   * submission, its round, whether the round is kept in part); if not, a placement learnt moves no block.
+   */
+  default boolean ranksBySchedule() {
+    return true;
+  }
+
   /** The paper's policy (Section IV-B): all-or-nothing rounds, then context-aware priority. */
   static SpillPolicy contextAware() {
     return ContextAwareSpillPolicy.INSTANCE;

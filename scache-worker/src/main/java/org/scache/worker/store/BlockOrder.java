@@ -92,9 +92,7 @@ final class BlockOrder {
       if (byReduce) {
         members.groupsOf(r).forEach(this::rank);
       } else {
-        for (StoredBlock other : members.ofReduce(r)) {
-          placeOne(other);
-        }
+        members.ofReduce(r).forEach(this::rankGroupOf);
       }
     }
   }
@@ -166,7 +164,7 @@ final class BlockOrder {
     if (byReduce) {
       members.groups().forEach(this::rank);
     } else {
-      members.snapshot().forEach(this::placeOne);
+      members.snapshot().forEach(this::rankGroupOf);
     }
     placeTurnedRounds();
   }
@@ -330,11 +328,12 @@ final class BlockOrder {
     if (inTree && g.rankedAs(now, partial, counts)) {
       return;
     }
+    // an order blind to the schedule keeps the group where it is; its blocks' count in their round still changes
+    boolean moves = !inTree || policy.ranksBySchedule();
     VictimTree<VictimGroup> tree = treeOf(g);
-    RoundKey wasCounted = null;
-    if (inTree) {
+    RoundKey wasCounted = inTree && g.counted() ? roundOf(g) : null;
+    if (inTree && moves) {
       tree.remove(g);
-      wasCounted = g.counted() ? roundOf(g) : null;
     }
     RoundKey nowCounted = counts ? new RoundKey(shuffle, now.round()) : null;
     if (!Objects.equals(wasCounted, nowCounted)) {
@@ -346,8 +345,16 @@ final class BlockOrder {
       }
     }
     g.rank(now, partial, counts);
-    tree.add(g);
-    groupsRanked++;
+    if (moves) {
+      tree.add(g);
+      groupsRanked++;
+    }
+  }
+
+  private void rankGroupOf(StoredBlock b) {
+    if (b.group != null) {
+      rank(b.group);
+    }
   }
 
   /**
