@@ -24,6 +24,7 @@ final class ContextAwareSpillPolicy implements SpillPolicy {
 
   /** The order above, written out: it runs on every change of the worker's victim index, under its lock. */
   private static final Comparator<SpillCandidate> ORDER = ContextAwareSpillPolicy::compare;
+  private static final Comparator<SpillCandidate> WITHIN_REDUCE = ContextAwareSpillPolicy::compareMaps;
 
   private static int compare(SpillCandidate a, SpillCandidate b) {
     int c = Boolean.compare(b.consumed(), a.consumed());
@@ -56,10 +57,12 @@ final class ContextAwareSpillPolicy implements SpillPolicy {
     if ((c = Integer.compare(b.reduceId(), a.reduceId())) != 0) {
       return c;
     }
-    if ((c = Integer.compare(b.mapId(), a.mapId())) != 0) {
-      return c;
-    }
-    return Integer.compare(b.attempt(), a.attempt());
+    return compareMaps(a, b);
+  }
+
+  private static int compareMaps(SpillCandidate a, SpillCandidate b) {
+    int c = Integer.compare(b.mapId(), a.mapId());
+    return c != 0 ? c : Integer.compare(b.attempt(), a.attempt());
   }
 
   private ContextAwareSpillPolicy() {}
@@ -78,6 +81,12 @@ final class ContextAwareSpillPolicy implements SpillPolicy {
   @Override
   public boolean ranksByReduce() {
     return true;
+  }
+
+  /** The order's last steps: the larger map id and attempt first. */
+  @Override
+  public Comparator<SpillCandidate> orderWithinReduce() {
+    return WITHIN_REDUCE;
   }
 
   /** The tie-break of every policy: by block id, larger first. */

@@ -31,6 +31,14 @@ public interface SpillPolicy {
   }
 
   /**
+   * Under {@link #ranksByReduce()}, the victim order among blocks of one reduce alike in everything it looks at before
+   * their map: what it is when all that is equal, in fewer steps.
+   */
+  default Comparator<SpillCandidate> orderWithinReduce() {
+    return victimOrder();
+  }
+
+  /**
    * Whether the order depends on where a block's reduce is in the schedule (whether it is placed, its shuffle's
    * submission, its round, whether the round is kept in part); if not, a placement learnt moves no block.
    */

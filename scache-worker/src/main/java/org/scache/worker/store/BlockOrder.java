@@ -289,7 +289,7 @@ final class BlockOrder {
       g = members.group(VictimGroup.key(b.reduceId(), b.isCopy(), b.readByReducer(), where));
       if (g == null) {
         g = VictimGroup.ofReduce(b.shuffle(), b.reduceId(), b.isCopy(), b.readByReducer(), where,
-            policy.victimOrder());
+            policy.orderWithinReduce());
         members.addGroup(g);
       }
     } else {

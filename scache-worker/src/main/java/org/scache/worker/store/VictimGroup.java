@@ -51,7 +51,7 @@ final class VictimGroup extends VictimTree.Node<VictimGroup> implements SpillCan
     this.flags = (byte) ((copy ? COPY : 0) | (consumed ? CONSUMED : 0) | (where == SPILLED_UNREAD ? SPILLED : 0));
   }
 
-  /** An empty group of a reduce's blocks that are alike in these. */
+  /** An empty group of a reduce's blocks that are alike in these, in {@code order} among themselves. */
   static VictimGroup ofReduce(ShuffleKey shuffle, int reduceId, boolean copy, boolean consumed, int where,
       Comparator<SpillCandidate> order) {
     return new VictimGroup(shuffle, reduceId, copy, consumed, where, null, order);

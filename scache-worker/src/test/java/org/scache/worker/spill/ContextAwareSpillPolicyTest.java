@@ -42,6 +42,22 @@ class ContextAwareSpillPolicyTest {
   }
 
   @Test
+  void theOrderWithinAReduce_isTheVictimOrder_forBlocksAlikeBeforeTheirMap() {
+    SpillPolicy policy = SpillPolicy.contextAware();
+    Random random = new Random(3);
+    for (int i = 0; i < 10_000; i++) {
+      boolean copy = random.nextBoolean();
+      boolean consumed = random.nextBoolean();
+      SpillCandidate a = SpillCandidate.of(new BlockId("app", 1, random.nextInt(5), random.nextInt(3), 7), 100, copy,
+          consumed, random.nextLong(), true, 1000, 2, false);
+      SpillCandidate b = SpillCandidate.of(new BlockId("app", 1, random.nextInt(5), random.nextInt(3), 7), 9, copy,
+          consumed, random.nextLong(), true, 1000, 2, false);
+      assertEquals(Integer.signum(policy.victimOrder().compare(a, b)),
+          Integer.signum(policy.orderWithinReduce().compare(a, b)), a + " against " + b);
+    }
+  }
+
+  @Test
   void lru_ordersByLastUseOnly() {
     SpillCandidate old = SpillCandidate.of(new BlockId("app", 0, 0, 0, 0), 1, false, false, 10, true, 5, 9, false);
     SpillCandidate recent = SpillCandidate.of(new BlockId("app", 1, 0, 0, 0), 1, false, true, 20, true, 1, 0, true);
