@@ -21,10 +21,11 @@ import org.scache.worker.spill.SpillStore;
  * view is released. Other bytes in memory (a block loaded back from disk, a buffer shared when it was taken) are
  * kept as the buffer they came in.
  *
- * <p>The block is also its own entry in the {@link BlockOrder}: as a {@link SpillCandidate} it answers what the order
- * saw when it last placed it (whether a reducer had read it, its round), frozen until placed again, so that the
- * order's sets find it as they sorted it ({@link #readByReducer()} is the block's state now); its last use changes only
- * through the order, which takes it out of its sets first when its policy orders by it.
+ * <p>The block is also its own entry in its {@link VictimGroup} of the {@link BlockOrder}: as a {@link SpillCandidate}
+ * it answers what the order saw when it last placed it (whether a reducer had read it, its round), which its group
+ * holds, frozen until ranked again, so that the order's trees find it as they sorted it ({@link #readByReducer()} is
+ * the block's state now); its last use changes only through the order, which takes it out of its group first when
+ * its policy orders by it.
  *
  * <p>The block keeps its id as its shuffle and three numbers, not as a {@link BlockId}: once held, its shuffle is the
  * store's one key of it ({@link ShuffleBlocks}), so that a block keeps no name of its application of its own (a put
