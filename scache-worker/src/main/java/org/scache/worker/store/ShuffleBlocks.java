@@ -131,12 +131,11 @@ final class ShuffleBlocks {
   /** The groups of one reduce's blocks, as a list of the caller's. */
   List<VictimGroup> groupsOf(int reduceId) {
     List<VictimGroup> out = new ArrayList<>(2);
-    for (int where : new int[] {VictimGroup.IN_MEMORY, VictimGroup.SPILLED_UNREAD}) {
-      for (int alike = 0; alike < 4; alike++) {
-        VictimGroup g = groups.get(VictimGroup.key(reduceId, (alike & 1) != 0, (alike & 2) != 0, where));
-        if (g != null) {
-          out.add(g);
-        }
+    long first = VictimGroup.firstKey(reduceId);
+    for (long key = first; key < first + VictimGroup.KEYS_PER_REDUCE; key++) {
+      VictimGroup g = groups.get(key);
+      if (g != null) {
+        out.add(g);
       }
     }
     return out;

@@ -62,10 +62,18 @@ final class VictimGroup extends VictimTree.Node<VictimGroup> implements SpillCan
     return new VictimGroup(b.shuffle(), b.reduceId(), b.isCopy(), b.readByReducer(), where, b, order);
   }
 
+  /** How many keys a reduce's groups may have: its blocks alike in each of COPY, CONSUMED and SPILLED or not. */
+  static final int KEYS_PER_REDUCE = 8;
+
+  /** The least key of a reduce's groups; they are the {@link #KEYS_PER_REDUCE} from it. */
+  static long firstKey(int reduceId) {
+    return (long) reduceId * KEYS_PER_REDUCE;
+  }
+
   /** The key of a reduce's group among its shuffle's: its reduce, and how its blocks are alike. */
   static long key(int reduceId, boolean copy, boolean consumed, int where) {
-    return ((long) reduceId << 3) | (copy ? COPY : 0) | (consumed ? CONSUMED : 0)
-        | (where == SPILLED_UNREAD ? SPILLED : 0);
+    int alike = (copy ? COPY : 0) | (consumed ? CONSUMED : 0) | (where == SPILLED_UNREAD ? SPILLED : 0);
+    return firstKey(reduceId) + alike;
   }
 
   long key() {
