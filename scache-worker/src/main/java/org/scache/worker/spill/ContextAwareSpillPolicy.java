@@ -17,7 +17,9 @@ import java.util.Comparator;
  *       and the larger reduce id (intra-shuffle: frameworks launch smaller task ids first).
  * </ol>
  *
- * Remaining ties go to the larger map id and attempt, so the order is total.
+ * Remaining ties, among one reduce's blocks, go to the block that came later (the blocks of a map attempt come
+ * together: the map attempt whose blocks came last first), then to the larger map id and attempt, so the order is
+ * total.
  */
 final class ContextAwareSpillPolicy implements SpillPolicy {
   static final ContextAwareSpillPolicy INSTANCE = new ContextAwareSpillPolicy();
@@ -61,7 +63,11 @@ final class ContextAwareSpillPolicy implements SpillPolicy {
   }
 
   private static int compareMaps(SpillCandidate a, SpillCandidate b) {
-    int c = Integer.compare(b.mapId(), a.mapId());
+    int c = Long.compare(b.arrival(), a.arrival());
+    if (c != 0) {
+      return c;
+    }
+    c = Integer.compare(b.mapId(), a.mapId());
     return c != 0 ? c : Integer.compare(b.attempt(), a.attempt());
   }
 
@@ -83,7 +89,7 @@ final class ContextAwareSpillPolicy implements SpillPolicy {
     return true;
   }
 
-  /** The order's last steps: the larger map id and attempt first. */
+  /** The order's last steps: the block that came later first, then the larger map id and attempt. */
   @Override
   public Comparator<SpillCandidate> orderWithinReduce() {
     return WITHIN_REDUCE;

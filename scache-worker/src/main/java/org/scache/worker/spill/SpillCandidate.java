@@ -53,11 +53,26 @@ public interface SpillCandidate {
 
   boolean roundIncomplete();
 
-  /** A candidate of these values. */
+  /**
+   * When the block came, among the blocks of its shuffle on this worker: a larger number for a block of a map attempt
+   * whose blocks came later. A block not stored yet comes after every stored one ({@link Long#MAX_VALUE}).
+   */
+  default long arrival() {
+    return Long.MAX_VALUE;
+  }
+
+  /** A candidate of these values, not stored yet (it comes after every stored block). */
   static SpillCandidate of(BlockId id, long size, boolean copy, boolean consumed, long lastAccessNanos,
       boolean scheduled, long submissionTimeMillis, int round, boolean roundIncomplete) {
+    return of(id, size, copy, consumed, lastAccessNanos, scheduled, submissionTimeMillis, round, roundIncomplete,
+        Long.MAX_VALUE);
+  }
+
+  /** A candidate of these values that came at {@code arrival}. */
+  static SpillCandidate of(BlockId id, long size, boolean copy, boolean consumed, long lastAccessNanos,
+      boolean scheduled, long submissionTimeMillis, int round, boolean roundIncomplete, long arrival) {
     return new Values(id, size, copy, consumed, lastAccessNanos, scheduled, submissionTimeMillis, round,
-        roundIncomplete);
+        roundIncomplete, arrival);
   }
 
   /** A block of a shuffle that is not placed yet. */
@@ -67,5 +82,5 @@ public interface SpillCandidate {
 
   /** A candidate's values, held. */
   record Values(BlockId id, long size, boolean copy, boolean consumed, long lastAccessNanos, boolean scheduled,
-      long submissionTimeMillis, int round, boolean roundIncomplete) implements SpillCandidate {}
+      long submissionTimeMillis, int round, boolean roundIncomplete, long arrival) implements SpillCandidate {}
 }

@@ -14,17 +14,17 @@ import org.scache.common.shuffle.BlockSize;
 import org.scache.worker.spill.SpillStore;
 
 /**
- * The {@link BlockStore}'s blocks, by id (and by shuffle through the {@link BlockOrder}, which keeps them so for its
- * rounds: one set per shuffle, not two), with their exact accounting: every held block counts once, its bytes in
+ * The {@link BlockStore}'s blocks, by id (through the {@link BlockOrder}, which holds them by shuffle and map attempt
+ * for its rounds: one index, not two), with their exact accounting: every held block counts once, its bytes in
  * memory or on disk, in the {@link BlockQuota} and in the {@link BlockOrder}. Not thread-safe: guarded by the store,
  * which checks each change against a block's state first.
  */
 final class BlockIndex {
   private final BlockQuota quota;
   private final BlockOrder order;
-  private final BlockTable blocks = new BlockTable();
   /** The prefetched copies held, per application oldest first: what makes room when a map's block meets the limit. */
   private final Map<String, HeldCopies> copies = new HashMap<>();
+  private int blockCount;
   private long memoryBytes;
   private long spilledBytes;
   private int spilledBlocks;
@@ -35,31 +35,41 @@ final class BlockIndex {
   }
 
   StoredBlock get(BlockId id) {
-    return blocks.get(id);
+    return order.find(id);
   }
 
   boolean contains(BlockId id) {
-    return blocks.get(id) != null;
+    return order.find(id) != null;
   }
 
-  /** Whether {@code b} is the block held under its id (not one removed meanwhile). */
+  /** Whether {@code b} is held (not removed since it was looked up). */
   boolean holds(StoredBlock b) {
-    return blocks.get(b) == b;
+    return b.held();
   }
 
-  /** Adds a new block, in memory or spilled when it was put. */
-  void add(StoredBlock b) {
-    blocks.put(b);
-    order.place(b);
+  /** Adds a new block, in memory or spilled when it was put, whose id is not held; the block held. */
+  StoredBlock add(ArrivingBlock arriving) {
+    StoredBlock b = order.hold(arriving);
+    blockCount++;
     quota.added(b.appId());
-    if (b.isCopy()) {
-      copies.computeIfAbsent(b.appId(), a -> new HeldCopies()).add(b);
+    if (b.isCopy() && b.blocks().copiesHeld() == 1) {
+      // its map attempt's first copy held: the attempt's copies leave in the order their first came
+      copies.computeIfAbsent(b.appId(), a -> new HeldCopies()).add(b.blocks());
     }
     if (b.inMemory()) {
       memoryBytes += b.size();
     } else {
       spilledBytes += b.size();
       spilledBlocks++;
+    }
+    return b;
+  }
+
+  /** A map attempt's blocks all came (its end was declared): it keeps no room for more. */
+  void mapEnded(ShuffleKey shuffle, int mapId, int attempt) {
+    MapBlocks m = order.mapAttempt(shuffle, mapId, attempt);
+    if (m != null) {
+      m.trim();
     }
   }
 
@@ -84,19 +94,19 @@ final class BlockIndex {
    * release them); returns its place on disk, which the caller frees.
    */
   Optional<SpillStore.Location> remove(StoredBlock b) {
-    // only the block itself: not another held under its id, and a copy's count taken down once
-    boolean held = blocks.get(b) == b;
+    // only a block held: a copy's count taken down once
+    boolean held = b.held();
     if (held) {
-      blocks.remove(b);
+      blockCount--;
       quota.removed(b.appId());
     }
-    if (held && b.isCopy()) {
+    order.remove(b);
+    if (held && b.isCopy() && b.blocks().copiesHeld() == 0) {
       HeldCopies copiesOfApp = copies.get(b.appId());
-      if (copiesOfApp != null && copiesOfApp.removed(this) == 0) {
+      if (copiesOfApp != null && copiesOfApp.removed() == 0) {
         copies.remove(b.appId());
       }
     }
-    order.remove(b);
     if (b.inMemory()) {
       memoryBytes -= b.size();
     } else if (b.spilled().isPresent()) {
@@ -125,39 +135,42 @@ final class BlockIndex {
   Optional<StoredBlock> oldestCopy(Predicate<String> whose) {
     for (Map.Entry<String, HeldCopies> held : copies.entrySet()) {
       if (whose.test(held.getKey())) {
-        return held.getValue().oldest(this);
+        return held.getValue().oldest();
       }
     }
     return Optional.empty();
   }
 
   /**
-   * An application's prefetched copies in the order they came, a reference each: a copy removed stays in the queue
-   * until it reaches its head or the queue holds more than twice the copies held, when it is compacted.
+   * An application's map attempts with prefetched copies held, in the order their first copy came, a reference
+   * each: an attempt whose copies all went stays in the queue until it reaches its head or the queue holds more than
+   * twice the attempts with copies, when it is compacted. Their copies leave attempt by attempt, each attempt's in
+   * the order they came.
    */
   private static final class HeldCopies {
-    private final java.util.ArrayDeque<StoredBlock> queue = new java.util.ArrayDeque<>();
-    private int held;
+    private final java.util.ArrayDeque<MapBlocks> queue = new java.util.ArrayDeque<>();
+    private int withCopies;
 
-    void add(StoredBlock copy) {
-      queue.addLast(copy);
-      held++;
+    void add(MapBlocks attempt) {
+      queue.addLast(attempt);
+      withCopies++;
     }
 
-    /** One of the copies was removed from {@code index}; the copies still held. */
-    int removed(BlockIndex index) {
-      held--;
-      if (queue.size() > 2 * held + 16) {
-        queue.removeIf(c -> !index.holds(c));
+    /** The last copy of one of the attempts was removed; the attempts with copies still held. */
+    int removed() {
+      withCopies--;
+      if (queue.size() > 2 * withCopies + 16) {
+        queue.removeIf(m -> m.copiesHeld() == 0);
       }
-      return held;
+      return withCopies;
     }
 
-    Optional<StoredBlock> oldest(BlockIndex index) {
-      while (!queue.isEmpty() && !index.holds(queue.peekFirst())) {
+    Optional<StoredBlock> oldest() {
+      while (!queue.isEmpty() && queue.peekFirst().copiesHeld() == 0) {
         queue.pollFirst();
       }
-      return Optional.ofNullable(queue.peekFirst());
+      MapBlocks m = queue.peekFirst();
+      return m == null ? Optional.empty() : Optional.of(new StoredBlock(m, m.firstHeldCopy()));
     }
   }
 
@@ -173,12 +186,12 @@ final class BlockIndex {
     return apps;
   }
 
-  /** Every block in memory or on disk whose spill location {@code where} accepts. */
+  /** Every block on disk whose spill location {@code where} accepts. */
   List<StoredBlock> spilledWhere(Predicate<SpillStore.Location> where) {
     List<StoredBlock> out = new ArrayList<>();
-    blocks.forEach(b -> {
-      if (!b.inMemory() && b.spilled().filter(where).isPresent()) {
-        out.add(b);
+    forEachHeld((m, s) -> {
+      if (m.spilled(s).filter(where).isPresent()) {
+        out.add(new StoredBlock(m, s));
       }
     });
     return out;
@@ -186,17 +199,35 @@ final class BlockIndex {
 
   /** Every block held but prefetched copies, with its size. */
   List<BlockSize> inventory() {
-    List<BlockSize> list = new ArrayList<>(blocks.size());
-    blocks.forEach(b -> {
-      if (!b.isCopy()) {
+    List<BlockSize> list = new ArrayList<>(blockCount);
+    forEachHeld((m, s) -> {
+      if (!m.copy(s)) {
+        StoredBlock b = new StoredBlock(m, s);
         list.add(new BlockSize(b.id(), b.size()));
       }
     });
     return list;
   }
 
+  /** What is done with each block held: its map attempt and slot. */
+  private interface HeldBlockAction {
+    void accept(MapBlocks attempt, int slot);
+  }
+
+  private void forEachHeld(HeldBlockAction action) {
+    for (ShuffleBlocks shuffle : order.held()) {
+      shuffle.forEachMapAttempt(m -> {
+        for (int s = 0; s < m.slots(); s++) {
+          if (m.held(s)) {
+            action.accept(m, s);
+          }
+        }
+      });
+    }
+  }
+
   int blockCount() {
-    return blocks.size();
+    return blockCount;
   }
 
   int spilledBlockCount() {
@@ -213,8 +244,8 @@ final class BlockIndex {
 
   /** Releases every block's memory and forgets every block. */
   void clear() {
-    blocks.forEach(StoredBlock::release);
-    blocks.clear();
+    forEachHeld(MapBlocks::release);
+    blockCount = 0;
     copies.clear();
     order.clear();
     memoryBytes = 0;

@@ -2,6 +2,7 @@ package org.scache.worker.store;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -28,9 +29,10 @@ import org.scache.worker.spill.SpillPolicy;
  * placement of a shuffle of M x R blocks held here re-ranks at most 4 R groups. Under a policy that ranks each block
  * by its own last use a group is one block.
  *
- * <p>The store tells it of every change that can move a block: a block added, removed, spilled,
- * loaded back, read ({@link #place}, {@link #used}), and a placement or a round's state learned from the master
- * ({@link #placementChanged}). Guarded by the {@link BlockStore}.
+ * <p>It also holds the blocks themselves, by shuffle ({@link ShuffleBlocks}) and map attempt ({@link MapBlocks}):
+ * the store's one index of them. The store tells it of every change that can move a block: a block added, removed,
+ * spilled, loaded back, read ({@link #hold}, {@link #place}, {@link #used}), and a placement or a round's state
+ * learned from the master ({@link #placementChanged}). Guarded by the {@link BlockStore}.
  */
 final class BlockOrder {
   /** A round of a shuffle: the unit the paper's all-or-nothing constraint keeps whole. */
@@ -38,6 +40,7 @@ final class BlockOrder {
 
   private final SpillPolicy policy;
   private final boolean byReduce;
+  private final boolean tracksLastUse;
   private final PlacementBook rounds;
   /** Groups of blocks in memory ({@link VictimGroup#IN_MEMORY}) and of spilled unread ones, each in order. */
   private final VictimTree<VictimGroup> inMemory;
@@ -52,6 +55,7 @@ final class BlockOrder {
   BlockOrder(SpillPolicy policy, PlacementBook rounds) {
     this.policy = policy;
     this.byReduce = policy.ranksByReduce();
+    this.tracksLastUse = policy.ordersByLastUse();
     this.rounds = rounds;
     this.inMemory = new VictimTree<>(policy.victimOrder());
     this.spilledUnread = new VictimTree<>(policy.victimOrder());
@@ -61,12 +65,41 @@ final class BlockOrder {
     return policy;
   }
 
+  /** Holds a block whose id is not held, taking its bytes, and puts it where its state says; the block held. */
+  StoredBlock hold(ArrivingBlock block) {
+    ShuffleBlocks members = byShuffle.computeIfAbsent(block.id().shuffle(),
+        k -> new ShuffleBlocks(k, !byReduce, tracksLastUse));
+    StoredBlock b = members.add(block);
+    join(b, null);
+    placeTurnedRounds();
+    return b;
+  }
+
+  /** The block held under {@code id}, or null. */
+  StoredBlock find(BlockId id) {
+    ShuffleBlocks members = byShuffle.get(id.shuffle());
+    return members == null ? null : members.find(id.mapId(), id.attempt(), id.reduceId());
+  }
+
+  /** The map attempt of a shuffle held, or null. */
+  MapBlocks mapAttempt(ShuffleKey shuffle, int mapId, int attempt) {
+    ShuffleBlocks members = byShuffle.get(shuffle);
+    return members == null ? null : members.mapAttempt(mapId, attempt);
+  }
+
+  /** Every shuffle's blocks held. */
+  Collection<ShuffleBlocks> held() {
+    return Collections.unmodifiableCollection(byShuffle.values());
+  }
+
   /**
-   * Puts a new or changed block where its state says, and every block whose round it turned. Returns
+   * Puts a changed block where its state says, and every block whose round it turned. Returns
    * whether a round turned (became, or stopped being, kept in part here).
    */
   boolean place(StoredBlock b) {
-    placeOne(b);
+    if (b.held()) {
+      join(b, leaveGroup(b, false));
+    }
     return placeTurnedRounds();
   }
 
@@ -105,7 +138,7 @@ final class BlockOrder {
 
   /** A block was read at {@code nowNanos}: it moves only if the policy orders by last use. */
   void used(StoredBlock b, long nowNanos) {
-    if (!policy.ordersByLastUse() || !b.ranked()) {
+    if (!tracksLastUse || !b.held()) {
       b.touch(nowNanos);
       return;
     }
@@ -118,11 +151,10 @@ final class BlockOrder {
 
   /** Forgets a block removed from the store. */
   void remove(StoredBlock b) {
-    if (!b.ranked()) {
+    if (!b.held()) {
       return;
     }
     leaveGroup(b, true);
-    b.ranked(false);
     ShuffleKey shuffle = b.shuffle();
     ShuffleBlocks members = byShuffle.get(shuffle);
     if (members != null && members.remove(b) && members.isEmpty()) {
@@ -179,7 +211,7 @@ final class BlockOrder {
 
   /** The block in memory that leaves first, if any. */
   Optional<Victim> firstVictim() {
-    return inMemory.isEmpty() ? Optional.empty() : Optional.of(victim(inMemory.first().blocks().first()));
+    return inMemory.isEmpty() ? Optional.empty() : Optional.of(victim(inMemory.first().first()));
   }
 
   /**
@@ -194,13 +226,13 @@ final class BlockOrder {
       VictimGroup own = members == null ? null
           : members.group(VictimGroup.key(key.reduceId(), key.copy(), key.consumed(), VictimGroup.IN_MEMORY));
       if (own != null && sameRank(own, key)) {
-        StoredBlock next = own.blocks().higher(key);
+        StoredBlock next = own.after(key.arrival());
         if (next != null) {
           return Optional.of(victim(next));
         }
       }
     }
-    return Optional.ofNullable(inMemory.higher(key)).map(g -> victim(g.blocks().first()));
+    return Optional.ofNullable(inMemory.higher(key)).map(g -> victim(g.first()));
   }
 
   private static boolean sameRank(VictimGroup g, SpillCandidate c) {
@@ -219,12 +251,12 @@ final class BlockOrder {
     }
     SpillCandidate incoming = candidate(id, size, false, false, nowNanos,
         rounds.placement(id.shuffle(), id.reduceId()));
-    return policy.victimOrder().compare(incoming, inMemory.first().blocks().first()) < 0;
+    return policy.victimOrder().compare(incoming, inMemory.first().first()) < 0;
   }
 
   /** The spilled block no reducer has read that the policy would keep longest, if any. */
   Optional<StoredBlock> firstToLoadBack() {
-    return Optional.ofNullable(spilledUnread.last()).map(g -> g.blocks().last());
+    return Optional.ofNullable(spilledUnread.last()).map(VictimGroup::last);
   }
 
   /** Rounds of which a block is spilled here and not read by a reducer yet. */
@@ -235,36 +267,17 @@ final class BlockOrder {
   /** Every block in memory, first victim first. */
   List<StoredBlock> victimsInOrder() {
     List<StoredBlock> out = new ArrayList<>();
-    inMemory.inOrder().forEach(g -> out.addAll(g.blocks().inOrder()));
+    inMemory.inOrder().forEach(g -> out.addAll(g.inOrder()));
     return out;
   }
 
   void clear() {
-    for (VictimTree<VictimGroup> tree : List.of(inMemory, spilledUnread)) {
-      tree.inOrder().forEach(g -> g.blocks().clear());
-      tree.clear();
-    }
-    byShuffle.values().forEach(members -> {
-      members.snapshot().forEach(b -> {
-        b.group = null;
-        b.ranked(false);
-      });
-      members.clear();
-    });
+    inMemory.clear();
+    spilledUnread.clear();
+    byShuffle.values().forEach(ShuffleBlocks::clear);
     byShuffle.clear();
     spilledUnreadInRound.clear();
     turned.clear();
-  }
-
-  /** Puts a block in the group its state says, after taking it out of the one it was in. */
-  private void placeOne(StoredBlock b) {
-    if (b.ranked()) {
-      join(b, leaveGroup(b, false));
-    } else {
-      byShuffle.computeIfAbsent(b.shuffle(), ShuffleBlocks::new).add(b);
-      b.ranked(true);
-      join(b, null);
-    }
   }
 
   /**
@@ -288,25 +301,21 @@ final class BlockOrder {
       ShuffleBlocks members = byShuffle.get(b.shuffle());
       g = members.group(VictimGroup.key(b.reduceId(), b.isCopy(), b.readByReducer(), where));
       if (g == null) {
-        g = VictimGroup.ofReduce(b.shuffle(), b.reduceId(), b.isCopy(), b.readByReducer(), where,
-            policy.orderWithinReduce());
+        g = VictimGroup.ofReduce(members, b.reduceId(), b.isCopy(), b.readByReducer(), where);
         members.addGroup(g);
       }
     } else {
-      g = VictimGroup.ofBlock(b, where, policy.victimOrder());
+      g = VictimGroup.ofBlock(b, where);
     }
     if (g.blockCount() > 0) {
       // ranked as its reduce is now before it takes the block (a change not yet told moves the whole group)
       rank(g);
-      // its group first: in the group's tree it sorts as its group's
-      b.group = g;
-      g.blocks().add(b);
+      g.add(b);
       if (g.counted()) {
         count(roundOf(g), 1);
       }
     } else {
-      b.group = g;
-      g.blocks().add(b);
+      g.add(b);
       rank(g);
     }
     // counted in the new round before it stops counting in the old, so that a round it stays in does not turn
@@ -352,8 +361,9 @@ final class BlockOrder {
   }
 
   private void rankGroupOf(StoredBlock b) {
-    if (b.group != null) {
-      rank(b.group);
+    VictimGroup g = b.group();
+    if (g != null) {
+      rank(g);
     }
   }
 
@@ -362,7 +372,7 @@ final class BlockOrder {
    * round the block counted in, or null; it still counts there unless {@code uncount}.
    */
   private RoundKey leaveGroup(StoredBlock b, boolean uncount) {
-    VictimGroup g = b.group;
+    VictimGroup g = b.group();
     if (g == null) {
       return null;
     }
@@ -374,14 +384,13 @@ final class BlockOrder {
       // out of its tree before its block leaves it: a group of one block sorts as its block
       treeOf(g).remove(g);
       g.leftTree();
-      g.blocks().remove(b);
+      g.remove(b);
       if (byReduce) {
-        byShuffle.get(g.shuffle()).removeGroup(g);
+        g.shuffleBlocks().removeGroup(g);
       }
     } else {
-      g.blocks().remove(b);
+      g.remove(b);
     }
-    b.group = null;
     return counted;
   }
 

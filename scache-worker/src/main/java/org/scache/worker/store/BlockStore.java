@@ -157,7 +157,7 @@ public final class BlockStore {
    */
   boolean addInMemory(BlockId id, ByteBuf data) {
     RoomForMapBlocks.Admission admission = null;
-    StoredBlock block = new StoredBlock(id, data, false, clock.nanos());
+    ArrivingBlock block = ArrivingBlock.inMemory(id, data, false, clock.nanos());
     try {
       admission = admitAndAdd(block);
     } finally {
@@ -175,7 +175,7 @@ public final class BlockStore {
    */
   boolean addCopy(BlockId id, ByteBuf data) {
     boolean added;
-    StoredBlock block = new StoredBlock(id, data, true, clock.nanos());
+    ArrivingBlock block = ArrivingBlock.inMemory(id, data, true, clock.nanos());
     synchronized (this) {
       added = !index.contains(id) && quota.refusal(id) == null;
       if (added) {
@@ -195,14 +195,14 @@ public final class BlockStore {
    * @throws ScacheException when the quota has no room for it (the caller frees {@code at})
    */
   boolean addSpilled(BlockId id, int size, SpillStore.Location at) {
-    return settled(admitAndAdd(new StoredBlock(id, size, at, clock.nanos())));
+    return settled(admitAndAdd(ArrivingBlock.spilled(id, size, at, clock.nanos())));
   }
 
   /**
    * Adds {@code block} when its id is not held yet and the room for map blocks admits it; the admission (whether
    * it fit, what it dropped), or null when a block of the same id is held.
    */
-  private synchronized RoomForMapBlocks.Admission admitAndAdd(StoredBlock block) {
+  private synchronized RoomForMapBlocks.Admission admitAndAdd(ArrivingBlock block) {
     if (index.contains(block.id())) {
       return null;
     }
@@ -448,6 +448,9 @@ public final class BlockStore {
   /** Declares {@code attempt} the final attempt of a map: blocks of its other attempts are dropped. */
   public void mapFinished(ShuffleKey shuffle, int mapId, int attempt) {
     removeWhere(() -> index.ofMap(shuffle, mapId), b -> b.attempt() != attempt);
+    synchronized (this) {
+      index.mapEnded(shuffle, mapId, attempt);
+    }
   }
 
   /** A reducer committed: its input is read for the last time and freed. Returns the blocks freed. */

@@ -4,115 +4,200 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.scache.common.ShuffleKey;
 
 /**
- * The blocks of one shuffle the store holds, by map and by reduce: each a list linked through the blocks themselves
- * ({@link StoredBlock#prevOfMap} and the others), so that a map's end or a reduce's commit finds its blocks among
- * the shuffle's without walking the others, at four references a block; and the {@link BlockOrder}'s groups of its
- * reduces' blocks, by reduce. Holds the store's one key of the shuffle, which its blocks keep. A block is in at most
- * one. Guarded by the {@link BlockStore}, as the {@link BlockOrder} that keeps it.
+ * The blocks of one shuffle the store holds: a {@link MapBlocks} for each map attempt with a block here, found by
+ * map and attempt and by the order they came in; how many blocks each reduce has here, so that a reduce's blocks are
+ * found among the map attempts' without walking the others' reduces; and the {@link BlockOrder}'s groups of its
+ * reduces' blocks, by reduce. Holds the store's one key of the shuffle. Guarded by the {@link BlockStore}, as the
+ * {@link BlockOrder} that keeps it.
  */
 final class ShuffleBlocks {
   private final ShuffleKey key;
-  private final BlockHeads byMap = new BlockHeads();
-  private final BlockHeads byReduce = new BlockHeads();
+  private final boolean oneBlockGroups;
+  private final boolean tracksLastUse;
+  /** Each map's attempts held: the latest to come first, the others through {@link MapBlocks#otherAttempt}. */
+  private final Map<Integer, MapBlocks> byMap = new HashMap<>();
+  /** The map attempts by {@link MapBlocks#ordinal()}; null where one's blocks all went. */
+  private final List<MapBlocks> byOrdinal = new ArrayList<>();
+  /** Blocks held of each reduce. */
+  private final Map<Integer, int[]> perReduce = new HashMap<>();
   /** The order's groups of this shuffle's reduces ({@link VictimGroup#key()}), under a policy that has them. */
   private final Map<Long, VictimGroup> groups = new HashMap<>();
   private int size;
 
-  ShuffleBlocks(ShuffleKey key) {
+  /**
+   * The blocks of shuffle {@code key}; their groups in the order are one block each if {@code oneBlockGroups}, and
+   * their last uses are kept if {@code tracksLastUse}.
+   */
+  ShuffleBlocks(ShuffleKey key, boolean oneBlockGroups, boolean tracksLastUse) {
     this.key = key;
+    this.oneBlockGroups = oneBlockGroups;
+    this.tracksLastUse = tracksLastUse;
   }
 
   ShuffleKey key() {
     return key;
   }
 
-  /** Links a block of this shuffle not in any shuffle's lists; it keeps this one's key from now on. */
-  void add(StoredBlock b) {
-    b.keyedBy(key);
-    StoredBlock mapHead = byMap.put(b.mapId(), b);
-    b.prevOfMap = null;
-    b.nextOfMap = mapHead;
-    if (mapHead != null) {
-      mapHead.prevOfMap = b;
-    }
-    StoredBlock reduceHead = byReduce.put(b.reduceId(), b);
-    b.prevOfReduce = null;
-    b.nextOfReduce = reduceHead;
-    if (reduceHead != null) {
-      reduceHead.prevOfReduce = b;
-    }
-    size++;
+  boolean oneBlockGroups() {
+    return oneBlockGroups;
   }
 
-  /** Unlinks a block of this shuffle; false if it is not in its lists. */
+  boolean tracksLastUse() {
+    return tracksLastUse;
+  }
+
+  /** Holds a block of this shuffle whose id is not held here, taking its bytes. */
+  StoredBlock add(ArrivingBlock block) {
+    int mapId = block.id().mapId();
+    int attempt = block.id().attempt();
+    MapBlocks m = attemptOf(mapId, attempt);
+    if (m == null) {
+      m = new MapBlocks(this, mapId, attempt, byOrdinal.size());
+      m.otherAttempt = byMap.put(mapId, m);
+      byOrdinal.add(m);
+    }
+    int reduce = block.id().reduceId();
+    int slot = m.add(reduce, block);
+    perReduce.computeIfAbsent(reduce, r -> new int[1])[0]++;
+    size++;
+    return new StoredBlock(m, slot);
+  }
+
+  /** The block of this map, attempt and reduce held, or null. */
+  StoredBlock find(int mapId, int attempt, int reduceId) {
+    MapBlocks m = attemptOf(mapId, attempt);
+    if (m == null) {
+      return null;
+    }
+    int slot = m.heldSlotOf(reduceId);
+    return slot < 0 ? null : new StoredBlock(m, slot);
+  }
+
+  private MapBlocks attemptOf(int mapId, int attempt) {
+    MapBlocks m = byMap.get(mapId);
+    while (m != null && m.attempt() != attempt) {
+      m = m.otherAttempt;
+    }
+    return m;
+  }
+
+  /** Stops holding a held block of this shuffle (its bytes are the caller's to release); false if not held. */
   boolean remove(StoredBlock b) {
-    if (b.prevOfMap == null && byMap.get(b.mapId()) != b) {
+    MapBlocks m = b.blocks();
+    if (m.shuffle() != this || !b.held()) {
       return false;
     }
-    if (b.prevOfMap != null) {
-      b.prevOfMap.nextOfMap = b.nextOfMap;
-    } else if (b.nextOfMap != null) {
-      byMap.put(b.mapId(), b.nextOfMap);
-    } else {
-      byMap.remove(b.mapId());
+    m.unhold(b.slot());
+    int reduce = b.reduceId();
+    int[] n = perReduce.get(reduce);
+    if (--n[0] == 0) {
+      perReduce.remove(reduce);
     }
-    if (b.nextOfMap != null) {
-      b.nextOfMap.prevOfMap = b.prevOfMap;
-    }
-    if (b.prevOfReduce != null) {
-      b.prevOfReduce.nextOfReduce = b.nextOfReduce;
-    } else if (b.nextOfReduce != null) {
-      byReduce.put(b.reduceId(), b.nextOfReduce);
-    } else {
-      byReduce.remove(b.reduceId());
-    }
-    if (b.nextOfReduce != null) {
-      b.nextOfReduce.prevOfReduce = b.prevOfReduce;
-    }
-    unlink(b);
     size--;
+    if (m.held() == 0) {
+      forget(m);
+    }
     return true;
+  }
+
+  /** A map attempt whose blocks all went: it is found no more. */
+  private void forget(MapBlocks m) {
+    byOrdinal.set(m.ordinal(), null);
+    MapBlocks head = byMap.get(m.mapId());
+    if (head == m) {
+      if (m.otherAttempt == null) {
+        byMap.remove(m.mapId());
+      } else {
+        byMap.put(m.mapId(), m.otherAttempt);
+      }
+    } else {
+      MapBlocks at = head;
+      while (at.otherAttempt != m) {
+        at = at.otherAttempt;
+      }
+      at.otherAttempt = m.otherAttempt;
+    }
+  }
+
+  /** The map attempt of place {@code ordinal}, or null if none is held there. */
+  MapBlocks mapAttempt(int ordinal) {
+    return byOrdinal.get(ordinal);
+  }
+
+  /** The map attempt {@code mapId}.{@code attempt}, or null. */
+  MapBlocks mapAttempt(int mapId, int attempt) {
+    return attemptOf(mapId, attempt);
   }
 
   boolean isEmpty() {
     return size == 0;
   }
 
+  int size() {
+    return size;
+  }
+
+  /** Every map attempt held, in the order they came. */
+  void forEachMapAttempt(Consumer<MapBlocks> action) {
+    for (MapBlocks m : byOrdinal) {
+      if (m != null) {
+        action.accept(m);
+      }
+    }
+  }
+
   /** Every block, as a list the caller may keep while blocks come and go. */
   List<StoredBlock> snapshot() {
     List<StoredBlock> out = new ArrayList<>(size);
-    for (StoredBlock head : byMap.heads()) {
-      for (StoredBlock b = head; b != null; b = b.nextOfMap) {
-        out.add(b);
+    forEachMapAttempt(m -> addHeld(m, out));
+    return out;
+  }
+
+  private static void addHeld(MapBlocks m, List<StoredBlock> out) {
+    for (int s = 0; s < m.slots(); s++) {
+      if (m.held(s)) {
+        out.add(new StoredBlock(m, s));
       }
     }
-    return out;
   }
 
   /** The blocks of map {@code mapId}, every attempt's, as a list of the caller's. */
   List<StoredBlock> ofMap(int mapId) {
     List<StoredBlock> out = new ArrayList<>();
-    for (StoredBlock b = byMap.get(mapId); b != null; b = b.nextOfMap) {
-      out.add(b);
+    for (MapBlocks m = byMap.get(mapId); m != null; m = m.otherAttempt) {
+      addHeld(m, out);
     }
     return out;
   }
 
   /** The blocks of reduce {@code reduceId}, as a list of the caller's. */
   List<StoredBlock> ofReduce(int reduceId) {
-    List<StoredBlock> out = new ArrayList<>();
-    for (StoredBlock b = byReduce.get(reduceId); b != null; b = b.nextOfReduce) {
-      out.add(b);
+    int[] n = perReduce.get(reduceId);
+    if (n == null) {
+      return List.of();
+    }
+    List<StoredBlock> out = new ArrayList<>(n[0]);
+    for (MapBlocks m : byOrdinal) {
+      if (m != null) {
+        int s = m.heldSlotOf(reduceId);
+        if (s >= 0) {
+          out.add(new StoredBlock(m, s));
+          if (out.size() == n[0]) {
+            break;
+          }
+        }
+      }
     }
     return out;
   }
 
   /** The reduces of which a block is held. */
   List<Integer> reduces() {
-    return byReduce.keys();
+    return new ArrayList<>(perReduce.keySet());
   }
 
   /** The group of a reduce's blocks under {@code key} ({@link VictimGroup#key}), or null. */
@@ -132,8 +217,8 @@ final class ShuffleBlocks {
   List<VictimGroup> groupsOf(int reduceId) {
     List<VictimGroup> out = new ArrayList<>(2);
     long first = VictimGroup.firstKey(reduceId);
-    for (long key = first; key < first + VictimGroup.KEYS_PER_REDUCE; key++) {
-      VictimGroup g = groups.get(key);
+    for (long k = first; k < first + VictimGroup.KEYS_PER_REDUCE; k++) {
+      VictimGroup g = groups.get(k);
       if (g != null) {
         out.add(g);
       }
@@ -146,25 +231,17 @@ final class ShuffleBlocks {
     return new ArrayList<>(groups.values());
   }
 
-  /** Unlinks every block. */
+  /** Forgets every block and group (their bytes are the caller's to release first). */
   void clear() {
     groups.clear();
-    for (StoredBlock head : byMap.heads()) {
-      for (StoredBlock b = head; b != null; ) {
-        StoredBlock next = b.nextOfMap;
-        unlink(b);
-        b = next;
-      }
-    }
     byMap.clear();
-    byReduce.clear();
+    byOrdinal.clear();
+    perReduce.clear();
     size = 0;
   }
 
-  private static void unlink(StoredBlock b) {
-    b.prevOfMap = null;
-    b.nextOfMap = null;
-    b.prevOfReduce = null;
-    b.nextOfReduce = null;
+  @Override
+  public String toString() {
+    return key + " (" + size + " blocks)";
   }
 }

@@ -1,6 +1,8 @@
 package org.scache.worker.store;
 
-import java.util.Comparator;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
 import org.scache.common.BlockId;
 import org.scache.common.ShuffleKey;
 import org.scache.worker.spill.SpillCandidate;
@@ -12,9 +14,11 @@ import org.scache.worker.spill.SpillCandidate;
  * a group is the blocks of one reduce of a shuffle that are alike where the policy looks before their map: prefetched
  * copies or not, read by a reducer or not, in memory or spilled. Its rank is its reduce's: the reduce's place in the
  * schedule and whether its round is kept in part. A placement learnt, or a round that turns, moves the reduce's few
- * groups, not each of its blocks; within a group the blocks sort by map and attempt. The group answers as a
- * {@link SpillCandidate} of map and attempt {@link Integer#MAX_VALUE}: under the policy's order it sorts before each
- * of its own blocks and after every block that leaves before them.
+ * groups, not each of its blocks. A group holds at most one block of each map attempt ({@link MapBlocks}), so it
+ * keeps its blocks as a set of the map attempts' places ({@link MapBlocks#ordinal()}), a bit each, and they sort as
+ * they came, the latest first ({@link SpillCandidate#arrival()}, the policy's order within a reduce). The group
+ * answers as a {@link SpillCandidate} that came last of all (and of map and attempt {@link Integer#MAX_VALUE}): under
+ * the policy's order it sorts before each of its own blocks and after every block that leaves before them.
  *
  * <p>Under any other policy (least recently used) a group is one block, and answers as that block.
  */
@@ -34,32 +38,33 @@ final class VictimGroup extends VictimTree.Node<VictimGroup> implements SpillCan
   /** It is in its tree of the order, ranked. */
   private static final byte IN_TREE = 64;
 
-  private final ShuffleKey shuffle;
+  private final ShuffleBlocks shuffle;
   private final int reduceId;
   /** The one block of a group of one block, whose map, attempt and last use it answers; null for a reduce's. */
   private final StoredBlock single;
-  private final VictimTree<StoredBlock> blocks;
+  /** A reduce's group: the places of the map attempts whose block of the reduce is in it. */
+  private final BitSet members;
+  private int blockCount;
   private byte flags;
   private PlacementBook.Placement placement;
 
-  private VictimGroup(ShuffleKey shuffle, int reduceId, boolean copy, boolean consumed, int where,
-      StoredBlock single, Comparator<SpillCandidate> order) {
+  private VictimGroup(ShuffleBlocks shuffle, int reduceId, boolean copy, boolean consumed, int where,
+      StoredBlock single) {
     this.shuffle = shuffle;
     this.reduceId = reduceId;
     this.single = single;
-    this.blocks = new VictimTree<>(order);
+    this.members = single == null ? new BitSet() : null;
     this.flags = (byte) ((copy ? COPY : 0) | (consumed ? CONSUMED : 0) | (where == SPILLED_UNREAD ? SPILLED : 0));
   }
 
-  /** An empty group of a reduce's blocks that are alike in these, in {@code order} among themselves. */
-  static VictimGroup ofReduce(ShuffleKey shuffle, int reduceId, boolean copy, boolean consumed, int where,
-      Comparator<SpillCandidate> order) {
-    return new VictimGroup(shuffle, reduceId, copy, consumed, where, null, order);
+  /** An empty group of a reduce's blocks that are alike in these. */
+  static VictimGroup ofReduce(ShuffleBlocks shuffle, int reduceId, boolean copy, boolean consumed, int where) {
+    return new VictimGroup(shuffle, reduceId, copy, consumed, where, null);
   }
 
   /** A group of one block, {@code b}, not yet in it. */
-  static VictimGroup ofBlock(StoredBlock b, int where, Comparator<SpillCandidate> order) {
-    return new VictimGroup(b.shuffle(), b.reduceId(), b.isCopy(), b.readByReducer(), where, b, order);
+  static VictimGroup ofBlock(StoredBlock b, int where) {
+    return new VictimGroup(b.blocks().shuffle(), b.reduceId(), b.isCopy(), b.readByReducer(), where, b);
   }
 
   /** How many keys a reduce's groups may have: its blocks alike in each of COPY, CONSUMED and SPILLED or not. */
@@ -86,22 +91,75 @@ final class VictimGroup extends VictimTree.Node<VictimGroup> implements SpillCan
   }
 
   ShuffleKey shuffle() {
+    return shuffle.key();
+  }
+
+  ShuffleBlocks shuffleBlocks() {
     return shuffle;
   }
 
-  VictimTree<StoredBlock> blocks() {
-    return blocks;
+  /** Puts a block of its reduce, alike, in it (it tells the block). */
+  void add(StoredBlock b) {
+    if (single == null) {
+      members.set(b.blocks().ordinal());
+    }
+    blockCount++;
+    b.group(this);
+  }
+
+  /** Takes one of its blocks out (it tells the block). */
+  void remove(StoredBlock b) {
+    if (single == null) {
+      members.clear(b.blocks().ordinal());
+    }
+    blockCount--;
+    b.group(null);
   }
 
   int blockCount() {
-    return blocks.size();
+    return blockCount;
+  }
+
+  /** Its block that leaves first: the one that came last. */
+  StoredBlock first() {
+    return single != null ? single : block(members.length() - 1);
+  }
+
+  /** Its block that leaves last (and loads back first): the one that came first. */
+  StoredBlock last() {
+    return single != null ? single : block(members.nextSetBit(0));
+  }
+
+  /** Its block that leaves next after a block that came at {@code arrival}, or null. */
+  StoredBlock after(long arrival) {
+    if (single != null || arrival <= 0) {
+      return null;
+    }
+    int at = members.previousSetBit((int) Math.min(arrival - 1, Integer.MAX_VALUE - 1));
+    return at < 0 ? null : block(at);
+  }
+
+  /** Its blocks, first to leave first. */
+  List<StoredBlock> inOrder() {
+    if (single != null) {
+      return List.of(single);
+    }
+    List<StoredBlock> out = new ArrayList<>(blockCount);
+    for (int at = members.length() - 1; at >= 0; at = members.previousSetBit(at - 1)) {
+      out.add(block(at));
+    }
+    return out;
+  }
+
+  private StoredBlock block(int ordinal) {
+    MapBlocks m = shuffle.mapAttempt(ordinal);
+    return new StoredBlock(m, m.heldSlotOf(reduceId));
   }
 
   /** Whether it is one block's group (then it goes when the block leaves it). */
   boolean ofOneBlock() {
     return single != null;
   }
-
   /** Whether it ranks as it would now: placed at {@code now} (null if not), its round kept in part or not. */
   boolean rankedAs(PlacementBook.Placement now, boolean roundIncomplete, boolean counted) {
     return java.util.Objects.equals(placement, now) && roundIncomplete() == roundIncomplete && counted() == counted;
@@ -131,17 +189,17 @@ final class VictimGroup extends VictimTree.Node<VictimGroup> implements SpillCan
 
   @Override
   public BlockId id() {
-    return new BlockId(shuffle.appId(), shuffle.shuffleId(), mapId(), attempt(), reduceId);
+    return new BlockId(appId(), shuffleId(), mapId(), attempt(), reduceId);
   }
 
   @Override
   public String appId() {
-    return shuffle.appId();
+    return shuffle.key().appId();
   }
 
   @Override
   public int shuffleId() {
-    return shuffle.shuffleId();
+    return shuffle.key().shuffleId();
   }
 
   @Override
@@ -157,6 +215,12 @@ final class VictimGroup extends VictimTree.Node<VictimGroup> implements SpillCan
   @Override
   public int reduceId() {
     return reduceId;
+  }
+
+  /** A group of one block came when its block did; a reduce's group sorts before every block of its own. */
+  @Override
+  public long arrival() {
+    return single != null ? single.arrival() : Long.MAX_VALUE;
   }
 
   @Override
@@ -201,7 +265,7 @@ final class VictimGroup extends VictimTree.Node<VictimGroup> implements SpillCan
 
   @Override
   public String toString() {
-    return shuffle + "/reduce_" + reduceId + (single != null ? " " + single : "") + " (" + blocks.size() + " blocks"
+    return shuffle.key() + "/reduce_" + reduceId + (single != null ? " " + single : "") + " (" + blockCount + " blocks"
         + (copy() ? ", copies" : "") + (consumed() ? ", read" : "") + (where() == SPILLED_UNREAD ? ", spilled" : "")
         + ")";
   }

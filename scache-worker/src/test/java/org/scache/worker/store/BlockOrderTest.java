@@ -49,10 +49,9 @@ class BlockOrderTest {
         BlockId id = new BlockId("a", random.nextInt(3), random.nextInt(12), random.nextInt(2), random.nextInt(8));
         if (ids.add(id)) {
           int size = random.nextInt(5) == 0 ? 0 : 1 + random.nextInt(100);
-          StoredBlock b = new StoredBlock(id, Unpooled.buffer(size).writerIndex(size), random.nextInt(4) == 0,
-              now++);
+          StoredBlock b = order.hold(ArrivingBlock.inMemory(id, Unpooled.buffer(size).writerIndex(size),
+              random.nextInt(4) == 0, now++));
           held.add(b);
-          order.place(b);
         }
       } else if (op == 3) {
         StoredBlock b = held.get(random.nextInt(held.size()));
@@ -120,8 +119,8 @@ class BlockOrderTest {
     BlockOrder order = new BlockOrder(SpillPolicy.named(policyName), rounds);
     for (int map = 0; map < 100; map++) {
       for (int reduce = 0; reduce < 4; reduce++) {
-        order.place(new StoredBlock(new BlockId("a", 0, map, 0, reduce), Unpooled.buffer(1).writerIndex(1), false,
-            0));
+        order.hold(ArrivingBlock.inMemory(new BlockId("a", 0, map, 0, reduce), Unpooled.buffer(1).writerIndex(1),
+            false, 0));
       }
     }
     List<ReduceAssignment> list = new ArrayList<>();
@@ -173,11 +172,12 @@ class BlockOrderTest {
       BlockId id = b.id();
       Optional<PlacementBook.Placement> p = rounds.placement(id.shuffle(), id.reduceId());
       SpillCandidate c = p.isEmpty()
-          ? SpillCandidate.unscheduled(id, b.size(), b.isCopy(), b.readByReducer(), b.lastAccessNanos())
+          ? SpillCandidate.of(id, b.size(), b.isCopy(), b.readByReducer(), b.lastAccessNanos(), false, 0, 0, false,
+              b.arrival())
           : SpillCandidate.of(id, b.size(), b.isCopy(), b.readByReducer(), b.lastAccessNanos(), true,
               p.get().submissionTimeMillis(), p.get().round(),
               keptInPart.contains(new BlockOrder.RoundKey(id.shuffle(), p.get().round()))
-                  || rounds.incompleteInCluster(id.shuffle(), p.get().round()));
+                  || rounds.incompleteInCluster(id.shuffle(), p.get().round()), b.arrival());
       list.add(new AbstractMap.SimpleImmutableEntry<>(c, b));
     }
     list.sort(Map.Entry.comparingByKey(policy.victimOrder()));

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.netty.buffer.Unpooled;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -20,25 +19,79 @@ class VictimTreeTest {
   private static final Comparator<SpillCandidate> BY_MAP_THEN_REDUCE =
       Comparator.comparingInt(SpillCandidate::mapId).thenComparingInt(SpillCandidate::reduceId);
 
-  private static StoredBlock block(int map, int reduce) {
-    return new StoredBlock(new BlockId("app", 0, map, 0, reduce), Unpooled.EMPTY_BUFFER, false, 0);
+  /** An entry of a tree: a candidate of a map and a reduce, sorted as it was made. */
+  private static final class Entry extends VictimTree.Node<Entry> implements SpillCandidate {
+    private final SpillCandidate values;
+
+    Entry(int map, int reduce) {
+      values = SpillCandidate.unscheduled(new BlockId("app", 0, map, 0, reduce), 0, false, false, 0);
+    }
+
+    @Override
+    public BlockId id() {
+      return values.id();
+    }
+
+    @Override
+    public long size() {
+      return 0;
+    }
+
+    @Override
+    public boolean copy() {
+      return false;
+    }
+
+    @Override
+    public boolean consumed() {
+      return false;
+    }
+
+    @Override
+    public long lastAccessNanos() {
+      return 0;
+    }
+
+    @Override
+    public boolean scheduled() {
+      return false;
+    }
+
+    @Override
+    public long submissionTimeMillis() {
+      return 0;
+    }
+
+    @Override
+    public int round() {
+      return 0;
+    }
+
+    @Override
+    public boolean roundIncomplete() {
+      return false;
+    }
+  }
+
+  private static Entry block(int map, int reduce) {
+    return new Entry(map, reduce);
   }
 
   @Test
   void randomAddsAndRemoves_keepTheOrderASortedSetKeeps() {
     Random random = new Random(11);
-    VictimTree<StoredBlock> tree = new VictimTree<>(BY_MAP_THEN_REDUCE);
+    VictimTree<Entry> tree = new VictimTree<>(BY_MAP_THEN_REDUCE);
     TreeSet<SpillCandidate> reference = new TreeSet<>(BY_MAP_THEN_REDUCE);
-    List<StoredBlock> held = new ArrayList<>();
+    List<Entry> held = new ArrayList<>();
     for (int step = 0; step < 50_000; step++) {
       if (held.isEmpty() || random.nextInt(5) < 3) {
-        StoredBlock b = block(random.nextInt(1000), random.nextInt(1000));
+        Entry b = block(random.nextInt(1000), random.nextInt(1000));
         if (reference.add(b)) {
           tree.add(b);
           held.add(b);
         }
       } else {
-        StoredBlock b = held.remove(random.nextInt(held.size()));
+        Entry b = held.remove(random.nextInt(held.size()));
         assertTrue(tree.remove(b));
         assertTrue(reference.remove(b));
       }
@@ -55,8 +108,8 @@ class VictimTreeTest {
 
   @Test
   void aBlockNotInTheTree_isNotRemoved_evenWhenAnotherSortsAsIt() {
-    VictimTree<StoredBlock> tree = new VictimTree<>(BY_MAP_THEN_REDUCE);
-    StoredBlock a = block(1, 1);
+    VictimTree<Entry> tree = new VictimTree<>(BY_MAP_THEN_REDUCE);
+    Entry a = block(1, 1);
     tree.add(a);
 
     assertFalse(tree.remove(block(1, 1)), "another block of the same place");
