@@ -25,7 +25,7 @@ final class ClusterBlockRoom {
     byWorker.put(workerId, new Limits(maxBlocks, maxPerOwner, held));
   }
 
-  /** A worker's block count, from its heartbeat. */
+  /** What a worker's limit counts held (blocks, or its units of heap), from its heartbeat. */
   synchronized void held(String workerId, long blocks) {
     byWorker.computeIfPresent(workerId, (id, l) -> new Limits(l.maxBlocks(), l.maxPerOwner(), blocks));
   }

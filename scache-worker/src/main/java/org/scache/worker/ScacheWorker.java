@@ -100,12 +100,12 @@ public final class ScacheWorker implements AutoCloseable {
           Math.min(conf.get(ScacheOptions.WORKER_MEMORY_SEGMENT), Integer.MAX_VALUE - MemoryPool.ALIGNMENT),
           conf.get(ScacheOptions.WORKER_MEMORY_PRETOUCH), conf.get(ScacheOptions.WORKER_LOCAL_SHM_ENABLED)));
       PlacementBook placements = new PlacementBook();
-      storage = opened(opened, new WorkerStorage(pool, spillStore(conf, tag),
-          SpillPolicy.named(conf.get(ScacheOptions.WORKER_SPILL_POLICY)), placements, clock, counters,
-          Math.max(1, conf.get(ScacheOptions.WORKER_SPILL_READ_BUFFER)),
+      SpillPolicy spillPolicy = SpillPolicy.named(conf.get(ScacheOptions.WORKER_SPILL_POLICY));
+      storage = opened(opened, new WorkerStorage(pool, spillStore(conf, tag), spillPolicy, placements, clock,
+          counters, Math.max(1, conf.get(ScacheOptions.WORKER_SPILL_READ_BUFFER)),
           BlockQuota.of(conf.get(ScacheOptions.WORKER_BLOCKS_MAX),
               conf.get(ScacheOptions.WORKER_BLOCKS_APPLICATION_SHARE), Runtime.getRuntime().maxMemory(),
-              this::ownerOf)));
+              this::ownerOf, spillPolicy)));
       BlockStore store = storage.store();
       Credentials cluster = Credentials.cluster(clusterSecret);
       // the same connections carry the master's answers and other workers' blocks: only the blocks fill a window

@@ -96,8 +96,9 @@ class DaemonProcessIT {
     int workerPort = ListenPorts.free();
     Path conf = propertiesFile(masterPort, "scache.worker.memory.reserve.bytes=8m");
     start("master", "org.scache.master.MasterMain", conf);
-    // the worker's block limit is derived from its heap (scache.worker.blocks.max 0): half of 64 MiB at 256 bytes a
-    // block, half of that for one user; the heap must hold every block the limit admits
+    // the worker's block limit is derived from its heap (scache.worker.blocks.max 0): half of 64 MiB in units of 32
+    // bytes, a block of a map of its own taking 5, half of that for one user; the heap must hold every block the
+    // limit admits
     start("worker0", "org.scache.worker.WorkerMain", conf, "-Xmx64m", "-Dscache.worker.rpc.port=" + workerPort,
         "-Dscache.worker.identity.id=node0");
     ScacheConf client = ScacheConf.empty().with(ScacheOptions.CLIENT_MASTER_ADDRESS, "127.0.0.1:" + masterPort)
@@ -114,7 +115,8 @@ class DaemonProcessIT {
       long limit = first.workerStats().get("store.blocks");
       assertEquals(accepted[0] + accepted[1], limit, "every accepted block is held");
       assertTrue(accepted[0] >= 50_000 && accepted[0] == accepted[1],
-          "each user holds half of a 64 MiB worker's limit, about 65,536 blocks: " + accepted[0] + ", " + accepted[1]);
+          "each user holds half of a 64 MiB worker's limit, about 104,857 blocks of a map each: " + accepted[0] + ", "
+              + accepted[1]);
       assertEquals(0, second.getBlock(new BlockId("app-many-1", 0, 0, 0, 0)).length, "a block held at the limit");
       first.removeApplication();
       try (ScacheClient later = ScacheClient.create(client, "app-later", "s2".getBytes(StandardCharsets.UTF_8))) {

@@ -216,10 +216,12 @@ public final class ScacheOptions {
   public static final ConfigEntry<Boolean> WORKER_MEMORY_PRETOUCH = bool("scache.worker.memory.pretouch", false,
       "Touch every page of the reserve at start, so the memory is resident before the first put.");
   public static final ConfigEntry<Integer> WORKER_BLOCKS_MAX = intEntry("scache.worker.blocks.max", 0,
-      "Blocks a worker holds at most, in memory and on disk, whatever their size (each costs heap for its index "
-          + "entries; an empty block too); one more is refused with LIMIT_EXCEEDED. 0 means half the worker's heap "
-          + "at 256 bytes a block (524288 with -Xmx256m): a stored block's entries take about 100 bytes under the "
-          + "context-aware spill policy, about 170 under lru.");
+      "Blocks a worker holds at most, in memory and on disk, whatever their size (each costs heap for its entries; "
+          + "an empty block too); one more is refused with LIMIT_EXCEEDED. 0 derives the limit from the heap and "
+          + "counts the heap the entries take instead, in units of 32 bytes: a block 1 (about 25 bytes; 4 under the "
+          + "lru spill policy, which gives each block an entry of its own), and each map attempt with a block held "
+          + "4 more (about 110 bytes), half the heap in all (4194304 units with -Xmx256m: as many blocks of a wide "
+          + "shuffle, 838860 of maps of one block each).");
   public static final ConfigEntry<Double> WORKER_BLOCKS_APPLICATION_SHARE = fraction(
       "scache.worker.blocks.application.share", 0.5, "Share of scache.worker.blocks.max one user may hold on a "
           + "worker over all its applications (an application of no known user is its own user), so that one "

@@ -2,7 +2,10 @@ package org.scache.common.protocol;
 
 import java.util.List;
 
-/** Worker to master, periodically; lists the applications it holds blocks of. */
+/**
+ * Worker to master, periodically; lists the applications it holds blocks of. {@code blockCount} is what its block
+ * limit counts held ({@code ReportBlockRoom}): blocks, or units of heap of which a wide shuffle's block takes one.
+ */
 public record Heartbeat(String workerId, long reservedBytes, long usedBytes, long blockCount, List<String> heldApps)
     implements Message {
   public Heartbeat {

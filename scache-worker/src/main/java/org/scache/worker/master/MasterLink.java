@@ -205,8 +205,8 @@ public final class MasterLink implements StoreEvents, AutoCloseable {
   private void heartbeat() {
     List<String> held = List.copyOf(storage.applications());
     long sent = clock.nanos();
-    timed(sent, master.heartbeat(self.workerId(), storage.reservedBytes(), storage.usedBytes(), storage.blockCount(),
-        held)).whenCompleteAsync((removedApps, e) -> {
+    timed(sent, master.heartbeat(self.workerId(), storage.reservedBytes(), storage.usedBytes(),
+        storage.heldAsLimited(), held)).whenCompleteAsync((removedApps, e) -> {
           if (e == null) {
             removedApps.forEach(onAppRemoved);
             reportActivity();

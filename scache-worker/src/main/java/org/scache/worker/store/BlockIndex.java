@@ -42,6 +42,11 @@ final class BlockIndex {
     return order.find(id) != null;
   }
 
+  /** Whether a block of {@code id} would be the first of its map attempt held here (its entry costs the quota). */
+  boolean opensMapAttempt(BlockId id) {
+    return order.mapAttempt(id.shuffle(), id.mapId(), id.attempt()) == null;
+  }
+
   /** Whether {@code b} is held (not removed since it was looked up). */
   boolean holds(StoredBlock b) {
     return b.held();
@@ -49,9 +54,10 @@ final class BlockIndex {
 
   /** Adds a new block, in memory or spilled when it was put, whose id is not held; the block held. */
   StoredBlock add(ArrivingBlock arriving) {
+    boolean opens = opensMapAttempt(arriving.id());
     StoredBlock b = order.hold(arriving);
     blockCount++;
-    quota.added(b.appId());
+    quota.added(b.appId(), quota.cost(opens));
     if (b.isCopy() && b.blocks().copiesHeld() == 1) {
       // its map attempt's first copy held: the attempt's copies leave in the order their first came
       copies.computeIfAbsent(b.appId(), a -> new HeldCopies()).add(b.blocks());
@@ -96,11 +102,12 @@ final class BlockIndex {
   Optional<SpillStore.Location> remove(StoredBlock b) {
     // only a block held: a copy's count taken down once
     boolean held = b.held();
+    order.remove(b);
     if (held) {
       blockCount--;
-      quota.removed(b.appId());
+      // its map attempt's entry goes with its last block
+      quota.removed(b.appId(), quota.blockCost() + (b.blocks().held() == 0 ? quota.mapAttemptCost() : 0));
     }
-    order.remove(b);
     if (held && b.isCopy() && b.blocks().copiesHeld() == 0) {
       HeldCopies copiesOfApp = copies.get(b.appId());
       if (copiesOfApp != null && copiesOfApp.removed() == 0) {

@@ -7,71 +7,118 @@ import org.scache.common.BlockId;
 import org.scache.common.QuotaOwner;
 import org.scache.common.ScacheException;
 import org.scache.common.protocol.Status;
+import org.scache.worker.spill.SpillPolicy;
 
 /**
- * How many blocks a worker holds, in all and per application, against its limits: every block
- * costs heap for its index entries whatever its size (an empty one too), so the count, not the
- * bytes, is what keeps a flood of tiny blocks from running the worker out of heap, and the share
- * per owner (a user's applications together) keeps one user from taking every entry. Not thread-safe: the
- * {@link BlockStore} calls it under its lock.
+ * How much block metadata a worker holds, in all and per application, against its limits: every block costs heap
+ * for its entries whatever its size (an empty one too), so the metadata, not the bytes, is what keeps a flood of tiny
+ * blocks from running the worker out of heap, and the share per owner (a user's applications together) keeps one
+ * user from taking every entry.
+ *
+ * <p>A limit set ({@code scache.worker.blocks.max}) counts blocks. A limit derived from the heap counts the heap the
+ * entries take, in units of {@link #HEAP_BYTES_PER_UNIT}: a block 1 (its slot in its map attempt's arrays, about 25
+ * bytes, {@link MapBlocks}), 4 under a spill policy that gives each block a group of its own (LRU, about 110 bytes),
+ * and a map attempt's entry 4 more, which its first block held here pays (about 110 bytes: a shuffle of one reduce
+ * costs that a block). A wide shuffle's block thus costs one unit, and the limit is as many of them as half the heap
+ * holds, whatever shape of blocks fills it. Not thread-safe: the {@link BlockStore} calls it under its lock.
  */
 public final class BlockQuota {
-  /**
-   * Heap a block's entries are budgeted at when the limit is derived from the heap: a stored block takes 96-108 bytes
-   * (its entry, which is also its place in its shuffle's lists and in the spill order, its slot in the index and, for
-   * a prefetched copy, its place in its application's queue), and what a block in flight costs beside it (its report
-   * to the master, its prefetch) takes the rest.
-   */
-  static final long HEAP_BYTES_PER_BLOCK = 256;
+  /** Heap a unit of the limit stands for when the limit is derived from the heap (half of it). */
+  static final long HEAP_BYTES_PER_UNIT = 32;
+  /** Units a map attempt's entry costs under a limit derived from the heap. */
+  static final int MAP_ATTEMPT_UNITS = 4;
+  /** Units a block costs under a limit derived from the heap when its spill policy gives it a group of its own. */
+  static final int GROUPED_BLOCK_UNITS = 4;
 
   private final ApplicationShares blocks;
+  /** Whether the limit is derived from the heap (units of heap), not set (blocks). */
+  private final boolean derived;
+  private final int blockUnits;
+  private final int mapAttemptUnits;
 
-  private BlockQuota(ApplicationShares blocks) {
+  private BlockQuota(ApplicationShares blocks, boolean derived, int blockUnits, int mapAttemptUnits) {
     this.blocks = blocks;
+    this.derived = derived;
+    this.blockUnits = blockUnits;
+    this.mapAttemptUnits = mapAttemptUnits;
   }
 
   /** No limits. */
   public static BlockQuota unlimited() {
-    return new BlockQuota(ApplicationShares.unlimited());
+    return new BlockQuota(ApplicationShares.unlimited(), false, 1, 0);
   }
 
   /**
-   * Limits from the configured values: {@code maxBlocks} 0 means half the heap at
-   * {@link #HEAP_BYTES_PER_BLOCK} each; each application is its own owner, with {@code applicationShare} of it.
+   * Limits from the configured values, under the paper's spill policy: {@code maxBlocks} 0 means half the heap in
+   * units of {@link #HEAP_BYTES_PER_UNIT}; each application is its own owner, with {@code applicationShare} of it.
    */
   public static BlockQuota of(int maxBlocks, double applicationShare, long maxHeapBytes) {
-    return of(maxBlocks, applicationShare, maxHeapBytes, QuotaOwner::ofApplication);
+    return of(maxBlocks, applicationShare, maxHeapBytes, QuotaOwner::ofApplication, SpillPolicy.contextAware());
   }
 
   /**
    * As {@link #of(int, double, long)}, the share being an owner's ({@link QuotaOwner}): all the applications of
-   * one user, as {@code ownerOf} names it, share it.
+   * one user, as {@code ownerOf} names it, share it; a block costs what it takes under {@code policy}.
    */
-  public static BlockQuota of(int maxBlocks, double share, long maxHeapBytes, Function<String, String> ownerOf) {
-    long max = maxBlocks > 0 ? maxBlocks : maxHeapBytes / 2 / HEAP_BYTES_PER_BLOCK;
-    return new BlockQuota(ApplicationShares.of(max, share, ownerOf));
+  public static BlockQuota of(int maxBlocks, double share, long maxHeapBytes, Function<String, String> ownerOf,
+      SpillPolicy policy) {
+    if (maxBlocks > 0) {
+      return new BlockQuota(ApplicationShares.of(maxBlocks, share, ownerOf), false, 1, 0);
+    }
+    long max = maxHeapBytes / 2 / HEAP_BYTES_PER_UNIT;
+    return new BlockQuota(ApplicationShares.of(max, share, ownerOf), true,
+        policy.ranksByReduce() ? 1 : GROUPED_BLOCK_UNITS, MAP_ATTEMPT_UNITS);
   }
 
-  /** The blocks held at most, in all and for one owner. */
+  /**
+   * The limits, in all and for one owner: blocks, or units of heap of which a wide shuffle's block takes one (the
+   * blocks of such a shuffle a worker holds).
+   */
   public record Limits(long maxBlocks, long maxBlocksPerOwner) {}
 
   public Limits limits() {
     return new Limits(blocks.max(), blocks.maxPerApplication());
   }
 
+  /** What the limit counts held now, in all: blocks, or units. */
+  long held() {
+    return blocks.total();
+  }
+
+  /** What one more block costs: a block's, and its map attempt's entry if it {@code opensMapAttempt} here. */
+  int cost(boolean opensMapAttempt) {
+    return blockUnits + (opensMapAttempt ? mapAttemptUnits : 0);
+  }
+
+  /** What a map attempt's entry costs, given back when its last block goes. */
+  int mapAttemptCost() {
+    return mapAttemptUnits;
+  }
+
+  /** What a block costs alone, given back when it goes. */
+  int blockCost() {
+    return blockUnits;
+  }
+
   /** Why one more block like {@code id} cannot be held, or null when it can. */
-  ScacheException refusal(BlockId id) {
-    if (!blocks.fitsInAll(1)) {
-      return new ScacheException(Status.LIMIT_EXCEEDED, "this worker holds " + blocks.total() + " blocks, its limit "
-          + "(scache.worker.blocks.max); " + id + " is refused");
+  ScacheException refusal(BlockId id, boolean opensMapAttempt) {
+    int cost = cost(opensMapAttempt);
+    if (!blocks.fitsInAll(cost)) {
+      return new ScacheException(Status.LIMIT_EXCEEDED, "this worker holds " + counted(blocks.total()) + ", its "
+          + "limit (scache.worker.blocks.max" + (derived ? " 0: half its heap" : "") + "); " + id + " is refused");
     }
-    if (!blocks.fitsApplication(id.appId(), 1)) {
+    if (!blocks.fitsApplication(id.appId(), cost)) {
       return new ScacheException(Status.LIMIT_EXCEEDED, blocks.describeOwnerOf(id.appId()) + " holds "
-          + blocks.heldByOwnerOf(id.appId()) + " blocks on this worker (application " + id.appId() + " "
+          + counted(blocks.heldByOwnerOf(id.appId())) + " on this worker (application " + id.appId() + " "
           + blocks.heldBy(id.appId()) + "), its share of the worker's limit "
           + "(scache.worker.blocks.application.share); " + id + " is refused");
     }
     return null;
+  }
+
+  private String counted(long n) {
+    return derived ? n + " units of block metadata (" + HEAP_BYTES_PER_UNIT + " bytes of heap each: a block "
+        + blockUnits + ", a map attempt's entry " + mapAttemptUnits + ")" : n + " blocks";
   }
 
   /**
@@ -79,31 +126,28 @@ public final class BlockQuota {
    * application's when the worker is at its limit in all, the applications of {@code id}'s owner when that
    * owner is at its share; null when the block fits already.
    */
-  Predicate<String> copiesThatMakeRoomFor(BlockId id) {
-    if (!blocks.fitsInAll(1)) {
+  Predicate<String> copiesThatMakeRoomFor(BlockId id, boolean opensMapAttempt) {
+    int cost = cost(opensMapAttempt);
+    if (!blocks.fitsInAll(cost)) {
       return app -> true;
     }
-    if (!blocks.fitsApplication(id.appId(), 1)) {
+    if (!blocks.fitsApplication(id.appId(), cost)) {
       return app -> blocks.sameOwner(app, id.appId());
     }
     return null;
   }
 
-  void added(BlockId id) {
-    added(id.appId());
+  /** {@code units} more of application {@code appId} are held. */
+  void added(String appId, int units) {
+    if (units > 0) {
+      blocks.add(appId, units);
+    }
   }
 
-  void removed(BlockId id) {
-    removed(id.appId());
-  }
-
-  /** A block of application {@code appId} is held. */
-  void added(String appId) {
-    blocks.add(appId, 1);
-  }
-
-  /** A block of application {@code appId} is no longer held. */
-  void removed(String appId) {
-    blocks.remove(appId, 1);
+  /** {@code units} of application {@code appId} are no longer held. */
+  void removed(String appId, int units) {
+    if (units > 0) {
+      blocks.remove(appId, units);
+    }
   }
 }

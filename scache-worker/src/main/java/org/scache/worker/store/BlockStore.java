@@ -118,19 +118,21 @@ public final class BlockStore {
    */
   Runnable reserveQuota(BlockId id) {
     RoomForMapBlocks.Admission admission;
+    int cost;
     synchronized (this) {
       if (index.contains(id)) {
         return () -> { };
       }
       admission = room.admit(id);
+      cost = quota.cost(index.opensMapAttempt(id));
       if (admission.fits()) {
-        quota.added(id);
+        quota.added(id.appId(), cost);
       }
     }
     settle(admission);
     return () -> {
       synchronized (this) {
-        quota.removed(id);
+        quota.removed(id.appId(), cost);
       }
     };
   }
@@ -177,7 +179,7 @@ public final class BlockStore {
     boolean added;
     ArrivingBlock block = ArrivingBlock.inMemory(id, data, true, clock.nanos());
     synchronized (this) {
-      added = !index.contains(id) && quota.refusal(id) == null;
+      added = !index.contains(id) && quota.refusal(id, index.opensMapAttempt(id)) == null;
       if (added) {
         index.add(block);
       }
@@ -508,6 +510,11 @@ public final class BlockStore {
 
   synchronized int blockCount() {
     return index.blockCount();
+  }
+
+  /** What the block limit counts held now: blocks, or units of heap ({@link BlockQuota}), puts in flight too. */
+  synchronized long heldAsLimited() {
+    return quota.held();
   }
 
   synchronized int spilledBlockCount() {

@@ -39,21 +39,27 @@ final class MapBlocks {
 
   private static final long NOWHERE = -1;
   private static final int OFFSET_BITS = 40;
-  private static final int FIRST_CAPACITY = 4;
+  /** The arrays' room at first for the blocks after a map attempt's first. */
+  private static final int FIRST_CAPACITY = 3;
 
   private final ShuffleBlocks shuffle;
   private final int mapId;
   private final int attempt;
   /** Its place among the shuffle's map attempts on this worker, in the order their first blocks came. */
   private final int ordinal;
-  /** The next attempt of the same map held, in {@link ShuffleBlocks}' list of the map's attempts. */
-  MapBlocks otherAttempt;
 
   private int slots;
   private int held;
   private int copiesHeld;
   /** No slot before it holds a prefetched copy ({@link #firstHeldCopy}). */
   private int copyCursor;
+  // the first block's columns, here: a map attempt of one block (a shuffle of one reduce) keeps no arrays
+  private int reduce0;
+  private int size0;
+  private long reserveAt0;
+  private Object where0;
+  private byte state0;
+  // the columns of the blocks after the first, slot s at s - 1; null while there is one
   private int[] reduces;
   private int[] sizes;
   /** Where a block's bytes lie in the pool (segment, offset), or NOWHERE; kept after the store let go of them. */
@@ -65,9 +71,9 @@ final class MapBlocks {
    */
   private Object[] where;
   private byte[] state;
-  /** Each block's last use, under a policy that orders by it; else null. */
+  /** Each block's last use (slot s at s), under a policy that orders by it; else null. */
   private long[] lastUse;
-  /** Each block's group of one block, under a policy whose groups are so; else null. */
+  /** Each block's group of one block (slot s at s), under a policy whose groups are so; else null. */
   private VictimGroup[] singles;
   /** Slot + 1 of each reduce by open addressing, once a block came for a reduce not after the last's; else null. */
   private int[] lookup;
@@ -79,17 +85,6 @@ final class MapBlocks {
     this.mapId = mapId;
     this.attempt = attempt;
     this.ordinal = ordinal;
-    reduces = new int[FIRST_CAPACITY];
-    sizes = new int[FIRST_CAPACITY];
-    reserveAt = new long[FIRST_CAPACITY];
-    where = new Object[FIRST_CAPACITY];
-    state = new byte[FIRST_CAPACITY];
-    if (shuffle.tracksLastUse()) {
-      lastUse = new long[FIRST_CAPACITY];
-    }
-    if (shuffle.oneBlockGroups()) {
-      singles = new VictimGroup[FIRST_CAPACITY];
-    }
   }
 
   ShuffleBlocks shuffle() {
@@ -123,48 +118,61 @@ final class MapBlocks {
     return copiesHeld;
   }
 
-  // ---------------------------------------------------------------- slots
-
   /** The first slot holding a prefetched copy, or -1. */
   int firstHeldCopy() {
     // a slot not held, or held but not a copy, never holds a copy later: the search goes on where it ended
     for (; copyCursor < slots; copyCursor++) {
-      if ((state[copyCursor] & (HELD | COPY)) == (HELD | COPY)) {
+      if ((stateAt(copyCursor) & (HELD | COPY)) == (HELD | COPY)) {
         return copyCursor;
       }
     }
     return -1;
   }
 
+  // ---------------------------------------------------------------- slots
+
   /** Holds a block of {@code reduce}, which this does not hold, taking its bytes; its slot. */
   int add(int reduce, ArrivingBlock block) {
-    if (slots == reduces.length) {
-      grow(Math.max(FIRST_CAPACITY, slots + (slots >> 1)));
+    int s = slots;
+    if (s > 0 && (reduces == null || s - 1 == reduces.length)) {
+      grow(reduces == null ? FIRST_CAPACITY : reduces.length + (reduces.length >> 1) + 1);
     }
-    int s = slots++;
-    reduces[s] = reduce;
-    sizes[s] = block.size();
-    state[s] = (byte) (HELD | (block.copy() ? COPY : 0));
+    ensurePerBlock(s + 1);
+    slots++;
+    ByteBuf data = block.takeData();
+    long at = NOWHERE;
+    Object w;
+    if (data == null) {
+      w = block.spilledAt();
+    } else if (data instanceof BlockBuffer b && b.canHandOver()) {
+      MemoryPool.Region region = b.handOver();
+      at = ((long) region.segment() << OFFSET_BITS) | region.offset();
+      w = b.pool();
+    } else {
+      w = data;
+    }
+    byte st = (byte) (HELD | (block.copy() ? COPY : 0));
+    if (s == 0) {
+      reduce0 = reduce;
+      size0 = block.size();
+      reserveAt0 = at;
+      where0 = w;
+      state0 = st;
+    } else {
+      reduces[s - 1] = reduce;
+      sizes[s - 1] = block.size();
+      reserveAt[s - 1] = at;
+      where[s - 1] = w;
+      state[s - 1] = st;
+    }
     if (lastUse != null) {
       lastUse[s] = block.nowNanos();
     }
-    ByteBuf data = block.takeData();
-    if (data == null) {
-      reserveAt[s] = NOWHERE;
-      where[s] = block.spilledAt();
-    } else if (data instanceof BlockBuffer b && b.canHandOver()) {
-      MemoryPool.Region region = b.handOver();
-      reserveAt[s] = ((long) region.segment() << OFFSET_BITS) | region.offset();
-      where[s] = b.pool();
-    } else {
-      reserveAt[s] = NOWHERE;
-      where[s] = data;
-    }
     if (lookup != null) {
       index(s);
-    } else if (s > 0 && reduce <= reduces[s - 1]) {
+    } else if (s > 0 && reduce <= reduceAt(s - 1)) {
       // not after the last: found by a table from now on, not by a binary search
-      buildLookup(lookupCapacity(reduces.length));
+      buildLookup(lookupCapacity(slots));
     }
     held++;
     if (block.copy()) {
@@ -173,15 +181,44 @@ final class MapBlocks {
     return s;
   }
 
+  /** The per-block arrays of a policy that has them, for {@code n} slots. */
+  private void ensurePerBlock(int n) {
+    boolean lru = shuffle.tracksLastUse();
+    boolean one = shuffle.oneBlockGroups();
+    if (!lru && !one) {
+      return;
+    }
+    int have = lastUse != null ? lastUse.length : singles != null ? singles.length : 0;
+    if (n <= have) {
+      return;
+    }
+    int capacity = Math.max(n, have + (have >> 1) + 1);
+    if (lru) {
+      lastUse = lastUse == null ? new long[capacity] : Arrays.copyOf(lastUse, capacity);
+    }
+    if (one) {
+      singles = singles == null ? new VictimGroup[capacity] : Arrays.copyOf(singles, capacity);
+    }
+  }
+
   /** The slot of the latest block put for {@code reduce}, held or not, or -1. */
   int slotOf(int reduce) {
+    if (slots == 0) {
+      return -1;
+    }
     if (lookup == null) {
-      int s = Arrays.binarySearch(reduces, 0, slots, reduce);
-      return s >= 0 ? s : -1;
+      if (reduce0 == reduce) {
+        return 0;
+      }
+      if (reduces == null || reduce < reduce0) {
+        return -1;
+      }
+      int s = Arrays.binarySearch(reduces, 0, slots - 1, reduce);
+      return s >= 0 ? s + 1 : -1;
     }
     int mask = lookup.length - 1;
     for (int i = hash(reduce) & mask; lookup[i] != 0; i = (i + 1) & mask) {
-      if (reduces[lookup[i] - 1] == reduce) {
+      if (reduceAt(lookup[i] - 1) == reduce) {
         return lookup[i] - 1;
       }
     }
@@ -195,44 +232,55 @@ final class MapBlocks {
   }
 
   boolean held(int s) {
-    return (state[s] & HELD) != 0;
+    return (stateAt(s) & HELD) != 0;
   }
 
   /** The block of slot {@code s} is no longer held (its bytes are given back by {@link #release}). */
   void unhold(int s) {
-    state[s] &= ~HELD;
+    byte st = stateAt(s);
+    state(s, (byte) (st & ~HELD));
     held--;
-    if ((state[s] & COPY) != 0) {
+    if ((st & COPY) != 0) {
       copiesHeld--;
     }
   }
 
   /** Its arrays at the slots used: a map attempt whose blocks all came keeps no room for more. */
   void trim() {
-    if (slots < reduces.length) {
-      grow(Math.max(1, slots));
+    if (reduces != null && slots - 1 < reduces.length) {
+      grow(slots - 1);
+    }
+    if (lastUse != null && slots < lastUse.length) {
+      lastUse = Arrays.copyOf(lastUse, slots);
+    }
+    if (singles != null && slots < singles.length) {
+      singles = Arrays.copyOf(singles, slots);
     }
   }
 
+  /** The columns of the blocks after the first, for {@code capacity} of them. */
   private void grow(int capacity) {
+    if (reduces == null) {
+      reduces = new int[capacity];
+      sizes = new int[capacity];
+      reserveAt = new long[capacity];
+      where = new Object[capacity];
+      state = new byte[capacity];
+      return;
+    }
     reduces = Arrays.copyOf(reduces, capacity);
     sizes = Arrays.copyOf(sizes, capacity);
     reserveAt = Arrays.copyOf(reserveAt, capacity);
     where = Arrays.copyOf(where, capacity);
     state = Arrays.copyOf(state, capacity);
-    if (lastUse != null) {
-      lastUse = Arrays.copyOf(lastUse, capacity);
-    }
-    if (singles != null) {
-      singles = Arrays.copyOf(singles, capacity);
-    }
-    if (lookup != null && lookup.length < lookupCapacity(capacity)) {
-      buildLookup(lookupCapacity(capacity));
+    if (lookup != null && lookup.length < lookupCapacity(capacity + 1)) {
+      buildLookup(lookupCapacity(capacity + 1));
     }
   }
 
+  /** A power of two at least twice {@code slots}. */
   private static int lookupCapacity(int slots) {
-    return Integer.highestOneBit(Math.max(8, slots) * 2 - 1) << 1;
+    return Integer.highestOneBit(Math.max(4, slots) * 2 - 1) << 1;
   }
 
   private void buildLookup(int capacity) {
@@ -245,8 +293,9 @@ final class MapBlocks {
   /** Points its reduce's entry at slot {@code s}, a later block of the reduce than any before. */
   private void index(int s) {
     int mask = lookup.length - 1;
-    int i = hash(reduces[s]) & mask;
-    while (lookup[i] != 0 && reduces[lookup[i] - 1] != reduces[s]) {
+    int reduce = reduceAt(s);
+    int i = hash(reduce) & mask;
+    while (lookup[i] != 0 && reduceAt(lookup[i] - 1) != reduce) {
       i = (i + 1) & mask;
     }
     lookup[i] = s + 1;
@@ -257,26 +306,64 @@ final class MapBlocks {
     return h ^ (h >>> 16);
   }
 
+  // ---------------------------------------------------------------- columns
+
+  private int reduceAt(int s) {
+    return s == 0 ? reduce0 : reduces[s - 1];
+  }
+
+  private int sizeAt(int s) {
+    return s == 0 ? size0 : sizes[s - 1];
+  }
+
+  private long reserveAtOf(int s) {
+    return s == 0 ? reserveAt0 : reserveAt[s - 1];
+  }
+
+  private Object whereAt(int s) {
+    return s == 0 ? where0 : where[s - 1];
+  }
+
+  private void where(int s, Object w) {
+    if (s == 0) {
+      where0 = w;
+    } else {
+      where[s - 1] = w;
+    }
+  }
+
+  private byte stateAt(int s) {
+    return s == 0 ? state0 : state[s - 1];
+  }
+
+  private void state(int s, byte st) {
+    if (s == 0) {
+      state0 = st;
+    } else {
+      state[s - 1] = st;
+    }
+  }
+
   // ---------------------------------------------------------------- one block's state
 
   int reduce(int s) {
-    return reduces[s];
+    return reduceAt(s);
   }
 
   int size(int s) {
-    return sizes[s];
+    return sizeAt(s);
   }
 
   boolean copy(int s) {
-    return (state[s] & COPY) != 0;
+    return (stateAt(s) & COPY) != 0;
   }
 
   boolean consumed(int s) {
-    return (state[s] & CONSUMED) != 0;
+    return (stateAt(s) & CONSUMED) != 0;
   }
 
   void markConsumed(int s) {
-    state[s] |= CONSUMED;
+    state(s, (byte) (stateAt(s) | CONSUMED));
   }
 
   long lastUse(int s) {
@@ -294,11 +381,12 @@ final class MapBlocks {
     if (singles != null) {
       return singles[s];
     }
-    if ((state[s] & IN_GROUP) == 0) {
+    byte st = stateAt(s);
+    if ((st & IN_GROUP) == 0) {
       return null;
     }
-    return shuffle.group(VictimGroup.key(reduces[s], copy(s), (state[s] & GROUP_CONSUMED) != 0,
-        (state[s] & GROUP_SPILLED) != 0 ? VictimGroup.SPILLED_UNREAD : VictimGroup.IN_MEMORY));
+    return shuffle.group(VictimGroup.key(reduceAt(s), (st & COPY) != 0, (st & GROUP_CONSUMED) != 0,
+        (st & GROUP_SPILLED) != 0 ? VictimGroup.SPILLED_UNREAD : VictimGroup.IN_MEMORY));
   }
 
   /** Block {@code s} is now in group {@code g} (of its reduce), or in none. */
@@ -309,25 +397,25 @@ final class MapBlocks {
     }
     int bits = g == null ? 0 : IN_GROUP | (g.consumed() ? GROUP_CONSUMED : 0)
         | (g.where() == VictimGroup.SPILLED_UNREAD ? GROUP_SPILLED : 0);
-    state[s] = (byte) ((state[s] & (COPY | HELD | CONSUMED)) | bits);
+    state(s, (byte) ((stateAt(s) & (COPY | HELD | CONSUMED)) | bits));
   }
 
   private boolean reserveHeld(int s) {
-    return where[s] instanceof MemoryPool;
+    return whereAt(s) instanceof MemoryPool;
   }
 
   boolean inMemory(int s) {
-    return where[s] instanceof ByteBuf || where[s] instanceof MemoryPool;
+    return whereAt(s) instanceof ByteBuf || whereAt(s) instanceof MemoryPool;
   }
 
   /** Where block {@code s} lies on disk, when it is spilled. */
   Optional<SpillStore.Location> spilled(int s) {
-    return where[s] instanceof SpillStore.Location l ? Optional.of(l) : Optional.empty();
+    return whereAt(s) instanceof SpillStore.Location l ? Optional.of(l) : Optional.empty();
   }
 
   /** Whether block {@code s} lies on disk. */
   boolean isSpilled(int s) {
-    return where[s] instanceof SpillStore.Location;
+    return whereAt(s) instanceof SpillStore.Location;
   }
 
   /** Block {@code s}'s bytes for one reader, who must release them; the memory stays until then. */
@@ -336,7 +424,7 @@ final class MapBlocks {
     if (reserveHeld(s)) {
       return view(b);
     }
-    ByteBuf data = (ByteBuf) where[s];
+    ByteBuf data = (ByteBuf) whereAt(s);
     return data.isReadable() ? data.retainedDuplicate() : Unpooled.EMPTY_BUFFER;
   }
 
@@ -344,9 +432,9 @@ final class MapBlocks {
   Optional<PinnedBytes> pin(StoredBlock b) {
     int s = b.slot();
     if (reserveHeld(s)) {
-      return Optional.of(new PinnedBytes(view(b), segment(s), offset(s), sizes[s]));
+      return Optional.of(new PinnedBytes(view(b), segment(s), offset(s), sizeAt(s)));
     }
-    if (where[s] instanceof BlockBuffer buf) {
+    if (whereAt(s) instanceof BlockBuffer buf) {
       return Optional.of(new PinnedBytes(buf.retainedDuplicate(), buf.region().segment(), buf.region().offset(),
           buf.readableBytes()));
     }
@@ -355,14 +443,14 @@ final class MapBlocks {
 
   private ReserveView view(StoredBlock b) {
     int s = b.slot();
-    MemoryPool pool = (MemoryPool) where[s];
+    MemoryPool pool = (MemoryPool) whereAt(s);
     synchronized (this) {
       if (readers == null) {
         readers = new HashMap<>();
       }
-      readers.computeIfAbsent(s, k -> new Readers(reserveAt[s], sizes[s])).count++;
+      readers.computeIfAbsent(s, k -> new Readers(reserveAtOf(s), sizeAt(s))).count++;
     }
-    return new ReserveView(pool.slice(segment(s), offset(s), sizes[s]), b, pool);
+    return new ReserveView(pool.slice(segment(s), offset(s), sizeAt(s)), b, pool);
   }
 
   /** A view of block {@code s}'s place in {@code pool} was released: the last after the store let go frees it. */
@@ -386,8 +474,8 @@ final class MapBlocks {
 
   /** The store lets go of block {@code s}'s place in the reserve, its bytes now {@code next}. */
   private void letGoOfReserve(int s, Object next) {
-    MemoryPool pool = (MemoryPool) where[s];
-    where[s] = next;
+    MemoryPool pool = (MemoryPool) whereAt(s);
+    where(s, next);
     synchronized (this) {
       Readers r = readers == null ? null : readers.get(s);
       if (r != null) {
@@ -395,15 +483,15 @@ final class MapBlocks {
         return;
       }
     }
-    pool.freeRange(segment(s), offset(s), MemoryPool.align(sizes[s]));
+    pool.freeRange(segment(s), offset(s), MemoryPool.align(sizeAt(s)));
   }
 
   private int segment(int s) {
-    return (int) (reserveAt[s] >>> OFFSET_BITS);
+    return (int) (reserveAtOf(s) >>> OFFSET_BITS);
   }
 
   private long offset(int s) {
-    return reserveAt[s] & ((1L << OFFSET_BITS) - 1);
+    return reserveAtOf(s) & ((1L << OFFSET_BITS) - 1);
   }
 
   /** Block {@code s} now lives at {@code location} only; its memory goes back when no reader holds it. */
@@ -412,20 +500,20 @@ final class MapBlocks {
       letGoOfReserve(s, location);
       return;
     }
-    ByteBuf old = (ByteBuf) where[s];
-    where[s] = location;
+    ByteBuf old = (ByteBuf) whereAt(s);
+    where(s, location);
     old.release();
   }
 
   /** Block {@code s}'s spilled bytes were moved to {@code location} (a spill file was compacted). */
   void movedOnDisk(int s, SpillStore.Location location) {
-    where[s] = location;
+    where(s, location);
   }
 
   /** Block {@code s} is back in memory, in {@code loaded}; returns where it lay on disk. */
   SpillStore.Location loaded(int s, ByteBuf loaded) {
     SpillStore.Location was = spilled(s).orElse(null);
-    where[s] = loaded;
+    where(s, loaded);
     return was;
   }
 
@@ -435,8 +523,8 @@ final class MapBlocks {
       letGoOfReserve(s, null);
       return Optional.empty();
     }
-    Object was = where[s];
-    where[s] = null;
+    Object was = whereAt(s);
+    where(s, null);
     if (was instanceof ByteBuf data) {
       data.release();
       return Optional.empty();

@@ -43,14 +43,14 @@ final class RoomForMapBlocks {
   }
 
   Admission admit(BlockId id) {
-    ScacheException refusal = quota.refusal(id);
+    ScacheException refusal = quota.refusal(id, index.opensMapAttempt(id));
     if (refusal == null) {
       return FITS;
     }
     List<SpillStore.Location> onDisk = new ArrayList<>();
     int dropped = 0;
     while (refusal != null) {
-      Predicate<String> whose = quota.copiesThatMakeRoomFor(id);
+      Predicate<String> whose = quota.copiesThatMakeRoomFor(id, index.opensMapAttempt(id));
       Optional<StoredBlock> copy = whose == null ? Optional.empty() : index.oldestCopy(whose);
       if (copy.isEmpty()) {
         counters.limitRefusals.increment();
@@ -59,7 +59,7 @@ final class RoomForMapBlocks {
       index.remove(copy.get()).ifPresent(onDisk::add);
       counters.droppedCopies.increment();
       dropped++;
-      refusal = quota.refusal(id);
+      refusal = quota.refusal(id, index.opensMapAttempt(id));
     }
     return new Admission(onDisk, dropped, refusal);
   }

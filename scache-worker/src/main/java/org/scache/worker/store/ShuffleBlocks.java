@@ -9,7 +9,8 @@ import org.scache.common.ShuffleKey;
 
 /**
  * The blocks of one shuffle the store holds: a {@link MapBlocks} for each map attempt with a block here, found by
- * map and attempt and by the order they came in; how many blocks each reduce has here, so that a reduce's blocks are
+ * map and attempt (an open-addressing table of their places, by map, so that a map's attempts are one run of it)
+ * and by the order they came in; how many blocks each reduce has here, so that a reduce's blocks are
  * found among the map attempts' without walking the others' reduces; and the {@link BlockOrder}'s groups of its
  * reduces' blocks, by reduce. Holds the store's one key of the shuffle. Guarded by the {@link BlockStore}, as the
  * {@link BlockOrder} that keeps it.
@@ -18,8 +19,9 @@ final class ShuffleBlocks {
   private final ShuffleKey key;
   private final boolean oneBlockGroups;
   private final boolean tracksLastUse;
-  /** Each map's attempts held: the latest to come first, the others through {@link MapBlocks#otherAttempt}. */
-  private final Map<Integer, MapBlocks> byMap = new HashMap<>();
+  /** The map attempts' places + 1 by map, linear probing, at most half full; 0 is an empty slot. */
+  private int[] byMap = new int[MIN_TABLE];
+  private int mapAttempts;
   /** The map attempts by {@link MapBlocks#ordinal()}; null where one's blocks all went. */
   private final List<MapBlocks> byOrdinal = new ArrayList<>();
   /** Blocks held of each reduce. */
@@ -27,6 +29,8 @@ final class ShuffleBlocks {
   /** The order's groups of this shuffle's reduces ({@link VictimGroup#key()}), under a policy that has them. */
   private final Map<Long, VictimGroup> groups = new HashMap<>();
   private int size;
+
+  private static final int MIN_TABLE = 8;
 
   /**
    * The blocks of shuffle {@code key}; their groups in the order are one block each if {@code oneBlockGroups}, and
@@ -57,8 +61,8 @@ final class ShuffleBlocks {
     MapBlocks m = attemptOf(mapId, attempt);
     if (m == null) {
       m = new MapBlocks(this, mapId, attempt, byOrdinal.size());
-      m.otherAttempt = byMap.put(mapId, m);
       byOrdinal.add(m);
+      insert(m);
     }
     int reduce = block.id().reduceId();
     int slot = m.add(reduce, block);
@@ -78,11 +82,68 @@ final class ShuffleBlocks {
   }
 
   private MapBlocks attemptOf(int mapId, int attempt) {
-    MapBlocks m = byMap.get(mapId);
-    while (m != null && m.attempt() != attempt) {
-      m = m.otherAttempt;
+    int mask = byMap.length - 1;
+    for (int i = home(mapId, mask); byMap[i] != 0; i = (i + 1) & mask) {
+      MapBlocks m = byOrdinal.get(byMap[i] - 1);
+      if (m.mapId() == mapId && m.attempt() == attempt) {
+        return m;
+      }
     }
-    return m;
+    return null;
+  }
+
+  private void insert(MapBlocks m) {
+    if ((mapAttempts + 1) * 2 > byMap.length) {
+      resize(byMap.length * 2);
+    }
+    put(byMap, m);
+    mapAttempts++;
+  }
+
+  private void put(int[] table, MapBlocks m) {
+    int mask = table.length - 1;
+    int i = home(m.mapId(), mask);
+    while (table[i] != 0) {
+      i = (i + 1) & mask;
+    }
+    table[i] = m.ordinal() + 1;
+  }
+
+  private void resize(int capacity) {
+    int[] old = byMap;
+    byMap = new int[capacity];
+    for (int v : old) {
+      if (v != 0) {
+        put(byMap, byOrdinal.get(v - 1));
+      }
+    }
+  }
+
+  /** Empties the slot of {@code m}, moving back each later entry of its run whose home is not after the gap. */
+  private void delete(MapBlocks m) {
+    int mask = byMap.length - 1;
+    int gap = home(m.mapId(), mask);
+    while (byMap[gap] != m.ordinal() + 1) {
+      gap = (gap + 1) & mask;
+    }
+    byMap[gap] = 0;
+    for (int j = (gap + 1) & mask; byMap[j] != 0; j = (j + 1) & mask) {
+      int home = home(byOrdinal.get(byMap[j] - 1).mapId(), mask);
+      if (((j - home) & mask) >= ((j - gap) & mask)) {
+        byMap[gap] = byMap[j];
+        byMap[j] = 0;
+        gap = j;
+      }
+    }
+    mapAttempts--;
+    if (byMap.length > MIN_TABLE && mapAttempts * 8 < byMap.length) {
+      resize(byMap.length / 2);
+    }
+  }
+
+  private static int home(int mapId, int mask) {
+    int h = mapId * 0x9E3779B9;
+    return (h ^ (h >>> 16)) & mask;
   }
 
   /** Stops holding a held block of this shuffle (its bytes are the caller's to release); false if not held. */
@@ -106,21 +167,8 @@ final class ShuffleBlocks {
 
   /** A map attempt whose blocks all went: it is found no more. */
   private void forget(MapBlocks m) {
+    delete(m);
     byOrdinal.set(m.ordinal(), null);
-    MapBlocks head = byMap.get(m.mapId());
-    if (head == m) {
-      if (m.otherAttempt == null) {
-        byMap.remove(m.mapId());
-      } else {
-        byMap.put(m.mapId(), m.otherAttempt);
-      }
-    } else {
-      MapBlocks at = head;
-      while (at.otherAttempt != m) {
-        at = at.otherAttempt;
-      }
-      at.otherAttempt = m.otherAttempt;
-    }
   }
 
   /** The map attempt of place {@code ordinal}, or null if none is held there. */
@@ -168,8 +216,12 @@ final class ShuffleBlocks {
   /** The blocks of map {@code mapId}, every attempt's, as a list of the caller's. */
   List<StoredBlock> ofMap(int mapId) {
     List<StoredBlock> out = new ArrayList<>();
-    for (MapBlocks m = byMap.get(mapId); m != null; m = m.otherAttempt) {
-      addHeld(m, out);
+    int mask = byMap.length - 1;
+    for (int i = home(mapId, mask); byMap[i] != 0; i = (i + 1) & mask) {
+      MapBlocks m = byOrdinal.get(byMap[i] - 1);
+      if (m.mapId() == mapId) {
+        addHeld(m, out);
+      }
     }
     return out;
   }
@@ -234,7 +286,8 @@ final class ShuffleBlocks {
   /** Forgets every block and group (their bytes are the caller's to release first). */
   void clear() {
     groups.clear();
-    byMap.clear();
+    byMap = new int[MIN_TABLE];
+    mapAttempts = 0;
     byOrdinal.clear();
     perReduce.clear();
     size = 0;

@@ -107,6 +107,11 @@ public final class WorkerStorage implements AutoCloseable {
     return store.blockCount();
   }
 
+  /** What the block limit counts held now, in the unit of {@link #blockLimits()}. */
+  public long heldAsLimited() {
+    return store.heldAsLimited();
+  }
+
   /** Applications blocks are held of. */
   public Set<String> applications() {
     return store.applications();

@@ -16,6 +16,7 @@ import org.scache.common.BlockId;
 import org.scache.common.ScacheException;
 import org.scache.common.ShuffleKey;
 import org.scache.common.protocol.Status;
+import org.scache.worker.spill.SpillPolicy;
 
 class BlockStoreTest {
   @TempDir
@@ -170,6 +171,60 @@ class BlockStoreTest {
     other.abort();
     storage.puts().begin(new BlockId("a", 0, 3, 0, 0), 100).abort();
   }
+  /**
+   * A limit derived from the heap counts the heap the entries take: a wide map attempt's blocks a unit each and its
+   * entry 4, so 100 units hold 96 blocks of one map attempt but 20 of one block each; the entry comes back with its
+   * attempt's last block.
+   */
+  @Test
+  void aLimitDerivedFromTheHeap_countsAMapAttemptsEntry_soAWideShuffleHoldsMoreBlocksThanMapsOfOne() {
+    long heapOf100Units = 2 * BlockQuota.HEAP_BYTES_PER_UNIT * 100;
+    useQuota(BlockQuota.of(0, 1.0, heapOf100Units), SpillPolicy.contextAware());
+    assertEquals(new BlockQuota.Limits(100, 100), storage.blockLimits());
+    int wide = 0;
+    while (putEmpty(new BlockId("a", 0, 0, 0, wide))) {
+      wide++;
+    }
+    assertEquals(96, wide, "one map attempt's entry (4) and its blocks (1 each)");
+    assertEquals(100, storage.heldAsLimited());
+    store.removeApplication("a");
+    assertEquals(0, storage.heldAsLimited(), "each block's unit and its attempt's entry given back");
+
+    int narrow = 0;
+    while (putEmpty(new BlockId("a", 0, narrow, 0, 0))) {
+      narrow++;
+    }
+    assertEquals(20, narrow, "maps of one block each: 5 units a block");
+    store.reduceCommitted(new ShuffleKey("a", 0), 0);
+    assertEquals(0, storage.heldAsLimited());
+
+    useQuota(BlockQuota.of(0, 1.0, heapOf100Units, app -> app, SpillPolicy.lru()), SpillPolicy.lru());
+    int lru = 0;
+    while (putEmpty(new BlockId("a", 0, 0, 0, lru))) {
+      lru++;
+    }
+    assertEquals(24, lru, "under LRU a block has a group of its own: 4 units");
+  }
+
+  /** Puts an empty block; false when the limit refused it. */
+  private boolean putEmpty(BlockId id) {
+    try {
+      PendingPut put = storage.puts().begin(id, 0);
+      return storage.puts().commit(put);
+    } catch (ScacheException e) {
+      assertEquals(Status.LIMIT_EXCEEDED, e.status());
+      assertTrue(e.getMessage().contains("units of block metadata"), e.getMessage());
+      return false;
+    }
+  }
+
+  private void useQuota(BlockQuota quota, SpillPolicy policy) {
+    storage.close();
+    storage = new WorkerStorage(pool, java.util.Optional.empty(), policy, new PlacementBook(),
+        org.scache.common.Clock.SYSTEM, new org.scache.worker.counters.WorkerCounters(), 1 << 20, quota);
+    store = storage.store();
+  }
+
   @Test
   void mapBlockAtTheCountLimit_dropsTheOwnersOldestCopies_butACopyNeverDropsAnother() {
     limitTo8BlocksHalfAnOwners();
