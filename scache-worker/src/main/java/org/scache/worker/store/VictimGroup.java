@@ -40,8 +40,9 @@ final class VictimGroup extends VictimTree.Node<VictimGroup> implements SpillCan
 
   private final ShuffleBlocks shuffle;
   private final int reduceId;
-  /** The one block of a group of one block, whose map, attempt and last use it answers; null for a reduce's. */
-  private final StoredBlock single;
+  /** A group of one block: its block's map attempt and slot, whose map, attempt and last use it answers; else null. */
+  private final MapBlocks singleBlocks;
+  private final int singleSlot;
   /** A reduce's group: the places of the map attempts whose block of the reduce is in it. */
   private final BitSet members;
   private int blockCount;
@@ -52,7 +53,8 @@ final class VictimGroup extends VictimTree.Node<VictimGroup> implements SpillCan
       StoredBlock single) {
     this.shuffle = shuffle;
     this.reduceId = reduceId;
-    this.single = single;
+    this.singleBlocks = single == null ? null : single.blocks();
+    this.singleSlot = single == null ? -1 : single.slot();
     this.members = single == null ? new BitSet() : null;
     this.flags = (byte) ((copy ? COPY : 0) | (consumed ? CONSUMED : 0) | (where == SPILLED_UNREAD ? SPILLED : 0));
   }
@@ -100,7 +102,7 @@ final class VictimGroup extends VictimTree.Node<VictimGroup> implements SpillCan
 
   /** Puts a block of its reduce, alike, in it (it tells the block). */
   void add(StoredBlock b) {
-    if (single == null) {
+    if (singleBlocks == null) {
       members.set(b.blocks().ordinal());
     }
     blockCount++;
@@ -109,7 +111,7 @@ final class VictimGroup extends VictimTree.Node<VictimGroup> implements SpillCan
 
   /** Takes one of its blocks out (it tells the block). */
   void remove(StoredBlock b) {
-    if (single == null) {
+    if (singleBlocks == null) {
       members.clear(b.blocks().ordinal());
     }
     blockCount--;
@@ -122,17 +124,17 @@ final class VictimGroup extends VictimTree.Node<VictimGroup> implements SpillCan
 
   /** Its block that leaves first: the one that came last. */
   StoredBlock first() {
-    return single != null ? single : block(members.length() - 1);
+    return singleBlocks != null ? single() : block(members.length() - 1);
   }
 
   /** Its block that leaves last (and loads back first): the one that came first. */
   StoredBlock last() {
-    return single != null ? single : block(members.nextSetBit(0));
+    return singleBlocks != null ? single() : block(members.nextSetBit(0));
   }
 
   /** Its block that leaves next after a block that came at {@code arrival}, or null. */
   StoredBlock after(long arrival) {
-    if (single != null || arrival <= 0) {
+    if (singleBlocks != null || arrival <= 0) {
       return null;
     }
     int at = members.previousSetBit((int) Math.min(arrival - 1, Integer.MAX_VALUE - 1));
@@ -141,14 +143,18 @@ final class VictimGroup extends VictimTree.Node<VictimGroup> implements SpillCan
 
   /** Its blocks, first to leave first. */
   List<StoredBlock> inOrder() {
-    if (single != null) {
-      return List.of(single);
+    if (singleBlocks != null) {
+      return List.of(single());
     }
     List<StoredBlock> out = new ArrayList<>(blockCount);
     for (int at = members.length() - 1; at >= 0; at = members.previousSetBit(at - 1)) {
       out.add(block(at));
     }
     return out;
+  }
+
+  private StoredBlock single() {
+    return new StoredBlock(singleBlocks, singleSlot);
   }
 
   private StoredBlock block(int ordinal) {
@@ -158,7 +164,7 @@ final class VictimGroup extends VictimTree.Node<VictimGroup> implements SpillCan
 
   /** Whether it is one block's group (then it goes when the block leaves it). */
   boolean ofOneBlock() {
-    return single != null;
+    return singleBlocks != null;
   }
   /** Whether it ranks as it would now: placed at {@code now} (null if not), its round kept in part or not. */
   boolean rankedAs(PlacementBook.Placement now, boolean roundIncomplete, boolean counted) {
@@ -204,12 +210,12 @@ final class VictimGroup extends VictimTree.Node<VictimGroup> implements SpillCan
 
   @Override
   public int mapId() {
-    return single != null ? single.mapId() : Integer.MAX_VALUE;
+    return singleBlocks != null ? singleBlocks.mapId() : Integer.MAX_VALUE;
   }
 
   @Override
   public int attempt() {
-    return single != null ? single.attempt() : Integer.MAX_VALUE;
+    return singleBlocks != null ? singleBlocks.attempt() : Integer.MAX_VALUE;
   }
 
   @Override
@@ -220,12 +226,12 @@ final class VictimGroup extends VictimTree.Node<VictimGroup> implements SpillCan
   /** A group of one block came when its block did; a reduce's group sorts before every block of its own. */
   @Override
   public long arrival() {
-    return single != null ? single.arrival() : Long.MAX_VALUE;
+    return singleBlocks != null ? singleBlocks.ordinal() : Long.MAX_VALUE;
   }
 
   @Override
   public long size() {
-    return single != null ? single.size() : 0;
+    return singleBlocks != null ? singleBlocks.size(singleSlot) : 0;
   }
 
   @Override
@@ -240,7 +246,7 @@ final class VictimGroup extends VictimTree.Node<VictimGroup> implements SpillCan
 
   @Override
   public long lastAccessNanos() {
-    return single != null ? single.lastAccessNanos() : 0;
+    return singleBlocks != null ? singleBlocks.lastUse(singleSlot) : 0;
   }
 
   @Override
@@ -265,8 +271,9 @@ final class VictimGroup extends VictimTree.Node<VictimGroup> implements SpillCan
 
   @Override
   public String toString() {
-    return shuffle.key() + "/reduce_" + reduceId + (single != null ? " " + single : "") + " (" + blockCount + " blocks"
-        + (copy() ? ", copies" : "") + (consumed() ? ", read" : "") + (where() == SPILLED_UNREAD ? ", spilled" : "")
-        + ")";
+    String kind = (copy() ? ", copies" : "") + (consumed() ? ", read" : "")
+        + (where() == SPILLED_UNREAD ? ", spilled" : "");
+    return shuffle.key() + "/reduce_" + reduceId + (singleBlocks != null ? " " + single() : "") + " (" + blockCount
+        + " blocks" + kind + ")";
   }
 }
