@@ -3,8 +3,6 @@ package org.scache.worker.store;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.Optional;
 import org.scache.worker.spill.SpillStore;
 
@@ -18,10 +16,11 @@ import org.scache.worker.spill.SpillStore;
  * the pool, a buffer, a place on disk) and a byte of state: about 21 bytes, where an object a block took 88 and its
  * slot in an index 8. Its last use is kept only under a policy that orders by it, and its group of the spill order
  * only under a policy whose groups are one block each ({@link VictimGroup}); under the paper's policy a block's group
- * is found by its reduce and three bits of its state.
+ * is found by its reduce and three bits of its state. The first block's columns are fields of the entry, the others'
+ * arrays, so that a map attempt of one block (a shuffle of one reduce) costs its entry alone.
  *
  * <p>Guarded by the {@link BlockStore}, except the count of readers of a block's place in the reserve, which readers
- * release from any thread: that is guarded by this object.
+ * release from any thread ({@link ReserveReaders}).
  */
 final class MapBlocks {
   /** In {@link #state}: a prefetched copy. */
@@ -38,7 +37,6 @@ final class MapBlocks {
   private static final byte GROUP_SPILLED = 32;
 
   private static final long NOWHERE = -1;
-  private static final int OFFSET_BITS = 40;
   /** The arrays' room at first for the blocks after a map attempt's first. */
   private static final int FIRST_CAPACITY = 3;
 
@@ -77,8 +75,8 @@ final class MapBlocks {
   private VictimGroup[] singles;
   /** Slot + 1 of each reduce by open addressing, once a block came for a reduce not after the last's; else null. */
   private int[] lookup;
-  /** Readers holding views of a block's place in the reserve, by slot, while any do. */
-  private Map<Integer, Readers> readers;
+  /** Readers holding views of its blocks' places in the reserve, once a block was read from there; else null. */
+  private ReserveReaders readers;
 
   MapBlocks(ShuffleBlocks shuffle, int mapId, int attempt, int ordinal) {
     this.shuffle = shuffle;
@@ -146,7 +144,7 @@ final class MapBlocks {
       w = block.spilledAt();
     } else if (data instanceof BlockBuffer b && b.canHandOver()) {
       MemoryPool.Region region = b.handOver();
-      at = ((long) region.segment() << OFFSET_BITS) | region.offset();
+      at = ReserveReaders.place(region.segment(), region.offset());
       w = b.pool();
     } else {
       w = data;
@@ -444,54 +442,28 @@ final class MapBlocks {
   private ReserveView view(StoredBlock b) {
     int s = b.slot();
     MemoryPool pool = (MemoryPool) whereAt(s);
-    synchronized (this) {
-      if (readers == null) {
-        readers = new HashMap<>();
-      }
-      readers.computeIfAbsent(s, k -> new Readers(reserveAtOf(s), sizeAt(s))).count++;
+    if (readers == null) {
+      readers = new ReserveReaders();
     }
-    return new ReserveView(pool.slice(segment(s), offset(s), sizeAt(s)), b, pool);
-  }
-
-  /** A view of block {@code s}'s place in {@code pool} was released: the last after the store let go frees it. */
-  void readerGone(int s, MemoryPool pool) {
-    Readers r;
-    synchronized (this) {
-      r = readers.get(s);
-      if (--r.count > 0) {
-        return;
-      }
-      readers.remove(s);
-      if (readers.isEmpty()) {
-        readers = null;
-      }
-      if (!r.letGo) {
-        return;
-      }
-    }
-    r.free(pool);
+    readers.came(s, reserveAtOf(s), sizeAt(s));
+    return new ReserveView(pool.slice(segment(s), offset(s), sizeAt(s)), readers, s, pool);
   }
 
   /** The store lets go of block {@code s}'s place in the reserve, its bytes now {@code next}. */
   private void letGoOfReserve(int s, Object next) {
     MemoryPool pool = (MemoryPool) whereAt(s);
     where(s, next);
-    synchronized (this) {
-      Readers r = readers == null ? null : readers.get(s);
-      if (r != null) {
-        r.letGo = true;
-        return;
-      }
+    if (readers == null || !readers.letGo(s)) {
+      ReserveReaders.free(pool, reserveAtOf(s), sizeAt(s));
     }
-    pool.freeRange(segment(s), offset(s), MemoryPool.align(sizeAt(s)));
   }
 
   private int segment(int s) {
-    return (int) (reserveAtOf(s) >>> OFFSET_BITS);
+    return ReserveReaders.segment(reserveAtOf(s));
   }
 
   private long offset(int s) {
-    return reserveAtOf(s) & ((1L << OFFSET_BITS) - 1);
+    return ReserveReaders.offset(reserveAtOf(s));
   }
 
   /** Block {@code s} now lives at {@code location} only; its memory goes back when no reader holds it. */
@@ -530,24 +502,6 @@ final class MapBlocks {
       return Optional.empty();
     }
     return Optional.ofNullable((SpillStore.Location) was);
-  }
-
-  /** Readers of one block's place in the reserve, and whether the store let go of it (the last reader frees it). */
-  private static final class Readers {
-    private final long reserveAt;
-    private final int size;
-    private int count;
-    private boolean letGo;
-
-    Readers(long reserveAt, int size) {
-      this.reserveAt = reserveAt;
-      this.size = size;
-    }
-
-    void free(MemoryPool pool) {
-      pool.freeRange((int) (reserveAt >>> OFFSET_BITS), reserveAt & ((1L << OFFSET_BITS) - 1),
-          MemoryPool.align(size));
-    }
   }
 
   @Override

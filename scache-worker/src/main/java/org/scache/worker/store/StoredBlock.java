@@ -186,11 +186,6 @@ final class StoredBlock implements SpillCandidate {
     return blocks.pin(this);
   }
 
-  /** A view of the block's place in {@code pool} was released: the last one after the store let go gives it back. */
-  void readerGone(MemoryPool pool) {
-    blocks.readerGone(slot, pool);
-  }
-
   /** The block now lives at {@code location} only; its memory goes back when no reader holds it. */
   void spilledTo(SpillStore.Location location) {
     blocks.spilledTo(slot, location);
