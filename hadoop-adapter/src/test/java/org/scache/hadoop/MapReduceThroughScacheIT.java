@@ -10,10 +10,14 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.apache.hadoop.fs.FileStatus;
@@ -341,6 +345,36 @@ class MapReduceThroughScacheIT {
     assertSameOutput(hadoop, scache);
     assertShuffledThroughScache(hadoop, scache);
     assertEquals(3, scache.output.size());
+  }
+
+  /**
+   * Word counts of three shapes at once on the same workers (a combiner and 3 reduces, 6 reduces without one, one
+   * reduce), each switched over as docs/deploy-yarn.md says: each gives the output Hadoop's shuffle gives, every
+   * shuffled byte read from SCache.
+   */
+  @Test
+  @Order(11)
+  @Timeout(value = 6, unit = TimeUnit.MINUTES)
+  void wordCountsOfThreeShapesAtOnce_eachGivesTheOutputHadoopsShuffleGives() throws Exception {
+    Map<String, Consumer<Job>> shapes = new LinkedHashMap<>();
+    shapes.put("at-once-combined", WORD_COUNT);
+    shapes.put("at-once-six", job -> job.setNumReduceTasks(6));
+    shapes.put("at-once-one", job -> job.setNumReduceTasks(1));
+    Path input = wordCountInput();
+    Map<String, CompletableFuture<Result>> running = new LinkedHashMap<>();
+    shapes.forEach((name, setup) -> running.put(name, CompletableFuture.supplyAsync(() -> {
+      try {
+        return run(name, input, true, setup);
+      } catch (Exception e) {
+        throw new CompletionException(e);
+      }
+    })));
+    for (Map.Entry<String, Consumer<Job>> shape : shapes.entrySet()) {
+      Result scache = running.get(shape.getKey()).join();
+      Result hadoop = run(shape.getKey() + "-local", input, localRunner(), shape.getValue());
+      assertSameOutput(hadoop, scache);
+      assertEveryShuffledByteFromScache(scache);
+    }
   }
 
   /** Word count's mapper whose first attempt of map 0 fails after its output spilled (and was put). */
