@@ -26,7 +26,6 @@ final class ContextAwareSpillPolicy implements SpillPolicy {
 
   /** The order above, written out: it runs on every change of the worker's victim index, under its lock. */
   private static final Comparator<SpillCandidate> ORDER = ContextAwareSpillPolicy::compare;
-  private static final Comparator<SpillCandidate> WITHIN_REDUCE = ContextAwareSpillPolicy::compareMaps;
 
   private static int compare(SpillCandidate a, SpillCandidate b) {
     int c = Boolean.compare(b.consumed(), a.consumed());
@@ -83,17 +82,12 @@ final class ContextAwareSpillPolicy implements SpillPolicy {
     return "context-aware";
   }
 
-  /** Everything before the map id above is the reduce's, or whether a block is a copy, or read. */
+  /** Everything before the arrival above is the reduce's, or whether a block is a copy, or read. */
   @Override
   public boolean ranksByReduce() {
     return true;
   }
 
-  /** The order's last steps: the block that came later first, then the larger map id and attempt. */
-  @Override
-  public Comparator<SpillCandidate> orderWithinReduce() {
-    return WITHIN_REDUCE;
-  }
 
   /** The tie-break of every policy: by block id, larger first. */
   static Comparator<SpillCandidate> byIdDescending() {

@@ -21,21 +21,14 @@ public interface SpillPolicy {
   }
 
   /**
-   * Whether the order looks at a block's map and attempt only after everything it shares with the other blocks of
-   * its reduce that are alike in being copies or not and read or not: its shuffle, its reduce and the reduce's place
-   * in the schedule. Then the worker keeps its order by such groups of blocks, and a placement learnt moves a
-   * reduce's groups, not each of its blocks.
+   * Whether the order looks at a block's arrival, map and attempt only after everything it shares with the other
+   * blocks of its reduce that are alike in being copies or not and read or not: its shuffle, its reduce and the
+   * reduce's place in the schedule; and then at its arrival first, the latest first ({@link SpillCandidate#arrival}).
+   * Then the worker keeps its order by such groups of blocks, each group's blocks in the order they came, and a
+   * placement learnt moves a reduce's groups, not each of its blocks.
    */
   default boolean ranksByReduce() {
     return false;
-  }
-
-  /**
-   * Under {@link #ranksByReduce()}, the victim order among blocks of one reduce alike in everything it looks at before
-   * their map: what it is when all that is equal, in fewer steps.
-   */
-  default Comparator<SpillCandidate> orderWithinReduce() {
-    return victimOrder();
   }
 
   /**

@@ -41,19 +41,26 @@ class ContextAwareSpillPolicyTest {
         earlyRound1Larger.id(), earlyRound1.id(), earlyRound0.id()), got);
   }
 
+  /**
+   * Among one reduce's blocks alike before their arrival (what the worker's groups of the order hold), the block that
+   * came later leaves first whatever its map and attempt; blocks that came together sort by map and attempt.
+   */
   @Test
-  void theOrderWithinAReduce_isTheVictimOrder_forBlocksAlikeBeforeTheirMap() {
+  void aReducesBlocksAlike_leaveTheLatestToComeFirst_thenTheLargerMapAndAttempt() {
     SpillPolicy policy = SpillPolicy.contextAware();
     Random random = new Random(3);
     for (int i = 0; i < 10_000; i++) {
       boolean copy = random.nextBoolean();
       boolean consumed = random.nextBoolean();
+      long arrivalA = random.nextInt(4);
+      long arrivalB = random.nextInt(4);
       SpillCandidate a = SpillCandidate.of(new BlockId("app", 1, random.nextInt(5), random.nextInt(3), 7), 100, copy,
-          consumed, random.nextLong(), true, 1000, 2, false);
+          consumed, random.nextLong(), true, 1000, 2, false, arrivalA);
       SpillCandidate b = SpillCandidate.of(new BlockId("app", 1, random.nextInt(5), random.nextInt(3), 7), 9, copy,
-          consumed, random.nextLong(), true, 1000, 2, false);
-      assertEquals(Integer.signum(policy.victimOrder().compare(a, b)),
-          Integer.signum(policy.orderWithinReduce().compare(a, b)), a + " against " + b);
+          consumed, random.nextLong(), true, 1000, 2, false, arrivalB);
+      int expected = arrivalA != arrivalB ? Long.compare(arrivalB, arrivalA)
+          : a.mapId() != b.mapId() ? Integer.compare(b.mapId(), a.mapId()) : Integer.compare(b.attempt(), a.attempt());
+      assertEquals(Integer.signum(expected), Integer.signum(policy.victimOrder().compare(a, b)), a + " against " + b);
     }
   }
 
