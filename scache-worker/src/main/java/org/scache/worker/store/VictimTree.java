@@ -8,12 +8,13 @@ import org.scache.worker.spill.SpillCandidate;
 /**
  * Entries sorted by a {@link org.scache.worker.spill.SpillPolicy}'s order, linked through the entries themselves
  * ({@link Node#lower}, {@link Node#higher}): a treap whose priorities are the entries' identity hashes, two
- * references an entry instead of a sorted set's entry of five. The {@link BlockOrder} keeps two levels of them: its
- * {@link VictimGroup}s, and in each group its blocks. An entry is in at most one tree, and sorts as it was when added
- * until it is removed (the order removes it before its rank changes). Not thread-safe: guarded by the
- * {@link BlockStore}, as the order that keeps it.
+ * references an entry instead of a sorted set's entry of five. The {@link BlockOrder} keeps its {@link VictimGroup}s
+ * in two of them, those of blocks in memory and those of spilled blocks no reducer read (a group keeps its own blocks
+ * as a bit per map attempt). An entry is in at most one tree, and sorts as it was when added until it is removed (the
+ * order removes it before its rank changes). Not thread-safe: guarded by the {@link BlockStore}, as the order that
+ * keeps it.
  *
- * @param <T> what it sorts: {@link StoredBlock} or {@link VictimGroup}
+ * @param <T> what it sorts: {@link VictimGroup}s (tests sort entries of their own)
  */
 final class VictimTree<T extends VictimTree.Node<T> & SpillCandidate> {
   /** What an entry of a tree holds of it: its two subtrees. */
