@@ -54,10 +54,10 @@ final class BlockIndex {
 
   /** Adds a new block, in memory or spilled when it was put, whose id is not held; the block held. */
   StoredBlock add(ArrivingBlock arriving) {
-    boolean opens = opensMapAttempt(arriving.id());
     StoredBlock b = order.hold(arriving);
     blockCount++;
-    quota.added(b.appId(), quota.cost(opens));
+    // the first slot of its map attempt: it opened the attempt's entry (an attempt whose blocks all went is forgotten)
+    quota.added(b.appId(), quota.cost(b.blocks().slots() == 1));
     if (b.isCopy() && b.blocks().copiesHeld() == 1) {
       // its map attempt's first copy held: the attempt's copies leave in the order their first came
       copies.computeIfAbsent(b.appId(), a -> new HeldCopies()).add(b.blocks());

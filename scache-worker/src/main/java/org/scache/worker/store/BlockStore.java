@@ -123,8 +123,9 @@ public final class BlockStore {
       if (index.contains(id)) {
         return () -> { };
       }
-      admission = room.admit(id);
-      cost = quota.cost(index.opensMapAttempt(id));
+      boolean opens = index.opensMapAttempt(id);
+      admission = room.admit(id, opens);
+      cost = quota.cost(opens);
       if (admission.fits()) {
         quota.added(id.appId(), cost);
       }
@@ -208,7 +209,7 @@ public final class BlockStore {
     if (index.contains(block.id())) {
       return null;
     }
-    RoomForMapBlocks.Admission admission = room.admit(block.id());
+    RoomForMapBlocks.Admission admission = room.admit(block.id(), index.opensMapAttempt(block.id()));
     if (admission.fits()) {
       index.add(block);
     }

@@ -42,15 +42,16 @@ final class RoomForMapBlocks {
     }
   }
 
-  Admission admit(BlockId id) {
-    ScacheException refusal = quota.refusal(id, index.opensMapAttempt(id));
+  /** Admits one more block like {@code id}, the first of its map attempt held here if {@code opensMapAttempt}. */
+  Admission admit(BlockId id, boolean opensMapAttempt) {
+    ScacheException refusal = quota.refusal(id, opensMapAttempt);
     if (refusal == null) {
       return FITS;
     }
     List<SpillStore.Location> onDisk = new ArrayList<>();
     int dropped = 0;
     while (refusal != null) {
-      Predicate<String> whose = quota.copiesThatMakeRoomFor(id, index.opensMapAttempt(id));
+      Predicate<String> whose = quota.copiesThatMakeRoomFor(id, opensMapAttempt);
       Optional<StoredBlock> copy = whose == null ? Optional.empty() : index.oldestCopy(whose);
       if (copy.isEmpty()) {
         counters.limitRefusals.increment();
@@ -59,7 +60,7 @@ final class RoomForMapBlocks {
       index.remove(copy.get()).ifPresent(onDisk::add);
       counters.droppedCopies.increment();
       dropped++;
-      refusal = quota.refusal(id, index.opensMapAttempt(id));
+      refusal = quota.refusal(id, opensMapAttempt);
     }
     return new Admission(onDisk, dropped, refusal);
   }
