@@ -34,6 +34,7 @@ import org.scache.common.protocol.GetBlock;
 import org.scache.common.protocol.GetReduceInput;
 import org.scache.common.protocol.GetScheduleResult;
 import org.scache.common.protocol.GetWorkerStats;
+import org.scache.common.protocol.HoldCopies;
 import org.scache.common.protocol.ListWorkers;
 import org.scache.common.protocol.MapFinished;
 import org.scache.common.protocol.Message;
@@ -390,6 +391,15 @@ public final class ScacheClient implements AutoCloseable {
    */
   public CompletableFuture<Void> readInPlaceAsync(int shuffleId) {
     return ack(master, () -> new ReadInPlace(appId, shuffleId));
+  }
+
+  /**
+   * Holds back ({@code held}) or lets go the workers' copies of the shuffle's blocks to its reduces' hosts: while the
+   * application may still read it where its maps ran, copies could only take the links its other shuffles need. A
+   * shuffle let go is copied as if never held; its reduces can be read all the while, from the blocks' holders.
+   */
+  public CompletableFuture<Void> holdCopiesAsync(int shuffleId, boolean held) {
+    return ack(master, () -> new HoldCopies(appId, shuffleId, held));
   }
 
   /** The bytes of block {@code id}, read through this node's worker from wherever it is stored. */

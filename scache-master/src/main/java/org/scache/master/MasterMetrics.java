@@ -32,6 +32,10 @@ final class MasterMetrics {
   private final Counter readInPlace = Counter.builder().name("scache_master_shuffles_read_in_place")
       .help("Shuffles their applications read map by map where the maps ran (Spark SQL's local shuffle reads): the "
           + "workers stopped prefetching them.").register(registry);
+  private final Counter copiesHeld = Counter.builder().name("scache_master_shuffles_copies_held")
+      .help("Shuffles whose copies to their reduces' hosts their applications held back while they might still read "
+          + "them where the maps ran (Spark SQL's joins that adaptive execution may turn into broadcast joins).")
+      .register(registry);
   private final Histogram computeTime = Histogram.builder().name("scache_master_schedule_compute_seconds")
       .unit(Unit.SECONDS).help("Time the master took to predict and place one shuffle.").classicOnly()
       .classicUpperBounds(0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5).register(registry);
@@ -72,6 +76,10 @@ final class MasterMetrics {
 
   void readInPlace() {
     readInPlace.inc();
+  }
+
+  void copiesHeld() {
+    copiesHeld.inc();
   }
 
   void reduceRead(boolean onPlacedWorker, long remoteBytes) {

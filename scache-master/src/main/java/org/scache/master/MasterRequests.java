@@ -15,6 +15,7 @@ import org.scache.common.protocol.FetchAppSecret;
 import org.scache.common.protocol.GetScheduleResult;
 import org.scache.common.protocol.Heartbeat;
 import org.scache.common.protocol.HeartbeatAck;
+import org.scache.common.protocol.HoldCopies;
 import org.scache.common.protocol.LocateBlocks;
 import org.scache.common.protocol.MapFinished;
 import org.scache.common.protocol.MapOutputReady;
@@ -158,6 +159,7 @@ final class MasterRequests {
       case REPORT_LOST_BLOCKS -> reportLostBlocks((ReportLostBlocks) m);
       case REDUCE_COMMITTED -> reduceCommitted((ReduceCommitted) m);
       case READ_IN_PLACE -> readInPlace((ReadInPlace) m);
+      case HOLD_COPIES -> holdCopies((HoldCopies) m);
       case LIST_WORKERS -> new Workers(workers.live());
       case ASK_BLOCK_ROOM -> blockRoom.of(workers.live(), shuffles.blocksToCome());
       case REPORT_BLOCK_ROOM -> reportBlockRoom((ReportBlockRoom) m);
@@ -361,6 +363,23 @@ final class MasterRequests {
     shuffles.withExisting(key, s -> s);
     metrics.readInPlace();
     LOG.info("{} is read where its maps ran: its blocks are no longer prefetched", key);
+    notifier.tellAll(workers.live(), m);
+    return new Ack();
+  }
+
+  /**
+   * The application holds back, or lets go, the workers' copies of a shuffle it may read where its maps ran: every
+   * worker is told. A worker that misses it copies the shuffle as it would unheld, or (missing the release) leaves its
+   * reduces to read their blocks from the holders.
+   */
+  private Message holdCopies(HoldCopies m) {
+    applications.requireSecret(m.appId());
+    ShuffleKey key = new ShuffleKey(m.appId(), m.shuffleId());
+    shuffles.withExisting(key, s -> s);
+    if (m.held()) {
+      metrics.copiesHeld();
+    }
+    LOG.info("{}: its copies to the reduces' hosts are {}", key, m.held() ? "held back" : "let go");
     notifier.tellAll(workers.live(), m);
     return new Ack();
   }

@@ -22,6 +22,7 @@ import org.scache.common.protocol.GetBlock;
 import org.scache.common.protocol.GetScheduleResult;
 import org.scache.common.protocol.Heartbeat;
 import org.scache.common.protocol.HeartbeatAck;
+import org.scache.common.protocol.HoldCopies;
 import org.scache.common.protocol.ListWorkers;
 import org.scache.common.protocol.LocateBlocks;
 import org.scache.common.protocol.MapFinished;
@@ -191,6 +192,22 @@ class MasterRequestsTest {
     master.serve(new RegisterShuffle(new ShuffleSpec("app", 0, 2, 2, PartitionerKind.HASH, 0)));
     assertEquals(new Ack(), master.serve(new ReadInPlace("app", 0)));
     assertEquals(List.of(W1, W2), toldOf(ReadInPlace.class).stream().map(Told::to).toList());
+  }
+
+  @Test
+  void holdCopies_ofAShuffleNeverRegistered_isUnknown_andOfARegisteredOne_isToldToEveryWorkerAsSent() {
+    twoWorkersAndAnApplication();
+    ScacheException unknown = assertThrows(ScacheException.class,
+        () -> master.serve(new HoldCopies("app", 7, true)));
+    assertEquals(Status.UNKNOWN_SHUFFLE, unknown.status());
+    assertTrue(toldOf(HoldCopies.class).isEmpty(), "no worker is told of an unknown shuffle");
+
+    master.serve(new RegisterShuffle(new ShuffleSpec("app", 0, 2, 2, PartitionerKind.HASH, 0)));
+    assertEquals(new Ack(), master.serve(new HoldCopies("app", 0, true)));
+    assertEquals(new Ack(), master.serve(new HoldCopies("app", 0, false)));
+    assertEquals(List.of(W1, W2, W1, W2), toldOf(HoldCopies.class).stream().map(Told::to).toList());
+    assertEquals(List.of(true, true, false, false), toldOf(HoldCopies.class).stream()
+        .map(t -> ((HoldCopies) t.message()).held()).toList());
   }
 
   @Test

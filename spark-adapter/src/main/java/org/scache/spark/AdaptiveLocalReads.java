@@ -1,10 +1,14 @@
 package org.scache.spark;
 
+import java.util.HashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
-import org.apache.spark.ShuffleDependency;
+import org.apache.spark.network.util.JavaUtils;
 import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.scheduler.SparkListenerEvent;
+import org.apache.spark.scheduler.SparkListenerTaskEnd;
 import org.apache.spark.sql.catalyst.optimizer.BuildRight$;
 import org.apache.spark.sql.execution.QueryExecution;
 import org.apache.spark.sql.execution.SQLExecution;
@@ -12,8 +16,6 @@ import org.apache.spark.sql.execution.SparkPlan;
 import org.apache.spark.sql.execution.adaptive.AQEShuffleReadExec;
 import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanExec;
 import org.apache.spark.sql.execution.adaptive.ShuffleQueryStageExec;
-import org.apache.spark.sql.execution.exchange.ENSURE_REQUIREMENTS$;
-import org.apache.spark.sql.execution.exchange.ShuffleExchangeExec;
 import org.apache.spark.sql.execution.joins.BroadcastHashJoinExec;
 import org.apache.spark.sql.execution.ui.SparkListenerSQLAdaptiveExecutionUpdate;
 import org.slf4j.Logger;
@@ -32,6 +34,13 @@ import org.slf4j.LoggerFactory;
  * join's requirements, with local reads enabled. Where that rule then keeps the reduce-wise read (a local read that
  * would break a distribution the stage needs), the reduces read their blocks from the maps' nodes, as Spark's own
  * shuffle does.
+ *
+ * <p>Where the small side's maps end after the large side's, that is too late: the large side's blocks were copied
+ * while its maps ran. So, unless {@code spark.scache.adaptive.hold.copies} is off, the workers hold back the copies of
+ * a shuffled join's side while the other side could still be broadcast ({@link BroadcastCandidates}), and let them go
+ * once it has written more than adaptive execution's broadcast threshold (checked as tasks end), or has ended and the
+ * join stayed a shuffled join (seen at the next plan update), or a stage reading the shuffle by reduce is submitted
+ * ({@link PlacedLocations}).
  */
 final class AdaptiveLocalReads extends SparkListener {
   private static final Logger LOG = LoggerFactory.getLogger(AdaptiveLocalReads.class);
@@ -39,10 +48,21 @@ final class AdaptiveLocalReads extends SparkListener {
   private static final String UPDATE_EVENT =
       "org.apache.spark.sql.execution.ui.SparkListenerSQLAdaptiveExecutionUpdate";
 
-  private final ScacheShuffleManager manager;
+  private static final String ADAPTIVE_THRESHOLD_KEY = "spark.sql.adaptive.autoBroadcastJoinThreshold";
+  private static final String THRESHOLD_KEY = "spark.sql.autoBroadcastJoinThreshold";
+  private static final String DEFAULT_THRESHOLD = "10m";
 
-  AdaptiveLocalReads(ScacheShuffleManager manager) {
+  /** A held shuffle's stages that could still be broadcast, and the threshold they are held to. */
+  private record Held(List<ShuffleQueryStageExec> builds, long threshold) {}
+
+  private final ScacheShuffleManager manager;
+  private final boolean holdCopies;
+  /** The shuffles whose copies this listener holds back; read and written on the listener bus's thread only. */
+  private final Map<Integer, Held> held = new HashMap<>();
+
+  AdaptiveLocalReads(ScacheShuffleManager manager, boolean holdCopies) {
     this.manager = manager;
+    this.holdCopies = holdCopies;
   }
 
   /** Whether this Spark has adaptive execution's plan updates to listen to (Spark SQL on the class path). */
@@ -66,12 +86,77 @@ final class AdaptiveLocalReads extends SparkListener {
         return;
       }
       for (int shuffleId : probeSidesOfBroadcastJoins(qe.executedPlan())) {
+        held.remove(shuffleId);
         manager.readInPlace(shuffleId, "as adaptive execution re-planned a join into a broadcast join");
+      }
+      if (holdCopies) {
+        holdOrRelease(qe, update.executionId());
       }
     } catch (RuntimeException | LinkageError e) {
       // a plan of a shape or Spark version not read here: the stage's submission still says it
       LOG.debug("cannot read adaptive execution's plan of execution {}: {}", update.executionId(), e.toString());
     }
+  }
+
+  /**
+   * Holds back the copies of each shuffle a shuffled join of the plan streams while its other side could still be
+   * broadcast; lets go those held whose joins no longer could be (a side ended, or wrote too much).
+   */
+  private void holdOrRelease(QueryExecution qe, long executionId) {
+    long threshold = broadcastThreshold(qe);
+    Map<Integer, List<ShuffleQueryStageExec>> candidates = BroadcastCandidates.of(qe.executedPlan(), threshold);
+    for (Map.Entry<Integer, List<ShuffleQueryStageExec>> c : candidates.entrySet()) {
+      manager.holdCopies(c.getKey(), "while adaptive execution may still broadcast the other side of its join (SQL "
+          + "execution " + executionId + ") and read it where its maps ran");
+      if (manager.copiesHeld(c.getKey())) {
+        held.put(c.getKey(), new Held(c.getValue(), threshold));
+      }
+    }
+    // the held shuffles of other executions are looked at in their own updates
+    Set<Integer> ofThisPlan = BroadcastCandidates.joinShufflesOf(qe.executedPlan());
+    held.keySet().removeIf(shuffle -> {
+      if (candidates.containsKey(shuffle) || !ofThisPlan.contains(shuffle)) {
+        return false;
+      }
+      manager.releaseCopies(shuffle, "as the other side of its join ended and adaptive execution kept the join");
+      return true;
+    });
+  }
+
+  /**
+   * Lets go the copies of each held shuffle none of whose joins' other sides can be broadcast any more: each has
+   * written more than the threshold, which its tasks' ends tell.
+   */
+  @Override
+  public void onTaskEnd(SparkListenerTaskEnd end) {
+    if (held.isEmpty()) {
+      return;
+    }
+    try {
+      held.entrySet().removeIf(e -> {
+        if (!manager.copiesHeld(e.getKey())) {
+          return true;
+        }
+        for (ShuffleQueryStageExec build : e.getValue().builds()) {
+          if (BroadcastCandidates.mayStillBroadcast(build, e.getValue().threshold())) {
+            return false;
+          }
+        }
+        manager.releaseCopies(e.getKey(), "as the other side of its join wrote more than adaptive execution "
+            + "broadcasts (" + e.getValue().threshold() + " bytes)");
+        return true;
+      });
+    } catch (RuntimeException | LinkageError e) {
+      LOG.debug("cannot tell whether a held shuffle's join may still be broadcast: {}", e.toString());
+    }
+  }
+
+  /** Adaptive execution's broadcast threshold in the query's session; -1 when it broadcasts nothing. */
+  static long broadcastThreshold(QueryExecution qe) {
+    org.apache.spark.sql.RuntimeConfig conf = qe.sparkSession().conf();
+    String value = conf.getOption(ADAPTIVE_THRESHOLD_KEY).getOrElse(() -> conf.get(THRESHOLD_KEY, DEFAULT_THRESHOLD))
+        .trim();
+    return value.startsWith("-") ? -1 : JavaUtils.byteStringAsBytes(value);
   }
 
   /** The SCache shuffles on the streamed side of a broadcast hash join in {@code plan}, its subqueries included. */
@@ -106,11 +191,6 @@ final class AdaptiveLocalReads extends SparkListener {
   /** The SCache shuffle {@code plan} reads if it is a shuffle stage added for a join's requirements, else -1. */
   private static int scacheShuffleRead(SparkPlan plan) {
     SparkPlan stage = plan instanceof AQEShuffleReadExec read ? read.child() : plan;
-    if (!(stage instanceof ShuffleQueryStageExec s) || !(s.shuffle() instanceof ShuffleExchangeExec exchange)
-        || exchange.shuffleOrigin() != ENSURE_REQUIREMENTS$.MODULE$) {
-      return -1;
-    }
-    ShuffleDependency<?, ?, ?> dependency = exchange.shuffleDependency();
-    return dependency.shuffleHandle() instanceof ScacheShuffleHandle<?, ?, ?> ? dependency.shuffleId() : -1;
+    return stage instanceof ShuffleQueryStageExec s ? BroadcastCandidates.scacheShuffleAddedForAJoin(s) : -1;
   }
 }

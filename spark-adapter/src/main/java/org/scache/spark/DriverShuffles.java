@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -47,7 +49,11 @@ final class DriverShuffles implements AutoCloseable {
   private final ShuffleStages stages = new ShuffleStages();
   private final Map<Integer, Cached> placements = new ConcurrentHashMap<>();
   /** Shuffles the application reads where their maps ran, as told to the master. */
-  private final java.util.Set<Integer> readInPlace = ConcurrentHashMap.newKeySet();
+  private final Set<Integer> readInPlace = ConcurrentHashMap.newKeySet();
+  /** Shuffles whose copies are held back, each with the master's answer to the hold, which a release waits for. */
+  private final Map<Integer, CompletableFuture<Void>> held = new ConcurrentHashMap<>();
+  /** Shuffles whose copies were let go after a hold: not held again. */
+  private final Set<Integer> letGo = ConcurrentHashMap.newKeySet();
   private final ExecutorService sampling = Executors.newSingleThreadExecutor(DaemonThreads.named("scache-sampling"));
   private boolean registered;
   private BlockRoom room;
@@ -147,7 +153,7 @@ final class DriverShuffles implements AutoCloseable {
    * executor has registered.
    */
   static int slotsPerHost(SparkContext sc) {
-    java.util.Set<String> hosts = new java.util.HashSet<>();
+    Set<String> hosts = new java.util.HashSet<>();
     scala.collection.Iterator<String> it = sc.getExecutorMemoryStatus().keysIterator();
     String driver = sc.env().blockManager().blockManagerId().hostPort();
     while (it.hasNext()) {
@@ -205,11 +211,54 @@ final class DriverShuffles implements AutoCloseable {
     }
     LOG.info("shuffle {} is read map by map where its maps ran (adaptive execution's local reads, seen {}): SCache "
         + "stops prefetching it", shuffleId, seenFrom);
-    client.get().readInPlaceAsync(shuffleId).whenComplete((v, e) -> {
+    CompletableFuture<Void> hold = held.remove(shuffleId);
+    // after a hold, said once the master took the hold: a worker told in the other order would copy nothing at all
+    (hold == null ? CompletableFuture.<Void>completedFuture(null) : hold)
+        .handle((v, e) -> null).thenCompose(v -> client.get().readInPlaceAsync(shuffleId)).whenComplete((v, e) -> {
+          if (e != null) {
+            LOG.debug("the master did not take that shuffle {} is read in place: {}", shuffleId, e.toString());
+          }
+        });
+  }
+
+  /**
+   * Tells the master, once and without waiting, to hold back the workers' copies of the shuffle: the application may
+   * still read it where its maps ran ({@code why}). Not said of a shuffle let go or read in place.
+   */
+  void holdCopies(int shuffleId, String why) {
+    if (readInPlace.contains(shuffleId) || letGo.contains(shuffleId) || held.containsKey(shuffleId)) {
+      return;
+    }
+    CompletableFuture<Void> told = new CompletableFuture<>();
+    if (held.putIfAbsent(shuffleId, told) != null) {
+      return;
+    }
+    LOG.info("shuffle {}: SCache holds back its copies to the reduces' hosts, {}", shuffleId, why);
+    client.get().holdCopiesAsync(shuffleId, true).whenComplete((v, e) -> {
       if (e != null) {
-        LOG.debug("the master did not take that shuffle {} is read in place: {}", shuffleId, e.toString());
+        LOG.debug("the master did not take the hold of shuffle {}'s copies: {}", shuffleId, e.toString());
+      }
+      told.complete(null);
+    });
+  }
+
+  /** Lets go the workers' copies of the shuffle, held back before ({@code why}); once, without waiting. */
+  void releaseCopies(int shuffleId, String why) {
+    CompletableFuture<Void> hold = held.remove(shuffleId);
+    if (hold == null || !letGo.add(shuffleId)) {
+      return;
+    }
+    LOG.info("shuffle {}: SCache copies it to the reduces' hosts now, {}", shuffleId, why);
+    hold.thenCompose(v -> client.get().holdCopiesAsync(shuffleId, false)).whenComplete((v, e) -> {
+      if (e != null) {
+        LOG.debug("the master did not take the release of shuffle {}'s copies: {}", shuffleId, e.toString());
       }
     });
+  }
+
+  /** Whether the workers' copies of the shuffle are held back. */
+  boolean copiesHeld(int shuffleId) {
+    return held.containsKey(shuffleId);
   }
 
   /** Frees the shuffle's blocks on every worker. */
@@ -217,6 +266,8 @@ final class DriverShuffles implements AutoCloseable {
     unbook(shuffleId);
     placements.remove(shuffleId);
     readInPlace.remove(shuffleId);
+    held.remove(shuffleId);
+    letGo.remove(shuffleId);
     try {
       client.get().unregisterShuffle(shuffleId);
     } catch (RuntimeException e) {

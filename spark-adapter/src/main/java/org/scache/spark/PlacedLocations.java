@@ -35,6 +35,7 @@ final class PlacedLocations {
         manager.readInPlace(read.shuffleId(), "as a stage reading it was submitted");
         continue;
       }
+      manager.releaseCopies(read.shuffleId(), "as a stage reading it by reduce was submitted");
       Optional<ShufflePlacement> placement = manager.placement(read.shuffleId());
       if (placement.isEmpty()) {
         continue;

@@ -77,7 +77,8 @@ public final class ScachePlacementPlugin implements SparkPlugin {
     shutDownQuietly(first, "shuffleMergeFinalizeScheduler");
     LOG.info("reduce tasks of SCache shuffles prefer the hosts SCache placed them on");
     if (AdaptiveLocalReads.available()) {
-      sc.addSparkListener(new AdaptiveLocalReads(manager));
+      sc.addSparkListener(new AdaptiveLocalReads(manager,
+          new SparkScacheConf(sc.conf()).get(SparkScacheOptions.HOLD_BROADCAST_CANDIDATES)));
     }
   }
 

@@ -193,6 +193,28 @@ public final class ScacheShuffleManager implements ShuffleManager {
   }
 
   /**
+   * Holds back the workers' copies of an SCache shuffle that the application may still read where its maps ran
+   * (driver only): said once per shuffle, never after it was let go or said to be read in place.
+   */
+  void holdCopies(int shuffleId, String why) {
+    if (active) {
+      driver().holdCopies(shuffleId, why);
+    }
+  }
+
+  /** Lets go the workers' copies of a shuffle held back (driver only); nothing if it is not held. */
+  void releaseCopies(int shuffleId, String why) {
+    if (active) {
+      driver().releaseCopies(shuffleId, why);
+    }
+  }
+
+  /** Whether the driver holds back the workers' copies of the shuffle. */
+  boolean copiesHeld(int shuffleId) {
+    return active && driver().copiesHeld(shuffleId);
+  }
+
+  /**
    * Registers the application with SCache now, on a thread of its own, rather than at its first shuffle (driver
    * only, once its application id is known): the executors can then open their path to their workers before their
    * first task, and the first shuffle's registration waits for one round trip less.

@@ -176,6 +176,30 @@ final class ShuffleJobs {
     return new Tuple2<>(rows, joined.queryExecution().executedPlan().toString());
   }
 
+  /**
+   * A Spark SQL join planned as a sort-merge join (adaptive broadcast threshold 1 MiB) of a side of 8 quick maps and a
+   * side of {@code otherRows} rows whose one map waits {@code lastMapMillis} first, so that it ends after the first
+   * side's maps: with few rows adaptive execution then broadcasts it and reads the first side where its maps ran, with
+   * many (over the threshold) the join stays a sort-merge join. Returns the rows and the final plan.
+   */
+  static Tuple2<List<String>, String> sqlJoinWhoseOtherSideEndsLast(SparkSession spark, int otherRows,
+      long lastMapMillis) {
+    spark.conf().set("spark.sql.autoBroadcastJoinThreshold", "-1");
+    spark.conf().set("spark.sql.adaptive.autoBroadcastJoinThreshold", "1m");
+    spark.udf().register("lastToEnd", (org.apache.spark.sql.api.java.UDF1<Long, Long>) id -> {
+      if (id == 0) {
+        Thread.sleep(lastMapMillis);
+      }
+      return id;
+    }, org.apache.spark.sql.types.DataTypes.LongType);
+    Dataset<Row> first = spark.range(0, 400_000, 1, 8).selectExpr("id % 997 AS k", "id AS v");
+    Dataset<Row> other = spark.range(0, otherRows, 1, 1).selectExpr("lastToEnd(id) % 997 AS k", "id AS w");
+    Dataset<Row> joined = first.join(other, "k").selectExpr("v * w AS p")
+        .agg(functions.count("p").as("n"), functions.sum("p").as("s"), functions.max("p").as("m"));
+    List<String> rows = sorted(joined.collectAsList().stream().map(Row::toString).collect(Collectors.toList()));
+    return new Tuple2<>(rows, joined.queryExecution().executedPlan().toString());
+  }
+
   /** The adaptive configuration of the SQL jobs: coalescing on, small skew thresholds, no broadcast joins. */
   static org.apache.spark.SparkConf adaptive(org.apache.spark.SparkConf conf) {
     return conf.set("spark.sql.adaptive.enabled", "true")

@@ -358,6 +358,55 @@ class SparkPlacementIT {
   }
 
   @Test
+  void sqlJoinWhoseSmallSideEndsLast_copiesNoneOfTheLargeSide_whileAJoinThatStaysShuffledIsCopied() throws Exception {
+    SparkConf conf = placedConf("held-copies-it")
+        .set("spark.sql.adaptive.enabled", "true")
+        .set("spark.sql.adaptive.localShuffleReader.enabled", "true")
+        .set("spark.sql.shuffle.partitions", "8");
+    long heldBefore = scache.masterCounter("scache_master_shuffles_copies_held_total");
+    Tuple2<List<String>, String> broadcast;
+    Tuple2<List<String>, String> shuffled;
+    long copiedOfBroadcast;
+    long copiedOfShuffled;
+    SparkSession session = SparkSession.builder().config(conf).getOrCreate();
+    try {
+      awaitExecutors(JavaSparkContext.fromSparkContext(session.sparkContext()), 2);
+      long before = scache.total("prefetch.bytes");
+      broadcast = ShuffleJobs.sqlJoinWhoseOtherSideEndsLast(session, 100, 4_000);
+      session.sparkContext().listenerBus().waitUntilEmpty();
+      copiedOfBroadcast = scache.total("prefetch.bytes") - before;
+      before = scache.total("prefetch.bytes");
+      shuffled = ShuffleJobs.sqlJoinWhoseOtherSideEndsLast(session, 200_000, 2_000);
+      session.sparkContext().listenerBus().waitUntilEmpty();
+      copiedOfShuffled = scache.total("prefetch.bytes") - before;
+    } finally {
+      session.stop();
+    }
+    long held = scache.masterCounter("scache_master_shuffles_copies_held_total") - heldBefore;
+    System.out.printf("SPARK-HELD-COPIES bytes copied: broadcast join %d, sort-merge join %d; shuffles held %d%n",
+        copiedOfBroadcast, copiedOfShuffled, held);
+    assertTrue(broadcast._2().contains("BroadcastHashJoin") && broadcast._2().contains("local"),
+        "adaptive execution broadcast the small side and read the large one locally:\n" + broadcast._2());
+    assertTrue(shuffled._2().contains("SortMergeJoin"), "the join of two large sides stayed:\n" + shuffled._2());
+    // the large side's 8 maps end long before the small side's one: without the hold its blocks were copied by then
+    assertTrue(copiedOfBroadcast < 64 << 10, "the large side's blocks were not copied to its reduces' hosts, "
+        + "as adaptive execution read them where their maps ran: " + copiedOfBroadcast + " bytes copied");
+    assertTrue(copiedOfShuffled > 256 << 10, "a join that stayed a sort-merge join had its blocks copied once the "
+        + "hold was let go: " + copiedOfShuffled + " bytes copied");
+    assertTrue(held >= 4, "both sides of each join were held while the other could be broadcast: " + held);
+    SparkSession sort = SparkSession.builder().config(SparkConfs.base("local[2]", "held-copies-it-sort")
+        .set("spark.sql.adaptive.enabled", "true").set("spark.sql.shuffle.partitions", "8")).getOrCreate();
+    try {
+      assertEquals(ShuffleJobs.sqlJoinWhoseOtherSideEndsLast(sort, 100, 0)._1(), broadcast._1(),
+          "the same rows as Spark's sort shuffle");
+      assertEquals(ShuffleJobs.sqlJoinWhoseOtherSideEndsLast(sort, 200_000, 0)._1(), shuffled._1(),
+          "the same rows as Spark's sort shuffle");
+    } finally {
+      sort.stop();
+    }
+  }
+
+  @Test
   void executorLostDuringTheMapStage_theJobFinishesRight_withNoStageSubmittedAgain() throws Exception {
     SparkConf conf = SparkConfs.scache(SparkConfs.base(spark.masterUrl(), "executor-loss-it"), scache.masterAddress())
         .set("spark.scache.worker.rpc.port", Integer.toString(workerPort))

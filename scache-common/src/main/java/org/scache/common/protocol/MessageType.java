@@ -33,6 +33,7 @@ public enum MessageType {
   MAP_OUTPUT_READY(42, MaySend.CLUSTER, MapOutputReady::read),
   READ_IN_PLACE(43, MaySend.APPLICATION_OR_CLUSTER, ReadInPlace::read),
   MAP_OUTPUTS_READY(44, MaySend.CLUSTER, MapOutputsReady::read),
+  HOLD_COPIES(45, MaySend.APPLICATION_OR_CLUSTER, HoldCopies::read),
   // local shared-memory access (60-69)
   OPEN_LOCAL(60, MaySend.APPLICATION_OR_CLUSTER, OpenLocal::read),
   LEASE_MEMORY(61, MaySend.APPLICATION_OR_CLUSTER, LeaseMemory::read),

@@ -25,6 +25,7 @@ import org.scache.common.protocol.GetScheduleResult;
 import org.scache.common.protocol.GetWorkerStats;
 import org.scache.common.protocol.Heartbeat;
 import org.scache.common.protocol.HeartbeatAck;
+import org.scache.common.protocol.HoldCopies;
 import org.scache.common.protocol.LeaseMemory;
 import org.scache.common.protocol.ListWorkers;
 import org.scache.common.protocol.LocalSegment;
@@ -152,6 +153,7 @@ public final class SampleMessages {
       case ROUNDS_INCOMPLETE -> new RoundsIncomplete(APP, 3, List.of(0, 2, 5));
       case REDUCE_COMMITTED -> new ReduceCommitted(APP, 3, 7);
       case READ_IN_PLACE -> new ReadInPlace(APP, 3);
+      case HOLD_COPIES -> new HoldCopies(APP, 3, true);
       case REPORT_LOST_BLOCKS -> new ReportLostBlocks("worker-1", List.of(BLOCK_1, BLOCK_2));
       case REPORT_WORKER_ACTIVITY -> new ReportWorkerActivity("worker-1", 1L << 33, 5L << 30, List.of(
           new ShuffleActivity(APP, 3, 1 << 20, 7, 0, List.of(new ShuffleActivity.ReduceRead(2, true, 5, 0),

@@ -13,8 +13,8 @@ import org.scache.worker.store.BlockStore;
  * Where every message the master sends a worker arrives, as domain values: a shuffle's placement
  * (learned by the store's rounds, by the placement's peers, then acted on by the prefetcher), the
  * rounds some worker keeps only in part, a map's output ready after the placement (its other
- * attempts are void, and its blocks of reduces placed here are copied), and a shuffle read where its maps ran (its
- * blocks are no longer copied).
+ * attempts are void, and its blocks of reduces placed here are copied), a shuffle read where its maps ran (its
+ * blocks are no longer copied), and a shuffle whose copies are held back until its application lets them go.
  */
 public final class MasterMessages {
   private final BlockStore store;
@@ -39,6 +39,11 @@ public final class MasterMessages {
   /** The application reads the shuffle where its maps ran: its blocks are no longer copied here. */
   public void readInPlace(ShuffleKey shuffle) {
     prefetcher.readInPlace(shuffle);
+  }
+
+  /** The application holds back ({@code held}) or lets go the copies of the shuffle's blocks to this worker. */
+  public void holdCopies(ShuffleKey shuffle, boolean held) {
+    prefetcher.holdCopies(shuffle, held);
   }
 
   /** Map {@code mapId} finished after its shuffle was placed; {@code holder} holds its final attempt's blocks. */

@@ -117,6 +117,11 @@ public final class Prefetcher implements InFlightCopies {
 
   /** Reduces being located, each with a future completed once its blocks are queued; guarded by this. */
   private final Map<Located, CompletableFuture<Void>> locating = new HashMap<>();
+  /**
+   * Shuffles whose copies their application holds back, each with the reduces placed here that have blocks to copy
+   * once it lets them go; guarded by this.
+   */
+  private final Map<ShuffleKey, Set<Integer>> held = new HashMap<>();
   /** Fetches in flight per holder's worker id (none: no entry); guarded by this. */
   private final Map<String, Integer> inflightByHolder = new HashMap<>();
   private long nextSendNanos;
@@ -223,6 +228,7 @@ public final class Prefetcher implements InFlightCopies {
     List<CompletableFuture<Void>> done = new ArrayList<>();
     synchronized (this) {
       placed.remove(key);
+      held.remove(key);
       stopCopying(key, done);
     }
     done.forEach(f -> f.complete(null));
@@ -238,6 +244,7 @@ public final class Prefetcher implements InFlightCopies {
     List<CompletableFuture<Void>> done = new ArrayList<>();
     int dropped;
     synchronized (this) {
+      held.remove(key);
       dropped = stopCopying(key, done);
     }
     counters.prefetchDroppedBlocks.add(dropped);
@@ -245,11 +252,59 @@ public final class Prefetcher implements InFlightCopies {
     LOG.info("{} is read where its maps ran: {} queued blocks not copied here", key, dropped);
   }
 
+  /**
+   * The application holds back ({@code hold}) the copies of the shuffle's blocks here while it may still read the
+   * shuffle where its maps ran, or lets them go. Held, its queued blocks leave the queue (reads waiting for them fetch
+   * them from their holders), copies under way still land, and the reduces placed here that have blocks to copy are
+   * remembered; let go, those reduces are located and their blocks copied, as when a placement arrives.
+   */
+  public void holdCopies(ShuffleKey key, boolean hold) {
+    if (!limits.enabled()) {
+      return;
+    }
+    List<CompletableFuture<Void>> done = new ArrayList<>();
+    Set<Integer> reduces;
+    int dropped = 0;
+    synchronized (this) {
+      if (removed.contains(key) || removed.contains(key.appId())) {
+        return;
+      }
+      if (hold) {
+        if (held.containsKey(key)) {
+          return;
+        }
+        Set<Integer> toCopy = new TreeSet<>();
+        held.put(key, toCopy);
+        dropped = purge(id -> {
+          if (!id.shuffle().equals(key)) {
+            return false;
+          }
+          toCopy.add(id.reduceId());
+          return true;
+        }, done);
+        reduces = toCopy;
+      } else {
+        reduces = held.remove(key);
+        if (reduces == null) {
+          return;
+        }
+      }
+    }
+    done.forEach(f -> f.complete(null));
+    if (hold) {
+      LOG.info("{}: copies here held back, {} queued blocks of {} reduces wait", key, dropped, reduces.size());
+    } else {
+      LOG.info("{}: copies here let go, {} reduces to locate", key, reduces.size());
+      reduces.forEach(r -> locateAndQueue(key, r));
+    }
+  }
+
   /** Stops copying blocks of the application. */
   public void forgetApplication(String appId) {
     List<CompletableFuture<Void>> done = new ArrayList<>();
     synchronized (this) {
       active.removeIf(k -> k.appId().equals(appId));
+      held.keySet().removeIf(k -> k.appId().equals(appId));
       placed.removeIf(k -> k.appId().equals(appId));
       removed.add(appId);
       purge(id -> id.appId().equals(appId), done);
@@ -387,6 +442,11 @@ public final class Prefetcher implements InFlightCopies {
       if (!activate(key)) {
         return;
       }
+      Set<Integer> heldBack = held.get(key);
+      if (heldBack != null) {
+        heldBack.add(reduceId);
+        return;
+      }
       locating.put(reduce, queued);
     }
     master.locate(key, reduceId, BlockLocator.ALL_MAPS).whenComplete((found, e) -> {
@@ -412,11 +472,16 @@ public final class Prefetcher implements InFlightCopies {
       if (!activate(key)) {
         return;
       }
+      Set<Integer> heldBack = held.get(key);
       for (BlockLocation b : blocks) {
         // a notice made before its reduce moved away can arrive after the move
         if (b.holder().workerId().equals(self.workerId()) || wanted.contains(b.blockId())
             || store.contains(b.blockId()) || readFromHolders.contains(b.blockId())
             || placements.placedElsewhere(key, b.blockId().reduceId(), self.workerId())) {
+          continue;
+        }
+        if (heldBack != null) {
+          heldBack.add(b.blockId().reduceId());
           continue;
         }
         wanted.add(b.blockId());

@@ -15,6 +15,7 @@ import org.scache.common.protocol.DecodeFailure;
 import org.scache.common.protocol.FetchBlocks;
 import org.scache.common.protocol.GetBlock;
 import org.scache.common.protocol.GetReduceInput;
+import org.scache.common.protocol.HoldCopies;
 import org.scache.common.protocol.InboundFrame;
 import org.scache.common.protocol.MapFinished;
 import org.scache.common.protocol.MapOutputReady;
@@ -142,6 +143,10 @@ public final class WorkerRequestHandler extends RequestDispatcher {
       case READ_IN_PLACE -> {
         ReadInPlace m = (ReadInPlace) message;
         acknowledge(ctx, id, () -> w.fromMaster().readInPlace(new ShuffleKey(m.appId(), m.shuffleId())));
+      }
+      case HOLD_COPIES -> {
+        HoldCopies m = (HoldCopies) message;
+        acknowledge(ctx, id, () -> w.fromMaster().holdCopies(new ShuffleKey(m.appId(), m.shuffleId()), m.held()));
       }
       case MAP_OUTPUT_READY -> {
         MapOutputReady m = (MapOutputReady) message;

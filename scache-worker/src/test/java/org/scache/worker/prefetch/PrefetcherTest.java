@@ -321,6 +321,69 @@ class PrefetcherTest {
   }
 
   @Test
+  void heldCopies_copyNothingWhileHeld_andLetGo_copyEveryBlockOfTheReducesPlacedHere() {
+    cluster.hold(A, block(0, 0), 10).hold(A, block(0, 1), 10).hold(B, block(1, 1), 10);
+    Prefetcher p = prefetcher(4, 1 << 20, 0);
+    p.holdCopies(SHUFFLE, true);
+
+    schedule(p, placement(new ReduceAssignment(0, SELF, 0, 10), new ReduceAssignment(1, SELF, 0, 20),
+        new ReduceAssignment(2, A, 0, 10)));
+    cluster.hold(B, block(2, 0), 10);
+    p.onMapOutput(SHUFFLE, B, List.of(new BlockSize(block(2, 0), 10)));
+
+    assertEquals(List.of(), cluster.fetches(), "nothing is copied while held");
+    assertEquals(0, p.backlog()[0]);
+    assertTrue(p.whenSettled(List.of(block(0, 0))).isDone(), "a read meanwhile fetches from the holder");
+
+    p.holdCopies(SHUFFLE, false);
+
+    assertEquals(List.of(block(0, 0), block(0, 1), block(1, 1), block(2, 0)), cluster.fetchedIds().stream()
+        .sorted(java.util.Comparator.comparingInt(BlockId::mapId).thenComparingInt(BlockId::reduceId)).toList());
+    assertArrayEquals(cluster.bytesOf(block(2, 0)), stored(block(2, 0)));
+    p.holdCopies(SHUFFLE, false);
+    assertEquals(4, counters.prefetchedBlocks.sum(), "a second release copies nothing again");
+  }
+
+  @Test
+  void aHoldAfterThePlacement_takesTheQueuedBlocksOut_settlesTheirReads_andTheReleaseQueuesThemAgain() {
+    cluster.hold(A, block(0, 0), 10).hold(A, block(1, 0), 10).hold(A, block(2, 0), 10);
+    cluster.holdFetches();
+    Prefetcher p = prefetcher(1, 10, 0);
+    schedule(p, placement(new ReduceAssignment(0, SELF, 0, 30)));
+    CompletableFuture<Void> settled = p.whenSettled(List.of(block(2, 0)));
+    assertEquals(2, p.backlog()[0], "one fetch in flight, two blocks queued");
+
+    p.holdCopies(SHUFFLE, true);
+
+    assertTrue(settled.isDone(), "a read waiting for a block held back reads it from its holder");
+    assertEquals(0, p.backlog()[0]);
+    assertEquals(0, counters.prefetchDroppedBlocks.sum(), "held back, not dropped");
+    cluster.releaseAll();
+    assertTrue(storage.store().contains(block(0, 0)), "the copy under way lands");
+
+    p.holdCopies(SHUFFLE, false);
+    cluster.releaseAll();
+
+    assertTrue(storage.store().contains(block(1, 0)) && storage.store().contains(block(2, 0)));
+    assertEquals(3, counters.prefetchedBlocks.sum(), "the block already here is not copied again");
+  }
+
+  @Test
+  void aHeldShuffleReadWhereItsMapsRan_isNeverCopied_evenIfLetGoAfter() {
+    cluster.hold(A, block(0, 0), 10);
+    Prefetcher p = prefetcher(4, 1 << 20, 0);
+    p.holdCopies(SHUFFLE, true);
+    schedule(p, placement(new ReduceAssignment(0, SELF, 0, 10)));
+
+    p.readInPlace(SHUFFLE);
+    p.holdCopies(SHUFFLE, false);
+    p.holdCopies(SHUFFLE, true);
+    p.onMapOutput(SHUFFLE, A, List.of(new BlockSize(block(0, 0), 10)));
+
+    assertEquals(List.of(), cluster.fetches());
+  }
+
+  @Test
   void aReadWhileItsReduceIsBeingLocated_waitsForTheBlocksToBeQueued_andThenForTheirCopies() {
     cluster.hold(A, block(0, 0), 10);
     cluster.holdLocates();
