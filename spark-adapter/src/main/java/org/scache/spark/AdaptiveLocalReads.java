@@ -1,5 +1,6 @@
 package org.scache.spark;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -8,6 +9,7 @@ import java.util.Set;
 import org.apache.spark.network.util.JavaUtils;
 import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.scheduler.SparkListenerEvent;
+import org.apache.spark.scheduler.SparkListenerStageSubmitted;
 import org.apache.spark.scheduler.SparkListenerTaskEnd;
 import org.apache.spark.sql.catalyst.optimizer.BuildRight$;
 import org.apache.spark.sql.execution.QueryExecution;
@@ -16,8 +18,10 @@ import org.apache.spark.sql.execution.SparkPlan;
 import org.apache.spark.sql.execution.adaptive.AQEShuffleReadExec;
 import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanExec;
 import org.apache.spark.sql.execution.adaptive.ShuffleQueryStageExec;
+import org.apache.spark.sql.execution.exchange.ShuffleExchangeLike;
 import org.apache.spark.sql.execution.joins.BroadcastHashJoinExec;
 import org.apache.spark.sql.execution.ui.SparkListenerSQLAdaptiveExecutionUpdate;
+import org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionEnd;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,9 +42,9 @@ import org.slf4j.LoggerFactory;
  * <p>Where the small side's maps end after the large side's, that is too late: the large side's blocks were copied
  * while its maps ran. So, unless {@code spark.scache.adaptive.hold.copies} is off, the workers hold back the copies of
  * a shuffled join's side while the other side could still be broadcast ({@link BroadcastCandidates}), and let them go
- * once it has written more than adaptive execution's broadcast threshold (checked as tasks end), or has ended and the
- * join stayed a shuffled join (seen at the next plan update), or a stage reading the shuffle by reduce is submitted
- * ({@link PlacedLocations}).
+ * once it has written more than adaptive execution's broadcast threshold (checked as tasks end and at plan updates),
+ * or a stage reading the shuffle by reduce is submitted ({@link PlacedLocations}): a side that ended small but was not
+ * broadcast after all (adaptive execution demotes a side of mostly empty partitions) is copied only then.
  */
 final class AdaptiveLocalReads extends SparkListener {
   private static final Logger LOG = LoggerFactory.getLogger(AdaptiveLocalReads.class);
@@ -53,12 +57,14 @@ final class AdaptiveLocalReads extends SparkListener {
   private static final String DEFAULT_THRESHOLD = "10m";
 
   /** A held shuffle's stages that could still be broadcast, and the threshold they are held to. */
-  private record Held(List<ShuffleQueryStageExec> builds, long threshold) {}
+  private record Held(List<ShuffleExchangeLike> builds, long threshold) {}
 
   private final ScacheShuffleManager manager;
   private final boolean holdCopies;
   /** The shuffles whose copies this listener holds back; read and written on the listener bus's thread only. */
   private final Map<Integer, Held> held = new HashMap<>();
+  /** The executions whose plans have joins' streamed sides with no shuffle yet; on the listener bus's thread. */
+  private final Map<Long, QueryExecution> unnamed = new HashMap<>();
 
   AdaptiveLocalReads(ScacheShuffleManager manager, boolean holdCopies) {
     this.manager = manager;
@@ -77,6 +83,10 @@ final class AdaptiveLocalReads extends SparkListener {
 
   @Override
   public void onOtherEvent(SparkListenerEvent event) {
+    if (event instanceof SparkListenerSQLExecutionEnd executionEnd) {
+      unnamed.remove(executionEnd.executionId());
+      return;
+    }
     if (!(event instanceof SparkListenerSQLAdaptiveExecutionUpdate update)) {
       return;
     }
@@ -100,27 +110,49 @@ final class AdaptiveLocalReads extends SparkListener {
 
   /**
    * Holds back the copies of each shuffle a shuffled join of the plan streams while its other side could still be
-   * broadcast; lets go those held whose joins no longer could be (a side ended, or wrote too much).
+   * broadcast; lets go those of this plan held before whose joins no longer could be (the other side wrote too much).
+   * A plan whose streamed sides are not all named yet is looked at again as stages are submitted.
    */
   private void holdOrRelease(QueryExecution qe, long executionId) {
     long threshold = broadcastThreshold(qe);
-    Map<Integer, List<ShuffleQueryStageExec>> candidates = BroadcastCandidates.of(qe.executedPlan(), threshold);
-    for (Map.Entry<Integer, List<ShuffleQueryStageExec>> c : candidates.entrySet()) {
+    BroadcastCandidates.Found found = BroadcastCandidates.of(qe.executedPlan(), threshold);
+    for (Map.Entry<Integer, List<ShuffleExchangeLike>> c : found.candidates().entrySet()) {
       manager.holdCopies(c.getKey(), "while adaptive execution may still broadcast the other side of its join (SQL "
           + "execution " + executionId + ") and read it where its maps ran");
       if (manager.copiesHeld(c.getKey())) {
         held.put(c.getKey(), new Held(c.getValue(), threshold));
       }
     }
+    if (found.unnamed()) {
+      unnamed.put(executionId, qe);
+    } else {
+      unnamed.remove(executionId);
+    }
     // the held shuffles of other executions are looked at in their own updates
     Set<Integer> ofThisPlan = BroadcastCandidates.joinShufflesOf(qe.executedPlan());
     held.keySet().removeIf(shuffle -> {
-      if (candidates.containsKey(shuffle) || !ofThisPlan.contains(shuffle)) {
+      if (found.candidates().containsKey(shuffle) || !ofThisPlan.contains(shuffle)) {
         return false;
       }
-      manager.releaseCopies(shuffle, "as the other side of its join ended and adaptive execution kept the join");
+      manager.releaseCopies(shuffle, "as the other side of its join wrote more than adaptive execution broadcasts");
       return true;
     });
+  }
+
+  /** A stage was submitted: the plans whose joins' streamed sides had no shuffle yet may have them now. */
+  @Override
+  public void onStageSubmitted(SparkListenerStageSubmitted submitted) {
+    if (unnamed.isEmpty()) {
+      return;
+    }
+    for (Map.Entry<Long, QueryExecution> e : new ArrayList<>(unnamed.entrySet())) {
+      try {
+        holdOrRelease(e.getValue(), e.getKey());
+      } catch (RuntimeException | LinkageError ex) {
+        unnamed.remove(e.getKey());
+        LOG.debug("cannot read adaptive execution's plan of execution {}: {}", e.getKey(), ex.toString());
+      }
+    }
   }
 
   /**
@@ -137,7 +169,7 @@ final class AdaptiveLocalReads extends SparkListener {
         if (!manager.copiesHeld(e.getKey())) {
           return true;
         }
-        for (ShuffleQueryStageExec build : e.getValue().builds()) {
+        for (ShuffleExchangeLike build : e.getValue().builds()) {
           if (BroadcastCandidates.mayStillBroadcast(build, e.getValue().threshold())) {
             return false;
           }
@@ -191,6 +223,6 @@ final class AdaptiveLocalReads extends SparkListener {
   /** The SCache shuffle {@code plan} reads if it is a shuffle stage added for a join's requirements, else -1. */
   private static int scacheShuffleRead(SparkPlan plan) {
     SparkPlan stage = plan instanceof AQEShuffleReadExec read ? read.child() : plan;
-    return stage instanceof ShuffleQueryStageExec s ? BroadcastCandidates.scacheShuffleAddedForAJoin(s) : -1;
+    return stage instanceof ShuffleQueryStageExec s ? BroadcastCandidates.scacheShuffleAddedForAJoin(s.shuffle()) : -1;
   }
 }

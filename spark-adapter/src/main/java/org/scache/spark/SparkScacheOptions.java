@@ -37,11 +37,11 @@ public final class SparkScacheOptions {
   public static final ConfigEntry<Boolean> HOLD_BROADCAST_CANDIDATES = OPTIONS.bool(
       "spark.scache.adaptive.hold.copies", true, "Hold back the workers' copies of a Spark SQL join's shuffle to its "
           + "reduces' hosts while adaptive execution may still turn the join into a broadcast join, which reads that "
-          + "shuffle where its maps ran (its local shuffle reads): while the other side's map stage runs and has "
-          + "written no more than the adaptive broadcast threshold. The copies start once that side has written more, "
-          + "or its stage ended and the join stayed a shuffled join, or a stage reading the shuffle by reduce starts; "
-          + "a reduce that runs meanwhile reads its blocks from their holders. Off, every shuffle is copied as its "
-          + "maps end, and copies of one read in place go on until adaptive execution re-plans the join.");
+          + "shuffle where its maps ran (its local shuffle reads): while the other side has written no more than the "
+          + "adaptive broadcast threshold. The copies start once that side has written more, or a stage reading the "
+          + "shuffle by reduce starts; a reduce that runs meanwhile reads its blocks from their holders. Off, every "
+          + "shuffle is copied as its maps end, and copies of one read in place go on until adaptive execution "
+          + "re-plans the join.");
   public static final ConfigEntry<Integer> SAMPLES_PER_REDUCE = OPTIONS.intEntry(
       "spark.scache.sampling.samples.per.reduce", 20, "Records sampled from each map's input per reduce "
           + "partition (the paper's s).");
