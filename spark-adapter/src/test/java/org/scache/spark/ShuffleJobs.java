@@ -177,10 +177,11 @@ final class ShuffleJobs {
   }
 
   /**
-   * A Spark SQL join planned as a sort-merge join (adaptive broadcast threshold 1 MiB) of a side of 8 quick maps and a
-   * side of {@code otherRows} rows whose one map waits {@code lastMapMillis} first, so that it ends after the first
-   * side's maps: with few rows adaptive execution then broadcasts it and reads the first side where its maps ran, with
-   * many (over the threshold) the join stays a sort-merge join. Returns the rows and the final plan.
+   * A Spark SQL join planned as a sort-merge join (adaptive broadcast threshold 1 MiB) of a side of 8 quick maps and
+   * an aggregation of {@code otherRows} rows whose one map waits {@code lastMapMillis} first: that side's shuffle for
+   * the join is staged only once the aggregation's map stage has ended, after the first side's maps. With few rows
+   * adaptive execution then broadcasts it and reads the first side where its maps ran, with many (over the threshold)
+   * the join stays a sort-merge join. Returns the rows and the final plan.
    */
   static Tuple2<List<String>, String> sqlJoinWhoseOtherSideEndsLast(SparkSession spark, int otherRows,
       long lastMapMillis) {
@@ -193,7 +194,8 @@ final class ShuffleJobs {
       return id;
     }, org.apache.spark.sql.types.DataTypes.LongType);
     Dataset<Row> first = spark.range(0, 400_000, 1, 8).selectExpr("id % 997 AS k", "id AS v");
-    Dataset<Row> other = spark.range(0, otherRows, 1, 1).selectExpr("lastToEnd(id) % 997 AS k", "id AS w");
+    Dataset<Row> other = spark.range(0, otherRows, 1, 1).selectExpr("lastToEnd(id) AS id", "id * 7 AS w")
+        .groupBy("id").agg(functions.max("w").as("w")).selectExpr("id * 2 AS k", "w");
     Dataset<Row> joined = first.join(other, "k").selectExpr("v * w AS p")
         .agg(functions.count("p").as("n"), functions.sum("p").as("s"), functions.max("p").as("m"));
     List<String> rows = sorted(joined.collectAsList().stream().map(Row::toString).collect(Collectors.toList()));
