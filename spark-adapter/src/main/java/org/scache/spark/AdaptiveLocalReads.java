@@ -16,7 +16,6 @@ import org.apache.spark.sql.execution.QueryExecution;
 import org.apache.spark.sql.execution.SQLExecution;
 import org.apache.spark.sql.execution.SparkPlan;
 import org.apache.spark.sql.execution.adaptive.AQEShuffleReadExec;
-import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanExec;
 import org.apache.spark.sql.execution.adaptive.ShuffleQueryStageExec;
 import org.apache.spark.sql.execution.exchange.ShuffleExchangeLike;
 import org.apache.spark.sql.execution.joins.BroadcastHashJoinExec;
@@ -56,7 +55,7 @@ final class AdaptiveLocalReads extends SparkListener {
   private static final String THRESHOLD_KEY = "spark.sql.autoBroadcastJoinThreshold";
   private static final String DEFAULT_THRESHOLD = "10m";
 
-  /** A held shuffle's stages that could still be broadcast, and the threshold they are held to. */
+  /** The other sides of a held shuffle's joins that could still be broadcast, and the threshold they are held to. */
   private record Held(List<ShuffleExchangeLike> builds, long threshold) {}
 
   private final ScacheShuffleManager manager;
@@ -194,30 +193,15 @@ final class AdaptiveLocalReads extends SparkListener {
   /** The SCache shuffles on the streamed side of a broadcast hash join in {@code plan}, its subqueries included. */
   static Set<Integer> probeSidesOfBroadcastJoins(SparkPlan plan) {
     Set<Integer> shuffles = new LinkedHashSet<>();
-    collect(plan, shuffles);
-    return shuffles;
-  }
-
-  private static void collect(SparkPlan plan, Set<Integer> shuffles) {
-    if (plan instanceof AdaptiveSparkPlanExec adaptive) {
-      collect(adaptive.executedPlan(), shuffles);
-      return;
-    }
-    if (plan instanceof BroadcastHashJoinExec join) {
-      SparkPlan streamed = join.buildSide() == BuildRight$.MODULE$ ? join.left() : join.right();
-      int shuffle = scacheShuffleRead(streamed);
-      if (shuffle >= 0) {
-        shuffles.add(shuffle);
+    BroadcastCandidates.walk(plan, p -> {
+      if (p instanceof BroadcastHashJoinExec join) {
+        int shuffle = scacheShuffleRead(join.buildSide() == BuildRight$.MODULE$ ? join.left() : join.right());
+        if (shuffle >= 0) {
+          shuffles.add(shuffle);
+        }
       }
-    }
-    scala.collection.Iterator<SparkPlan> children = plan.children().iterator();
-    while (children.hasNext()) {
-      collect(children.next(), shuffles);
-    }
-    scala.collection.Iterator<SparkPlan> subqueries = plan.subqueries().iterator();
-    while (subqueries.hasNext()) {
-      collect(subqueries.next(), shuffles);
-    }
+    });
+    return shuffles;
   }
 
   /** The SCache shuffle {@code plan} reads if it is a shuffle stage added for a join's requirements, else -1. */

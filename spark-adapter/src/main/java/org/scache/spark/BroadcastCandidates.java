@@ -161,7 +161,7 @@ final class BroadcastCandidates {
   }
 
   /** Visits {@code plan}, the plans of its adaptive nodes, its children and its subqueries. */
-  private static void walk(SparkPlan plan, java.util.function.Consumer<SparkPlan> visit) {
+  static void walk(SparkPlan plan, java.util.function.Consumer<SparkPlan> visit) {
     if (plan instanceof AdaptiveSparkPlanExec adaptive) {
       walk(adaptive.executedPlan(), visit);
       return;
