@@ -212,7 +212,7 @@ final class DriverShuffles implements AutoCloseable {
     LOG.info("shuffle {} is read map by map where its maps ran (adaptive execution's local reads, seen {}): SCache "
         + "stops prefetching it", shuffleId, seenFrom);
     CompletableFuture<Void> hold = held.remove(shuffleId);
-    // after a hold, said once the master took the hold: a worker told in the other order would copy nothing at all
+    // after a hold, said once the master took the hold, as a release is: each worker learns them in that order
     (hold == null ? CompletableFuture.<Void>completedFuture(null) : hold)
         .handle((v, e) -> null).thenCompose(v -> client.get().readInPlaceAsync(shuffleId)).whenComplete((v, e) -> {
           if (e != null) {
