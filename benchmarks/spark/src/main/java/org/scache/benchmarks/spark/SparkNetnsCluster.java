@@ -38,12 +38,12 @@ final class SparkNetnsCluster implements AutoCloseable {
   /**
    * What each node offers: Spark task slots and executor memory, and the SCache worker's reserve; and
    * the JVM options the SCache workers get besides their own (a JFR recording, for example), and those the
-   * applications' drivers get (a GC log, for example).
+   * applications' drivers get (a GC log, for example), and the drivers' heap.
    */
   record NodeShape(int cores, int executorMemoryMb, long scacheReserveBytes, List<String> scacheJavaOptions,
-      String tcpCongestionControl, List<String> driverJavaOptions) {
+      String tcpCongestionControl, List<String> driverJavaOptions, String driverHeap) {
     NodeShape(int cores, int executorMemoryMb, long scacheReserveBytes) {
-      this(cores, executorMemoryMb, scacheReserveBytes, List.of(), "", List.of());
+      this(cores, executorMemoryMb, scacheReserveBytes, List.of(), "", List.of(), "2g");
     }
 
     /** The options a benchmark's command line sets the cluster with, and their defaults. */
@@ -55,8 +55,10 @@ final class SparkNetnsCluster implements AutoCloseable {
       // JVM options for the SCache master and workers, for example a JFR recording (-XX:StartFlightRecording=...)
       // or settings as system properties (-Dscache.worker.fetch.receive.buffer.bytes=64k)
       o.put("scache-java-opts", "");
-      // JVM options for the applications' drivers besides their 1 GiB heap, for example a GC log (-Xlog:gc:file=...)
+      // JVM options for the applications' drivers besides their heap, for example a GC log (-Xlog:gc:file=...)
       o.put("driver-java-opts", "");
+      // the drivers' heap: TPC-DS q35 builds broadcasts that a 1 GiB driver could not always hold, on either shuffle
+      o.put("driver-memory", "2g");
       // the hosts' TCP congestion control (cubic, bbr, ...); empty: the machine's
       o.put("tcp", "");
     }
@@ -65,7 +67,7 @@ final class SparkNetnsCluster implements AutoCloseable {
     static NodeShape of(Map<String, String> o) {
       return new NodeShape(Integer.parseInt(o.get("cores")), Integer.parseInt(o.get("executor-memory-mb")),
           ByteSize.parse(o.get("reserve")), words(o.get("scache-java-opts")), o.get("tcp").trim(),
-          words(o.get("driver-java-opts")));
+          words(o.get("driver-java-opts")), o.get("driver-memory").trim());
     }
 
     private static List<String> words(String options) {
@@ -240,8 +242,8 @@ final class SparkNetnsCluster implements AutoCloseable {
   @SuppressWarnings("try") // the follower echoes the driver's log while it is open, unreferenced
   int runDriver(String name, String mainClass, List<String> args, Duration timeout, Consumer<String> echo)
       throws IOException, InterruptedException {
-    HostProcess driver = startJvm(name, network.control(), classPaths.driver(), mainClass, args, "1g",
-        shape.driverJavaOptions());
+    HostProcess driver = startJvm(name, network.control(), classPaths.driver(), mainClass, args,
+        shape.driverHeap(), shape.driverJavaOptions());
     try (LogFollower follower = new LogFollower(driver.log(), echo)) {
       return driver.waitFor(timeout);
     } finally {
