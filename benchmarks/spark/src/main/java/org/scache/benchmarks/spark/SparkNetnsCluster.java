@@ -42,10 +42,6 @@ final class SparkNetnsCluster implements AutoCloseable {
    */
   record NodeShape(int cores, int executorMemoryMb, long scacheReserveBytes, List<String> scacheJavaOptions,
       String tcpCongestionControl, List<String> driverJavaOptions, String driverHeap) {
-    NodeShape(int cores, int executorMemoryMb, long scacheReserveBytes) {
-      this(cores, executorMemoryMb, scacheReserveBytes, List.of(), "", List.of(), "2g");
-    }
-
     /** The options a benchmark's command line sets the cluster with, and their defaults. */
     static void defaults(Map<String, String> o) {
       o.put("nodes", "3");
