@@ -77,22 +77,26 @@ record RunFigures(String program, String shuffle, String output, long jobStart, 
         (int) figures.tasks().stream().filter(t -> t.successful() && t.locality().equals("ANY")).count());
   }
 
+  static final String TASKS_HEADER =
+      "kind,stage,partition,host,launch_ms,finish_ms,fetch_wait_ms,successful,locality,run_ms,cpu_ms\n";
+
   /**
    * The tasks of {@code figures} as CSV, one line each: the kind of its stage (map, reduce or other), its
-   * stage and partition, its host, its launch and finish (epoch ms) and its shuffle fetch wait.
+   * stage and partition, its host, its launch and finish (epoch ms), its shuffle fetch wait, its locality level,
+   * and the time it ran in its executor and the CPU time it used.
    */
   static String tasksCsv(StageFigures figures) {
     List<Integer> maps = figures.stages().stream().filter(s -> s.shuffleWriteBytes() > 0).map(StageFigures.Stage::id)
         .toList();
     List<Integer> reduces = figures.stages().stream().filter(s -> s.shuffleReadBytes() > 0)
         .map(StageFigures.Stage::id).toList();
-    StringBuilder sb = new StringBuilder(
-        "kind,stage,partition,host,launch_ms,finish_ms,fetch_wait_ms,successful,locality\n");
+    StringBuilder sb = new StringBuilder(TASKS_HEADER);
     for (StageFigures.Task t : figures.tasks()) {
       String kind = maps.contains(t.stageId()) ? "map" : reduces.contains(t.stageId()) ? "reduce" : "other";
       sb.append(String.join(",", kind, Integer.toString(t.stageId()), Integer.toString(t.partition()), t.host(),
           Long.toString(t.launch()), Long.toString(t.finish()), Long.toString(t.fetchWaitMs()),
-          Boolean.toString(t.successful()), t.locality())).append('\n');
+          Boolean.toString(t.successful()), t.locality(), Long.toString(t.runMs()), Long.toString(t.cpuMs())))
+          .append('\n');
     }
     return sb.toString();
   }

@@ -24,11 +24,12 @@ final class StageFigures extends SparkListener {
 
   /**
    * A finished task: its stage and partition, the host it ran on, its times (epoch ms), how long it
-   * waited for shuffle data, the shuffle bytes it read locally and remotely, its CPU time, and the locality
-   * level Spark launched it at (PROCESS_LOCAL, NODE_LOCAL, NO_PREF, RACK_LOCAL or ANY).
+   * waited for shuffle data, the shuffle bytes it read locally and remotely, its CPU time, the locality
+   * level Spark launched it at (PROCESS_LOCAL, NODE_LOCAL, NO_PREF, RACK_LOCAL or ANY), and the time it ran in its
+   * executor (ms, from its deserialization's end to its result's serialization).
    */
   record Task(int stageId, int partition, String host, long launch, long finish, boolean successful,
-      long fetchWaitMs, long localBytes, long remoteBytes, long cpuMs, String locality) {}
+      long fetchWaitMs, long localBytes, long remoteBytes, long cpuMs, String locality, long runMs) {}
 
   private final List<Stage> stages = new ArrayList<>();
   private final List<Task> tasks = new ArrayList<>();
@@ -54,7 +55,8 @@ final class StageFigures extends SparkListener {
         m == null ? 0 : m.shuffleReadMetrics().fetchWaitTime(),
         m == null ? 0 : m.shuffleReadMetrics().localBytesRead(),
         m == null ? 0 : m.shuffleReadMetrics().remoteBytesRead(),
-        m == null ? 0 : m.executorCpuTime() / 1_000_000, t.taskLocality().toString()));
+        m == null ? 0 : m.executorCpuTime() / 1_000_000, t.taskLocality().toString(),
+        m == null ? 0 : m.executorRunTime()));
   }
 
   synchronized void clear() {

@@ -100,6 +100,9 @@ public final class TpcdsDriver {
     StageFigures figures = new StageFigures();
     spark.sparkContext().addSparkListener(figures);
     List<QueryFigures> done = new ArrayList<>();
+    StringBuilder stages = new StringBuilder("query,stage,tasks,submitted_ms,completed_ms,shuffle_write_bytes,"
+        + "shuffle_read_bytes,name\n");
+    StringBuilder tasks = new StringBuilder("query," + RunFigures.TASKS_HEADER);
     for (String query : o.get("queries").split(",")) {
       String text = Files.readString(Path.of(o.get("query-texts")).resolve(query.trim() + ".sql"));
       figures.clear();
@@ -120,7 +123,27 @@ public final class TpcdsDriver {
       done.add(q);
       System.out.println("QUERY " + q.line());
       QueryFigures.write(Path.of(o.get("figures")), done);
+      timeline(query.trim(), figures, stages, tasks);
+      Files.writeString(sibling(o.get("figures"), "-stages.csv"), stages, StandardCharsets.UTF_8);
+      Files.writeString(sibling(o.get("figures"), "-tasks.csv"), tasks, StandardCharsets.UTF_8);
     }
+  }
+
+  /**
+   * Appends {@code query}'s stages (their times and shuffle bytes) and tasks ({@link RunFigures#tasksCsv}) to the
+   * application's timeline files, which tell where a query's time went: the stages' gaps, the tasks' launches.
+   */
+  private static void timeline(String query, StageFigures figures, StringBuilder stages, StringBuilder tasks) {
+    for (StageFigures.Stage s : figures.stages()) {
+      stages.append(String.join(",", query, Integer.toString(s.id()), Integer.toString(s.tasks()),
+          Long.toString(s.submitted()), Long.toString(s.completed()), Long.toString(s.shuffleWriteBytes()),
+          Long.toString(s.shuffleReadBytes()), s.name().replaceAll("[,\\s]+", " "))).append('\n');
+    }
+    RunFigures.tasksCsv(figures).lines().skip(1).forEach(l -> tasks.append(query).append(',').append(l).append('\n'));
+  }
+
+  private static Path sibling(String figures, String suffix) {
+    return Path.of(figures.replaceFirst("\\.csv$", "") + suffix);
   }
 
   /**
