@@ -70,7 +70,7 @@ public final class SparkNetnsBenchmark {
     if (commandLine.contains("CoarseGrainedExecutorBackend")) {
       return "executors";
     }
-    if (commandLine.contains(SparkBenchDriver.class.getName())) {
+    if (commandLine.contains(SparkBenchDriver.class.getName()) || commandLine.contains(TpcdsDriver.class.getName())) {
       return "driver";
     }
     return commandLine.contains("org.apache.spark.deploy.") ? "Spark's master and workers" : null;
