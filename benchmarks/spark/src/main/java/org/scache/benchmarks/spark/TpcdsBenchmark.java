@@ -101,6 +101,8 @@ public final class TpcdsBenchmark {
     o.put("warmup", "1");
     // which shuffle goes first in the odd repetitions (the other goes first in the even ones)
     o.put("first", "sort");
+    // settings for every application, key=value separated by spaces, for example spark.sql.adaptive.enabled=false
+    o.put("spark-conf-opts", "");
     SparkNetnsCluster.NodeShape.defaults(o);
     return o;
   }
@@ -198,7 +200,8 @@ public final class TpcdsBenchmark {
     String list = queries.equals("all") ? allQueries(texts) : queries;
     driver(name, List.of("--mode", "queries", "--shuffle", shuffle, "--query-texts", texts.toString(),
         "--queries", list, "--shuffle-partitions", options.get("shuffle-partitions"),
-        "--figures", figures.toString()), Duration.ofMinutes(Math.max(60, 5L * list.split(",").length)));
+        "--figures", figures.toString(), "--spark-conf", options.get("spark-conf-opts")),
+        Duration.ofMinutes(Math.max(60, 5L * list.split(",").length)));
   }
 
   /** Every query text's name, by query number, then variant: q1, q2, ..., q14a, q14b, ..., q99. */
