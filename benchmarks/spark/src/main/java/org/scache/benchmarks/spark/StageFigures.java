@@ -26,7 +26,7 @@ final class StageFigures extends SparkListener {
    * A finished task: its stage and partition, the host it ran on, its times (epoch ms), how long it
    * waited for shuffle data, the shuffle bytes it read locally and remotely, its CPU time, the locality
    * level Spark launched it at (PROCESS_LOCAL, NODE_LOCAL, NO_PREF, RACK_LOCAL or ANY), and the time it ran in its
-   * executor (ms, from its deserialization's end to its result's serialization).
+   * executor (Spark's executor run time, ms: its shuffle reads' waits included).
    */
   record Task(int stageId, int partition, String host, long launch, long finish, boolean successful,
       long fetchWaitMs, long localBytes, long remoteBytes, long cpuMs, String locality, long runMs) {}
