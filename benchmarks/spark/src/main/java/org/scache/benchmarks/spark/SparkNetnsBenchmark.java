@@ -141,8 +141,6 @@ public final class SparkNetnsBenchmark {
     // unmeasured GroupBys each application runs on its executors before the measured job, and their size
     o.put("warm-jobs", "0");
     o.put("warm-size", "64m");
-    // settings for every application, key=value, for example spark.locality.wait=10s
-    o.put("spark-conf-opts", "");
     SparkNetnsCluster.NodeShape.defaults(o);
     return o;
   }

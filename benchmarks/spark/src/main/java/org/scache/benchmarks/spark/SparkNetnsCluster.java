@@ -55,6 +55,8 @@ final class SparkNetnsCluster implements AutoCloseable {
       o.put("driver-java-opts", "");
       // the drivers' heap: TPC-DS q35 builds broadcasts that a 1 GiB driver could not always hold, on either shuffle
       o.put("driver-memory", "2g");
+      // settings for every application, key=value separated by spaces, for example spark.locality.wait=10s
+      o.put("spark-conf-opts", "");
       // the hosts' TCP congestion control (cubic, bbr, ...); empty: the machine's
       o.put("tcp", "");
     }

@@ -101,8 +101,6 @@ public final class TpcdsBenchmark {
     o.put("warmup", "1");
     // which shuffle goes first in the odd repetitions (the other goes first in the even ones)
     o.put("first", "sort");
-    // settings for every application, key=value separated by spaces, for example spark.sql.adaptive.enabled=false
-    o.put("spark-conf-opts", "");
     SparkNetnsCluster.NodeShape.defaults(o);
     return o;
   }
